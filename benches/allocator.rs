@@ -1,0 +1,2 @@
+//! Allocator benches (shm-core).
+fn main() {}

@@ -1,0 +1,1 @@
+//! graph-codec: position-independent value graphs.

@@ -1,0 +1,1 @@
+//! shm-core: the shared-memory arena behind static_cache.
