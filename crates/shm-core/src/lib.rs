@@ -1,1 +1,27 @@
-//! shm-core: the shared-memory arena behind static_cache.
+//! shm-core: the shared-memory arena behind static_cache, and nothing PHP-specific.
+//!
+//! A [`Segment`] (anonymous or named) holds partitions; a [`Partition`] is a volatile and a pinned
+//! [`Backend`]; a backend is a key/value store with an offset-based allocator, a chained hash index with
+//! lock-free readers, epoch-based reclamation, TTL, CLOCK eviction, a crash-safe write lock with an undo
+//! journal, per-key reservations and atomic counters. Values are opaque bytes with a 16-bit tag chosen by
+//! the caller ([`TAG_INT`] is the integer tag counters use). Not here: PHP values (graph-codec) and PHP
+//! glue (php-binding).
+
+pub mod allocator;
+pub mod backend;
+pub mod clock;
+pub mod entry;
+pub mod journal;
+pub mod lock;
+pub mod process;
+pub mod reclaim;
+pub mod region;
+pub mod reservation;
+pub mod segment;
+
+pub use backend::{Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryRef, StoreError, VerifyReport, TAG_INT};
+pub use clock::{Clock, ManualClock, MonotonicClock};
+pub use reservation::RequestId;
+pub use segment::{Partition, PartitionSpec, Segment, SegmentError, SharedModel};
+#[cfg(test)]
+mod backend_tests;

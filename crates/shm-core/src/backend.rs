@@ -1,0 +1,821 @@
+//! One backend: a self-contained key/value store in one region of a segment (volatile or pinned).
+//!
+//! Region layout (all offsets relative to the region start; see docs/LAYOUT.md):
+//! ```text
+//! 0      header words (magic, layout version, kind, sizes, epoch, counters)   256 bytes
+//! 256    write lock (robust process-shared mutex)                               64
+//! 320    reservation lock                                                       64
+//! 384    undo journal                                                           JOURNAL_BYTES
+//! ..     allocator state                                                        STATE_BYTES
+//! 8192   reader slots        slot_count x 64
+//! ..     reservation table   reservation_count x 64
+//! ..     bucket heads        bucket_count x 8 (chained hash index)
+//! ..     heap                entries, managed by the allocator
+//! ```
+//! Concurrency: writers serialise on the write lock and change metadata only through journaled
+//! transactions; readers are lock-free (epoch pins, see `reclaim`). A reader follows bucket and `next`
+//! links published with Release stores, and entries never change after publication, so a reader sees
+//! either the old or the new entry, never a mix. A striped or reader-writer lock was not chosen because
+//! glibc has no robust rwlock (a dead reader would wedge writers) and because lock-free readers keep the
+//! hot read path at a handful of loads.
+
+use crate::allocator::{self, SizeClassAllocator};
+use crate::clock::{self, Clock, MonotonicClock};
+use crate::entry::{self, EntryHeader, NewEntry};
+use crate::journal::{self, Journal, Recovery, Txn};
+use crate::lock::{MutexGuard, RobustMutex, MUTEX_BYTES};
+use crate::process;
+use crate::reclaim::{self, Pin, ReaderSlots};
+use crate::region::Region;
+use crate::reservation::{self, RequestId, ReservationTable};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+pub const BACKEND_MAGIC: u64 = u64::from_le_bytes(*b"SCBACKND");
+pub const LAYOUT_VERSION: u64 = 1;
+/// Tag of an integer entry: 8 bytes of little-endian i64. `increment()` works on these only.
+pub const TAG_INT: u16 = 1;
+
+// Header words.
+const MAGIC: u64 = 0;
+const VERSION_KIND: u64 = 8;
+const REGION_SIZE: u64 = 16;
+const EPOCH: u64 = 24;
+const INSTANCE: u64 = 32;
+const SLOTS_HWM: u64 = 40;
+const RES_ACTIVE: u64 = 48;
+const RES_TOMBSTONES: u64 = 56;
+const ENTRY_COUNT: u64 = 64;
+const RETIRE_HEAD: u64 = 72;
+const RETIRE_TAIL: u64 = 80;
+const RETIRED_BYTES: u64 = 88;
+const CLOCK_HAND: u64 = 96;
+const HITS: u64 = 104;
+const MISSES: u64 = 112;
+const INSERTS: u64 = 120;
+const EVICTIONS: u64 = 128;
+const EXPIRATIONS: u64 = 136;
+const RECOVERIES: u64 = 144;
+const STALL_US: u64 = 152;
+const WRITE_LOCK: u64 = 256;
+const RES_LOCK: u64 = WRITE_LOCK + MUTEX_BYTES;
+const JOURNAL: u64 = RES_LOCK + MUTEX_BYTES;
+const ALLOC_STATE: u64 = JOURNAL + journal::JOURNAL_BYTES;
+const FIXED_BYTES: u64 = 8192;
+const _FITS: () = assert!(ALLOC_STATE + allocator::STATE_BYTES <= FIXED_BYTES);
+
+/// One entry-table slot per this many bytes of backend (spec: 32,768 entries at 8 MiB).
+pub const BYTES_PER_ENTRY: u64 = 256;
+const READER_SLOTS: u64 = 256;
+/// Smallest region a backend can be formatted in.
+pub const MIN_REGION: u64 = 1 << 20;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendKind {
+    /// Entries may expire or be evicted under memory pressure.
+    Volatile,
+    /// Entries are never evicted; a store that does not fit fails.
+    Pinned,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreError {
+    /// Key plus value are larger than the whole payload area.
+    TooLarge,
+    /// Not enough payload memory (pinned), or eviction could not make room (volatile).
+    OutOfMemory,
+    /// No entry-table slot left (pinned).
+    TableFull,
+    /// The write lock could not be taken (unrecoverable mutex).
+    Lock,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CounterError {
+    /// The existing entry is not an integer.
+    NotInteger,
+    Store(StoreError),
+}
+
+/// Result of `increment`/`decrement`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CounterUpdate {
+    pub value: i64,
+    /// The result wrapped around (two's complement); the wrapped value was stored.
+    pub wrapped: bool,
+}
+
+/// Figures of one backend.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BackendStats {
+    pub entries: u64,
+    pub max_entries: u64,
+    pub hits: u64,
+    pub misses: u64,
+    pub inserts: u64,
+    pub evictions: u64,
+    pub expirations: u64,
+    pub used_bytes: u64,
+    pub free_bytes: u64,
+    pub largest_free: u64,
+    pub capacity_bytes: u64,
+    pub retired_bytes: u64,
+    pub recoveries: u64,
+}
+
+impl BackendStats {
+    /// `1 - largest_free / free_bytes`, 0.0 when nothing is free.
+    pub fn fragmentation(&self) -> f64 {
+        if self.free_bytes == 0 {
+            0.0
+        } else {
+            1.0 - self.largest_free as f64 / self.free_bytes as f64
+        }
+    }
+}
+
+/// The fixed geometry of a backend, derived from its region size.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    slots: u64,
+    reservations: u64,
+    reservation_count: u64,
+    buckets: u64,
+    bucket_count: u64,
+    max_entries: u64,
+    heap_start: u64,
+}
+
+impl Geometry {
+    fn of(size: u64) -> Geometry {
+        let max_entries = (size / BYTES_PER_ENTRY).max(64);
+        let bucket_count = max_entries.next_power_of_two();
+        let reservation_count = (max_entries / 32).clamp(256, 4096);
+        let slots = FIXED_BYTES;
+        let reservations = slots + READER_SLOTS * reclaim::SLOT_BYTES;
+        let buckets = reservations + reservation_count * reservation::SLOT_BYTES;
+        let heap_start = (buckets + bucket_count * 8 + 15) & !15;
+        Geometry { slots, reservations, reservation_count, buckets, bucket_count, max_entries, heap_start }
+    }
+}
+
+struct Inner {
+    region: Region,
+    kind: BackendKind,
+    geo: Geometry,
+    alloc: SizeClassAllocator,
+    journal: Journal,
+    write_lock: RobustMutex,
+    readers: ReaderSlots,
+    reservations: ReservationTable,
+    clock: Arc<dyn Clock>,
+    /// Keeps the mapping alive while any handle exists.
+    _mapping: Arc<dyn Send + Sync>,
+}
+
+/// A handle to one backend. Cheap to clone; usable from any thread.
+#[derive(Clone)]
+pub struct Backend(Arc<Inner>);
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum OpenError {
+    BadMagic,
+    BadVersion(u64),
+    BadSize,
+}
+
+fn random_u64() -> u64 {
+    let mut v = 0u64;
+    // SAFETY: getrandom writes at most 8 bytes into `v`.
+    let n = unsafe { libc::getrandom((&mut v as *mut u64).cast(), 8, 0) };
+    if n != 8 {
+        v = clock::MonotonicClock.now_ms() ^ (process::current().pid as u64) << 40;
+    }
+    v | 1
+}
+
+impl Backend {
+    /// Formats a new backend in `region` (zero-filled, fresh mapping, invisible to others yet). Only the
+    /// header is written: untouched pages of the index and heap stay untouched.
+    pub(crate) fn format(region: Region, kind: BackendKind) -> Result<(), OpenError> {
+        if region.len() < MIN_REGION {
+            return Err(OpenError::BadSize);
+        }
+        let geo = Geometry::of(region.len());
+        let set = |off: u64, v: u64| region.word(off).store(v, Ordering::Relaxed);
+        set(VERSION_KIND, LAYOUT_VERSION | (kind as u64) << 32);
+        set(REGION_SIZE, region.len());
+        set(EPOCH, 1);
+        set(INSTANCE, random_u64());
+        // SAFETY: the lock words are inside the fixed header of a region nobody else can see yet.
+        unsafe {
+            RobustMutex::init(region.ptr(WRITE_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::BadSize)?;
+            RobustMutex::init(region.ptr(RES_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::BadSize)?;
+        }
+        SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()).format();
+        region.word(MAGIC).store(BACKEND_MAGIC, Ordering::Release);
+        Ok(())
+    }
+
+    /// Attaches to a formatted backend. `mapping` is kept alive by the handle.
+    pub(crate) fn attach(region: Region, mapping: Arc<dyn Send + Sync>) -> Result<Backend, OpenError> {
+        if region.len() < MIN_REGION || region.word(MAGIC).load(Ordering::Acquire) != BACKEND_MAGIC {
+            return Err(OpenError::BadMagic);
+        }
+        let vk = region.word(VERSION_KIND).load(Ordering::Acquire);
+        if vk & 0xffff_ffff != LAYOUT_VERSION {
+            return Err(OpenError::BadVersion(vk & 0xffff_ffff));
+        }
+        if region.word(REGION_SIZE).load(Ordering::Acquire) != region.len() {
+            return Err(OpenError::BadSize);
+        }
+        let kind = if vk >> 32 == BackendKind::Pinned as u64 { BackendKind::Pinned } else { BackendKind::Volatile };
+        let geo = Geometry::of(region.len());
+        // SAFETY: both mutexes were initialised by `format` inside this mapped region.
+        let (write_lock, res_lock) =
+            unsafe { (RobustMutex::at(region.ptr(WRITE_LOCK, MUTEX_BYTES)), RobustMutex::at(region.ptr(RES_LOCK, MUTEX_BYTES))) };
+        process::install_fork_handler();
+        Ok(Backend(Arc::new(Inner {
+            region,
+            kind,
+            geo,
+            alloc: SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()),
+            journal: Journal::new(region, JOURNAL),
+            write_lock,
+            readers: ReaderSlots { region, slots: geo.slots, count: READER_SLOTS, high_water: SLOTS_HWM, instance: INSTANCE },
+            reservations: ReservationTable {
+                region,
+                slots: geo.reservations,
+                count: geo.reservation_count,
+                active: RES_ACTIVE,
+                tombstones: RES_TOMBSTONES,
+                lock: res_lock,
+            },
+            clock: Arc::new(MonotonicClock),
+            _mapping: mapping,
+        })))
+    }
+
+    /// A handle on the same backend that reads time from `clock` (tests).
+    pub fn with_clock(&self, clock: Arc<dyn Clock>) -> Backend {
+        let i = &self.0;
+        Backend(Arc::new(Inner {
+            region: i.region,
+            kind: i.kind,
+            geo: i.geo,
+            alloc: i.alloc,
+            journal: i.journal,
+            write_lock: i.write_lock,
+            readers: i.readers,
+            reservations: i.reservations,
+            clock,
+            _mapping: i._mapping.clone(),
+        }))
+    }
+
+    pub fn kind(&self) -> BackendKind {
+        self.0.kind
+    }
+
+    fn word(&self, off: u64) -> &AtomicU64 {
+        self.0.region.word(off)
+    }
+
+    /// The mutation epoch: starts at 1, bumped by every change. One atomic load.
+    pub fn epoch(&self) -> u64 {
+        self.word(EPOCH).load(Ordering::Acquire)
+    }
+
+    fn bump_epoch(&self) {
+        self.word(EPOCH).fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Largest value a store of `key_len` bytes of key can ever fit.
+    pub fn max_value_len(&self, key_len: usize) -> u64 {
+        self.0.alloc.max_payload().saturating_sub(entry::value_start(key_len as u64))
+    }
+
+    // ----- reads -------------------------------------------------------------------------------------
+
+    fn bucket_off(&self, hash: u64) -> u64 {
+        self.0.geo.buckets + (hash & (self.0.geo.bucket_count - 1)) * 8
+    }
+
+    /// Finds the live header for `key`, following chains defensively (bounded, validated offsets).
+    fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
+        let region = &self.0.region;
+        let mut link = self.bucket_off(hash);
+        let mut cur = region.word(link).load(Ordering::Acquire);
+        let mut steps = 0;
+        while cur != 0 && steps <= self.0.geo.max_entries {
+            let h = EntryHeader::read(region, cur)?;
+            if h.hash == hash && h.key_len == key.len() as u64 && h.key(region) == key {
+                return Some((link, h));
+            }
+            link = cur + entry::NEXT;
+            cur = region.checked_word(link)?.load(Ordering::Acquire);
+            steps += 1;
+        }
+        None
+    }
+
+    fn pin(&self) -> ReadGuard<'_> {
+        match self.0.readers.pin(self.word(EPOCH)) {
+            Some(pin) => ReadGuard::Pinned(&self.0.readers, pin),
+            None => match self.lock() {
+                Ok(g) => ReadGuard::Locked(g),
+                Err(_) => ReadGuard::Unprotected,
+            },
+        }
+    }
+
+    fn lookup(&self, key: &[u8], count: bool) -> Option<EntryRef<'_>> {
+        let guard = self.pin();
+        if matches!(guard, ReadGuard::Unprotected) {
+            return None;
+        }
+        let now = self.0.clock.now_ms();
+        let found = self.find(key, entry::key_hash(key)).map(|(_, h)| h).filter(|h| !h.expired(now));
+        if count {
+            self.word(if found.is_some() { HITS } else { MISSES }).fetch_add(1, Ordering::Relaxed);
+        }
+        let header = found?;
+        let referenced = self.word(header.off + entry::REFERENCED);
+        if referenced.load(Ordering::Relaxed) == 0 {
+            referenced.store(1, Ordering::Relaxed);
+        }
+        Some(EntryRef { backend: self, header, _guard: guard })
+    }
+
+    /// Looks `key` up, counting a hit or a miss. Expired entries are misses.
+    pub fn get(&self, key: &[u8]) -> Option<EntryRef<'_>> {
+        self.lookup(key, true)
+    }
+
+    /// Looks `key` up without counting (`has()`, `getCacheStoreType()`).
+    pub fn peek(&self, key: &[u8]) -> Option<EntryRef<'_>> {
+        self.lookup(key, false)
+    }
+
+    /// Adds hits and misses counted elsewhere (batched per process by the binding).
+    pub fn record_lookups(&self, hits: u64, misses: u64) {
+        if hits > 0 {
+            self.word(HITS).fetch_add(hits, Ordering::Relaxed);
+        }
+        if misses > 0 {
+            self.word(MISSES).fetch_add(misses, Ordering::Relaxed);
+        }
+    }
+
+    // ----- writes ------------------------------------------------------------------------------------
+
+    /// Takes the write lock, repairing what a dead previous holder left.
+    fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
+        let g = self.0.write_lock.lock().map_err(|_| StoreError::Lock)?;
+        if g.previous_owner_died {
+            if self.0.journal.recover() != Recovery::Clean {
+                self.word(RECOVERIES).fetch_add(1, Ordering::Relaxed);
+            }
+            self.bump_epoch();
+        }
+        let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
+        if stall > 0 {
+            std::thread::sleep(std::time::Duration::from_micros(stall));
+        }
+        Ok(g)
+    }
+
+    /// Test hook: the next write by any process sleeps `micros` while holding the write lock.
+    pub fn stall_next_write(&self, micros: u64) {
+        self.word(STALL_US).store(micros, Ordering::Release);
+    }
+
+    /// Unlinks entry `h` (whose predecessor link is `link`) and retires it, in one transaction.
+    fn unlink(&self, link: u64, h: &EntryHeader) {
+        let mut t = self.0.journal.begin();
+        let next = t.get(h.off + entry::NEXT);
+        self.retire(&mut t, h);
+        t.set(ENTRY_COUNT, t.get(ENTRY_COUNT).saturating_sub(1));
+        t.publish(link, next);
+    }
+
+    /// Puts an unlinked (or about to be unlinked) entry on the retire list, tagged with the epoch.
+    fn retire(&self, t: &mut Txn, h: &EntryHeader) {
+        t.set(h.off + entry::RETIRE_NEXT, 0);
+        t.set(h.off + entry::RETIRE_TAG, self.epoch());
+        let tail = t.get(RETIRE_TAIL);
+        if tail == 0 {
+            t.set(RETIRE_HEAD, h.off);
+        } else {
+            t.set(tail + entry::RETIRE_NEXT, h.off);
+        }
+        t.set(RETIRE_TAIL, h.off);
+        t.set(RETIRED_BYTES, t.get(RETIRED_BYTES) + self.0.alloc.payload_capacity(h.off));
+    }
+
+    /// Frees retired entries no reader can still see. Write lock held.
+    fn reclaim(&self) {
+        if self.word(RETIRE_HEAD).load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let min = self.0.readers.min_pinned(self.epoch());
+        loop {
+            let head = self.word(RETIRE_HEAD).load(Ordering::Acquire);
+            if head == 0 || self.word(head + entry::RETIRE_TAG).load(Ordering::Acquire) >= min {
+                return;
+            }
+            let mut t = self.0.journal.begin();
+            let next = t.get(head + entry::RETIRE_NEXT);
+            t.set(RETIRE_HEAD, next);
+            if next == 0 {
+                t.set(RETIRE_TAIL, 0);
+            }
+            t.set(RETIRED_BYTES, t.get(RETIRED_BYTES).saturating_sub(self.0.alloc.payload_capacity(head)));
+            self.0.alloc.free(&mut t, head);
+            t.commit();
+        }
+    }
+
+    /// Calls `f` on every live entry (link, header). Write lock held; `f` may unlink the entry it is
+    /// given (iteration continues from the saved successor).
+    fn for_each_in_bucket(&self, bucket: u64, mut f: impl FnMut(u64, &EntryHeader) -> bool) {
+        let region = &self.0.region;
+        let mut link = self.0.geo.buckets + bucket * 8;
+        let mut cur = region.word(link).load(Ordering::Acquire);
+        let mut steps = 0;
+        while cur != 0 && steps <= self.0.geo.max_entries {
+            let Some(h) = EntryHeader::read(region, cur) else { return };
+            let next = region.word(cur + entry::NEXT).load(Ordering::Acquire);
+            if !f(link, &h) {
+                link = cur + entry::NEXT;
+            }
+            cur = next;
+            steps += 1;
+        }
+    }
+
+    /// Unlinks every expired entry. Returns how many. Write lock held.
+    fn purge_expired(&self, now: u64) -> u64 {
+        let mut purged = 0;
+        for bucket in 0..self.0.geo.bucket_count {
+            if self.word(self.0.geo.buckets + bucket * 8).load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            self.for_each_in_bucket(bucket, |link, h| {
+                if h.expired(now) {
+                    self.unlink(link, h);
+                    purged += 1;
+                    true
+                } else {
+                    false
+                }
+            });
+        }
+        if purged > 0 {
+            self.word(EXPIRATIONS).fetch_add(purged, Ordering::Relaxed);
+            self.bump_epoch();
+            self.reclaim();
+        }
+        purged
+    }
+
+    /// Evicts one entry in approximate LRU order (CLOCK: a referenced entry gets a second chance).
+    /// Returns false when the backend is empty. Write lock held.
+    fn evict_one(&self) -> bool {
+        let count = self.0.geo.bucket_count;
+        let start = self.word(CLOCK_HAND).load(Ordering::Relaxed) % count;
+        // Two sweeps: the first may only clear reference bits.
+        for step in 0..2 * count {
+            let bucket = (start + step) % count;
+            let mut evicted = false;
+            self.for_each_in_bucket(bucket, |link, h| {
+                if evicted {
+                    return false;
+                }
+                let r = self.word(h.off + entry::REFERENCED);
+                if r.load(Ordering::Relaxed) != 0 {
+                    r.store(0, Ordering::Relaxed);
+                    return false;
+                }
+                self.unlink(link, h);
+                evicted = true;
+                true
+            });
+            if evicted {
+                self.word(CLOCK_HAND).store(bucket, Ordering::Relaxed);
+                self.word(EVICTIONS).fetch_add(1, Ordering::Relaxed);
+                self.bump_epoch();
+                self.reclaim();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Stores `value` under `key`, replacing any previous entry and its TTL. `ttl_secs` is ignored by a
+    /// pinned backend. The value is copied under the write lock; readers are never blocked.
+    pub fn store(&self, key: &[u8], tag: u16, value: &[u8], ttl_secs: u64) -> Result<(), StoreError> {
+        let need = entry::entry_bytes(key.len() as u64, value.len() as u64).ok_or(StoreError::TooLarge)?;
+        if need > self.0.alloc.max_payload() || key.len() > u32::MAX as usize {
+            return Err(StoreError::TooLarge);
+        }
+        let _g = self.lock()?;
+        self.store_locked(key, tag, value, ttl_secs)
+    }
+
+    fn store_locked(&self, key: &[u8], tag: u16, value: &[u8], ttl_secs: u64) -> Result<(), StoreError> {
+        let now = self.0.clock.now_ms();
+        let ttl = if self.0.kind == BackendKind::Pinned { 0 } else { ttl_secs };
+        let need = entry::entry_bytes(key.len() as u64, value.len() as u64).ok_or(StoreError::TooLarge)?;
+        let hash = entry::key_hash(key);
+        self.reclaim();
+        let volatile = self.0.kind == BackendKind::Volatile;
+        let mut purged = false;
+        // An entry-table slot for a new key.
+        while self.find(key, hash).is_none()
+            && self.word(ENTRY_COUNT).load(Ordering::Acquire) >= self.0.geo.max_entries
+        {
+            if !volatile {
+                return Err(StoreError::TableFull);
+            }
+            if !purged {
+                purged = true;
+                if self.purge_expired(now) > 0 {
+                    continue;
+                }
+            }
+            if !self.evict_one() {
+                return Err(StoreError::TableFull);
+            }
+        }
+        // Payload memory.
+        let (mut t, block) = loop {
+            let mut t = self.0.journal.begin();
+            if let Some(block) = self.0.alloc.alloc(&mut t, need) {
+                break (t, block);
+            }
+            drop(t);
+            if !volatile {
+                return Err(StoreError::OutOfMemory);
+            }
+            if !purged {
+                purged = true;
+                if self.purge_expired(now) > 0 {
+                    continue;
+                }
+            }
+            // Memory already retired but still pinned by readers will come back later: once that alone
+            // would cover the request, evicting more only destroys entries without helping now.
+            let retired = self.word(RETIRED_BYTES).load(Ordering::Acquire);
+            if retired >= need || !self.evict_one() {
+                return Err(StoreError::OutOfMemory);
+            }
+        };
+        let found = self.find(key, hash);
+        let (link, next) = match &found {
+            Some((link, old)) => (*link, self.word(old.off + entry::NEXT).load(Ordering::Acquire)),
+            None => {
+                let link = self.bucket_off(hash);
+                (link, self.word(link).load(Ordering::Acquire))
+            }
+        };
+        entry::write(
+            &self.0.region,
+            block,
+            &NewEntry { key, tag, value, expires_ms: clock::deadline(now, ttl), version: self.epoch(), next },
+        );
+        match &found {
+            Some((_, old)) => self.retire(&mut t, old),
+            None => t.set(ENTRY_COUNT, t.get(ENTRY_COUNT) + 1),
+        }
+        t.publish(link, block);
+        self.word(INSERTS).fetch_add(1, Ordering::Relaxed);
+        self.bump_epoch();
+        self.reclaim();
+        Ok(())
+    }
+
+    /// Removes `key`. True when an entry (live or expired) was removed.
+    pub fn delete(&self, key: &[u8]) -> bool {
+        let Ok(_g) = self.lock() else { return false };
+        match self.find(key, entry::key_hash(key)) {
+            Some((link, h)) => {
+                self.unlink(link, &h);
+                self.bump_epoch();
+                self.reclaim();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes every entry. Readers holding values keep them valid (reclamation waits for them).
+    pub fn clear(&self) {
+        let Ok(_g) = self.lock() else { return };
+        for bucket in 0..self.0.geo.bucket_count {
+            if self.word(self.0.geo.buckets + bucket * 8).load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            self.for_each_in_bucket(bucket, |link, h| {
+                self.unlink(link, h);
+                true
+            });
+        }
+        self.bump_epoch();
+        self.reclaim();
+    }
+
+    /// Atomically adds `step` to an integer entry (creating it as `0 + step`).
+    pub fn increment(&self, key: &[u8], step: i64) -> Result<CounterUpdate, CounterError> {
+        self.update_counter(key, |v| v.overflowing_add(step))
+    }
+
+    /// Atomically subtracts `step` from an integer entry (creating it as `0 - step`).
+    pub fn decrement(&self, key: &[u8], step: i64) -> Result<CounterUpdate, CounterError> {
+        self.update_counter(key, |v| v.overflowing_sub(step))
+    }
+
+    fn update_counter(&self, key: &[u8], op: impl Fn(i64) -> (i64, bool)) -> Result<CounterUpdate, CounterError> {
+        let _g = self.lock().map_err(CounterError::Store)?;
+        let now = self.0.clock.now_ms();
+        let current = match self.find(key, entry::key_hash(key)).filter(|(_, h)| !h.expired(now)) {
+            None => 0,
+            Some((_, h)) => {
+                let bytes = h.value(&self.0.region);
+                if h.tag != TAG_INT || bytes.len() != 8 {
+                    return Err(CounterError::NotInteger);
+                }
+                i64::from_le_bytes(bytes.try_into().expect("length checked"))
+            }
+        };
+        let (value, wrapped) = op(current);
+        self.store_locked(key, TAG_INT, &value.to_le_bytes(), 0).map_err(CounterError::Store)?;
+        Ok(CounterUpdate { value, wrapped })
+    }
+
+    // ----- reservations ------------------------------------------------------------------------------
+
+    /// Non-blocking try-lock of `key` for request `req` of the calling thread (`lease_secs` 0 = none).
+    pub fn try_reserve(&self, key: &[u8], req: RequestId, lease_secs: u64) -> bool {
+        let now = self.0.clock.now_ms();
+        self.0.reservations.try_reserve(key, process::current(), req, clock::deadline(now, lease_secs), now)
+    }
+
+    /// Releases the caller's reservation of `key`; false if it did not hold it (or its lease passed).
+    pub fn release(&self, key: &[u8], req: RequestId) -> bool {
+        self.0.reservations.release(key, process::current(), req, self.0.clock.now_ms())
+    }
+
+    /// Releases every reservation of the request (request end, `clear()`).
+    pub fn release_all(&self, req: RequestId) {
+        self.0.reservations.release_all(process::current(), req)
+    }
+
+    /// True when another live request holds `key` (unexpired lease).
+    pub fn reserved_by_other(&self, key: &[u8], req: RequestId) -> bool {
+        self.0.reservations.held_by_other(key, process::current(), req, self.0.clock.now_ms())
+    }
+
+    /// Blocks while another live request holds `key`: until it unlocks, writes, ends, dies, or its
+    /// lease passes. No timeout of its own (spec §10.2).
+    pub fn wait_reservation(&self, key: &[u8], req: RequestId) {
+        let mut pause = std::time::Duration::from_micros(50);
+        while self.reserved_by_other(key, req) {
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(5));
+        }
+    }
+
+    // ----- figures and checks ------------------------------------------------------------------------
+
+    pub fn stats(&self) -> BackendStats {
+        let a = self.0.alloc.stats();
+        let w = |off| self.word(off).load(Ordering::Relaxed);
+        BackendStats {
+            entries: w(ENTRY_COUNT),
+            max_entries: self.0.geo.max_entries,
+            hits: w(HITS),
+            misses: w(MISSES),
+            inserts: w(INSERTS),
+            evictions: w(EVICTIONS),
+            expirations: w(EXPIRATIONS),
+            used_bytes: a.used_bytes,
+            free_bytes: a.free_bytes,
+            largest_free: a.largest_free,
+            capacity_bytes: self.0.region.len(),
+            retired_bytes: w(RETIRED_BYTES),
+            recoveries: w(RECOVERIES),
+        }
+    }
+
+    /// Reader slots currently pinned (tests).
+    pub fn pinned_readers(&self) -> u64 {
+        self.0.readers.pinned_count()
+    }
+
+    /// Reservations currently held (tests).
+    pub fn held_reservations(&self) -> u64 {
+        self.0.reservations.held_count()
+    }
+
+    /// Full consistency check under the write lock: allocator invariants, every indexed entry readable in
+    /// the right bucket, entry count exact, retire list sound, and every block in use accounted for by
+    /// exactly one indexed or retired entry (no leaks).
+    pub fn verify(&self) -> Result<VerifyReport, String> {
+        let _g = self.lock().map_err(|e| format!("{e:?}"))?;
+        let in_use = self.0.alloc.verify()?;
+        let region = &self.0.region;
+        let mut owned = std::collections::HashSet::new();
+        let mut entries = 0u64;
+        for bucket in 0..self.0.geo.bucket_count {
+            let mut cur = region.word(self.0.geo.buckets + bucket * 8).load(Ordering::Acquire);
+            while cur != 0 {
+                let h = EntryHeader::read(region, cur).ok_or(format!("entry {cur} unreadable"))?;
+                if h.hash & (self.0.geo.bucket_count - 1) != bucket || entry::key_hash(h.key(region)) != h.hash {
+                    return Err(format!("entry {cur} in the wrong bucket or with a wrong hash"));
+                }
+                if !owned.insert(cur) {
+                    return Err(format!("entry {cur} linked twice (cycle)"));
+                }
+                entries += 1;
+                cur = region.word(cur + entry::NEXT).load(Ordering::Acquire);
+            }
+        }
+        if entries != self.word(ENTRY_COUNT).load(Ordering::Acquire) {
+            return Err(format!("entry count {} but {entries} indexed", self.word(ENTRY_COUNT).load(Ordering::Acquire)));
+        }
+        let mut retired = 0u64;
+        let mut cur = self.word(RETIRE_HEAD).load(Ordering::Acquire);
+        let mut last = 0;
+        while cur != 0 {
+            if !owned.insert(cur) {
+                return Err(format!("retired entry {cur} is also indexed or listed twice"));
+            }
+            retired += self.0.alloc.payload_capacity(cur);
+            last = cur;
+            cur = region.word(cur + entry::RETIRE_NEXT).load(Ordering::Acquire);
+        }
+        if last != self.word(RETIRE_TAIL).load(Ordering::Acquire) || retired != self.word(RETIRED_BYTES).load(Ordering::Acquire) {
+            return Err("retire list tail or byte count mismatch".into());
+        }
+        let in_use: std::collections::HashSet<u64> = in_use.into_iter().collect();
+        if in_use != owned {
+            return Err(format!("{} blocks in use, {} owned by entries: leaked or dangling", in_use.len(), owned.len()));
+        }
+        Ok(VerifyReport { entries, retired_bytes: retired })
+    }
+}
+
+/// What `verify()` saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerifyReport {
+    pub entries: u64,
+    pub retired_bytes: u64,
+}
+
+enum ReadGuard<'a> {
+    Pinned(&'a ReaderSlots, Pin),
+    Locked(#[allow(dead_code)] MutexGuard<'a>),
+    Unprotected,
+}
+
+impl Drop for ReadGuard<'_> {
+    fn drop(&mut self) {
+        if let ReadGuard::Pinned(slots, pin) = self {
+            slots.unpin(*pin);
+        }
+    }
+}
+
+/// A found entry. It keeps the reader pinned: its bytes stay valid and unchanged until it is dropped.
+/// Drop it quickly, and never hold it across a call into PHP.
+pub struct EntryRef<'a> {
+    backend: &'a Backend,
+    header: EntryHeader,
+    _guard: ReadGuard<'a>,
+}
+
+impl<'a> EntryRef<'a> {
+    pub fn tag(&self) -> u16 {
+        self.header.tag
+    }
+
+    pub fn value(&self) -> &[u8] {
+        self.header.value(&self.backend.0.region)
+    }
+
+    /// Unique per stored version of this key (the epoch at store time).
+    pub fn version(&self) -> u64 {
+        self.header.version
+    }
+
+    /// Monotonic deadline in ms (0 = none).
+    pub fn expires_ms(&self) -> u64 {
+        self.header.expires_ms
+    }
+
+    /// The integer of a `TAG_INT` entry.
+    pub fn as_int(&self) -> Option<i64> {
+        (self.tag() == TAG_INT).then(|| self.value().try_into().ok().map(i64::from_le_bytes)).flatten()
+    }
+}

@@ -1,0 +1,412 @@
+//! Behaviour of one backend in one process (multi-process behaviour lives in the workspace `tests/`).
+
+use crate::*;
+use proptest::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+const MB: u64 = 1 << 20;
+
+fn partition(volatile: u64, pinned: u64) -> (Segment, Partition) {
+    let seg = Segment::create_anonymous(&[PartitionSpec { name: "t".into(), volatile_bytes: volatile, pinned_bytes: pinned }]).unwrap();
+    let p = seg.partition("t").unwrap();
+    (seg, p)
+}
+
+fn volatile(bytes: u64) -> Backend {
+    partition(bytes, 0).1.volatile.unwrap()
+}
+
+fn pinned(bytes: u64) -> Backend {
+    partition(0, bytes).1.pinned.unwrap()
+}
+
+fn value(b: &Backend, key: &str) -> Option<Vec<u8>> {
+    b.peek(key.as_bytes()).map(|e| e.value().to_vec())
+}
+
+#[test]
+fn a_stored_value_reads_back_with_its_tag() {
+    let b = volatile(8 * MB);
+    b.store(b"k", 7, b"hello", 0).unwrap();
+    let e = b.get(b"k").unwrap();
+    assert_eq!((e.tag(), e.value()), (7, &b"hello"[..]));
+    drop(e);
+    assert!(b.get(b"other").is_none());
+    let s = b.stats();
+    assert_eq!((s.hits, s.misses, s.entries, s.inserts), (1, 1, 1, 1));
+    b.verify().unwrap();
+}
+
+#[test]
+fn binary_keys_are_compared_by_length_and_bytes() {
+    let b = volatile(8 * MB);
+    b.store(b"a\0b", 1, b"1", 0).unwrap();
+    b.store(b"a\0", 1, b"2", 0).unwrap();
+    b.store(b"", 1, b"3", 0).unwrap();
+    assert_eq!(b.peek(b"a\0b").unwrap().value(), b"1");
+    assert_eq!(b.peek(b"a\0").unwrap().value(), b"2");
+    assert_eq!(b.peek(b"").unwrap().value(), b"3");
+}
+
+#[test]
+fn every_mutation_bumps_the_epoch_and_reads_do_not() {
+    let b = volatile(8 * MB);
+    assert_eq!(b.epoch(), 1);
+    let mut last = b.epoch();
+    let mut bumped = |b: &Backend| {
+        let now = b.epoch();
+        assert!(now > last);
+        last = now;
+    };
+    b.store(b"k", 1, b"v", 0).unwrap();
+    bumped(&b);
+    let before_reads = b.epoch();
+    b.get(b"k");
+    b.peek(b"k");
+    assert_eq!(b.epoch(), before_reads);
+    b.increment(b"n", 1).unwrap();
+    bumped(&b);
+    b.delete(b"k");
+    bumped(&b);
+    b.clear();
+    bumped(&b);
+}
+
+#[test]
+fn a_value_held_by_a_reader_survives_overwrite_delete_and_clear() {
+    let b = volatile(8 * MB);
+    b.store(b"k", 1, &[1u8; 1000], 0).unwrap();
+    let held = b.get(b"k").unwrap();
+    b.store(b"k", 1, &[2u8; 1000], 0).unwrap();
+    b.delete(b"k");
+    for i in 0..100 {
+        b.store(format!("fill{i}").as_bytes(), 1, &[3u8; 1000], 0).unwrap();
+    }
+    b.clear();
+    assert!(held.value().iter().all(|&x| x == 1), "pinned bytes were reused");
+    assert!(b.stats().retired_bytes > 0);
+    drop(held);
+    b.store(b"trigger", 1, b"x", 0).unwrap();
+    assert_eq!(b.stats().retired_bytes, 0, "retired memory must come back once the reader unpins");
+    b.verify().unwrap();
+}
+
+#[test]
+fn ttl_entries_are_invisible_once_expired_and_reclaimed_lazily() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(8 * MB).with_clock(clock.clone());
+    b.store(b"short", 1, b"v", 1).unwrap();
+    b.store(b"forever", 1, b"v", 0).unwrap();
+    clock.advance_ms(999);
+    assert!(b.peek(b"short").is_some(), "visible for at least ttl seconds");
+    clock.advance_ms(1);
+    assert!(b.get(b"short").is_none(), "invisible once ttl has fully passed");
+    assert!(b.peek(b"forever").is_some());
+    assert_eq!(b.stats().misses, 1);
+    b.store(b"short", 1, b"again", 0).unwrap();
+    assert_eq!(value(&b, "short").unwrap(), b"again");
+}
+
+#[test]
+fn an_overflowing_ttl_means_no_expiry() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(8 * MB).with_clock(clock.clone());
+    b.store(b"k", 1, b"v", u64::MAX).unwrap();
+    clock.advance_ms(1 << 40);
+    assert!(b.peek(b"k").is_some());
+}
+
+#[test]
+fn pinned_backend_ignores_ttl() {
+    let clock = ManualClock::new(1000);
+    let b = pinned(8 * MB).with_clock(clock.clone());
+    b.store(b"k", 1, b"v", 1).unwrap();
+    clock.advance_ms(10_000);
+    assert!(b.peek(b"k").is_some());
+}
+
+#[test]
+fn a_value_larger_than_the_backend_fails_at_once_without_evicting() {
+    let b = volatile(MB);
+    b.store(b"keep", 1, b"v", 0).unwrap();
+    assert_eq!(b.store(b"big", 1, &vec![0u8; 2 * MB as usize], 0), Err(StoreError::TooLarge));
+    assert!(b.peek(b"keep").is_some());
+    assert_eq!(b.stats().evictions, 0);
+}
+
+#[test]
+fn full_volatile_backend_evicts_unread_entries_before_read_ones() {
+    let b = volatile(MB);
+    let payload = vec![7u8; 10_000];
+    b.store(b"hot", 1, &payload, 0).unwrap();
+    for i in 0..500 {
+        assert!(b.get(b"hot").is_some(), "hot entry evicted after {i} stores");
+        b.store(format!("cold{i}").as_bytes(), 1, &payload, 0).unwrap();
+    }
+    let s = b.stats();
+    assert!(s.evictions > 0);
+    assert!(s.entries > 10, "eviction must not wipe the backend");
+    b.verify().unwrap();
+}
+
+#[test]
+fn memory_pressure_purges_expired_entries_before_evicting_live_ones() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(MB).with_clock(clock.clone());
+    let payload = vec![1u8; 10_000];
+    let mut i = 0;
+    while b.stats().free_bytes > 200_000 {
+        b.store(format!("exp{i}").as_bytes(), 1, &payload, 1).unwrap();
+        i += 1;
+    }
+    b.store(b"live", 1, &payload, 0).unwrap();
+    clock.advance_ms(2000);
+    for j in 0..40 {
+        b.store(format!("new{j}").as_bytes(), 1, &payload, 0).unwrap();
+    }
+    let s = b.stats();
+    assert_eq!(s.evictions, 0);
+    assert!(s.expirations > 0);
+    assert!(b.peek(b"live").is_some());
+}
+
+#[test]
+fn full_pinned_backend_refuses_and_keeps_everything() {
+    let b = pinned(MB);
+    let payload = vec![9u8; 10_000];
+    let mut stored = 0;
+    loop {
+        match b.store(format!("k{stored}").as_bytes(), 1, &payload, 0) {
+            Ok(()) => stored += 1,
+            Err(e) => {
+                assert_eq!(e, StoreError::OutOfMemory);
+                break;
+            }
+        }
+    }
+    assert!(stored > 50);
+    for i in 0..stored {
+        assert_eq!(value(&b, &format!("k{i}")).unwrap(), payload);
+    }
+    assert_eq!(b.stats().evictions, 0);
+    // Overwriting with the same size still fits: the old block comes back once retired.
+    b.verify().unwrap();
+}
+
+#[test]
+fn entry_table_exhaustion_fails_cleanly_on_pinned() {
+    let b = pinned(MB);
+    let max = b.stats().max_entries;
+    for i in 0..max {
+        b.store(format!("{i}").as_bytes(), 1, b"", 0).unwrap();
+    }
+    assert_eq!(b.store(b"one-more", 1, b"", 0), Err(StoreError::TableFull));
+    b.store(b"0", 1, b"overwrite is fine", 0).unwrap();
+    b.verify().unwrap();
+}
+
+#[test]
+fn entry_table_exhaustion_evicts_on_volatile() {
+    let b = volatile(MB);
+    let max = b.stats().max_entries;
+    for i in 0..max + 10 {
+        b.store(format!("{i}").as_bytes(), 1, b"", 0).unwrap();
+    }
+    assert_eq!(b.stats().entries, max);
+    assert_eq!(b.stats().evictions, 10);
+}
+
+#[test]
+fn counters_create_add_wrap_and_refuse_non_integers() {
+    let b = pinned(8 * MB);
+    assert_eq!(b.increment(b"n", 5).unwrap(), CounterUpdate { value: 5, wrapped: false });
+    assert_eq!(b.decrement(b"n", 7).unwrap(), CounterUpdate { value: -2, wrapped: false });
+    assert_eq!(b.decrement(b"m", 3).unwrap().value, -3);
+    b.store(b"max", TAG_INT, &i64::MAX.to_le_bytes(), 0).unwrap();
+    assert_eq!(b.increment(b"max", 1).unwrap(), CounterUpdate { value: i64::MIN, wrapped: true });
+    assert_eq!(b.peek(b"max").unwrap().as_int(), Some(i64::MIN));
+    b.store(b"s", 2, b"12", 0).unwrap();
+    assert_eq!(b.increment(b"s", 1), Err(CounterError::NotInteger));
+    assert_eq!(value(&b, "s").unwrap(), b"12");
+}
+
+#[test]
+fn counters_from_many_threads_sum_exactly() {
+    let b = pinned(8 * MB);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..500 {
+                    b.increment(b"c", 1).unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(b.peek(b"c").unwrap().as_int(), Some(2000));
+}
+
+#[test]
+fn reservations_are_per_request_reentrant_and_released() {
+    let b = volatile(8 * MB);
+    let (me, other) = (RequestId(1), RequestId(2));
+    assert!(b.try_reserve(b"k", me, 0));
+    assert!(b.try_reserve(b"k", me, 0), "re-entrant");
+    assert!(!b.try_reserve(b"k", other, 0));
+    assert!(b.reserved_by_other(b"k", other));
+    assert!(!b.reserved_by_other(b"k", me));
+    assert!(b.try_reserve(b"unrelated", other, 0), "different keys never contend");
+    assert!(!b.release(b"k", other));
+    assert!(b.release(b"k", me));
+    assert!(!b.release(b"k", me), "one unlock releases");
+    assert!(b.try_reserve(b"k", other, 0));
+    b.release_all(other);
+    assert_eq!(b.held_reservations(), 0);
+}
+
+#[test]
+fn an_expired_lease_frees_the_reservation_and_the_old_holder_no_longer_holds_it() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(8 * MB).with_clock(clock.clone());
+    assert!(b.try_reserve(b"k", RequestId(1), 2));
+    clock.advance_ms(1999);
+    assert!(!b.try_reserve(b"k", RequestId(2), 0));
+    clock.advance_ms(1);
+    assert!(!b.reserved_by_other(b"k", RequestId(2)));
+    assert!(!b.release(b"k", RequestId(1)));
+    assert!(b.try_reserve(b"k", RequestId(2), 0));
+}
+
+#[test]
+fn many_reservations_and_releases_never_fill_the_table() {
+    let b = volatile(MB);
+    for i in 0..20_000 {
+        let k = format!("k{i}");
+        assert!(b.try_reserve(k.as_bytes(), RequestId(1), 0));
+        assert!(b.release(k.as_bytes(), RequestId(1)));
+    }
+}
+
+#[test]
+fn a_segment_with_two_partitions_keeps_them_apart() {
+    let seg = Segment::create_anonymous(&[
+        PartitionSpec { name: "a".into(), volatile_bytes: MB, pinned_bytes: MB },
+        PartitionSpec { name: "b".into(), volatile_bytes: MB, pinned_bytes: 0 },
+    ])
+    .unwrap();
+    assert_eq!(seg.partition_names(), ["a", "b"]);
+    let a = seg.partition("a").unwrap();
+    let b = seg.partition("b").unwrap();
+    assert!(b.pinned.is_none());
+    a.volatile.as_ref().unwrap().store(b"k", 1, b"a", 0).unwrap();
+    assert!(b.volatile.as_ref().unwrap().peek(b"k").is_none());
+    assert!(a.pinned.as_ref().unwrap().peek(b"k").is_none(), "volatile and pinned are separate namespaces");
+    assert!(seg.partition("c").is_none());
+}
+
+#[test]
+fn fragmentation_is_zero_when_free_space_is_one_block() {
+    let b = volatile(MB);
+    let s = b.stats();
+    assert_eq!(s.fragmentation(), 0.0);
+    assert!(s.free_bytes > 0 && s.free_bytes == s.largest_free);
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Set(u8, usize),
+    Delete(u8),
+    Get(u8),
+    Incr(u8),
+    Clear,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (any::<u8>(), 0usize..3000).prop_map(|(k, n)| Op::Set(k % 64, n)),
+        2 => any::<u8>().prop_map(|k| Op::Delete(k % 64)),
+        3 => any::<u8>().prop_map(|k| Op::Get(k % 64)),
+        1 => any::<u8>().prop_map(|k| Op::Incr(k % 64)),
+        1 => Just(Op::Clear),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// The pinned index against a HashMap model: every live entry readable, nothing else, verify() holds.
+    #[test]
+    fn random_operations_match_a_map_model(ops in prop::collection::vec(op(), 1..200)) {
+        let b = pinned(2 * MB);
+        let mut model: HashMap<u8, (u16, Vec<u8>)> = HashMap::new();
+        for op in ops {
+            match op {
+                Op::Set(k, n) => {
+                    let v: Vec<u8> = (0..n).map(|i| (i as u8).wrapping_mul(k)).collect();
+                    b.store(&[k], 3, &v, 0).unwrap();
+                    model.insert(k, (3, v));
+                }
+                Op::Delete(k) => {
+                    prop_assert_eq!(b.delete(&[k]), model.remove(&k).is_some());
+                }
+                Op::Get(k) => {
+                    let got = b.get(&[k]).map(|e| (e.tag(), e.value().to_vec()));
+                    prop_assert_eq!(got, model.get(&k).cloned());
+                }
+                Op::Incr(k) => {
+                    let r = b.increment(&[k], 2);
+                    match model.get(&k) {
+                        Some((t, v)) if *t != TAG_INT || v.len() != 8 => prop_assert_eq!(r, Err(CounterError::NotInteger)),
+                        other => {
+                            let old = other.map(|(_, v)| i64::from_le_bytes(v[..].try_into().unwrap())).unwrap_or(0);
+                            prop_assert_eq!(r.unwrap().value, old + 2);
+                            model.insert(k, (TAG_INT, (old + 2).to_le_bytes().to_vec()));
+                        }
+                    }
+                }
+                Op::Clear => {
+                    b.clear();
+                    model.clear();
+                }
+            }
+            let report = b.verify().map_err(TestCaseError::fail)?;
+            prop_assert_eq!(report.entries, model.len() as u64);
+        }
+        for (k, (t, v)) in &model {
+            let e = b.peek(&[*k]).unwrap();
+            prop_assert_eq!((e.tag(), e.value()), (*t, &v[..]));
+        }
+    }
+
+    /// Random stores into a small volatile backend: every store either succeeds or is too large, and the
+    /// structure stays sound while eviction runs.
+    #[test]
+    fn eviction_under_random_load_keeps_the_backend_consistent(sizes in prop::collection::vec(0usize..60_000, 1..200)) {
+        let b = volatile(MB);
+        for (i, n) in sizes.into_iter().enumerate() {
+            b.store(format!("k{}", i % 97).as_bytes(), 1, &vec![1u8; n], 0).unwrap();
+            let key = format!("k{}", i % 97);
+            prop_assert!(b.peek(key.as_bytes()).is_some());
+        }
+        b.verify().map_err(TestCaseError::fail)?;
+    }
+}
+
+#[test]
+fn handles_share_one_backend_across_clones_and_threads() {
+    let b = Arc::new(volatile(8 * MB));
+    std::thread::scope(|s| {
+        for t in 0..4u8 {
+            let b = b.clone();
+            s.spawn(move || {
+                for i in 0..200u32 {
+                    let key = [t, (i % 10) as u8];
+                    b.store(&key, 1, &i.to_le_bytes(), 0).unwrap();
+                    let got = b.get(&key).map(|e| e.value().to_vec()).unwrap();
+                    assert_eq!(got.len(), 4);
+                }
+            });
+        }
+    });
+    assert_eq!(b.stats().entries, 40);
+    b.verify().unwrap();
+}

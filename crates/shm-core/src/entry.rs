@@ -1,0 +1,127 @@
+//! The entry record: one stored key/value in one allocated block.
+//!
+//! ```text
+//! +0  next        chain link (offset of the next entry in the bucket, 0 = end); the only mutable link
+//! +8  hash        xxh3-64 of the key
+//! +16 meta        key_len (u32) | tag (u16) << 32
+//! +24 value_len
+//! +32 expires_ms  monotonic deadline, 0 = never
+//! +40 version     mutation epoch at store time (unique per stored version)
+//! +48 referenced  CLOCK bit set by readers (recency for eviction)
+//! +56 retire_next retire-list link (written only after unlinking)
+//! +64 retire_tag  epoch at unlink time
+//! +72 check       xxh3-64 of bytes 8..48 (detects a corrupted header)
+//! +80 key bytes, then the value at the next multiple of 8
+//! ```
+//! Everything but `next`, `referenced` and the retire fields is written before the entry is published and
+//! never changes afterwards, so a pinned reader can read it without locks.
+
+use crate::region::Region;
+use std::sync::atomic::Ordering;
+
+pub const NEXT: u64 = 0;
+pub const HASH: u64 = 8;
+pub const META: u64 = 16;
+pub const VALUE_LEN: u64 = 24;
+pub const EXPIRES: u64 = 32;
+pub const VERSION: u64 = 40;
+pub const REFERENCED: u64 = 48;
+pub const RETIRE_NEXT: u64 = 56;
+pub const RETIRE_TAG: u64 = 64;
+pub const CHECK: u64 = 72;
+pub const KEY: u64 = 80;
+
+pub fn value_start(key_len: u64) -> u64 {
+    (KEY + key_len + 7) & !7
+}
+
+/// Payload bytes an entry for this key and value needs.
+pub fn entry_bytes(key_len: u64, value_len: u64) -> Option<u64> {
+    value_start(key_len).checked_add(value_len)
+}
+
+pub fn key_hash(key: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(key)
+}
+
+/// The header fields of a published entry, read and validated.
+#[derive(Clone, Copy, Debug)]
+pub struct EntryHeader {
+    pub off: u64,
+    pub hash: u64,
+    pub key_len: u64,
+    pub tag: u16,
+    pub value_len: u64,
+    pub expires_ms: u64,
+    pub version: u64,
+}
+
+impl EntryHeader {
+    /// Reads the header at `off`, checking that the offset, the lengths and the checksum make sense.
+    pub fn read(region: &Region, off: u64) -> Option<EntryHeader> {
+        if off % 8 != 0 || !region.contains(off, KEY) {
+            return None;
+        }
+        let w = |f: u64| region.word(off + f).load(Ordering::Acquire);
+        let (hash, meta, value_len, expires_ms, version) = (w(HASH), w(META), w(VALUE_LEN), w(EXPIRES), w(VERSION));
+        if checksum(hash, meta, value_len, expires_ms, version) != w(CHECK) {
+            return None;
+        }
+        let key_len = meta & 0xffff_ffff;
+        let total = entry_bytes(key_len, value_len)?;
+        if !region.contains(off, total) {
+            return None;
+        }
+        Some(EntryHeader { off, hash, key_len, tag: (meta >> 32) as u16, value_len, expires_ms, version })
+    }
+
+    pub fn key<'r>(&self, region: &'r Region) -> &'r [u8] {
+        region.bytes(self.off + KEY, self.key_len).unwrap_or_default()
+    }
+
+    pub fn value<'r>(&self, region: &'r Region) -> &'r [u8] {
+        region.bytes(self.off + value_start(self.key_len), self.value_len).unwrap_or_default()
+    }
+
+    pub fn expired(&self, now_ms: u64) -> bool {
+        self.expires_ms != 0 && now_ms >= self.expires_ms
+    }
+}
+
+fn checksum(hash: u64, meta: u64, value_len: u64, expires: u64, version: u64) -> u64 {
+    let mut buf = [0u8; 40];
+    for (i, w) in [hash, meta, value_len, expires, version].into_iter().enumerate() {
+        buf[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
+    }
+    xxhash_rust::xxh3::xxh3_64(&buf)
+}
+
+/// What a new entry holds.
+pub struct NewEntry<'a> {
+    pub key: &'a [u8],
+    pub tag: u16,
+    pub value: &'a [u8],
+    pub expires_ms: u64,
+    pub version: u64,
+    pub next: u64,
+}
+
+/// Fills a freshly allocated, unpublished block.
+pub fn write(region: &Region, off: u64, e: &NewEntry) {
+    let hash = key_hash(e.key);
+    let meta = e.key.len() as u64 | (e.tag as u64) << 32;
+    let value_len = e.value.len() as u64;
+    let w = |f: u64, v: u64| region.word(off + f).store(v, Ordering::Relaxed);
+    w(NEXT, e.next);
+    w(HASH, hash);
+    w(META, meta);
+    w(VALUE_LEN, value_len);
+    w(EXPIRES, e.expires_ms);
+    w(VERSION, e.version);
+    w(REFERENCED, 0);
+    w(RETIRE_NEXT, 0);
+    w(RETIRE_TAG, 0);
+    w(CHECK, checksum(hash, meta, value_len, e.expires_ms, e.version));
+    region.write_bytes(off + KEY, e.key);
+    region.write_bytes(off + value_start(e.key.len() as u64), e.value);
+}

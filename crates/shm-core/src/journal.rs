@@ -1,0 +1,196 @@
+//! Undo journal: makes every metadata change under the write lock all-or-nothing, even when the writer is
+//! SIGKILLed half-way.
+//!
+//! A transaction writes only 64-bit words, and each write is logged first: `(offset, old value)` goes to
+//! the journal, the journal length is published (Release), then the word is written. A transaction ends
+//! with at most one *publish* write (the store that makes the change visible to lock-free readers); commit
+//! empties the journal. The next lock holder after a death calls [`Journal::recover`]: if the publish
+//! write already happened the change is complete and is kept; otherwise every logged word is restored in
+//! reverse order, which also returns any block the dead writer had allocated. Bytes of freshly allocated
+//! blocks are not logged: rolling back the allocation makes them unreachable.
+
+use crate::region::Region;
+use std::sync::atomic::Ordering;
+
+/// Words one transaction may write. Operations are split into bounded transactions (one per eviction, per
+/// bucket cleared, per block reclaimed), so the largest needs well under this.
+pub const JOURNAL_CAPACITY: u64 = 256;
+const PUBLISH_FLAG: u64 = 1 << 63;
+
+/// Bytes the journal occupies: its length word, then `(offset, old)` pairs.
+pub const JOURNAL_BYTES: u64 = 8 + JOURNAL_CAPACITY * 16;
+
+#[derive(Clone, Copy)]
+pub struct Journal {
+    region: Region,
+    at: u64,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// Nothing was in flight.
+    Clean,
+    /// The interrupted change had not been published; it was undone.
+    RolledBack,
+    /// The interrupted change had been published; it was kept.
+    Completed,
+}
+
+impl Journal {
+    /// The journal at byte `at` of `region` (the region the journaled words live in).
+    pub fn new(region: Region, at: u64) -> Journal {
+        Journal { region, at }
+    }
+
+    fn len_word(&self) -> &std::sync::atomic::AtomicU64 {
+        self.region.word(self.at)
+    }
+
+    fn entry(&self, i: u64) -> (u64, u64) {
+        let base = self.at + 8 + i * 16;
+        (self.region.word(base).load(Ordering::Relaxed), self.region.word(base + 8).load(Ordering::Relaxed))
+    }
+
+    /// Starts a transaction. The caller holds the write lock and has recovered the journal.
+    pub fn begin(&self) -> Txn<'_> {
+        debug_assert_eq!(self.len_word().load(Ordering::Relaxed), 0, "transaction already open");
+        Txn { journal: self, len: 0, done: false }
+    }
+
+    /// Repairs what a dead lock holder left. Call with the write lock held.
+    pub fn recover(&self) -> Recovery {
+        let len = self.len_word().load(Ordering::Acquire).min(JOURNAL_CAPACITY);
+        if len == 0 {
+            return Recovery::Clean;
+        }
+        let (last_off, last_old) = self.entry(len - 1);
+        let outcome = if last_off & PUBLISH_FLAG != 0
+            && self.region.checked_word(last_off & !PUBLISH_FLAG).is_some_and(|w| w.load(Ordering::Acquire) != last_old)
+        {
+            Recovery::Completed
+        } else {
+            self.undo(len);
+            Recovery::RolledBack
+        };
+        self.len_word().store(0, Ordering::Release);
+        outcome
+    }
+
+    fn undo(&self, len: u64) {
+        for i in (0..len).rev() {
+            let (off, old) = self.entry(i);
+            if let Some(w) = self.region.checked_word(off & !PUBLISH_FLAG) {
+                w.store(old, Ordering::Release);
+            }
+        }
+    }
+}
+
+/// An open transaction. Dropping it without [`Txn::commit`] (an error path or a panic unwinding) undoes it.
+pub struct Txn<'a> {
+    journal: &'a Journal,
+    len: u64,
+    done: bool,
+}
+
+impl Txn<'_> {
+    fn log(&mut self, off: u64, flag: u64) {
+        assert!(self.len < JOURNAL_CAPACITY, "journal overflow: transaction too large");
+        let old = self.journal.region.word(off).load(Ordering::Relaxed);
+        let base = self.journal.at + 8 + self.len * 16;
+        self.journal.region.word(base).store(off | flag, Ordering::Relaxed);
+        self.journal.region.word(base + 8).store(old, Ordering::Relaxed);
+        self.len += 1;
+        self.journal.len_word().store(self.len, Ordering::Release);
+    }
+
+    /// Logs, then writes one word.
+    pub fn set(&mut self, off: u64, value: u64) {
+        self.log(off, 0);
+        self.journal.region.word(off).store(value, Ordering::Release);
+    }
+
+    /// Reads a word (convenience for read-modify-write in transactions).
+    pub fn get(&self, off: u64) -> u64 {
+        self.journal.region.word(off).load(Ordering::Acquire)
+    }
+
+    /// The final write that makes the change visible to readers. Must differ from the current value,
+    /// and nothing may be written after it.
+    pub fn publish(mut self, off: u64, value: u64) {
+        debug_assert_ne!(self.get(off), value, "a publish write must change the word");
+        self.log(off, PUBLISH_FLAG);
+        self.journal.region.word(off).store(value, Ordering::Release);
+        self.commit();
+    }
+
+    /// Makes the transaction permanent.
+    pub fn commit(mut self) {
+        self.journal.len_word().store(0, Ordering::Release);
+        self.done = true;
+    }
+}
+
+impl Drop for Txn<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.journal.undo(self.len);
+            self.journal.len_word().store(0, Ordering::Release);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn region(buf: &mut [u64]) -> Region {
+        // SAFETY: a private 8-aligned buffer that outlives the region in each test.
+        unsafe { Region::new(buf.as_mut_ptr().cast(), (buf.len() * 8) as u64) }
+    }
+
+    #[test]
+    fn dropped_transaction_restores_every_word() {
+        let mut buf = vec![0u64; 1024];
+        let r = region(&mut buf);
+        let j = Journal::new(r, 0);
+        r.word(JOURNAL_BYTES).store(7, Ordering::Relaxed);
+        {
+            let mut t = j.begin();
+            t.set(JOURNAL_BYTES, 8);
+            t.set(JOURNAL_BYTES + 8, 9);
+            t.set(JOURNAL_BYTES, 10);
+        }
+        assert_eq!(r.word(JOURNAL_BYTES).load(Ordering::Relaxed), 7);
+        assert_eq!(r.word(JOURNAL_BYTES + 8).load(Ordering::Relaxed), 0);
+        assert_eq!(j.recover(), Recovery::Clean);
+    }
+
+    #[test]
+    fn recovery_undoes_an_unpublished_change_and_keeps_a_published_one() {
+        let mut buf = vec![0u64; 1024];
+        let r = region(&mut buf);
+        let j = Journal::new(r, 0);
+        let mut t = j.begin();
+        t.set(JOURNAL_BYTES, 5);
+        std::mem::forget(t); // the writer "dies" here
+        assert_eq!(j.recover(), Recovery::RolledBack);
+        assert_eq!(r.word(JOURNAL_BYTES).load(Ordering::Relaxed), 0);
+
+        let mut t = j.begin();
+        t.set(JOURNAL_BYTES, 5);
+        t.log(JOURNAL_BYTES + 8, PUBLISH_FLAG); // died after logging the publish, before writing it
+        std::mem::forget(t);
+        assert_eq!(j.recover(), Recovery::RolledBack);
+        assert_eq!(r.word(JOURNAL_BYTES).load(Ordering::Relaxed), 0);
+
+        let mut t = j.begin();
+        t.set(JOURNAL_BYTES, 5);
+        t.log(JOURNAL_BYTES + 8, PUBLISH_FLAG);
+        r.word(JOURNAL_BYTES + 8).store(1, Ordering::Relaxed); // died after the publish write
+        std::mem::forget(t);
+        assert_eq!(j.recover(), Recovery::Completed);
+        assert_eq!(r.word(JOURNAL_BYTES).load(Ordering::Relaxed), 5);
+        assert_eq!(r.word(JOURNAL_BYTES + 8).load(Ordering::Relaxed), 1);
+    }
+}

@@ -1,0 +1,135 @@
+//! Who is running: process and thread identity that survives PID reuse, and liveness checks.
+//!
+//! A lock or a reservation records its owner as (pid, tid, process start time). The start time (field 22
+//! of /proc/PID/stat, in clock ticks since boot) tells a dead owner from a new process that got the same
+//! PID. The identity of the current process is re-read after fork.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A process (and one of its threads) as recorded in shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Owner {
+    pub pid: u32,
+    pub tid: u32,
+    pub start_time: u64,
+}
+
+static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
+static CACHED: AtomicU64 = AtomicU64::new(0); // (generation + 1) << 32 | pid, 0 = not cached
+static CACHED_START: AtomicU64 = AtomicU64::new(0);
+
+extern "C" fn after_fork_in_child() {
+    FORK_GENERATION.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Registers the fork handler once; every per-process cache in this crate keys itself on
+/// [`fork_generation`], so a child never reuses its parent's reader slots or identity.
+pub fn install_fork_handler() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: the handler only touches an atomic, which is async-signal-safe and fork-safe.
+        unsafe { libc::pthread_atfork(None, None, Some(after_fork_in_child)) };
+    });
+}
+
+/// Bumped in every child right after fork.
+pub fn fork_generation() -> u64 {
+    FORK_GENERATION.load(Ordering::Relaxed)
+}
+
+fn current_tid() -> u32 {
+    // SAFETY: gettid has no preconditions.
+    unsafe { libc::gettid() as u32 }
+}
+
+/// The calling thread's identity.
+pub fn current() -> Owner {
+    install_fork_handler();
+    let gen = fork_generation();
+    let cached = CACHED.load(Ordering::Acquire);
+    let (pid, start_time) = if cached >> 32 == gen + 1 {
+        (cached as u32, CACHED_START.load(Ordering::Acquire))
+    } else {
+        // SAFETY: getpid has no preconditions.
+        let pid = unsafe { libc::getpid() } as u32;
+        let start = start_time_of(pid).unwrap_or(0);
+        CACHED_START.store(start, Ordering::Release);
+        CACHED.store(((gen + 1) << 32) | pid as u64, Ordering::Release);
+        (pid, start)
+    };
+    Owner { pid, tid: current_tid(), start_time }
+}
+
+/// Start time of a process in clock ticks since boot, or `None` when it does not exist.
+pub fn start_time_of(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may contain spaces and parentheses: fields resume after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    // rest starts with field 3 (state); start time is field 22, i.e. the 20th after ')'.
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+impl Owner {
+    /// True unless the owning process is provably gone (or replaced by another with its PID). An owner
+    /// recorded without a start time is treated as alive while its PID exists.
+    pub fn process_alive(&self) -> bool {
+        // SAFETY: kill with signal 0 only checks for existence and permission.
+        let rc = unsafe { libc::kill(self.pid as libc::pid_t, 0) };
+        if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+            return false;
+        }
+        match start_time_of(self.pid) {
+            Some(t) => self.start_time == 0 || t == self.start_time,
+            None => rc == 0,
+        }
+    }
+
+    /// Process alive and, within it, the thread still exists (ZTS hosts run many threads per process).
+    pub fn thread_alive(&self) -> bool {
+        if !self.process_alive() {
+            return false;
+        }
+        // SAFETY: tgkill with signal 0 only checks that the thread exists in that thread group.
+        let rc = unsafe { libc::tgkill(self.pid as libc::pid_t, self.tid as libc::pid_t, 0) };
+        !(rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH))
+    }
+
+    /// Packs pid and tid into one word for lock-free slot claiming.
+    pub fn pid_tid(&self) -> u64 {
+        ((self.pid as u64) << 32) | self.tid as u64
+    }
+
+    pub fn from_words(pid_tid: u64, start_time: u64) -> Owner {
+        Owner { pid: (pid_tid >> 32) as u32, tid: pid_tid as u32, start_time }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn current_process_is_alive_and_has_a_start_time() {
+        let me = current();
+        assert!(me.start_time > 0);
+        assert!(me.process_alive());
+        assert!(me.thread_alive());
+    }
+
+    #[test]
+    fn a_reused_pid_with_another_start_time_is_dead() {
+        let mut me = current();
+        me.start_time += 1;
+        assert!(!me.process_alive());
+    }
+
+    #[test]
+    fn a_reaped_child_is_dead() {
+        let child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        let start = start_time_of(pid).unwrap_or(0);
+        let mut child = child;
+        child.wait().unwrap();
+        assert!(!Owner { pid, tid: pid, start_time: start }.process_alive());
+    }
+}

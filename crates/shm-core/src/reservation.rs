@@ -1,0 +1,198 @@
+//! The per-key reservation table behind `lock($key, $lease)`.
+//!
+//! One slot per reserved key, found by linear probing on a 128-bit key hash (two distinct keys colliding
+//! is as likely as a random 128-bit collision, so different keys never contend in practice). Every change
+//! is a single word store that makes it visible (`STATE`), so a holder killed half-way leaves either the
+//! old or the new reservation, never a broken table. Released slots become tombstones; the table is swept
+//! back to empty when tombstones pile up. An owner is a request of a thread of a process: a reservation
+//! is free again when released, when its lease passes, or when its process is gone (PID reuse included).
+
+use crate::lock::RobustMutex;
+use crate::process::Owner;
+use crate::region::Region;
+use std::sync::atomic::Ordering;
+
+pub const SLOT_BYTES: u64 = 64;
+const KEY_LO: u64 = 0;
+const KEY_HI: u64 = 8;
+const STATE: u64 = 16;
+const OWNER: u64 = 24;
+const START: u64 = 32;
+const REQUEST: u64 = 40;
+const DEADLINE: u64 = 48;
+
+const EMPTY: u64 = 0;
+const TOMBSTONE: u64 = 1;
+const HELD: u64 = 2;
+
+/// Who asks: a request (the binding's per-request token) of the calling thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestId(pub u64);
+
+#[derive(Clone, Copy)]
+pub struct ReservationTable {
+    pub(crate) region: Region,
+    pub(crate) slots: u64,
+    pub(crate) count: u64,
+    /// Word: reservations possibly held (never below the true number; a fast "none held" check).
+    pub(crate) active: u64,
+    /// Word: tombstones in the table.
+    pub(crate) tombstones: u64,
+    pub(crate) lock: RobustMutex,
+}
+
+pub(crate) fn key_hash(key: &[u8]) -> (u64, u64) {
+    let h = xxhash_rust::xxh3::xxh3_128(key);
+    let (lo, hi) = (h as u64, (h >> 64) as u64);
+    if (lo, hi) == (0, 0) { (1, 0) } else { (lo, hi) }
+}
+
+impl ReservationTable {
+    fn w(&self, slot: u64, field: u64) -> &std::sync::atomic::AtomicU64 {
+        self.region.word(self.slots + slot * SLOT_BYTES + field)
+    }
+
+    fn holder(&self, slot: u64) -> (Owner, RequestId, u64) {
+        let owner = Owner::from_words(self.w(slot, OWNER).load(Ordering::Acquire), self.w(slot, START).load(Ordering::Acquire));
+        (owner, RequestId(self.w(slot, REQUEST).load(Ordering::Acquire)), self.w(slot, DEADLINE).load(Ordering::Acquire))
+    }
+
+    fn is_mine(&self, slot: u64, me: Owner, req: RequestId) -> bool {
+        let (owner, r, _) = self.holder(slot);
+        owner.pid_tid() == me.pid_tid() && owner.start_time == me.start_time && r == req
+    }
+
+    fn is_stale(&self, slot: u64, now_ms: u64) -> bool {
+        let (owner, _, deadline) = self.holder(slot);
+        (deadline != 0 && now_ms >= deadline) || !owner.process_alive()
+    }
+
+    /// The slot holding `key`, and the first reusable slot met on the way.
+    fn probe(&self, key: (u64, u64)) -> (Option<u64>, Option<u64>) {
+        let mut free = None;
+        for i in 0..self.count {
+            let slot = (key.0.wrapping_add(i)) % self.count;
+            match self.w(slot, STATE).load(Ordering::Acquire) {
+                EMPTY => return (None, free.or(Some(slot))),
+                TOMBSTONE => {
+                    free.get_or_insert(slot);
+                }
+                _ => {
+                    if self.w(slot, KEY_LO).load(Ordering::Acquire) == key.0
+                        && self.w(slot, KEY_HI).load(Ordering::Acquire) == key.1
+                    {
+                        return (Some(slot), free);
+                    }
+                }
+            }
+        }
+        (None, free)
+    }
+
+    fn write_holder(&self, slot: u64, me: Owner, req: RequestId, deadline: u64) {
+        self.w(slot, OWNER).store(me.pid_tid(), Ordering::Release);
+        self.w(slot, START).store(me.start_time, Ordering::Release);
+        self.w(slot, REQUEST).store(req.0, Ordering::Release);
+        self.w(slot, DEADLINE).store(deadline, Ordering::Release);
+    }
+
+    /// Non-blocking try-lock. Re-entrant for the same request (the lease is replaced). Takes over a
+    /// reservation whose lease passed or whose owner died. False when another live request holds it or
+    /// the table is full.
+    pub fn try_reserve(&self, key: &[u8], me: Owner, req: RequestId, deadline: u64, now_ms: u64) -> bool {
+        let Ok(_g) = self.lock.lock() else { return false };
+        let k = key_hash(key);
+        match self.probe(k) {
+            (Some(slot), _) => {
+                if self.is_mine(slot, me, req) || self.is_stale(slot, now_ms) {
+                    self.write_holder(slot, me, req, deadline);
+                    true
+                } else {
+                    false
+                }
+            }
+            (None, Some(slot)) => {
+                if self.w(slot, STATE).load(Ordering::Relaxed) == TOMBSTONE {
+                    self.region.word(self.tombstones).fetch_sub(1, Ordering::AcqRel);
+                }
+                self.w(slot, KEY_LO).store(k.0, Ordering::Release);
+                self.w(slot, KEY_HI).store(k.1, Ordering::Release);
+                self.write_holder(slot, me, req, deadline);
+                self.region.word(self.active).fetch_add(1, Ordering::AcqRel);
+                self.w(slot, STATE).store(HELD, Ordering::Release);
+                true
+            }
+            (None, None) => false,
+        }
+    }
+
+    fn drop_slot(&self, slot: u64) {
+        self.w(slot, STATE).store(TOMBSTONE, Ordering::Release);
+        let _ = self.region.word(self.active).fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| v.checked_sub(1));
+        let tomb = self.region.word(self.tombstones).fetch_add(1, Ordering::AcqRel) + 1;
+        if tomb > self.count / 4 {
+            self.sweep();
+        }
+    }
+
+    /// Turns tombstones back into empty slots when no live reservation is in the way: rebuilds probe
+    /// chains by emptying every non-held slot only when nothing is held at all.
+    fn sweep(&self) {
+        let held = (0..self.count).any(|s| self.w(s, STATE).load(Ordering::Acquire) == HELD);
+        if held {
+            return;
+        }
+        for s in 0..self.count {
+            self.w(s, STATE).store(EMPTY, Ordering::Release);
+        }
+        self.region.word(self.tombstones).store(0, Ordering::Release);
+        self.region.word(self.active).store(0, Ordering::Release);
+    }
+
+    /// Releases `key` if this request holds it. A reservation whose lease has passed is no longer held:
+    /// it is dropped and the answer is false.
+    pub fn release(&self, key: &[u8], me: Owner, req: RequestId, now_ms: u64) -> bool {
+        if self.region.word(self.active).load(Ordering::Acquire) == 0 {
+            return false;
+        }
+        let Ok(_g) = self.lock.lock() else { return false };
+        match self.probe(key_hash(key)) {
+            (Some(slot), _) if self.is_mine(slot, me, req) => {
+                let deadline = self.holder(slot).2;
+                self.drop_slot(slot);
+                deadline == 0 || now_ms < deadline
+            }
+            _ => false,
+        }
+    }
+
+    /// Releases every reservation of this request (request end, `clear()`).
+    pub fn release_all(&self, me: Owner, req: RequestId) {
+        if self.region.word(self.active).load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let Ok(_g) = self.lock.lock() else { return };
+        for slot in 0..self.count {
+            if self.w(slot, STATE).load(Ordering::Acquire) == HELD && self.is_mine(slot, me, req) {
+                self.drop_slot(slot);
+            }
+        }
+    }
+
+    /// True when another live request holds `key` with an unexpired lease.
+    pub fn held_by_other(&self, key: &[u8], me: Owner, req: RequestId, now_ms: u64) -> bool {
+        if self.region.word(self.active).load(Ordering::Acquire) == 0 {
+            return false;
+        }
+        let Ok(_g) = self.lock.lock() else { return false };
+        match self.probe(key_hash(key)) {
+            (Some(slot), _) => !self.is_mine(slot, me, req) && !self.is_stale(slot, now_ms),
+            _ => false,
+        }
+    }
+
+    /// Reservations currently held (tests, statistics).
+    pub fn held_count(&self) -> u64 {
+        (0..self.count).filter(|&s| self.w(s, STATE).load(Ordering::Acquire) == HELD).count() as u64
+    }
+}

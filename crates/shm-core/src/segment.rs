@@ -1,0 +1,385 @@
+//! Segments: the shared mappings that hold partitions.
+//!
+//! A segment is either an anonymous shared mapping (created before fork, inherited by every child: CLI,
+//! `php -S` workers) or a named POSIX shared-memory object (`/dev/shm/NAME`) that unrelated processes open
+//! by name (per-pool segments, tests with independent processes). Page 0 is the segment header; the
+//! partition directory follows it; each backend is a page-aligned region after that. The magic word is
+//! written last, so an opener never sees a half-formatted segment as valid. Dropping a handle unmaps;
+//! it never unlinks (the `shared_memory` crate's owner-unlinks-on-drop would let the first FPM worker to
+//! exit destroy its pool's segment, and it cannot make MAP_SHARED anonymous mappings, so this module uses
+//! libc directly).
+
+use crate::backend::{self, Backend, BackendKind, OpenError};
+use crate::region::Region;
+use std::ffi::CString;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+pub const SEGMENT_MAGIC: u64 = u64::from_le_bytes(*b"SCSEGMNT");
+pub const SEGMENT_LAYOUT_VERSION: u64 = 1;
+const PAGE: u64 = 4096;
+const HEADER_BYTES: u64 = PAGE;
+const MAGIC: u64 = 0;
+const VERSION: u64 = 8;
+const TOTAL: u64 = 16;
+const PARTITIONS: u64 = 24;
+const OWNER_LEN: u64 = 32;
+const OWNER: u64 = 40; // 64 bytes: the label of whoever created the segment (an FPM pool name)
+const DIRECTORY: u64 = 128;
+const DIR_ENTRY: u64 = 128; // name_len, name[64], volatile off/size, pinned off/size
+pub const MAX_PARTITIONS: usize = ((HEADER_BYTES - DIRECTORY) / DIR_ENTRY) as usize;
+pub const MAX_NAME: usize = 64;
+
+/// One partition to create: a volatile and a pinned backend (0 bytes = that backend is absent).
+#[derive(Clone, Debug)]
+pub struct PartitionSpec {
+    pub name: String,
+    pub volatile_bytes: u64,
+    pub pinned_bytes: u64,
+}
+
+/// The volatile and pinned backends serving one trust domain.
+#[derive(Clone)]
+pub struct Partition {
+    pub volatile: Option<Backend>,
+    pub pinned: Option<Backend>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedModel {
+    /// Anonymous MAP_SHARED mapping.
+    Mmap,
+    /// Named POSIX shared-memory object.
+    Posix,
+}
+
+impl SharedModel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SharedModel::Mmap => "mmap",
+            SharedModel::Posix => "posix",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum SegmentError {
+    /// An OS call failed (text from the OS).
+    Os(&'static str, std::io::Error),
+    /// Bytes at the start of the object are not a static_cache segment.
+    BadMagic,
+    /// A segment of another layout version (another release of the extension).
+    BadVersion(u64),
+    BadSize,
+    BadName,
+    TooManyPartitions,
+}
+
+impl std::fmt::Display for SegmentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SegmentError::Os(what, e) => write!(f, "{what}: {e}"),
+            SegmentError::BadMagic => f.write_str("not a static_cache segment (bad magic)"),
+            SegmentError::BadVersion(v) => write!(f, "segment layout version {v} is not supported"),
+            SegmentError::BadSize => f.write_str("segment size does not match its header"),
+            SegmentError::BadName => f.write_str("invalid segment or partition name"),
+            SegmentError::TooManyPartitions => f.write_str("too many partitions for one segment"),
+        }
+    }
+}
+
+impl std::error::Error for SegmentError {}
+
+impl From<OpenError> for SegmentError {
+    fn from(e: OpenError) -> SegmentError {
+        match e {
+            OpenError::BadMagic => SegmentError::BadMagic,
+            OpenError::BadVersion(v) => SegmentError::BadVersion(v),
+            OpenError::BadSize => SegmentError::BadSize,
+        }
+    }
+}
+
+/// An mmap'ed range, unmapped on drop (never unlinked).
+struct Mapping {
+    base: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the mapping is shared memory accessed only through atomics and the publication protocol.
+unsafe impl Send for Mapping {}
+// SAFETY: see above.
+unsafe impl Sync for Mapping {}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: base/len describe a mapping this value created and nobody uses after the last handle.
+        unsafe { libc::munmap(self.base.cast(), self.len) };
+    }
+}
+
+/// A handle on a mapped segment. Backends obtained from it keep the mapping alive on their own.
+pub struct Segment {
+    mapping: Arc<Mapping>,
+    model: SharedModel,
+}
+
+fn os(what: &'static str) -> SegmentError {
+    SegmentError::Os(what, std::io::Error::last_os_error())
+}
+
+fn round_page(n: u64) -> u64 {
+    n.div_ceil(PAGE) * PAGE
+}
+
+fn shm_name(name: &str) -> Result<CString, SegmentError> {
+    let ok = !name.is_empty()
+        && name.len() < 200
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if !ok {
+        return Err(SegmentError::BadName);
+    }
+    CString::new(format!("/{name}")).map_err(|_| SegmentError::BadName)
+}
+
+/// Lays out the partitions: (spec, volatile offset, pinned offset) and the total size.
+fn plan(parts: &[PartitionSpec]) -> Result<(Vec<(u64, u64)>, u64), SegmentError> {
+    if parts.len() > MAX_PARTITIONS {
+        return Err(SegmentError::TooManyPartitions);
+    }
+    let mut at = HEADER_BYTES;
+    let mut offsets = Vec::new();
+    for p in parts {
+        if p.name.is_empty() || p.name.len() > MAX_NAME {
+            return Err(SegmentError::BadName);
+        }
+        let mut place = |bytes: u64| -> Result<u64, SegmentError> {
+            if bytes == 0 {
+                return Ok(0);
+            }
+            if bytes < backend::MIN_REGION {
+                return Err(SegmentError::BadSize);
+            }
+            let off = at;
+            at = at.checked_add(round_page(bytes)).ok_or(SegmentError::BadSize)?;
+            Ok(off)
+        };
+        let v = place(p.volatile_bytes)?;
+        let pi = place(p.pinned_bytes)?;
+        offsets.push((v, pi));
+    }
+    Ok((offsets, at))
+}
+
+impl Segment {
+    /// An anonymous shared mapping holding `parts`; children forked afterwards share it.
+    pub fn create_anonymous(parts: &[PartitionSpec]) -> Result<Segment, SegmentError> {
+        let (offsets, total) = plan(parts)?;
+        // SAFETY: a fresh anonymous mapping; no address hint, so it cannot clobber existing memory.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                total as usize,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(os("mmap"));
+        }
+        let seg = Segment { mapping: Arc::new(Mapping { base: base.cast(), len: total as usize }), model: SharedModel::Mmap };
+        seg.format(parts, &offsets, total)?;
+        Ok(seg)
+    }
+
+    /// Creates the named POSIX object `/dev/shm/NAME` (it must not exist) with permission `mode`, and
+    /// formats it. `owner` labels the creator (e.g. an FPM pool) for [`Segment::owner`].
+    pub fn create_named(name: &str, parts: &[PartitionSpec], mode: u32, owner: &str) -> Result<Segment, SegmentError> {
+        let cname = shm_name(name)?;
+        let (offsets, total) = plan(parts)?;
+        // SAFETY: cname is a valid C string; O_EXCL guarantees we format a brand-new object.
+        let fd = unsafe { libc::shm_open(cname.as_ptr(), libc::O_CREAT | libc::O_EXCL | libc::O_RDWR | libc::O_CLOEXEC, mode as libc::mode_t) };
+        if fd < 0 {
+            return Err(os("shm_open"));
+        }
+        let result = (|| {
+            // SAFETY: fd is the object just created; fchmod overrides the umask so the mode is exact.
+            if unsafe { libc::fchmod(fd, mode as libc::mode_t) } != 0 {
+                return Err(os("fchmod"));
+            }
+            // SAFETY: as above; ftruncate grows the new object (sparse, zero-filled).
+            if unsafe { libc::ftruncate(fd, total as libc::off_t) } != 0 {
+                return Err(os("ftruncate"));
+            }
+            let seg = Segment { mapping: Arc::new(map_fd(fd, total)?), model: SharedModel::Posix };
+            seg.set_owner(owner);
+            seg.format(parts, &offsets, total)?;
+            Ok(seg)
+        })();
+        // SAFETY: fd is ours; the mapping stays valid after close.
+        unsafe { libc::close(fd) };
+        if result.is_err() {
+            // SAFETY: removing the half-made object we created.
+            unsafe { libc::shm_unlink(cname.as_ptr()) };
+        }
+        result
+    }
+
+    /// Opens and maps an existing named segment, checking magic, version and size.
+    pub fn open_named(name: &str) -> Result<Segment, SegmentError> {
+        let cname = shm_name(name)?;
+        // SAFETY: cname is a valid C string.
+        let fd = unsafe { libc::shm_open(cname.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC, 0) };
+        if fd < 0 {
+            return Err(os("shm_open"));
+        }
+        let result = (|| {
+            // SAFETY: an all-zero stat is a valid out-parameter.
+            let mut st: libc::stat = unsafe { std::mem::zeroed() };
+            // SAFETY: fd is open; st is a valid out-pointer.
+            if unsafe { libc::fstat(fd, &mut st) } != 0 {
+                return Err(os("fstat"));
+            }
+            let size = st.st_size as u64;
+            if size < HEADER_BYTES {
+                return Err(SegmentError::BadMagic);
+            }
+            let seg = Segment { mapping: Arc::new(map_fd(fd, size)?), model: SharedModel::Posix };
+            let h = seg.header();
+            if h.word(MAGIC).load(Ordering::Acquire) != SEGMENT_MAGIC {
+                return Err(SegmentError::BadMagic);
+            }
+            let v = h.word(VERSION).load(Ordering::Acquire);
+            if v != SEGMENT_LAYOUT_VERSION {
+                return Err(SegmentError::BadVersion(v));
+            }
+            if h.word(TOTAL).load(Ordering::Acquire) != size {
+                return Err(SegmentError::BadSize);
+            }
+            Ok(seg)
+        })();
+        // SAFETY: fd is ours.
+        unsafe { libc::close(fd) };
+        result
+    }
+
+    /// Removes a named segment (processes that mapped it keep their mapping).
+    pub fn unlink_named(name: &str) -> Result<(), SegmentError> {
+        let cname = shm_name(name)?;
+        // SAFETY: cname is a valid C string.
+        if unsafe { libc::shm_unlink(cname.as_ptr()) } != 0 {
+            return Err(os("shm_unlink"));
+        }
+        Ok(())
+    }
+
+    fn region(&self) -> Region {
+        // SAFETY: the mapping is live while `self` holds its Arc; mmap returns page-aligned memory.
+        unsafe { Region::new(self.mapping.base, self.mapping.len as u64) }
+    }
+
+    fn header(&self) -> Region {
+        self.region().sub(0, HEADER_BYTES)
+    }
+
+    fn set_owner(&self, owner: &str) {
+        let h = self.header();
+        let bytes = &owner.as_bytes()[..owner.len().min(64)];
+        h.write_bytes(OWNER, bytes);
+        h.word(OWNER_LEN).store(bytes.len() as u64, Ordering::Release);
+    }
+
+    /// The creator label given to [`Segment::create_named`] ("" for anonymous segments).
+    pub fn owner(&self) -> String {
+        let h = self.header();
+        let len = h.word(OWNER_LEN).load(Ordering::Acquire).min(64);
+        String::from_utf8_lossy(h.bytes(OWNER, len).unwrap_or_default()).into_owned()
+    }
+
+    fn format(&self, parts: &[PartitionSpec], offsets: &[(u64, u64)], total: u64) -> Result<(), SegmentError> {
+        let region = self.region();
+        let h = self.header();
+        for (i, (p, &(v, pi))) in parts.iter().zip(offsets).enumerate() {
+            let e = DIRECTORY + i as u64 * DIR_ENTRY;
+            h.word(e).store(p.name.len() as u64, Ordering::Relaxed);
+            h.write_bytes(e + 8, p.name.as_bytes());
+            for (k, (off, bytes, kind)) in
+                [(v, p.volatile_bytes, BackendKind::Volatile), (pi, p.pinned_bytes, BackendKind::Pinned)].into_iter().enumerate()
+            {
+                let size = if off == 0 { 0 } else { round_page(bytes) };
+                h.word(e + 72 + 16 * k as u64).store(off, Ordering::Relaxed);
+                h.word(e + 80 + 16 * k as u64).store(size, Ordering::Relaxed);
+                if off != 0 {
+                    Backend::format(region.sub(off, size), kind)?;
+                }
+            }
+        }
+        h.word(VERSION).store(SEGMENT_LAYOUT_VERSION, Ordering::Relaxed);
+        h.word(TOTAL).store(total, Ordering::Relaxed);
+        h.word(PARTITIONS).store(parts.len() as u64, Ordering::Relaxed);
+        h.word(MAGIC).store(SEGMENT_MAGIC, Ordering::Release);
+        Ok(())
+    }
+
+    /// Names of the partitions in this segment.
+    pub fn partition_names(&self) -> Vec<String> {
+        let h = self.header();
+        let n = h.word(PARTITIONS).load(Ordering::Acquire).min(MAX_PARTITIONS as u64);
+        (0..n)
+            .map(|i| {
+                let e = DIRECTORY + i * DIR_ENTRY;
+                let len = h.word(e).load(Ordering::Acquire).min(MAX_NAME as u64);
+                String::from_utf8_lossy(h.bytes(e + 8, len).unwrap_or_default()).into_owned()
+            })
+            .collect()
+    }
+
+    /// Opens the backends of partition `name`. `None` when the segment has no such partition or one of
+    /// its backends fails validation.
+    pub fn partition(&self, name: &str) -> Option<Partition> {
+        let i = self.partition_names().iter().position(|n| n == name)? as u64;
+        let h = self.header();
+        let e = DIRECTORY + i * DIR_ENTRY;
+        let region = self.region();
+        let mapping: Arc<dyn Send + Sync> = self.mapping.clone();
+        let open = |k: u64| -> Option<Option<Backend>> {
+            let off = h.word(e + 72 + 16 * k).load(Ordering::Acquire);
+            let size = h.word(e + 80 + 16 * k).load(Ordering::Acquire);
+            if off == 0 {
+                return Some(None);
+            }
+            if off % PAGE != 0 || !region.contains(off, size) {
+                return None;
+            }
+            Backend::attach(region.sub(off, size), mapping.clone()).ok().map(Some)
+        };
+        Some(Partition { volatile: open(0)?, pinned: open(1)? })
+    }
+
+    pub fn model(&self) -> SharedModel {
+        self.model
+    }
+
+    /// Mapped size in bytes.
+    pub fn size(&self) -> usize {
+        self.mapping.len
+    }
+
+    /// Start address of this process's mapping (tests of position independence).
+    pub fn base_addr(&self) -> usize {
+        self.mapping.base as usize
+    }
+}
+
+fn map_fd(fd: i32, size: u64) -> Result<Mapping, SegmentError> {
+    // SAFETY: fd refers to a shared-memory object of at least `size` bytes; no address hint.
+    let base = unsafe {
+        libc::mmap(std::ptr::null_mut(), size as usize, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
+    };
+    if base == libc::MAP_FAILED {
+        return Err(os("mmap"));
+    }
+    Ok(Mapping { base: base.cast(), len: size as usize })
+}
