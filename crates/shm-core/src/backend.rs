@@ -378,14 +378,11 @@ impl Backend {
             }
             self.bump_epoch();
         }
-        let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
-        if stall > 0 {
-            std::thread::sleep(std::time::Duration::from_micros(stall));
-        }
         Ok(g)
     }
 
-    /// Test hook: the next write by any process sleeps `micros` while holding the write lock.
+    /// Test hook: the next store by any process sleeps `micros` while holding the write lock, in the middle
+    /// of its transaction (block allocated and filled, not yet published).
     pub fn stall_next_write(&self, micros: u64) {
         self.word(STALL_US).store(micros, Ordering::Release);
     }
@@ -584,6 +581,10 @@ impl Backend {
             block,
             &NewEntry { key, tag, value, expires_ms: clock::deadline(now, ttl), version: self.epoch(), next },
         );
+        let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
+        if stall > 0 {
+            std::thread::sleep(std::time::Duration::from_micros(stall));
+        }
         match &found {
             Some((_, old)) => self.retire(&mut t, old),
             None => t.set(ENTRY_COUNT, t.get(ENTRY_COUNT) + 1),

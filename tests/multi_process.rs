@@ -1,0 +1,337 @@
+//! Multi-process behaviour of shm-core: real forked processes over one segment, SIGKILLs at awkward
+//! moments, and named segments mapped at different addresses. Runs single-threaded (see Cargo.toml).
+
+use integration_tests::{checked_value, eventually, fork, value_is_intact, Signal};
+use shm_core::{Backend, PartitionSpec, RequestId, Segment, SegmentError};
+use std::time::{Duration, Instant};
+
+const MB: u64 = 1 << 20;
+
+type Scenario = fn() -> Result<(), String>;
+
+fn check(cond: bool, what: &str) -> Result<(), String> {
+    if cond { Ok(()) } else { Err(what.to_string()) }
+}
+
+fn anon(volatile: u64, pinned: u64) -> (Segment, Backend, Backend) {
+    let seg = Segment::create_anonymous(&[PartitionSpec { name: "default".into(), volatile_bytes: volatile, pinned_bytes: pinned }])
+        .expect("segment");
+    let p = seg.partition("default").unwrap();
+    (seg, p.volatile.unwrap(), p.pinned.unwrap())
+}
+
+fn unique_name(tag: &str) -> String {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("static_cache.test.{}.{n}.{tag}", std::process::id())
+}
+
+fn concurrent_writers_and_readers_never_see_a_torn_value() -> Result<(), String> {
+    let (_seg, v, _) = anon(4 * MB, MB);
+    let deadline = Instant::now() + Duration::from_millis(1500);
+    let mut children = Vec::new();
+    for w in 0..2u64 {
+        let v = v.clone();
+        children.push(fork(move || {
+            let mut i = 0u64;
+            while Instant::now() < deadline {
+                let shared = format!("shared{}", i % 8);
+                let own = format!("own{w}-{}", i % 50);
+                let len = 16 + (i * 7919 % 20_000) as usize;
+                if v.store(shared.as_bytes(), 2, &checked_value(i * 2 + w, len), 0).is_err()
+                    || v.store(own.as_bytes(), 2, &checked_value(i, len / 2), 0).is_err()
+                {
+                    return 2;
+                }
+                i += 1;
+            }
+            0
+        }));
+    }
+    for _ in 0..2 {
+        let v = v.clone();
+        children.push(fork(move || {
+            let mut seen = 0;
+            while Instant::now() < deadline {
+                for k in 0..8 {
+                    if let Some(e) = v.get(format!("shared{k}").as_bytes()) {
+                        if !value_is_intact(e.value()) {
+                            return 3;
+                        }
+                        seen += 1;
+                    }
+                }
+            }
+            if seen > 0 { 0 } else { 4 }
+        }));
+    }
+    for c in children {
+        let code = c.wait();
+        check(code == 0, &format!("child {} exited with {code}", c.pid))?;
+    }
+    v.verify()?;
+    Ok(())
+}
+
+fn counters_from_forked_processes_sum_exactly() -> Result<(), String> {
+    let (_seg, _, p) = anon(MB, MB);
+    let children: Vec<_> = (0..4)
+        .map(|n| {
+            let p = p.clone();
+            fork(move || {
+                for _ in 0..2000 {
+                    let r = if n % 2 == 0 { p.increment(b"hits", 3) } else { p.decrement(b"hits", -3) };
+                    if r.is_err() {
+                        return 2;
+                    }
+                }
+                0
+            })
+        })
+        .collect();
+    for c in children {
+        check(c.wait() == 0, "counter child failed")?;
+    }
+    let total = p.peek(b"hits").and_then(|e| e.as_int());
+    check(total == Some(4 * 2000 * 3), &format!("counter is {total:?}"))?;
+    p.verify()?;
+    Ok(())
+}
+
+fn store_survivors(b: &Backend, n: usize) -> Result<(), String> {
+    for i in 0..n {
+        let e = b.peek(format!("survivor{i}").as_bytes()).ok_or(format!("survivor{i} lost"))?;
+        check(e.value() == checked_value(i as u64, 100 + i).as_slice(), &format!("survivor{i} changed"))?;
+    }
+    Ok(())
+}
+
+/// Kills a churning writer at 40 random moments (inside stores, deletes, counter updates, evictions);
+/// after every kill the backend verifies and `check_survivors` holds.
+fn kill_a_churning_writer(b: &Backend, max_len: u64, check_survivors: impl Fn(&Backend) -> Result<(), String>) -> Result<(), String> {
+    for round in 0..40u64 {
+        let ready = Signal::new();
+        let bc = b.clone();
+        let child = fork(move || {
+            ready.notify();
+            let mut i = round;
+            loop {
+                let key = format!("churn{}", i % 30);
+                let _ = bc.store(key.as_bytes(), 2, &checked_value(i, (i * 104_729 % max_len) as usize), 0);
+                if i % 7 == 0 {
+                    bc.delete(format!("churn{}", (i / 7) % 30).as_bytes());
+                }
+                if i % 13 == 0 {
+                    let _ = bc.increment(b"ctr", 1);
+                }
+                i += 1;
+            }
+        });
+        ready.wait(Duration::from_secs(5));
+        std::thread::sleep(Duration::from_micros(500 + round * 997 % 20_000));
+        child.kill();
+        let started = Instant::now();
+        b.verify().map_err(|e| format!("after kill {}: {e}", round + 1))?;
+        check(started.elapsed() < Duration::from_secs(1), "recovery took over a second")?;
+        check_survivors(b)?;
+        for k in 0..30 {
+            if let Some(e) = b.peek(format!("churn{k}").as_bytes()) {
+                check(value_is_intact(e.value()), "a churn entry is half-written")?;
+            }
+        }
+    }
+    println!("    40 kills; {} landed inside a write transaction and were repaired", b.stats().recoveries);
+    b.store(b"after", 2, b"still writable", 0).map_err(|e| format!("{e:?}"))
+}
+
+fn a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact() -> Result<(), String> {
+    let (_seg, _, p) = anon(MB, 8 * MB);
+    for i in 0..50 {
+        p.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0).map_err(|e| format!("{e:?}"))?;
+    }
+    kill_a_churning_writer(&p, 100_000, |b| store_survivors(b, 50))
+}
+
+fn a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend() -> Result<(), String> {
+    let (_seg, v, _) = anon(2 * MB, MB);
+    for i in 0..50 {
+        v.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0).map_err(|e| format!("{e:?}"))?;
+    }
+    // Values up to 200 kB in a 2 MB backend: the writer evicts constantly.
+    kill_a_churning_writer(&v, 200_000, |b| {
+        for i in 0..50 {
+            if let Some(e) = b.peek(format!("survivor{i}").as_bytes()) {
+                check(e.value() == checked_value(i as u64, 100 + i).as_slice(), "an entry changed")?;
+            }
+        }
+        check(b.stats().entries > 0, "the backend was wiped")
+    })
+}
+
+fn a_process_killed_holding_the_write_lock_blocks_nobody() -> Result<(), String> {
+    let (_seg, v, _) = anon(MB, MB);
+    for i in 0..10 {
+        v.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0).map_err(|e| format!("{e:?}"))?;
+    }
+    let holding = Signal::new();
+    let vc = v.clone();
+    let child = fork(move || {
+        vc.stall_next_write(30_000_000);
+        holding.notify();
+        let _ = vc.store(b"never", 2, b"x", 0);
+        0
+    });
+    holding.wait(Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(100));
+    // Readers never wait for the stalled writer.
+    let t = Instant::now();
+    check(v.get(b"survivor1").is_some(), "read failed while a writer stalls")?;
+    check(t.elapsed() < Duration::from_millis(50), "a read waited for the writer")?;
+    child.kill();
+    let t = Instant::now();
+    v.store(b"after", 2, b"x", 0).map_err(|e| format!("{e:?}"))?;
+    check(t.elapsed() < Duration::from_secs(1), "write after the holder's death took over a second")?;
+    check(v.peek(b"never").is_none(), "the dead writer's store appeared")?;
+    check(v.stats().recoveries == 1, "the interrupted transaction was not rolled back")?;
+    store_survivors(&v, 10)?;
+    v.verify()?;
+    Ok(())
+}
+
+fn a_reservation_of_a_killed_process_is_free_again() -> Result<(), String> {
+    let (_seg, v, _) = anon(MB, MB);
+    let held = Signal::new();
+    let vc = v.clone();
+    let child = fork(move || {
+        if !vc.try_reserve(b"job", RequestId(1), 0) {
+            return 2;
+        }
+        held.notify();
+        std::thread::sleep(Duration::from_secs(30));
+        0
+    });
+    check(held.wait(Duration::from_secs(5)), "child did not reserve")?;
+    check(!v.try_reserve(b"job", RequestId(1), 0), "a live holder's reservation was taken")?;
+    check(v.reserved_by_other(b"job", RequestId(1)), "a writer would not wait")?;
+    child.kill();
+    check(v.try_reserve(b"job", RequestId(1), 0), "the dead holder's reservation is still held")?;
+    Ok(())
+}
+
+fn a_killed_reader_does_not_pin_memory_forever() -> Result<(), String> {
+    let (_seg, v, _) = anon(MB, MB);
+    v.store(b"k", 2, &vec![1u8; 50_000], 0).map_err(|e| format!("{e:?}"))?;
+    let pinned = Signal::new();
+    let vc = v.clone();
+    let child = fork(move || {
+        let e = vc.get(b"k");
+        pinned.notify();
+        std::thread::sleep(Duration::from_secs(30));
+        drop(e);
+        0
+    });
+    check(pinned.wait(Duration::from_secs(5)), "reader did not pin")?;
+    v.store(b"k", 2, &vec![2u8; 50_000], 0).map_err(|e| format!("{e:?}"))?;
+    check(v.stats().retired_bytes > 0, "memory read by a live reader was freed")?;
+    child.kill();
+    let freed = eventually(Duration::from_secs(2), || {
+        let _ = v.store(b"tick", 2, b"x", 0);
+        v.stats().retired_bytes == 0
+    });
+    check(freed, "a dead reader still pins retired memory")?;
+    v.verify()?;
+    Ok(())
+}
+
+fn a_named_segment_maps_at_two_addresses_and_reads_the_same_data() -> Result<(), String> {
+    let name = unique_name("twomaps");
+    let parts = [PartitionSpec { name: "pool".into(), volatile_bytes: MB, pinned_bytes: MB }];
+    let a = Segment::create_named(&name, &parts, 0o600, "alpha").map_err(|e| e.to_string())?;
+    let b = Segment::open_named(&name).map_err(|e| e.to_string())?;
+    let result = (|| {
+        check(a.base_addr() != b.base_addr(), "both mappings at one address")?;
+        check(b.owner() == "alpha", "owner label lost")?;
+        let va = a.partition("pool").unwrap().volatile.unwrap();
+        let vb = b.partition("pool").unwrap().volatile.unwrap();
+        va.store(b"k", 2, b"written through mapping a", 0).map_err(|e| format!("{e:?}"))?;
+        check(vb.peek(b"k").map(|e| e.value().to_vec()) == Some(b"written through mapping a".to_vec()), "b reads other bytes")?;
+        // An independent process (not sharing a's mapping) opens it by name.
+        let child_name = name.clone();
+        let child = fork(move || {
+            match Segment::open_named(&child_name) {
+                Ok(s) => {
+                    let v = s.partition("pool").unwrap().volatile.unwrap();
+                    if v.peek(b"k").is_none() {
+                        return 3;
+                    }
+                    v.store(b"from-child", 2, b"yes", 0).map(|_| 0).unwrap_or(4)
+                }
+                Err(_) => 2,
+            }
+        });
+        check(child.wait() == 0, "an independent process could not use the named segment")?;
+        check(vb.peek(b"from-child").is_some(), "the child's write is not visible")?;
+        Ok(())
+    })();
+    let _ = Segment::unlink_named(&name);
+    result
+}
+
+fn opening_something_that_is_not_a_segment_is_a_clear_error() -> Result<(), String> {
+    let name = unique_name("garbage");
+    std::fs::write(format!("/dev/shm/{name}"), vec![0xAB; 8192]).map_err(|e| e.to_string())?;
+    let r = Segment::open_named(&name);
+    let _ = Segment::unlink_named(&name);
+    check(matches!(r, Err(SegmentError::BadMagic)), &format!("expected BadMagic, got {:?}", r.err()))?;
+    check(matches!(Segment::open_named("static_cache.does-not-exist"), Err(SegmentError::Os(..))), "missing segment")?;
+    check(matches!(Segment::create_named("bad/name", &[], 0o600, ""), Err(SegmentError::BadName)), "bad name accepted")?;
+    Ok(())
+}
+
+fn a_named_segment_is_created_with_the_requested_mode() -> Result<(), String> {
+    let name = unique_name("mode");
+    let parts = [PartitionSpec { name: "p".into(), volatile_bytes: MB, pinned_bytes: 0 }];
+    let _s = Segment::create_named(&name, &parts, 0o600, "").map_err(|e| e.to_string())?;
+    let meta = std::fs::metadata(format!("/dev/shm/{name}")).map_err(|e| e.to_string());
+    let again = Segment::create_named(&name, &parts, 0o600, "");
+    let _ = Segment::unlink_named(&name);
+    use std::os::unix::fs::PermissionsExt;
+    check(meta?.permissions().mode() & 0o777 == 0o600, "mode is not 0600")?;
+    check(again.is_err(), "creating an existing segment must fail (O_EXCL)")?;
+    Ok(())
+}
+
+fn main() {
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let scenarios: &[(&str, Scenario)] = &[
+        ("concurrent_writers_and_readers_never_see_a_torn_value", concurrent_writers_and_readers_never_see_a_torn_value),
+        ("counters_from_forked_processes_sum_exactly", counters_from_forked_processes_sum_exactly),
+        ("a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact", a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact),
+        ("a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend", a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend),
+        ("a_process_killed_holding_the_write_lock_blocks_nobody", a_process_killed_holding_the_write_lock_blocks_nobody),
+        ("a_reservation_of_a_killed_process_is_free_again", a_reservation_of_a_killed_process_is_free_again),
+        ("a_killed_reader_does_not_pin_memory_forever", a_killed_reader_does_not_pin_memory_forever),
+        ("a_named_segment_maps_at_two_addresses_and_reads_the_same_data", a_named_segment_maps_at_two_addresses_and_reads_the_same_data),
+        ("opening_something_that_is_not_a_segment_is_a_clear_error", opening_something_that_is_not_a_segment_is_a_clear_error),
+        ("a_named_segment_is_created_with_the_requested_mode", a_named_segment_is_created_with_the_requested_mode),
+    ];
+    let selected: Vec<_> = scenarios.iter().filter(|(n, _)| filter.as_ref().is_none_or(|f| n.contains(f.as_str()))).collect();
+    println!("\nrunning {} tests", selected.len());
+    let (mut passed, mut failed) = (0, 0);
+    for (name, f) in selected {
+        let t = Instant::now();
+        match f() {
+            Ok(()) => {
+                passed += 1;
+                println!("test {name} ... ok ({:.2}s)", t.elapsed().as_secs_f64());
+            }
+            Err(e) => {
+                failed += 1;
+                println!("test {name} ... FAILED: {e}");
+            }
+        }
+    }
+    let verdict = if failed == 0 { "ok" } else { "FAILED" };
+    println!("\ntest result: {verdict}. {passed} passed; {failed} failed; 0 ignored; 0 measured; 0 filtered out\n");
+    std::process::exit(if failed == 0 { 0 } else { 1 });
+}
