@@ -15,8 +15,11 @@ pub struct Owner {
 }
 
 static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
-static CACHED: AtomicU64 = AtomicU64::new(0); // (generation + 1) << 32 | pid, 0 = not cached
-static CACHED_START: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's identity and the fork generation it was read in (a child re-reads it).
+    static CURRENT: std::cell::Cell<Option<(u64, Owner)>> = const { std::cell::Cell::new(None) };
+}
 
 extern "C" fn after_fork_in_child() {
     FORK_GENERATION.fetch_add(1, Ordering::SeqCst);
@@ -37,27 +40,20 @@ pub fn fork_generation() -> u64 {
     FORK_GENERATION.load(Ordering::Relaxed)
 }
 
-fn current_tid() -> u32 {
-    // SAFETY: gettid has no preconditions.
-    unsafe { libc::gettid() as u32 }
-}
-
-/// The calling thread's identity.
+/// The calling thread's identity (cached per thread; syscalls only on first use and after fork).
 pub fn current() -> Owner {
     install_fork_handler();
     let gen = fork_generation();
-    let cached = CACHED.load(Ordering::Acquire);
-    let (pid, start_time) = if cached >> 32 == gen + 1 {
-        (cached as u32, CACHED_START.load(Ordering::Acquire))
-    } else {
-        // SAFETY: getpid has no preconditions.
-        let pid = unsafe { libc::getpid() } as u32;
-        let start = start_time_of(pid).unwrap_or(0);
-        CACHED_START.store(start, Ordering::Release);
-        CACHED.store(((gen + 1) << 32) | pid as u64, Ordering::Release);
-        (pid, start)
-    };
-    Owner { pid, tid: current_tid(), start_time }
+    if let Some((g, owner)) = CURRENT.with(|c| c.get()) {
+        if g == gen {
+            return owner;
+        }
+    }
+    // SAFETY: getpid and gettid have no preconditions.
+    let (pid, tid) = unsafe { (libc::getpid() as u32, libc::gettid() as u32) };
+    let owner = Owner { pid, tid, start_time: start_time_of(pid).unwrap_or(0) };
+    CURRENT.with(|c| c.set(Some((gen, owner))));
+    owner
 }
 
 /// Start time of a process in clock ticks since boot, or `None` when it does not exist.
