@@ -1,6 +1,36 @@
+//! static_cache: the PHP glue of the OPcache Static Cache RFC v2 API (namespace `OPcache`) on stock
+//! PHP 8.2, one file per PHP class or hook family. What it is for: registering the API by hand,
+//! parsing arguments with PHP's rules, mapping shm-core results to PHP results, INI, availability,
+//! info() and phpinfo(). What it is not for: shared memory (shm-core) and value graphs (graph-codec).
+
+mod args;
+mod attributes;
+mod cache_ops;
+mod encoding;
+mod enums;
+mod exception;
+mod info;
+mod ini;
+mod module;
+mod phpinfo;
+mod pinned_cache;
+mod request;
+mod runtime;
+mod signatures;
+mod test_hooks;
+mod volatile_cache;
+mod zend;
+mod zval_in;
+mod zval_out;
+
 use ext_php_rs::prelude::*;
 
 #[php_module]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
+        .startup_function(module::startup)
+        .shutdown_function(module::shutdown)
+        .request_startup_function(module::request_startup)
+        .request_shutdown_function(module::request_shutdown)
+        .info_function(phpinfo::print)
 }

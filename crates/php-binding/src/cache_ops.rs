@@ -1,0 +1,414 @@
+//! The methods of §5, shared by `VolatileCache` and `PinnedCache`: parse and validate (§4), then
+//! check availability, then call shm-core. shm-core results are mapped to PHP results here, in one
+//! place. No PHP code runs while an shm-core entry is held: values are copied out of the entry and
+//! decoded after it is released, and encoded before any store.
+
+use std::collections::HashSet;
+
+use ext_php_rs::ffi::{self, zval, HashTable};
+use shm_core::{Backend, CounterError, CounterUpdate};
+
+use crate::args::{self, Call, KeyRules, Parsed, Thrown};
+use crate::encoding;
+use crate::enums;
+use crate::info::{self, Figures};
+use crate::request;
+use crate::runtime::{Runtime, Tier};
+use crate::zend;
+use crate::zval_in::{self, EncodeError};
+use crate::zval_out::{self, DecodeError};
+
+/// Defines an `extern "C"` method handler that runs `$op(tier, call)` behind ext-php-rs's
+/// panic/bailout boundary.
+macro_rules! cache_method {
+    ($name:ident, $op:path, $tier:expr) => {
+        unsafe extern "C" fn $name(ex: *mut ext_php_rs::ffi::zend_execute_data, rv: *mut ext_php_rs::ffi::zval) {
+            // SAFETY: the engine passes this call's live frame and return slot.
+            let call = unsafe { $crate::args::Call::new(ex, rv) };
+            ext_php_rs::zend::run_handler(std::panic::AssertUnwindSafe(|| {
+                // Err means an exception is already pending; nothing else to do.
+                let _ = $op($tier, &call);
+            }));
+        }
+    };
+}
+pub(crate) use cache_method;
+
+/// A value copied out of an entry (the entry itself is released before PHP sees anything).
+struct Stored {
+    tag: u16,
+    bytes: Vec<u8>,
+}
+
+/// The backend for `tier`, or `None` when unavailable (§5.1: the method then returns false).
+fn available(tier: Tier) -> Option<(std::sync::Arc<Runtime>, Backend)> {
+    let runtime = request::runtime()?;
+    let backend = runtime.backend(tier)?.clone();
+    Some((runtime, backend))
+}
+
+fn fetch(backend: &Backend, key: &[u8]) -> Option<Stored> {
+    backend.get(key).map(|e| Stored { tag: e.tag(), bytes: e.value().to_vec() })
+}
+
+fn peek_type(backend: &Backend, key: &[u8]) -> Option<u16> {
+    backend.peek(key).map(|e| e.tag())
+}
+
+/// Decodes into `out`; a broken entry is reported (§5.1: warning, removal) and gives `Ok(false)`.
+fn decode_into(tier: Tier, backend: &Backend, key: &[u8], stored: &Stored, out: &mut zval) -> Parsed<bool> {
+    let problem = match zval_out::decode(stored.tag, &stored.bytes, out) {
+        Ok(()) => return Ok(true),
+        Err(DecodeError::Thrown) => return Err(Thrown),
+        Err(DecodeError::Corrupted) => "is corrupted",
+        Err(DecodeError::Undecodable) => "could not be decoded",
+        Err(DecodeError::UnknownType) => "has an unknown type",
+    };
+    out.set_null();
+    backend.delete(key);
+    let mut text = format!("Stored {} value for key \"", tier.label()).into_bytes();
+    text.extend_from_slice(key);
+    text.extend_from_slice(format!("\" {problem}").as_bytes());
+    zend::warning_docref(&text);
+    Ok(false)
+}
+
+/// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2).
+fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
+    let encoded = match zval_in::encode(value) {
+        Ok(e) => e,
+        Err(EncodeError::Unstorable) => return Ok(false),
+        Err(EncodeError::Thrown) => return Err(Thrown),
+    };
+    let owner = request::owner();
+    backend.wait_reservation(key, owner);
+    let stored = backend.store(key, encoded.tag, &encoded.bytes, ttl).is_ok();
+    if stored && request::note_released(tier, key) {
+        backend.release(key, owner);
+    }
+    Ok(stored)
+}
+
+/// Drops the caller's reservation of `key`, if any (delete, §10.2).
+fn release_own(tier: Tier, backend: &Backend, key: &[u8]) {
+    if request::note_released(tier, key) {
+        backend.release(key, request::owner());
+    }
+}
+
+/// Array keys as PHP's symbol tables normalise them: canonical decimal integers become int keys.
+fn int_key(key: &[u8]) -> Option<i64> {
+    let digits = key.strip_prefix(b"-").unwrap_or(key);
+    let canonical = !digits.is_empty()
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits == b"0" || digits[0] != b'0')
+        && key != b"-0";
+    if !canonical {
+        return None;
+    }
+    std::str::from_utf8(key).ok()?.parse().ok()
+}
+
+/// `zend_symtable_update`: inserts `value` (moved) under `key`.
+///
+/// # Safety
+/// `ht` must be a live, writable array.
+unsafe fn symtable_insert(ht: *mut HashTable, key: &[u8], value: zval) {
+    let mut value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: caller guarantees a writable array; the table takes ownership of the zval's value.
+    unsafe {
+        match int_key(key) {
+            Some(i) => ffi::zend_hash_index_update(ht, i as u64, &raw mut *value),
+            None => ffi::zend_hash_str_update(ht, key.as_ptr().cast(), key.len(), &raw mut *value),
+        };
+    }
+}
+
+/// `zend_symtable_find`.
+///
+/// # Safety
+/// `ht` must be a live array.
+unsafe fn symtable_find(ht: *mut HashTable, key: &[u8]) -> *mut zval {
+    // SAFETY: caller guarantees a live array; lookups do not modify it.
+    unsafe {
+        match int_key(key) {
+            Some(i) => ffi::zend_hash_index_find(ht, i as u64),
+            None => ffi::zend_hash_str_find(ht, key.as_ptr().cast(), key.len()),
+        }
+    }
+}
+
+/// `ZVAL_COPY_DEREF`.
+///
+/// # Safety
+/// `src` must be a live zval.
+unsafe fn copy_of(src: *mut zval) -> zval {
+    // SAFETY: caller guarantees a live zval; shallow_clone adds the reference the copy owns.
+    unsafe { (*zend::deref(src)).shallow_clone() }
+}
+
+pub fn get(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 2)?;
+    let key = call.string(1)?;
+    let default = if call.num_args() >= 2 { Some(call.value(2)?) } else { None };
+    args::key(1, key, KeyRules::Full)?;
+    if let Some(d) = default {
+        args::not_closure(2, d)?;
+    }
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    match fetch(&backend, key) {
+        Some(stored) => {
+            if !decode_into(tier, &backend, key, &stored, call.ret())? {
+                call.ret().set_bool(false);
+            }
+        }
+        None => {
+            if let Some(d) = default {
+                // SAFETY: `d` is a live argument slot.
+                *call.ret() = unsafe { copy_of(d) };
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 2)?;
+    let keys = call.array(1)?;
+    let defaults = if call.num_args() >= 2 { call.nullable_array(2)? } else { None };
+    let keys = args::key_list(1, keys)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    let mut seen = HashSet::new();
+    let result = zval::new_array();
+    // SAFETY: `result` holds a fresh array owned by this function.
+    let ht = unsafe { result.value.arr };
+    for key in keys.iter().filter(|k| seen.insert(k.as_slice())) {
+        let mut value = zval::new();
+        match fetch(&backend, key) {
+            Some(stored) => {
+                if !decode_into(tier, &backend, key, &stored, &mut value)? {
+                    call.ret().set_bool(false);
+                    return Ok(());
+                }
+            }
+            None => {
+                if let Some(defaults) = defaults {
+                    // SAFETY: `defaults` is the live argument array.
+                    let found = unsafe { symtable_find(defaults, key) };
+                    if !found.is_null() {
+                        // SAFETY: a found element is a live zval of that array.
+                        value = unsafe { copy_of(found) };
+                    }
+                }
+            }
+        }
+        // SAFETY: `ht` is the fresh, writable result array.
+        unsafe { symtable_insert(ht, key, value) };
+    }
+    *call.ret() = result;
+    Ok(())
+}
+
+pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
+    let max = if tier == Tier::Volatile { 3 } else { 2 };
+    call.expect_args(2, max)?;
+    let key = call.string(1)?;
+    let value = call.value(2)?;
+    let ttl = if call.num_args() >= 3 { call.long(3)? } else { 0 };
+    args::key(1, key, KeyRules::Full)?;
+    args::not_closure(2, value)?;
+    let ttl = args::non_negative(3, ttl)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    let stored = store_value(tier, &backend, key, value, ttl)?;
+    call.ret().set_bool(stored);
+    Ok(())
+}
+
+pub fn set_multiple(tier: Tier, call: &Call) -> Parsed<()> {
+    let max = if tier == Tier::Volatile { 2 } else { 1 };
+    call.expect_args(1, max)?;
+    let values = call.array(1)?;
+    let ttl = if call.num_args() >= 2 { call.long(2)? } else { 0 };
+    let pairs = args::value_map(1, values)?;
+    let ttl = args::non_negative(2, ttl)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    for (key, value) in &pairs {
+        if !store_value(tier, &backend, key, *value, ttl)? {
+            call.ret().set_bool(false);
+            return Ok(());
+        }
+    }
+    call.ret().set_bool(true);
+    Ok(())
+}
+
+pub fn has(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 1)?;
+    let key = call.string(1)?;
+    args::key(1, key, KeyRules::Full)?;
+    let present = available(tier).is_some_and(|(_rt, backend)| peek_type(&backend, key).is_some());
+    call.ret().set_bool(present);
+    Ok(())
+}
+
+pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 1)?;
+    let key = call.string(1)?;
+    args::key(1, key, KeyRules::NoClassCheck)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    // A loaded class name also selects that class's attribute state (attribute engine); the
+    // explicit entry stored under exactly that string goes either way.
+    backend.delete(key);
+    release_own(tier, &backend, key);
+    call.ret().set_bool(true);
+    Ok(())
+}
+
+pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 1)?;
+    let keys = call.array(1)?;
+    let keys = args::key_list(1, keys)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    for key in &keys {
+        backend.delete(key);
+        release_own(tier, &backend, key);
+    }
+    call.ret().set_bool(true);
+    Ok(())
+}
+
+pub fn clear(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(0, 0)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    backend.clear();
+    backend.release_all(request::owner());
+    request::forget_all(tier);
+    call.ret().set_bool(true);
+    Ok(())
+}
+
+pub fn lock(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 2)?;
+    let key = call.string(1)?;
+    let lease = if call.num_args() >= 2 { call.long(2)? } else { 0 };
+    args::key(1, key, KeyRules::Full)?;
+    let lease = args::non_negative(2, lease)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    let reserved = backend.try_reserve(key, request::owner(), lease);
+    if reserved {
+        request::note_held(tier, key);
+    }
+    call.ret().set_bool(reserved);
+    Ok(())
+}
+
+pub fn unlock(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 1)?;
+    let key = call.string(1)?;
+    args::key(1, key, KeyRules::Full)?;
+    let Some((_rt, backend)) = available(tier) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    request::note_released(tier, key);
+    let released = backend.release(key, request::owner());
+    call.ret().set_bool(released);
+    Ok(())
+}
+
+/// Which way a counter moves.
+#[derive(Clone, Copy)]
+enum Direction {
+    Up,
+    Down,
+}
+
+fn counter(direction: Direction, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 2)?;
+    let key = call.string(1)?;
+    let step = if call.num_args() >= 2 { call.long(2)? } else { 1 };
+    args::key(1, key, KeyRules::Full)?;
+    let Some((_rt, backend)) = available(Tier::Pinned) else {
+        call.ret().set_bool(false);
+        return Ok(());
+    };
+    let owner = request::owner();
+    backend.wait_reservation(key, owner);
+    let outcome = match direction {
+        Direction::Up => backend.increment(key, step),
+        Direction::Down => backend.decrement(key, step),
+    };
+    match outcome {
+        Ok(CounterUpdate { value, wrapped }) => {
+            if request::note_released(Tier::Pinned, key) {
+                backend.release(key, owner);
+            }
+            call.ret().set_long(value);
+            if wrapped {
+                zend::warning_docref(b"Integer overflow occurred; result wrapped around");
+            }
+        }
+        Err(CounterError::NotInteger | CounterError::Store(_)) => call.ret().set_bool(false),
+    }
+    Ok(())
+}
+
+pub fn increment(_tier: Tier, call: &Call) -> Parsed<()> {
+    counter(Direction::Up, call)
+}
+
+pub fn decrement(_tier: Tier, call: &Call) -> Parsed<()> {
+    counter(Direction::Down, call)
+}
+
+pub fn get_cache_store_type(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(1, 2)?;
+    let key = call.string(1)?;
+    let class_name = if call.num_args() >= 2 { call.nullable_string(2)? } else { None };
+    args::non_empty(1, key)?;
+    if let Some(class_name) = class_name {
+        args::non_empty(2, class_name)?;
+    }
+    // Attribute entries (with `$class_name`) live in the attribute engine's key space: NotFound
+    // until it is wired in.
+    let tag = match (class_name, available(tier)) {
+        (None, Some((_rt, backend))) => peek_type(&backend, key),
+        _ => None,
+    };
+    let case = enums::store_type(tag.and_then(encoding::store_type));
+    // SAFETY: enum cases are live objects for the request; set_object adds the returned reference.
+    unsafe { call.ret().set_object(&mut *case) };
+    Ok(())
+}
+
+pub fn info(tier: Tier, call: &Call) -> Parsed<()> {
+    call.expect_args(0, 0)?;
+    if let Some(runtime) = request::runtime() {
+        info::build(&Figures::of(&runtime, tier), call.ret());
+    }
+    Ok(())
+}

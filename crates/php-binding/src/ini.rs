@@ -1,0 +1,185 @@
+//! The `static_cache.*` INI directives (§12). Values are parsed once, in each directive's on_modify
+//! handler (startup, and FPM's per-pool `php_admin_value` at activation), and kept in [`Settings`];
+//! nothing reads the INI table on a hot path. `ini_get()` still returns the configured string.
+
+use std::ffi::{c_int, c_void};
+use std::panic::catch_unwind;
+use std::sync::Mutex;
+
+use ext_php_rs::ffi::{zend_ini_entry, zend_string};
+use ext_php_rs::flags::IniEntryPermission;
+use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
+
+use crate::zend;
+
+/// Smallest non-zero backend size, in MiB.
+const MIN_SIZE_MB: u64 = 8;
+const SUCCESS: c_int = 0;
+const FAILURE: c_int = -1;
+
+/// The parsed directives.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub volatile_size_mb: u64,
+    pub pinned_size_mb: u64,
+    /// Raw `static_cache.partition` (empty = derive it).
+    pub partition: String,
+    pub enable_cli: bool,
+    pub opt_in_sapis: Vec<String>,
+    pub attribute_mode_deferred: bool,
+}
+
+impl Settings {
+    const DEFAULT: Settings = Settings {
+        volatile_size_mb: MIN_SIZE_MB,
+        pinned_size_mb: MIN_SIZE_MB,
+        partition: String::new(),
+        enable_cli: true,
+        opt_in_sapis: Vec::new(),
+        attribute_mode_deferred: false,
+    };
+}
+
+static SETTINGS: Mutex<Settings> = Mutex::new(Settings::DEFAULT);
+
+pub fn settings() -> Settings {
+    SETTINGS.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Which directive an on_modify call is for (passed through `mh_arg1`).
+#[derive(Clone, Copy)]
+enum Directive {
+    VolatileSize = 1,
+    PinnedSize,
+    Partition,
+    EnableCli,
+    OptInSapis,
+    AttributeMode,
+}
+
+impl Directive {
+    fn from_arg(arg: *mut c_void) -> Option<Self> {
+        [
+            Directive::VolatileSize,
+            Directive::PinnedSize,
+            Directive::Partition,
+            Directive::EnableCli,
+            Directive::OptInSapis,
+            Directive::AttributeMode,
+        ]
+        .into_iter()
+        .find(|d| *d as usize == arg as usize)
+    }
+}
+
+const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, d: Directive) -> IniEntryDef {
+    IniEntryDef {
+        on_modify: Some(on_modify),
+        mh_arg1: d as usize as *mut c_void,
+        ..IniEntryDef::new(name, default, IniEntryPermission::System)
+    }
+}
+
+static ENTRIES: IniEntryDefs<7> = IniEntryDefs::new([
+    entry(c"static_cache.volatile_size_mb", c"8", Directive::VolatileSize),
+    entry(c"static_cache.pinned_size_mb", c"8", Directive::PinnedSize),
+    entry(c"static_cache.partition", c"", Directive::Partition),
+    entry(c"static_cache.enable_cli", c"1", Directive::EnableCli),
+    entry(c"static_cache.opt_in_sapis", c"", Directive::OptInSapis),
+    entry(c"static_cache.attribute_mode", c"auto", Directive::AttributeMode),
+    IniEntryDef::end(),
+]);
+
+/// Registers the directives (MINIT); their handlers run immediately with the configured values.
+pub fn register(module_number: i32) {
+    IniEntryDef::register(ENTRIES.as_slice(), module_number);
+}
+
+unsafe extern "C" fn on_modify(
+    _entry: *mut zend_ini_entry,
+    new_value: *mut zend_string,
+    mh_arg1: *mut c_void,
+    _mh_arg2: *mut c_void,
+    _mh_arg3: *mut c_void,
+    _stage: c_int,
+) -> c_int {
+    let outcome = catch_unwind(|| {
+        let Some(directive) = Directive::from_arg(mh_arg1) else {
+            return FAILURE;
+        };
+        let raw = if new_value.is_null() {
+            String::new()
+        } else {
+            // SAFETY: the engine passes a live zend_string for the duration of the call.
+            String::from_utf8_lossy(unsafe { zend::zstr_bytes(new_value) }).into_owned()
+        };
+        apply(directive, &raw);
+        SUCCESS
+    });
+    outcome.unwrap_or(FAILURE)
+}
+
+fn apply(directive: Directive, raw: &str) {
+    // Parse (and warn) before taking the lock: the warning may reach an error handler.
+    let update: Box<dyn FnOnce(&mut Settings)> = match directive {
+        Directive::VolatileSize => {
+            let v = parse_size("static_cache.volatile_size_mb", raw);
+            Box::new(move |s| s.volatile_size_mb = v)
+        }
+        Directive::PinnedSize => {
+            let v = parse_size("static_cache.pinned_size_mb", raw);
+            Box::new(move |s| s.pinned_size_mb = v)
+        }
+        Directive::Partition => {
+            let v = raw.trim().to_owned();
+            Box::new(move |s| s.partition = v)
+        }
+        Directive::EnableCli => {
+            let v = parse_bool(raw);
+            Box::new(move |s| s.enable_cli = v)
+        }
+        Directive::OptInSapis => {
+            let v: Vec<String> = raw.split(',').map(str::trim).filter(|x| !x.is_empty()).map(str::to_owned).collect();
+            Box::new(move |s| s.opt_in_sapis = v)
+        }
+        Directive::AttributeMode => {
+            let v = match raw.trim() {
+                "auto" => false,
+                "deferred" => true,
+                _ => {
+                    zend::warning_plain(r#"static_cache.attribute_mode must be "auto" or "deferred"; using "auto""#);
+                    false
+                }
+            };
+            Box::new(move |s| s.attribute_mode_deferred = v)
+        }
+    };
+    update(&mut SETTINGS.lock().unwrap_or_else(|e| e.into_inner()));
+}
+
+/// A size in MiB: `0` disables, 1–7 is raised to 8, anything else non-numeric falls back to 8.
+fn parse_size(name: &str, raw: &str) -> u64 {
+    let text = raw.trim();
+    let parsed = if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) { text.parse::<u64>().ok() } else { None };
+    match parsed {
+        Some(v) if v == 0 || v >= MIN_SIZE_MB => v,
+        Some(_) => {
+            zend::warning_plain(&format!("{name}={text} is below the minimum of {MIN_SIZE_MB}; using {MIN_SIZE_MB}"));
+            MIN_SIZE_MB
+        }
+        None => {
+            zend::warning_plain(&format!("{name} must be a non-negative integer; using {MIN_SIZE_MB}"));
+            MIN_SIZE_MB
+        }
+    }
+}
+
+/// `zend_ini_parse_bool`: "true"/"yes"/"on" (any case), otherwise a non-zero leading integer.
+pub fn parse_bool(raw: &str) -> bool {
+    let t = raw.trim();
+    if ["true", "yes", "on"].iter().any(|w| t.eq_ignore_ascii_case(w)) {
+        return true;
+    }
+    let digits: String = t.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
+    digits.parse::<i64>().map(|v| v != 0).unwrap_or(false)
+}

@@ -1,0 +1,69 @@
+//! Per-request state (per thread under ZTS): the request's reservation owner token, its snapshot of
+//! the runtime, and the keys it holds reservations for, released at request end (§10.4). Borrows of
+//! this state are short and never span a call into PHP.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use shm_core::RequestId;
+
+use crate::runtime::{self, Runtime, Tier};
+
+static NEXT_REQUEST: AtomicU64 = AtomicU64::new(1);
+
+#[derive(Default)]
+struct RequestState {
+    id: u64,
+    runtime: Option<Arc<Runtime>>,
+    /// Keys reserved by this request, per tier.
+    held: [HashSet<Vec<u8>>; 2],
+}
+
+thread_local! {
+    static REQUEST: RefCell<RequestState> = RefCell::default();
+}
+
+/// RINIT: a fresh owner token and runtime snapshot.
+pub fn begin() {
+    let id = NEXT_REQUEST.fetch_add(1, Ordering::Relaxed);
+    let runtime = runtime::current();
+    REQUEST.with_borrow_mut(|r| *r = RequestState { id, runtime, held: Default::default() });
+}
+
+/// RSHUTDOWN: releases every reservation this request still holds and drops the snapshot.
+pub fn end() {
+    let state = REQUEST.with_borrow_mut(std::mem::take);
+    let Some(runtime) = state.runtime else { return };
+    let owner = RequestId(state.id);
+    for tier in [Tier::Volatile, Tier::Pinned] {
+        if let Some(backend) = runtime.backend(tier) {
+            for key in &state.held[tier.index()] {
+                backend.release(key, owner);
+            }
+        }
+    }
+}
+
+/// The runtime this request uses (the process runtime outside a request).
+pub fn runtime() -> Option<Arc<Runtime>> {
+    REQUEST.with_borrow(|r| r.runtime.clone()).or_else(runtime::current)
+}
+
+pub fn owner() -> RequestId {
+    RequestId(REQUEST.with_borrow(|r| r.id))
+}
+
+pub fn note_held(tier: Tier, key: &[u8]) {
+    REQUEST.with_borrow_mut(|r| r.held[tier.index()].insert(key.to_vec()));
+}
+
+/// Forgets `key`; true if this request had reserved it.
+pub fn note_released(tier: Tier, key: &[u8]) -> bool {
+    REQUEST.with_borrow_mut(|r| r.held[tier.index()].remove(key))
+}
+
+pub fn forget_all(tier: Tier) {
+    REQUEST.with_borrow_mut(|r| r.held[tier.index()].clear());
+}

@@ -1,0 +1,465 @@
+//! Thin access to Zend engine structures that ext-php-rs does not wrap: call frames, zval type bytes,
+//! the class table, hand-built method/argument tables and the symbols its bindings cannot reach.
+//! Every raw pointer here comes from the engine and is only used while the engine keeps it alive
+//! (a call frame for the duration of the call, persistent tables for the process).
+
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::ptr;
+
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_execute_data, zend_function_entry, zend_internal_arg_info,
+    zend_string, zend_type, zval, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT,
+    IS_REFERENCE, IS_RESOURCE, IS_STRING, IS_TRUE, _ZEND_TYPE_NAME_BIT,
+};
+
+unsafe extern "C" {
+    /// `zend_attributes.h` is not part of ext-php-rs's wrapper header; php8.2 exports it.
+    fn zend_internal_attribute_register(ce: *mut zend_class_entry, flags: u32) -> *mut c_void;
+    /// `zend_closures.h` is not part of ext-php-rs's wrapper header either.
+    static zend_ce_closure: *mut zend_class_entry;
+}
+
+pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
+pub const ZEND_ACC_PRIVATE: u32 = 1 << 2;
+pub const ZEND_ACC_STATIC: u32 = 1 << 4;
+pub const ZEND_ACC_FINAL: u32 = 1 << 5;
+pub const ZEND_ACC_READONLY: u32 = 1 << 7;
+pub const ZEND_ACC_NO_DYNAMIC_PROPERTIES: u32 = 1 << 13;
+pub const ZEND_ACC_READONLY_CLASS: u32 = 1 << 16;
+const HASH_FLAG_PACKED: u32 = 1 << 2;
+/// `MODULE_PERSISTENT` for `zend_register_functions`.
+const MODULE_PERSISTENT: i32 = 1;
+
+pub const MAY_BE_NULL: u32 = 1 << IS_NULL;
+pub const MAY_BE_FALSE: u32 = 1 << IS_FALSE;
+pub const MAY_BE_BOOL: u32 = (1 << IS_FALSE) | (1 << IS_TRUE);
+pub const MAY_BE_LONG: u32 = 1 << IS_LONG;
+pub const MAY_BE_DOUBLE: u32 = 1 << IS_DOUBLE;
+pub const MAY_BE_STRING: u32 = 1 << IS_STRING;
+pub const MAY_BE_ARRAY: u32 = 1 << IS_ARRAY;
+pub const MAY_BE_OBJECT: u32 = 1 << IS_OBJECT;
+/// `object|array|string|int|float|bool|null`: every storable top-level type.
+pub const MAY_BE_VALUE: u32 =
+    MAY_BE_OBJECT | MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_LONG | MAY_BE_DOUBLE | MAY_BE_BOOL | MAY_BE_NULL;
+
+/// A `'static` table of raw engine records (method entries, argument infos). The engine only reads
+/// them, and every pointer inside refers to `'static` data, so sharing between threads is sound.
+#[repr(transparent)]
+pub struct StaticTable<T, const N: usize>(pub [T; N]);
+
+// SAFETY: the tables are immutable after construction and hold only pointers to 'static data
+// (C string literals, other static tables); the engine never writes through them.
+unsafe impl<T, const N: usize> Sync for StaticTable<T, N> {}
+
+impl<T, const N: usize> StaticTable<T, N> {
+    pub const fn as_ptr(&'static self) -> *const T {
+        self.0.as_ptr()
+    }
+}
+
+pub type ArgInfos<const N: usize> = StaticTable<zend_internal_arg_info, N>;
+pub type Methods<const N: usize> = StaticTable<zend_function_entry, N>;
+
+/// The first arg-info record: required argument count and return type mask.
+pub const fn returns(required: usize, mask: u32) -> zend_internal_arg_info {
+    zend_internal_arg_info {
+        name: required as *const c_char,
+        type_: zend_type { ptr: ptr::null_mut(), type_mask: mask },
+        default_value: ptr::null(),
+    }
+}
+
+/// The first arg-info record for a method returning an instance of `class`.
+pub const fn returns_object(required: usize, class: &'static CStr) -> zend_internal_arg_info {
+    zend_internal_arg_info {
+        name: required as *const c_char,
+        type_: zend_type { ptr: class.as_ptr() as *mut c_void, type_mask: _ZEND_TYPE_NAME_BIT },
+        default_value: ptr::null(),
+    }
+}
+
+/// A by-value parameter typed with a type mask, with an optional default expression.
+pub const fn param(name: &'static CStr, mask: u32, default: Option<&'static CStr>) -> zend_internal_arg_info {
+    zend_internal_arg_info {
+        name: name.as_ptr(),
+        type_: zend_type { ptr: ptr::null_mut(), type_mask: mask },
+        default_value: match default {
+            Some(d) => d.as_ptr(),
+            None => ptr::null(),
+        },
+    }
+}
+
+/// A by-value parameter typed with a class name.
+pub const fn param_object(
+    name: &'static CStr,
+    class: &'static CStr,
+    default: Option<&'static CStr>,
+) -> zend_internal_arg_info {
+    zend_internal_arg_info {
+        name: name.as_ptr(),
+        type_: zend_type { ptr: class.as_ptr() as *mut c_void, type_mask: _ZEND_TYPE_NAME_BIT },
+        default_value: match default {
+            Some(d) => d.as_ptr(),
+            None => ptr::null(),
+        },
+    }
+}
+
+pub type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
+
+/// One method (or function) entry; `N` is the length of its arg-info table (return record included).
+pub const fn method<const N: usize>(
+    name: &'static CStr,
+    handler: Handler,
+    args: &'static ArgInfos<N>,
+    flags: u32,
+) -> zend_function_entry {
+    zend_function_entry {
+        fname: name.as_ptr(),
+        handler: Some(handler),
+        arg_info: args.0.as_ptr(),
+        num_args: (N - 1) as u32,
+        flags,
+    }
+}
+
+pub const fn end_of_methods() -> zend_function_entry {
+    zend_function_entry { fname: ptr::null(), handler: None, arg_info: ptr::null(), num_args: 0, flags: 0 }
+}
+
+/// A permanent interned string, as the engine wants for class and property names.
+pub fn interned(s: &CStr) -> *mut zend_string {
+    // SAFETY: zend_string_init_interned is set by the engine before any MINIT runs; the bytes are
+    // copied into a permanent interned string.
+    unsafe {
+        let init = ffi::zend_string_init_interned.expect("engine provides zend_string_init_interned");
+        init(s.as_ptr(), s.count_bytes(), true)
+    }
+}
+
+/// Registers an internal class from MINIT and applies `flags` to it.
+///
+/// # Safety
+/// Must run during module startup; `methods` must be terminated by [`end_of_methods`].
+pub unsafe fn register_class(
+    name: &CStr,
+    methods: *const zend_function_entry,
+    parent: *mut zend_class_entry,
+    flags: u32,
+) -> *mut zend_class_entry {
+    // SAFETY: a zeroed zend_class_entry is what INIT_CLASS_ENTRY starts from; the engine copies it.
+    unsafe {
+        let mut ce: zend_class_entry = std::mem::zeroed();
+        ce.name = interned(name);
+        ce.info.internal.builtin_functions = methods;
+        let registered = ffi::zend_register_internal_class_ex(&raw mut ce, parent);
+        (*registered).ce_flags |= flags;
+        registered
+    }
+}
+
+/// Marks an internal class as an attribute class with the given target flags.
+///
+/// # Safety
+/// `ce` must be an internal class registered during this MINIT.
+pub unsafe fn register_attribute(ce: *mut zend_class_entry, flags: u32) {
+    // SAFETY: caller guarantees an internal class; the function stores it in a persistent table.
+    unsafe {
+        zend_internal_attribute_register(ce, flags);
+    }
+}
+
+/// Registers global functions (the test hooks) from MINIT.
+///
+/// # Safety
+/// Must run during module startup; `functions` must be terminated by [`end_of_methods`].
+pub unsafe fn register_functions(functions: *const zend_function_entry) {
+    // SAFETY: caller guarantees MINIT; a null table means the global function table.
+    unsafe {
+        ffi::zend_register_functions(ptr::null_mut(), functions, ptr::null_mut(), MODULE_PERSISTENT);
+    }
+}
+
+pub fn closure_class() -> *mut zend_class_entry {
+    // SAFETY: zend_ce_closure is set at engine startup, before any extension runs.
+    unsafe { zend_ce_closure }
+}
+
+/// The type byte of a zval.
+///
+/// # Safety
+/// `z` must point to a live zval.
+pub unsafe fn type_of(z: *const zval) -> u32 {
+    // SAFETY: caller guarantees a live zval; the low byte of type_info is its type.
+    unsafe { (*z).u1.type_info & 0xff }
+}
+
+/// Follows one `IS_REFERENCE` indirection.
+///
+/// # Safety
+/// `z` must point to a live zval.
+pub unsafe fn deref(z: *mut zval) -> *mut zval {
+    // SAFETY: a reference zval points to a live zend_reference whose `val` is a zval.
+    unsafe {
+        if type_of(z) == IS_REFERENCE {
+            &raw mut (*(*z).value.ref_).val
+        } else {
+            z
+        }
+    }
+}
+
+/// Bytes of a string zval.
+///
+/// # Safety
+/// `z` must be a live `IS_STRING` zval; the slice borrows its zend_string.
+pub unsafe fn str_bytes<'a>(z: *const zval) -> &'a [u8] {
+    // SAFETY: caller guarantees IS_STRING, so value.str_ is a live zend_string.
+    unsafe { zstr_bytes((*z).value.str_) }
+}
+
+/// Bytes of a zend_string.
+///
+/// # Safety
+/// `s` must be a live zend_string that outlives `'a`.
+pub unsafe fn zstr_bytes<'a>(s: *const zend_string) -> &'a [u8] {
+    // SAFETY: a zend_string stores `len` bytes inline starting at `val`.
+    unsafe { std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len) }
+}
+
+/// The key of one element of a PHP array (int keys are not needed by any caller).
+pub enum ArrayKey<'a> {
+    Int,
+    Str(&'a [u8]),
+}
+
+/// Iterates a hash table's live elements (packed or hash form) without calling into the engine.
+///
+/// # Safety
+/// `ht` must be a live array that is not modified while the returned iterator is used.
+pub unsafe fn array_elements<'a>(ht: *mut ffi::HashTable) -> impl Iterator<Item = (ArrayKey<'a>, *mut zval)> {
+    // SAFETY: caller guarantees a live, unmodified table; nNumUsed bounds both storage forms.
+    unsafe {
+        let used = (*ht).nNumUsed as usize;
+        let packed = (*ht).u.flags & HASH_FLAG_PACKED != 0;
+        let data = (*ht).__bindgen_anon_1.arData;
+        let packed_data = (*ht).__bindgen_anon_1.arPacked;
+        (0..used).filter_map(move |i| {
+            if packed {
+                let z = packed_data.add(i);
+                (type_of(z) != ffi::IS_UNDEF).then_some((ArrayKey::Int, z))
+            } else {
+                let b = data.add(i);
+                let z = &raw mut (*b).val;
+                if type_of(z) == ffi::IS_UNDEF {
+                    return None;
+                }
+                let key = if (*b).key.is_null() {
+                    ArrayKey::Int
+                } else {
+                    ArrayKey::Str(zstr_bytes((*b).key))
+                };
+                Some((key, z))
+            }
+        })
+    }
+}
+
+/// Number of live elements of an array.
+///
+/// # Safety
+/// `ht` must be a live array.
+pub unsafe fn array_len(ht: *const ffi::HashTable) -> usize {
+    // SAFETY: caller guarantees a live array.
+    unsafe { (*ht).nNumOfElements as usize }
+}
+
+/// Whether a class, interface, trait or enum of that name is in the class table, without autoloading.
+/// One leading `\` is ignored; the lookup is case-insensitive, as PHP's is.
+pub fn class_is_loaded(name: &[u8]) -> bool {
+    let name = name.strip_prefix(b"\\").unwrap_or(name);
+    // Class names never contain NUL; the class table also holds "\0..." runtime-definition keys.
+    if name.is_empty() || name.contains(&0) {
+        return false;
+    }
+    let lower = name.to_ascii_lowercase();
+    // SAFETY: the executor's class table is live during a request; at MINIT it is not set up yet
+    // and the compiler's (the same table) is used. The table is only read.
+    unsafe {
+        let mut table = (*ffi::ext_php_rs_executor_globals()).class_table;
+        if table.is_null() {
+            table = (*ffi::ext_php_rs_compiler_globals()).class_table;
+        }
+        !table.is_null() && !ffi::zend_hash_str_find(table, lower.as_ptr().cast(), lower.len()).is_null()
+    }
+}
+
+pub fn exception_pending() -> bool {
+    // SAFETY: executor globals are live during a request.
+    unsafe { !(*ffi::ext_php_rs_executor_globals()).exception.is_null() }
+}
+
+/// The SAPI name (`cli`, `fpm-fcgi`, ...).
+pub fn sapi_name() -> String {
+    // SAFETY: sapi_module is initialised by the SAPI before module startup; `name` is a C string.
+    unsafe {
+        let name = (*ffi::ext_php_rs_sapi_module()).name;
+        if name.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(name).to_string_lossy().into_owned()
+        }
+    }
+}
+
+/// A C string for messages: interior NUL bytes (binary keys) are shown as `\0`.
+pub fn message(text: &[u8]) -> CString {
+    let mut out = Vec::with_capacity(text.len());
+    for &b in text {
+        if b == 0 {
+            out.extend_from_slice(b"\\0");
+        } else {
+            out.push(b);
+        }
+    }
+    CString::new(out).expect("NUL bytes were escaped")
+}
+
+/// `E_WARNING` through `php_error_docref`, so PHP prefixes `Class::method(): `.
+pub fn warning_docref(text: &[u8]) {
+    let msg = message(text);
+    // SAFETY: called during a method call; the format is a fixed "%s" with one C string argument.
+    unsafe { ffi::php_error_docref(ptr::null(), ffi::E_WARNING as i32, c"%s".as_ptr(), msg.as_ptr()) }
+}
+
+/// `E_WARNING` through `zend_error`, without prefix (startup warnings).
+pub fn warning_plain(text: &str) {
+    let msg = message(text.as_bytes());
+    // SAFETY: the format is a fixed "%s" with one C string argument.
+    unsafe { ffi::zend_error(ffi::E_WARNING as i32, c"%s".as_ptr(), msg.as_ptr()) }
+}
+
+/// Raw php.ini / `-d` configuration value, readable before other extensions register their INI.
+pub fn raw_config(name: &str) -> Option<String> {
+    // SAFETY: the configuration hash is built before module startup and only read here; the
+    // returned zval, when present, is a string zval owned by that hash.
+    unsafe {
+        let z = ffi::cfg_get_entry(name.as_ptr().cast(), name.len());
+        if z.is_null() || type_of(z) != IS_STRING {
+            return None;
+        }
+        Some(String::from_utf8_lossy(str_bytes(z)).into_owned())
+    }
+}
+
+/// Whether a zval is a resource (the only type outside `object|array|string|int|float|bool|null`).
+///
+/// # Safety
+/// `z` must point to a live zval.
+pub unsafe fn is_resource(z: *const zval) -> bool {
+    // SAFETY: caller guarantees a live zval.
+    unsafe { type_of(z) == IS_RESOURCE }
+}
+
+/// Calls a global PHP function with one argument. Userland code may run (serializer hooks), so the
+/// caller must hold no shm-core entry, lock or request-state borrow.
+pub fn call_function(name: &CStr, arg: *mut zval, ret: &mut zval) -> Result<(), crate::args::Thrown> {
+    // SAFETY: called during a request; the function exists in every PHP build (ext/standard), the
+    // engine copies `arg` into the callee frame and writes the result into `ret`.
+    unsafe {
+        let f = ffi::zend_fetch_function_str(name.as_ptr(), name.count_bytes());
+        if f.is_null() {
+            return Err(crate::args::Thrown);
+        }
+        ffi::zend_call_known_function(f, ptr::null_mut(), ptr::null_mut(), ret, 1, arg, ptr::null_mut());
+    }
+    if exception_pending() {
+        return Err(crate::args::Thrown);
+    }
+    Ok(())
+}
+
+const OPCACHE: &CStr = c"Zend OPcache";
+
+pub fn opcache_loaded() -> bool {
+    // SAFETY: the zend_extensions list is built before module startup and only read here.
+    unsafe { !ffi::zend_get_extension(OPCACHE.as_ptr()).is_null() }
+}
+
+/// §2.4: an engine that ships the RFC itself (OPcache exporting its opt-in entry point, or the class
+/// already registered).
+pub fn engine_provides_static_cache() -> bool {
+    // SAFETY: the extension record and its dlopen handle live for the process; dlsym only reads.
+    let exported = unsafe {
+        let ext = ffi::zend_get_extension(OPCACHE.as_ptr());
+        !ext.is_null()
+            && !(*ext).handle.is_null()
+            && !libc::dlsym((*ext).handle, c"zend_opcache_static_cache_opt_in".as_ptr()).is_null()
+    };
+    exported || class_is_loaded(b"OPcache\\VolatileCache")
+}
+
+/// A class entry registered at MINIT, readable from any thread afterwards.
+pub struct ClassRef(std::sync::atomic::AtomicPtr<zend_class_entry>);
+
+impl ClassRef {
+    pub const fn new() -> Self {
+        Self(std::sync::atomic::AtomicPtr::new(ptr::null_mut()))
+    }
+
+    pub fn set(&self, ce: *mut zend_class_entry) {
+        self.0.store(ce, std::sync::atomic::Ordering::Release);
+    }
+
+    pub fn get(&self) -> *mut zend_class_entry {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+/// Declares a public readonly typed property without default (internal classes).
+///
+/// # Safety
+/// Must run during MINIT on a class registered in this MINIT.
+pub unsafe fn declare_readonly_property(ce: *mut zend_class_entry, name: &CStr, type_: zend_type) {
+    let mut undef = zval::new();
+    undef.u1.type_info = ffi::IS_UNDEF;
+    // SAFETY: caller guarantees MINIT and a fresh internal class; the name is a permanent interned
+    // string and the engine copies the (undefined) default.
+    unsafe {
+        ffi::zend_declare_typed_property(ce, interned(name), &raw mut undef, (ZEND_ACC_PUBLIC | ZEND_ACC_READONLY) as i32, ptr::null_mut(), type_);
+    }
+}
+
+pub const fn mask_type(mask: u32) -> zend_type {
+    zend_type { ptr: ptr::null_mut(), type_mask: mask }
+}
+
+/// A class-typed property type (the name must be a permanent interned string).
+pub fn class_type(name: &CStr) -> zend_type {
+    zend_type { ptr: interned(name).cast(), type_mask: _ZEND_TYPE_NAME_BIT }
+}
+
+/// Initialises the `index`-th declared property slot of `obj` with `value`, once: a second write
+/// throws PHP's readonly error, as `$obj->__construct()` called twice would.
+///
+/// # Safety
+/// `obj` must be a live object of a class whose `index`-th declared slot has the type of `value`.
+pub unsafe fn init_property_slot(obj: *mut ffi::zend_object, index: usize, value: zval, display: &str) -> Result<(), crate::args::Thrown> {
+    // SAFETY: declared property slots follow the object header; caller guarantees index and type.
+    unsafe {
+        let slot = (*obj).properties_table.as_mut_ptr().add(index);
+        if type_of(slot) != ffi::IS_UNDEF {
+            let msg = message(format!("Cannot modify readonly property {display}").as_bytes());
+            ffi::zend_throw_error(ptr::null_mut(), c"%s".as_ptr(), msg.as_ptr());
+            return Err(crate::args::Thrown);
+        }
+        ptr::write(slot, value);
+        // Clear IS_PROP_UNINIT (u2.extra) now that the slot holds a value.
+        (*slot).u2.extra = 0;
+    }
+    Ok(())
+}
+
+/// Body of the private constructors of the API classes: PHP refuses `new` before calling it.
+pub unsafe extern "C" fn private_constructor(_ex: *mut zend_execute_data, _rv: *mut zval) {}

@@ -1,0 +1,12 @@
+--TEST--
+K7 Partition and mode (default)
+--EXTENSIONS--
+static_cache
+--FILE--
+<?php
+require __DIR__ . '/inc/util.inc';
+use OPcache\{VolatileCache as V, PinnedCache as P, CacheStoreType, CacheStrategy};
+echo V::info()->partition, ' ', V::info()->attribute_mode, "\n";
+?>
+--EXPECT--
+default exact

@@ -1,0 +1,14 @@
+--TEST--
+K7 Partition and mode (static_cache.partition=shop)
+--EXTENSIONS--
+static_cache
+--INI--
+static_cache.partition=shop
+--FILE--
+<?php
+require __DIR__ . '/inc/util.inc';
+use OPcache\{VolatileCache as V, PinnedCache as P, CacheStoreType, CacheStrategy};
+echo V::info()->partition, ' ', V::info()->attribute_mode, "\n";
+?>
+--EXPECT--
+shop exact
