@@ -1,13 +1,14 @@
 //! Multi-process behaviour of shm-core: real forked processes over one segment, SIGKILLs at awkward
 //! moments, and named segments mapped at different addresses. Runs single-threaded (see Cargo.toml).
 
-use integration_tests::{checked_value, eventually, fork, value_is_intact, Signal};
+#[path = "support/mod.rs"]
+mod support;
+
+use support::{checked_value, eventually, fork, value_is_intact, Signal};
 use shm_core::{Backend, PartitionSpec, RequestId, Segment, SegmentError};
 use std::time::{Duration, Instant};
 
 const MB: u64 = 1 << 20;
-
-type Scenario = fn() -> Result<(), String>;
 
 fn check(cond: bool, what: &str) -> Result<(), String> {
     if cond { Ok(()) } else { Err(what.to_string()) }
@@ -302,8 +303,7 @@ fn a_named_segment_is_created_with_the_requested_mode() -> Result<(), String> {
 }
 
 fn main() {
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let scenarios: &[(&str, Scenario)] = &[
+    let scenarios: &[(&str, fn() -> Result<(), String>)] = &[
         ("concurrent_writers_and_readers_never_see_a_torn_value", concurrent_writers_and_readers_never_see_a_torn_value),
         ("counters_from_forked_processes_sum_exactly", counters_from_forked_processes_sum_exactly),
         ("a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact", a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact),
@@ -315,23 +315,5 @@ fn main() {
         ("opening_something_that_is_not_a_segment_is_a_clear_error", opening_something_that_is_not_a_segment_is_a_clear_error),
         ("a_named_segment_is_created_with_the_requested_mode", a_named_segment_is_created_with_the_requested_mode),
     ];
-    let selected: Vec<_> = scenarios.iter().filter(|(n, _)| filter.as_ref().is_none_or(|f| n.contains(f.as_str()))).collect();
-    println!("\nrunning {} tests", selected.len());
-    let (mut passed, mut failed) = (0, 0);
-    for (name, f) in selected {
-        let t = Instant::now();
-        match f() {
-            Ok(()) => {
-                passed += 1;
-                println!("test {name} ... ok ({:.2}s)", t.elapsed().as_secs_f64());
-            }
-            Err(e) => {
-                failed += 1;
-                println!("test {name} ... FAILED: {e}");
-            }
-        }
-    }
-    let verdict = if failed == 0 { "ok" } else { "FAILED" };
-    println!("\ntest result: {verdict}. {passed} passed; {failed} failed; 0 ignored; 0 measured; 0 filtered out\n");
-    std::process::exit(if failed == 0 { 0 } else { 1 });
+    support::run_scenarios(scenarios);
 }

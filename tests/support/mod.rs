@@ -1,4 +1,6 @@
 //! Helpers for the multi-process tests: fork a child running a closure, pipes to hand-shake, kills.
+//! Included with `#[path]` by each test file (they are test targets of more than one package).
+#![allow(dead_code)]
 
 use std::time::{Duration, Instant};
 
@@ -113,4 +115,29 @@ pub fn eventually(timeout: Duration, mut f: impl FnMut() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(5));
     }
     f()
+}
+
+/// A minimal single-threaded harness with cargo-test-shaped output: runs the scenarios whose name
+/// contains the first non-flag argument (all without one) and exits non-zero if any fails.
+pub fn run_scenarios(scenarios: &[(&str, fn() -> Result<(), String>)]) {
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let selected: Vec<_> = scenarios.iter().filter(|(n, _)| filter.as_ref().is_none_or(|f| n.contains(f.as_str()))).collect();
+    println!("\nrunning {} tests", selected.len());
+    let (mut passed, mut failed) = (0, 0);
+    for (name, f) in selected {
+        let t = Instant::now();
+        match f() {
+            Ok(()) => {
+                passed += 1;
+                println!("test {name} ... ok ({:.2}s)", t.elapsed().as_secs_f64());
+            }
+            Err(e) => {
+                failed += 1;
+                println!("test {name} ... FAILED: {e}");
+            }
+        }
+    }
+    let verdict = if failed == 0 { "ok" } else { "FAILED" };
+    println!("\ntest result: {verdict}. {passed} passed; {failed} failed; 0 ignored; 0 measured; 0 filtered out\n");
+    std::process::exit(if failed == 0 { 0 } else { 1 });
 }

@@ -1,0 +1,179 @@
+/*
+ * zts-host: a small threaded PHP host on the ZTS libphp embed SAPI that reproduces the two ways
+ * FrankenPHP runs PHP, so static_cache can be tested under them without FrankenPHP itself.
+ *
+ *   classic: N threads, each running a full request (RINIT..RSHUTDOWN) per "HTTP request";
+ *   worker:  N threads, each running ONE long request (the worker script) that loops on
+ *            static_cache_host_handle_request(callable); per HTTP request only the SAPI is
+ *            deactivated/activated, as FrankenPHP's worker mode does.
+ *
+ * usage: zts-host [-t threads] [-n requests-per-thread] [-m classic|worker] [-s sapi-name]
+ *                 [-d name=value]... script.php
+ * The SAPI name defaults to "frankenphp" (the name static_cache treats as FrankenPHP).
+ * Scripts learn where they run from static_cache_host_request(): [thread, request].
+ */
+#include <php.h>
+#include <php_main.h>
+#include <php_output.h>
+#include <php_variables.h>
+#include <SAPI.h>
+#include <TSRM.h>
+#include <sapi/embed/php_embed.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int threads = 2, requests = 1, worker_mode = 0;
+static const char *script;
+
+static __thread int cur_thread, cur_request, requests_left;
+
+PHP_FUNCTION(static_cache_host_request)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	array_init(return_value);
+	add_next_index_long(return_value, cur_thread);
+	add_next_index_long(return_value, cur_request);
+}
+
+/* Worker mode: runs the handler for the next HTTP request; false when none are left. Between two
+ * requests only the SAPI is deactivated and activated again (no RSHUTDOWN/RINIT). */
+PHP_FUNCTION(static_cache_host_handle_request)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+	if (requests_left <= 0) {
+		RETURN_FALSE;
+	}
+	if (cur_request > 0) {
+		php_output_end_all();
+		sapi_deactivate();
+		sapi_activate();
+		php_output_activate();
+		SG(headers_sent) = 1;
+		SG(request_info).no_headers = 1;
+	}
+	zval retval;
+	fci.retval = &retval;
+	zend_call_function(&fci, &fcc);
+	zval_ptr_dtor(&retval);
+	cur_request++;
+	requests_left--;
+	RETURN_BOOL(EG(exception) == NULL);
+}
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_host_request, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_handle_request, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, handler, IS_CALLABLE, 0)
+ZEND_END_ARG_INFO()
+
+static const zend_function_entry host_functions[] = {
+	ZEND_FE(static_cache_host_request, arginfo_host_request)
+	ZEND_FE(static_cache_host_handle_request, arginfo_handle_request)
+	ZEND_FE_END
+};
+
+static int run_script(void)
+{
+	zend_file_handle fh;
+	int ok;
+	SG(options) |= SAPI_OPTION_NO_CHDIR;
+	if (php_request_startup() == FAILURE) {
+		fprintf(stderr, "zts-host: request startup failed\n");
+		return 1;
+	}
+	SG(headers_sent) = 1;
+	SG(request_info).no_headers = 1;
+	zend_stream_init_filename(&fh, script);
+	ok = php_execute_script(&fh);
+	zend_destroy_file_handle(&fh);
+	php_request_shutdown(NULL);
+	return ok ? 0 : 1;
+}
+
+static void *thread_main(void *arg)
+{
+	long failures = 0;
+	cur_thread = (int)(intptr_t)arg;
+	ts_resource(0);
+	if (worker_mode) {
+		requests_left = requests;
+		cur_request = 0;
+		failures += run_script();
+	} else {
+		for (cur_request = 0; cur_request < requests; cur_request++) {
+			failures += run_script();
+		}
+	}
+	ts_free_thread();
+	return (void *)failures;
+}
+
+int main(int argc, char **argv)
+{
+	const char *sapi_name = "frankenphp";
+	size_t ini_len = 0, ini_cap = 4096;
+	char *ini = malloc(ini_cap);
+	int opt;
+	ini[0] = '\0';
+	while ((opt = getopt(argc, argv, "t:n:m:s:d:")) != -1) {
+		switch (opt) {
+		case 't': threads = atoi(optarg); break;
+		case 'n': requests = atoi(optarg); break;
+		case 'm': worker_mode = strcmp(optarg, "worker") == 0; break;
+		case 's': sapi_name = optarg; break;
+		case 'd': {
+			size_t n = strlen(optarg);
+			while (ini_len + n + 2 > ini_cap) ini = realloc(ini, ini_cap *= 2);
+			memcpy(ini + ini_len, optarg, n);
+			ini_len += n;
+			ini[ini_len++] = '\n';
+			ini[ini_len] = '\0';
+			break;
+		}
+		default:
+			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-d k=v]... script\n", argv[0]);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "zts-host: no script\n");
+		return 2;
+	}
+	script = argv[optind];
+
+	php_tsrm_startup();
+	zend_signal_startup();
+	sapi_startup(&php_embed_module);
+	php_embed_module.name = (char *)sapi_name;
+	php_embed_module.ini_entries = ini;
+	php_embed_module.additional_functions = host_functions;
+	php_embed_module.php_ini_ignore = 1;
+	if (php_embed_module.startup(&php_embed_module) == FAILURE) {
+		fprintf(stderr, "zts-host: module startup failed\n");
+		return 1;
+	}
+
+	pthread_t *tids = calloc(threads, sizeof(pthread_t));
+	long failures = 0;
+	for (int i = 0; i < threads; i++) {
+		pthread_create(&tids[i], NULL, thread_main, (void *)(intptr_t)i);
+	}
+	for (int i = 0; i < threads; i++) {
+		void *r;
+		pthread_join(tids[i], &r);
+		failures += (long)r;
+	}
+	php_module_shutdown();
+	sapi_shutdown();
+	tsrm_shutdown();
+	free(ini);
+	free(tids);
+	return failures ? 1 : 0;
+}
