@@ -114,6 +114,10 @@ fn kill_a_churning_writer(b: &Backend, max_len: u64, check_survivors: impl Fn(&B
         let ready = Signal::new();
         let bc = b.clone();
         let child = fork(move || {
+            // Every third round stalls inside the first store's transaction, so the kill lands there.
+            if round % 3 == 0 {
+                bc.stall_next_write(1_000_000);
+            }
             ready.notify();
             let mut i = round;
             loop {
@@ -141,7 +145,9 @@ fn kill_a_churning_writer(b: &Backend, max_len: u64, check_survivors: impl Fn(&B
             }
         }
     }
-    println!("    40 kills; {} landed inside a write transaction and were repaired", b.stats().recoveries);
+    let repaired = b.stats().recoveries;
+    println!("    40 kills; {repaired} landed inside a write transaction and were repaired");
+    check(repaired >= 14, "the stalled rounds must have been killed inside their transaction")?;
     b.store(b"after", 2, b"still writable", 0).map_err(|e| format!("{e:?}"))
 }
 

@@ -135,6 +135,11 @@ impl SizeClassAllocator {
         let h = self.hdr(block);
         let bsize = h & SIZE_MASK;
         self.unlink(txn, block, bsize);
+        // The caller fills the payload without journaling it. If the transaction is undone, this block is
+        // a listed free block again and its own links and footer must come back too: log them now.
+        txn.set(block + 8, 0);
+        txn.set(block + 16, 0);
+        txn.set(block + bsize - 8, 0);
         txn.set(self.state + FREE_LISTED, self.get(FREE_LISTED) - bsize);
         if bsize - size >= MIN_BLOCK {
             txn.set(block, size | INUSE | (h & PREV_INUSE));
@@ -309,6 +314,9 @@ impl SizeClassAllocator {
                 if listed > free_count {
                     return Err("free lists longer than the free blocks (cycle?)".into());
                 }
+                if cur < self.heap_start || cur % 16 != self.heap_start % 16 || cur + MIN_BLOCK > top {
+                    return Err(format!("bin {bin} links to {cur}, outside the heap"));
+                }
                 let h = self.hdr(cur);
                 if h & INUSE != 0 || bin_of(h & SIZE_MASK) != bin {
                     return Err(format!("block {cur} listed in the wrong bin or in use"));
@@ -348,8 +356,15 @@ mod tests {
 
     struct Fixture {
         _buf: Vec<u64>,
+        region: Region,
         journal: Journal,
         alloc: SizeClassAllocator,
+    }
+
+    impl Fixture {
+        fn journal_region(&self) -> Region {
+            self.region
+        }
     }
 
     fn fixture(heap: u64) -> Fixture {
@@ -360,7 +375,7 @@ mod tests {
         let heap_start = (JOURNAL_BYTES + STATE_BYTES + 15) & !15;
         let alloc = SizeClassAllocator::new(region, JOURNAL_BYTES, heap_start, total);
         alloc.format();
-        Fixture { _buf: buf, journal: Journal::new(region, 0), alloc }
+        Fixture { _buf: buf, region, journal: Journal::new(region, 0), alloc }
     }
 
     #[test]
@@ -416,6 +431,26 @@ mod tests {
         }
         assert_eq!(f.alloc.stats(), before);
         assert_eq!(f.alloc.verify().unwrap(), vec![keep]);
+    }
+
+    #[test]
+    fn undoing_an_allocation_whose_payload_was_overwritten_restores_the_free_block() {
+        let f = fixture(1 << 16);
+        let mut t = f.journal.begin();
+        let a = f.alloc.alloc(&mut t, 1000).unwrap();
+        let _b = f.alloc.alloc(&mut t, 100).unwrap();
+        f.alloc.free(&mut t, a);
+        t.commit();
+        let before = f.alloc.stats();
+        {
+            let mut t = f.journal.begin();
+            let p = f.alloc.alloc(&mut t, 1000).unwrap();
+            // The caller's unjournaled payload writes cover the old free links and footer.
+            let cap = f.alloc.payload_capacity(p);
+            f.journal_region().write_bytes(p, &vec![0xEE; cap as usize]);
+        }
+        assert_eq!(f.alloc.stats(), before);
+        f.alloc.verify().unwrap();
     }
 
     #[derive(Debug, Clone)]
