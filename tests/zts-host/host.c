@@ -8,7 +8,9 @@
  *            deactivated/activated, as FrankenPHP's worker mode does.
  *
  * usage: zts-host [-t threads] [-n requests-per-thread] [-m classic|worker] [-s sapi-name]
- *                 [-d name=value]... script.php
+ *                 [-f final.php] [-d name=value]... script.php
+ * -f runs one more request with final.php on the main thread after every thread has finished (to print
+ * what the threads left in the cache).
  * The SAPI name defaults to "frankenphp" (the name static_cache treats as FrankenPHP).
  * Scripts learn where they run from static_cache_host_request(): [thread, request].
  */
@@ -26,7 +28,7 @@
 #include <unistd.h>
 
 static int threads = 2, requests = 1, worker_mode = 0;
-static const char *script;
+static const char *script, *final_script;
 
 static __thread int cur_thread, cur_request, requests_left;
 
@@ -79,7 +81,7 @@ static const zend_function_entry host_functions[] = {
 	ZEND_FE_END
 };
 
-static int run_script(void)
+static int run_script(const char *path)
 {
 	zend_file_handle fh;
 	int ok;
@@ -90,7 +92,7 @@ static int run_script(void)
 	}
 	SG(headers_sent) = 1;
 	SG(request_info).no_headers = 1;
-	zend_stream_init_filename(&fh, script);
+	zend_stream_init_filename(&fh, path);
 	ok = php_execute_script(&fh);
 	zend_destroy_file_handle(&fh);
 	php_request_shutdown(NULL);
@@ -105,10 +107,10 @@ static void *thread_main(void *arg)
 	if (worker_mode) {
 		requests_left = requests;
 		cur_request = 0;
-		failures += run_script();
+		failures += run_script(script);
 	} else {
 		for (cur_request = 0; cur_request < requests; cur_request++) {
-			failures += run_script();
+			failures += run_script(script);
 		}
 	}
 	ts_free_thread();
@@ -122,12 +124,13 @@ int main(int argc, char **argv)
 	char *ini = malloc(ini_cap);
 	int opt;
 	ini[0] = '\0';
-	while ((opt = getopt(argc, argv, "t:n:m:s:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:")) != -1) {
 		switch (opt) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': requests = atoi(optarg); break;
 		case 'm': worker_mode = strcmp(optarg, "worker") == 0; break;
 		case 's': sapi_name = optarg; break;
+		case 'f': final_script = optarg; break;
 		case 'd': {
 			size_t n = strlen(optarg);
 			while (ini_len + n + 2 > ini_cap) ini = realloc(ini, ini_cap *= 2);
@@ -169,6 +172,10 @@ int main(int argc, char **argv)
 		void *r;
 		pthread_join(tids[i], &r);
 		failures += (long)r;
+	}
+	if (final_script) {
+		cur_thread = -1;
+		failures += run_script(final_script);
 	}
 	php_module_shutdown();
 	sapi_shutdown();
