@@ -12,11 +12,12 @@ use crate::args::{self, Call, KeyRules, Parsed, Thrown};
 use crate::encoding;
 use crate::enums;
 use crate::info::{self, Figures};
+use crate::read_cache;
 use crate::request;
 use crate::runtime::{Runtime, Tier};
 use crate::zend;
 use crate::zval_in::{self, EncodeError};
-use crate::zval_out::{self, DecodeError};
+use crate::zval_out::DecodeError;
 
 /// Defines an `extern "C"` method handler that runs `$op(tier, call)` behind ext-php-rs's
 /// panic/bailout boundary.
@@ -34,12 +35,6 @@ macro_rules! cache_method {
 }
 pub(crate) use cache_method;
 
-/// A value copied out of an entry (the entry itself is released before PHP sees anything).
-struct Stored {
-    tag: u16,
-    bytes: Vec<u8>,
-}
-
 /// The backend for `tier`, or `None` when unavailable (§5.1: the method then returns false).
 fn available(tier: Tier) -> Option<(std::sync::Arc<Runtime>, Backend)> {
     let runtime = request::runtime()?;
@@ -47,18 +42,16 @@ fn available(tier: Tier) -> Option<(std::sync::Arc<Runtime>, Backend)> {
     Some((runtime, backend))
 }
 
-fn fetch(backend: &Backend, key: &[u8]) -> Option<Stored> {
-    backend.get(key).map(|e| Stored { tag: e.tag(), bytes: e.value().to_vec() })
-}
-
 fn peek_type(backend: &Backend, key: &[u8]) -> Option<u16> {
     backend.peek(key).map(|e| e.tag())
 }
 
-/// Decodes into `out`; a broken entry is reported (§5.1: warning, removal) and gives `Ok(false)`.
-fn decode_into(tier: Tier, backend: &Backend, key: &[u8], stored: &Stored, out: &mut zval) -> Parsed<bool> {
-    let problem = match zval_out::decode(stored.tag, &stored.bytes, out) {
-        Ok(()) => return Ok(true),
+/// Fetches `key` into `out` through the read cache. `Ok(Some(true))` hit, `Ok(Some(false))` miss,
+/// `Ok(None)` a broken entry, already reported (§5.1: warning, removal).
+fn fetch_into(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Parsed<Option<bool>> {
+    let problem = match read_cache::fetch(tier, backend, key, out) {
+        Ok(read_cache::Fetched::Hit) => return Ok(Some(true)),
+        Ok(read_cache::Fetched::Miss) => return Ok(Some(false)),
         Err(DecodeError::Thrown) => return Err(Thrown),
         Err(DecodeError::Corrupted) => "is corrupted",
         Err(DecodeError::Undecodable) => "could not be decoded",
@@ -70,7 +63,7 @@ fn decode_into(tier: Tier, backend: &Backend, key: &[u8], stored: &Stored, out: 
     text.extend_from_slice(key);
     text.extend_from_slice(format!("\" {problem}").as_bytes());
     zend::warning_docref(&text);
-    Ok(false)
+    Ok(None)
 }
 
 /// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2).
@@ -159,13 +152,10 @@ pub fn get(tier: Tier, call: &Call) -> Parsed<()> {
         call.ret().set_bool(false);
         return Ok(());
     };
-    match fetch(&backend, key) {
-        Some(stored) => {
-            if !decode_into(tier, &backend, key, &stored, call.ret())? {
-                call.ret().set_bool(false);
-            }
-        }
-        None => {
+    match fetch_into(tier, &backend, key, call.ret())? {
+        Some(true) => {}
+        None => call.ret().set_bool(false),
+        Some(false) => {
             if let Some(d) = default {
                 // SAFETY: `d` is a live argument slot.
                 *call.ret() = unsafe { copy_of(d) };
@@ -190,14 +180,14 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     let ht = unsafe { result.value.arr };
     for key in keys.iter().filter(|k| seen.insert(k.as_slice())) {
         let mut value = zval::new();
-        match fetch(&backend, key) {
-            Some(stored) => {
-                if !decode_into(tier, &backend, key, &stored, &mut value)? {
-                    call.ret().set_bool(false);
-                    return Ok(());
-                }
-            }
+        match fetch_into(tier, &backend, key, &mut value)? {
+            Some(true) => {}
             None => {
+                // The whole result is discarded (§5.3); `result` is released by its drop.
+                call.ret().set_bool(false);
+                return Ok(());
+            }
+            Some(false) => {
                 if let Some(defaults) = defaults {
                     // SAFETY: `defaults` is the live argument array.
                     let found = unsafe { symtable_find(defaults, key) };
@@ -408,6 +398,9 @@ pub fn get_cache_store_type(tier: Tier, call: &Call) -> Parsed<()> {
 pub fn info(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(0, 0)?;
     if let Some(runtime) = request::runtime() {
+        if let Some(backend) = runtime.backend(tier) {
+            read_cache::flush_counters(tier, backend);
+        }
         info::build(&Figures::of(&runtime, tier), call.ret());
     }
     Ok(())

@@ -9,11 +9,13 @@ mod cache_ops;
 mod encoding;
 mod enums;
 mod exception;
+mod immutable;
 mod info;
 mod ini;
 mod module;
 mod phpinfo;
 mod pinned_cache;
+mod read_cache;
 mod request;
 mod runtime;
 mod signatures;
@@ -32,5 +34,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .shutdown_function(module::shutdown)
         .request_startup_function(module::request_startup)
         .request_shutdown_function(module::request_shutdown)
+        .post_deactivate_function(module::post_deactivate)
         .info_function(phpinfo::print)
 }

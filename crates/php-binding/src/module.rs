@@ -65,3 +65,9 @@ pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i3
     let outcome = catch_unwind(request::end);
     if outcome.is_ok() { SUCCESS } else { FAILURE }
 }
+
+/// After the request's variables are gone: superseded immutable copies can no longer be reached.
+pub unsafe extern "C" fn post_deactivate() -> i32 {
+    let outcome = catch_unwind(crate::read_cache::free_superseded);
+    if outcome.is_ok() { SUCCESS } else { FAILURE }
+}

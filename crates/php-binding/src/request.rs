@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use shm_core::RequestId;
 
+use crate::read_cache;
 use crate::runtime::{self, Runtime, Tier};
 
 static NEXT_REQUEST: AtomicU64 = AtomicU64::new(1);
@@ -32,13 +33,15 @@ pub fn begin() {
     REQUEST.with_borrow_mut(|r| *r = RequestState { id, runtime, held: Default::default() });
 }
 
-/// RSHUTDOWN: releases every reservation this request still holds and drops the snapshot.
+/// RSHUTDOWN: releases every reservation this request still holds, flushes the locally counted hits
+/// and misses, and drops the snapshot.
 pub fn end() {
     let state = REQUEST.with_borrow_mut(std::mem::take);
     let Some(runtime) = state.runtime else { return };
     let owner = RequestId(state.id);
     for tier in [Tier::Volatile, Tier::Pinned] {
         if let Some(backend) = runtime.backend(tier) {
+            read_cache::flush_counters(tier, backend);
             for key in &state.held[tier.index()] {
                 backend.release(key, owner);
             }

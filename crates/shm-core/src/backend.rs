@@ -277,6 +277,17 @@ impl Backend {
         self.0.kind
     }
 
+    /// Random id chosen when the backend was formatted: tells this backend from one mapped later at
+    /// the same address (process-local caches key on it).
+    pub fn instance_id(&self) -> u64 {
+        self.word(INSTANCE).load(Ordering::Relaxed)
+    }
+
+    /// Size of the backend's region in bytes.
+    pub fn capacity_bytes(&self) -> u64 {
+        self.0.region.len()
+    }
+
     fn word(&self, off: u64) -> &AtomicU64 {
         self.0.region.word(off)
     }
