@@ -1,6 +1,7 @@
 <?php
 // Worker mode: one long PHP request per thread, handling many HTTP requests that overwrite the same
-// keys. Thread 0 records its RSS after 1,000 requests and at the end.
+// keys. Thread 0 records its RSS after 1,000 and 25,000 requests and at the end: superseded copies of
+// the overwritten values are capped per thread at the backend size, so RSS must plateau.
 function rss_kb(): int
 {
     preg_match('/VmRSS:\s+(\d+)/', file_get_contents('/proc/self/status'), $m);
@@ -18,6 +19,9 @@ while (static_cache_host_handle_request(function () use (&$handled) {
     $handled++;
     if ($thread === 0 && $handled === 1000) {
         OPcache\PinnedCache::set('rss_start_kb', rss_kb());
+    }
+    if ($thread === 0 && $handled === 25000) {
+        OPcache\PinnedCache::set('rss_mid_kb', rss_kb());
     }
 })) {}
 if (static_cache_host_request()[0] === 0) {
