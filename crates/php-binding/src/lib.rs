@@ -9,6 +9,7 @@ mod cache_ops;
 mod encoding;
 mod enums;
 mod exception;
+mod fpm;
 mod immutable;
 mod info;
 mod ini;

@@ -29,7 +29,7 @@ thread_local! {
 /// RINIT: a fresh owner token and runtime snapshot.
 pub fn begin() {
     let id = NEXT_REQUEST.fetch_add(1, Ordering::Relaxed);
-    let runtime = runtime::current();
+    let runtime = runtime::for_request();
     REQUEST.with_borrow_mut(|r| *r = RequestState { id, runtime, held: Default::default() });
 }
 

@@ -6,6 +6,7 @@ use std::sync::{Arc, RwLock};
 
 use shm_core::{Backend, BackendStats, PartitionSpec, Segment};
 
+use crate::fpm;
 use crate::ini::{self, Settings};
 use crate::zend;
 
@@ -13,6 +14,7 @@ const MIB: u64 = 1 << 20;
 const DEFAULT_SAPIS: [&str; 5] = ["fpm-fcgi", "cli", "cli-server", "phpdbg", "frankenphp"];
 const CLI_SAPIS: [&str; 2] = ["cli", "phpdbg"];
 const DEFAULT_PARTITION: &str = "default";
+const FPM_SAPI: &str = "fpm-fcgi";
 const FORCE_FAILURE_ENV: &str = "STATIC_CACHE_FORCE_STARTUP_FAILURE";
 const STARTUP_FAILURE: &str = "Unable to initialize shared memory backend";
 
@@ -85,6 +87,8 @@ pub struct Runtime {
     /// The partition this process serves; empty when the configured name is invalid.
     pub partition: String,
     pub attribute_mode: AttributeMode,
+    /// FPM master: the pool's segment is attached by each worker at its first request.
+    fpm_pending: bool,
     /// Keeps the mapping alive for the backends above.
     _segment: Option<Segment>,
 }
@@ -98,26 +102,55 @@ impl Runtime {
         self.slot(tier).backend()
     }
 
-    /// Decides availability and creates the segment (MINIT).
+    /// Decides availability and creates the segment (MINIT). Under FPM the pools are not known yet:
+    /// the master only prepares the segment bookkeeping, and each worker attaches at its first request.
     pub fn start(settings: &Settings) -> Runtime {
-        let configured = [settings.volatile_size_mb.saturating_mul(MIB), settings.pinned_size_mb.saturating_mul(MIB)];
-        let name = if settings.partition.is_empty() { DEFAULT_PARTITION.to_owned() } else { settings.partition.clone() };
-        let partition_valid = valid_partition(&name);
         let sapi = zend::sapi_name();
+        if sapi == FPM_SAPI {
+            fpm::master_startup();
+            let mut pending = Runtime::build(settings, &sapi, None);
+            pending.fpm_pending = true;
+            return pending;
+        }
+        Runtime::build(settings, &sapi, None)
+    }
 
-        let (states, segment): ([BackendState; 2], Option<Segment>) = match unavailable_reason(settings, &sapi, &name) {
-            Some((reason, startup_failed)) => (
-                configured.map(|bytes| {
-                    if bytes == 0 {
-                        BackendState::Disabled
-                    } else {
-                        BackendState::Unavailable { reason: reason.clone(), startup_failed }
-                    }
-                }),
-                None,
-            ),
+    /// An FPM worker's runtime, built at its first request, when the pool's `php_admin_value`s are in
+    /// effect: its partition, in the pool's own segment.
+    fn start_fpm_worker(settings: &Settings) -> Runtime {
+        Runtime::build(settings, FPM_SAPI, Some(fpm::pool_name()))
+    }
+
+    /// `fpm_pool`: `None` outside FPM workers; `Some(pool name if known)` in a worker.
+    fn build(settings: &Settings, sapi: &str, fpm_pool: Option<Option<String>>) -> Runtime {
+        let configured = [settings.volatile_size_mb.saturating_mul(MIB), settings.pinned_size_mb.saturating_mul(MIB)];
+        let name = match (&fpm_pool, settings.partition.is_empty()) {
+            (_, false) => settings.partition.clone(),
+            (Some(Some(pool)), true) => pool.clone(),
+            (Some(None), true) => String::new(),
+            (None, true) => DEFAULT_PARTITION.to_owned(),
+        };
+        let partition_valid = valid_partition(&name);
+        let reason = unavailable_reason(settings, sapi, &name).or_else(|| match &fpm_pool {
+            Some(None) if settings.partition.is_empty() => Some((UNKNOWN_POOL.to_owned(), true)),
+            _ => None,
+        });
+        let (states, segment): ([BackendState; 2], Option<Segment>) = match reason {
+            Some((reason, startup_failed)) => (unavailable(configured, &reason, startup_failed), None),
             None if configured == [0, 0] => ([BackendState::Disabled, BackendState::Disabled], None),
-            None => create_segment(&name, configured),
+            None => match &fpm_pool {
+                None => create_segment(&name, configured),
+                Some(pool) => {
+                    let pool = pool.clone().unwrap_or_else(|| name.clone());
+                    match fpm::attach(&name, &pool, configured[0], configured[1]) {
+                        Ok(segment) => ready(&name, configured, segment),
+                        Err(reason) => {
+                            eprintln!("static_cache: {reason}");
+                            (unavailable(configured, &reason, true), None)
+                        }
+                    }
+                }
+            },
         };
         let [volatile, pinned] = states;
         let slots = [
@@ -127,7 +160,7 @@ impl Runtime {
         let any_ready = slots.iter().any(|s| s.backend().is_some());
         let attribute_mode = if !any_ready {
             AttributeMode::Off
-        } else if settings.attribute_mode_deferred || jit_configured(&sapi) {
+        } else if settings.attribute_mode_deferred || jit_configured(sapi) {
             AttributeMode::Deferred
         } else {
             AttributeMode::Exact
@@ -136,9 +169,23 @@ impl Runtime {
             slots,
             partition: if partition_valid { name } else { String::new() },
             attribute_mode,
+            fpm_pending: false,
             _segment: segment,
         }
     }
+}
+
+const UNKNOWN_POOL: &str =
+    "Unable to determine the FPM pool of this worker (set static_cache.partition with php_admin_value)";
+
+fn unavailable(configured: [u64; 2], reason: &str, startup_failed: bool) -> [BackendState; 2] {
+    configured.map(|bytes| {
+        if bytes == 0 {
+            BackendState::Disabled
+        } else {
+            BackendState::Unavailable { reason: reason.to_owned(), startup_failed }
+        }
+    })
 }
 
 /// First matching reason of §13.2's precedence (size 0 is handled per backend by the caller).
@@ -164,18 +211,16 @@ fn unavailable_reason(settings: &Settings, sapi: &str, partition: &str) -> Optio
 
 fn create_segment(name: &str, configured: [u64; 2]) -> ([BackendState; 2], Option<Segment>) {
     let spec = PartitionSpec { name: name.to_owned(), volatile_bytes: configured[0], pinned_bytes: configured[1] };
-    let created = Segment::create_anonymous(std::slice::from_ref(&spec))
-        .ok()
-        .and_then(|seg| seg.partition(name).map(|p| (p, seg)));
-    let Some((partition, segment)) = created else {
-        let failed = |bytes: u64| {
-            if bytes == 0 {
-                BackendState::Disabled
-            } else {
-                BackendState::Unavailable { reason: STARTUP_FAILURE.to_owned(), startup_failed: true }
-            }
-        };
-        return ([failed(configured[0]), failed(configured[1])], None);
+    match Segment::create_anonymous(std::slice::from_ref(&spec)) {
+        Ok(segment) => ready(name, configured, segment),
+        Err(_) => (unavailable(configured, STARTUP_FAILURE, true), None),
+    }
+}
+
+/// The backends of partition `name` in `segment`.
+fn ready(name: &str, configured: [u64; 2], segment: Segment) -> ([BackendState; 2], Option<Segment>) {
+    let Some(partition) = segment.partition(name) else {
+        return (unavailable(configured, STARTUP_FAILURE, true), None);
     };
     let model = segment.model().as_str();
     let state = |backend: Option<Backend>| match backend {
@@ -221,4 +266,15 @@ pub fn uninstall() {
 
 pub fn current() -> Option<Arc<Runtime>> {
     CURRENT.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// The runtime a starting request uses. In an FPM worker the first request attaches the pool's
+/// partition (once per worker process).
+pub fn for_request() -> Option<Arc<Runtime>> {
+    let runtime = current()?;
+    if !runtime.fpm_pending {
+        return Some(runtime);
+    }
+    install(Runtime::start_fpm_worker(&ini::settings()));
+    current()
 }

@@ -1,0 +1,61 @@
+--TEST--
+FPM: recycled and killed workers lose nothing; a killed master's segments are removed by the next master start, which starts empty (spec §14.3)
+--SKIPIF--
+<?php if (!is_executable(getenv('PHP_FPM') ?: '/usr/sbin/php-fpm8.2')) die('skip php-fpm8.2 not installed'); ?>
+--FILE--
+<?php
+require __DIR__ . '/inc/util.inc';
+require __DIR__ . '/inc/fpm.inc';
+
+$app = <<<'PHP'
+<?php
+use OPcache\VolatileCache as V;
+$r = ($_GET['op'] === 'set') ? V::set('k', $_GET['v']) : V::get('k');
+echo json_encode(['pid' => getmypid(), 'r' => $r]);
+PHP;
+$pool = ['alpha' => ['children' => 2, 'conf' => ['pm.max_requests' => '2']]];
+$fpm = sc_fpm_start($pool, $app);
+var_dump(sc_fcgi($fpm, 'alpha', 'op=set&v=v1')['r']);
+$seen = [];
+$pids = [];
+for ($i = 0; $i < 8; $i++) {           // workers are recycled every two requests
+    $a = sc_fcgi($fpm, 'alpha', 'op=get');
+    $seen[] = $a['r'];
+    $pids[$a['pid']] = true;
+}
+var_dump(array_unique($seen), count($pids) > 2);
+$victim = sc_fcgi($fpm, 'alpha', 'op=get')['pid'];
+sc_kill($victim, 9);                    // a worker killed mid-life (request_terminate_timeout does this)
+usleep(200000);
+var_dump(sc_fcgi($fpm, 'alpha', 'op=get')['r'], sc_fcgi($fpm, 'alpha', 'op=get')['r']);
+
+$old = $fpm['pid'];
+$orphans = array_keys($pids);
+$orphans[] = sc_fcgi($fpm, 'alpha', 'op=get')['pid'];
+sc_kill($old, 9);                       // the master dies without cleaning up
+proc_close($fpm['proc']);
+var_dump(count(glob("/dev/shm/static_cache.$old.*")));
+foreach ($orphans as $pid) { exec("kill -9 $pid 2>/dev/null"); }  // its workers would otherwise live on (some were recycled already)
+usleep(100000);
+
+$next = sc_fpm_start($pool, $app);
+var_dump(count(glob("/dev/shm/static_cache.$old.*")));   // removed at the new master's start
+var_dump(sc_fcgi($next, 'alpha', 'op=get')['r']);         // a new master starts empty
+sc_fpm_stop($next);
+var_dump(count(glob('/dev/shm/static_cache.' . $next['pid'] . '.*')));
+sc_fpm_cleanup($fpm);
+sc_fpm_cleanup($next);
+?>
+--EXPECT--
+bool(true)
+array(1) {
+  [0]=>
+  string(2) "v1"
+}
+bool(true)
+string(2) "v1"
+string(2) "v1"
+int(1)
+int(0)
+NULL
+int(0)
