@@ -1,0 +1,53 @@
+--TEST--
+Built-in server: request 1 stores, later requests served by other PHP_CLI_SERVER_WORKERS workers read it; a reservation held by one request blocks lock() in another worker until that request ends (spec §14.2, G, H)
+--FILE--
+<?php
+require __DIR__ . '/inc/util.inc';
+require __DIR__ . '/inc/server.inc';
+
+$router = <<<'PHP'
+<?php
+use OPcache\VolatileCache as V;
+usleep((int) ($_GET['sleep'] ?? 0));
+$r = match ($_GET['op']) {
+    'set' => V::set('k', $_GET['v']),
+    'get' => V::get('k'),
+    'lock' => V::lock('job'),
+    'hold' => [V::lock('job'), usleep(600000)][0],
+    'info' => [V::info()->available, V::info()->shared_model, PHP_SAPI],
+};
+echo json_encode(['pid' => getmypid(), 'r' => $r]);
+PHP;
+$server = sc_server_start($router, 2);
+var_dump(sc_server_get($server, 'op=info')['r']);
+var_dump(sc_server_get($server, 'op=set&v=from-request-1')['r']);
+$answers = sc_server_all($server, ['op=get&sleep=300000', 'op=get&sleep=300000']);
+var_dump(count(array_unique(array_column($answers, 'pid'))), array_column($answers, 'r'));
+// One request holds the reservation for 0.6 s; a request in the other worker meanwhile cannot take it.
+$holder = sc_server_send($server, 'op=hold');
+usleep(200000);
+var_dump(sc_server_get($server, 'op=lock')['r']);
+var_dump(sc_server_receive($holder)['r']);
+var_dump(sc_server_get($server, 'op=lock')['r']);   // released at the end of the holder's request
+sc_server_stop($server);
+?>
+--EXPECT--
+array(3) {
+  [0]=>
+  bool(true)
+  [1]=>
+  string(4) "mmap"
+  [2]=>
+  string(10) "cli-server"
+}
+bool(true)
+int(2)
+array(2) {
+  [0]=>
+  string(14) "from-request-1"
+  [1]=>
+  string(14) "from-request-1"
+}
+bool(false)
+bool(true)
+bool(true)
