@@ -6,7 +6,9 @@
 use std::panic::catch_unwind;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::{attributes, enums, exception, info, ini, pinned_cache, request, runtime, test_hooks, volatile_cache, zend};
+use crate::{
+    attributes, enums, exception, info, ini, pinned_cache, request, runtime, test_hooks, volatile_cache, worker_mode, zend,
+};
 
 const SUCCESS: i32 = 0;
 const FAILURE: i32 = -1;
@@ -39,6 +41,7 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
             test_hooks::register_if_enabled();
         }
         runtime::install(runtime::Runtime::start(&ini::settings()));
+        worker_mode::install(&zend::sapi_name());
         ACTIVE.store(true, Ordering::Release);
     });
     if outcome.is_ok() { SUCCESS } else { FAILURE }
@@ -46,6 +49,7 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
 
 pub unsafe extern "C" fn shutdown(_type: i32, _module_number: i32) -> i32 {
     let outcome = catch_unwind(|| {
+        worker_mode::uninstall();
         runtime::uninstall();
         ACTIVE.store(false, Ordering::Release);
     });

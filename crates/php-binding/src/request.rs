@@ -49,6 +49,16 @@ pub fn end() {
     }
 }
 
+/// End of one HTTP request inside a longer PHP request (FrankenPHP worker mode): the same work as
+/// request end, then a fresh identity for the next HTTP request. Does nothing outside a request.
+pub fn end_http_request() {
+    if REQUEST.with_borrow(|r| r.runtime.is_none()) {
+        return;
+    }
+    end();
+    begin();
+}
+
 /// The runtime this request uses (the process runtime outside a request).
 pub fn runtime() -> Option<Arc<Runtime>> {
     REQUEST.with_borrow(|r| r.runtime.clone()).or_else(runtime::current)

@@ -1,0 +1,2 @@
+<?php
+echo json_encode(OPcache\PinnedCache::get('unlock_results')), "\n";
