@@ -6,12 +6,15 @@
 mod args;
 mod attributes;
 mod cache_ops;
+mod class_info;
+mod class_lookup;
 mod encoding;
 mod enums;
 mod exception;
 mod fpm;
 mod immutable;
 mod info;
+mod internal_state;
 mod ini;
 mod module;
 mod phpinfo;
@@ -22,9 +25,11 @@ mod runtime;
 mod signatures;
 mod test_hooks;
 mod volatile_cache;
+mod worker_mode;
 mod zend;
 mod zval_in;
 mod zval_out;
+mod zvals;
 
 use ext_php_rs::prelude::*;
 

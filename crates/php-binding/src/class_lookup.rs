@@ -1,0 +1,63 @@
+//! Finding a stored object's class at fetch time (§6.5): a loaded class is used as is; a missing one is
+//! autoloaded at most once per class per request (the caller holds no lock or entry: it decodes a
+//! private copy of the bytes); one that stays missing restores as `__PHP_Incomplete_Class`, as
+//! `unserialize()` does.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::ptr;
+
+use ext_php_rs::ffi::{self, zend_class_entry};
+use ext_php_rs::types::ZendStr;
+
+use crate::request;
+use crate::zend;
+
+/// `ZEND_FETCH_CLASS_NO_AUTOLOAD`.
+const NO_AUTOLOAD: u32 = 0x80;
+
+thread_local! {
+    /// (request owner id, lower-case names already autoloaded in that request).
+    static AUTOLOADED: RefCell<(u64, HashSet<Vec<u8>>)> = RefCell::default();
+}
+
+/// An exception is pending (thrown by an autoloader).
+pub struct Thrown;
+
+/// The class named `name`, autoloading it if this request has not tried yet; `None` if it stays
+/// missing.
+pub fn find(name: &[u8]) -> Result<Option<*mut zend_class_entry>, Thrown> {
+    let loaded = lookup(name, NO_AUTOLOAD);
+    if !loaded.is_null() {
+        return Ok(Some(loaded));
+    }
+    let request = request::owner().0;
+    let first_try = AUTOLOADED.with_borrow_mut(|(owner, tried)| {
+        if *owner != request {
+            *owner = request;
+            tried.clear();
+        }
+        tried.insert(name.to_ascii_lowercase())
+    });
+    if !first_try {
+        return Ok(None);
+    }
+    let autoloaded = lookup(name, 0);
+    if zend::exception_pending() {
+        return Err(Thrown);
+    }
+    Ok((!autoloaded.is_null()).then_some(autoloaded))
+}
+
+/// `__PHP_Incomplete_Class` (registered by ext/standard in every build).
+pub fn incomplete_class() -> Option<*mut zend_class_entry> {
+    let ce = lookup(b"__PHP_Incomplete_Class", NO_AUTOLOAD);
+    (!ce.is_null()).then_some(ce)
+}
+
+fn lookup(name: &[u8], flags: u32) -> *mut zend_class_entry {
+    let mut name = ZendStr::new(name, false);
+    // SAFETY: called during a request; the name outlives the call and the engine only reads it (it
+    // lower-cases a copy); with autoloading, userland code may run, and no Rust state is borrowed.
+    unsafe { ffi::zend_lookup_class_ex(&raw mut *name, ptr::null_mut(), flags) }
+}

@@ -1,0 +1,294 @@
+//! Raw zval primitives shared by the encoder (`zval_in`) and the decoder (`zval_out`): refcounts,
+//! arrays built in a chosen storage form, references, object property slots and internal method calls.
+//! Zend's macros (`Z_ADDREF`, `ZVAL_NEW_REF`, `OBJ_PROP_NUM`, …) re-implemented as field accesses.
+
+use std::ptr;
+
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_function, zend_object, zend_property_info, zend_reference, zval,
+    HashTable, IS_ARRAY, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
+};
+use ext_php_rs::types::ZendStr;
+
+use crate::zend;
+
+const Z_TYPE_FLAGS_SHIFT: u32 = 8;
+const IS_TYPE_REFCOUNTED: u32 = 1;
+const IS_TYPE_COLLECTABLE: u32 = 2;
+const GC_NOT_COLLECTABLE: u32 = 1 << 4;
+const IS_OBJ_DESTRUCTOR_CALLED: u32 = 1 << 8;
+const HASH_FLAG_PACKED: u32 = 1 << 2;
+
+/// Whether the zval's value carries a refcount.
+///
+/// # Safety
+/// `z` must point to a live zval.
+pub unsafe fn is_refcounted(z: *const zval) -> bool {
+    // SAFETY: caller guarantees a live zval; the type flags byte follows the type byte.
+    unsafe { ((*z).u1.type_info >> Z_TYPE_FLAGS_SHIFT) & IS_TYPE_REFCOUNTED != 0 }
+}
+
+/// `ZVAL_COPY`: a second owner of the same value (ext-php-rs's `Drop` for `zval` releases it).
+///
+/// # Safety
+/// `z` must point to a live zval.
+pub unsafe fn copy(z: *const zval) -> zval {
+    // SAFETY: caller guarantees a live zval; refcounted values start with a zend_refcounted header.
+    unsafe {
+        let copy = ptr::read(z);
+        if is_refcounted(z) {
+            (*copy.value.counted).gc.refcount += 1;
+        }
+        copy
+    }
+}
+
+/// A zval holding a new copy of `bytes`.
+pub fn string(bytes: &[u8]) -> zval {
+    let mut z = zval::new();
+    z.set_zend_string(ZendStr::new(bytes, false));
+    z
+}
+
+/// A zval owning a new empty array sized for `capacity` elements, initialised in packed or hash form.
+pub fn new_array(capacity: usize, packed: bool) -> zval {
+    // SAFETY: called during a request; the engine allocates and initialises the table.
+    unsafe {
+        let ht = ffi::_zend_new_array(u32::try_from(capacity).unwrap_or(u32::MAX));
+        if packed {
+            ffi::zend_hash_real_init_packed(ht);
+        } else {
+            ffi::zend_hash_real_init_mixed(ht);
+        }
+        let mut z = zval::new();
+        z.value.arr = ht;
+        z.u1.type_info = IS_ARRAY | ((IS_TYPE_REFCOUNTED | IS_TYPE_COLLECTABLE) << Z_TYPE_FLAGS_SHIFT);
+        z
+    }
+}
+
+/// The table of an array zval.
+///
+/// # Safety
+/// `z` must be a live `IS_ARRAY` zval.
+pub unsafe fn table(z: *const zval) -> *mut HashTable {
+    // SAFETY: caller guarantees IS_ARRAY.
+    unsafe { (*z).value.arr }
+}
+
+/// Whether the table is in packed form.
+///
+/// # Safety
+/// `ht` must be a live array.
+pub unsafe fn is_packed(ht: *const HashTable) -> bool {
+    // SAFETY: caller guarantees a live array.
+    unsafe { (*ht).u.flags & HASH_FLAG_PACKED != 0 }
+}
+
+/// Inserts (moves) `value` under the integer key `key`, as `$a[$key] = $value`.
+///
+/// # Safety
+/// `ht` must be a live array owned by the caller alone (refcount 1).
+pub unsafe fn insert_int(ht: *mut HashTable, key: i64, value: zval) {
+    let mut value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: caller guarantees a private writable table; the table takes the value's ownership.
+    unsafe {
+        ffi::zend_hash_index_update(ht, key as u64, &raw mut *value);
+    }
+}
+
+/// Inserts (moves) `value` under the string key `key`, exactly (no numeric-string conversion).
+///
+/// # Safety
+/// `ht` must be a live array owned by the caller alone (refcount 1).
+pub unsafe fn insert_str(ht: *mut HashTable, key: &[u8], value: zval) {
+    let mut value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: caller guarantees a private writable table; the key bytes are copied by the engine.
+    unsafe {
+        ffi::zend_hash_str_update(ht, key.as_ptr().cast(), key.len(), &raw mut *value);
+    }
+}
+
+/// Looks up a string key.
+///
+/// # Safety
+/// `ht` must be a live array; the result borrows from it.
+pub unsafe fn find_str(ht: *mut HashTable, key: &[u8]) -> Option<*mut zval> {
+    // SAFETY: caller guarantees a live array; lookups do not modify it.
+    unsafe {
+        let z = ffi::zend_hash_str_find(ht, key.as_ptr().cast(), key.len());
+        (!z.is_null()).then_some(z)
+    }
+}
+
+/// Looks up an integer key.
+///
+/// # Safety
+/// `ht` must be a live array; the result borrows from it.
+pub unsafe fn find_int(ht: *mut HashTable, key: i64) -> Option<*mut zval> {
+    // SAFETY: caller guarantees a live array; lookups do not modify it.
+    unsafe {
+        let z = ffi::zend_hash_index_find(ht, key as u64);
+        (!z.is_null()).then_some(z)
+    }
+}
+
+/// `ZVAL_NEW_REF`: a zval owning a new reference (refcount 1) to `value` (moved).
+pub fn new_reference(value: zval) -> zval {
+    // SAFETY: called during a request; the block is sized for a zend_reference and every field is
+    // written before the reference is used.
+    unsafe {
+        let r = ffi::_emalloc(std::mem::size_of::<zend_reference>()).cast::<zend_reference>();
+        (*r).gc.refcount = 1;
+        (*r).gc.u.type_info = IS_REFERENCE | GC_NOT_COLLECTABLE;
+        ptr::write(&raw mut (*r).val, value);
+        (*r).sources.ptr = ptr::null_mut();
+        let mut z = zval::new();
+        z.value.ref_ = r;
+        z.u1.type_info = IS_REFERENCE | (IS_TYPE_REFCOUNTED << Z_TYPE_FLAGS_SHIFT);
+        z
+    }
+}
+
+/// A zval owning one more reference to `obj`.
+///
+/// # Safety
+/// `obj` must be a live object.
+pub unsafe fn object_zval(obj: *mut zend_object) -> zval {
+    // SAFETY: caller guarantees a live object; the new zval takes one reference.
+    unsafe {
+        (*obj).gc.refcount += 1;
+        let mut z = zval::new();
+        z.value.obj = obj;
+        z.u1.type_info = IS_OBJECT | ((IS_TYPE_REFCOUNTED | IS_TYPE_COLLECTABLE) << Z_TYPE_FLAGS_SHIFT);
+        z
+    }
+}
+
+/// Marks an object whose restore did not complete so that releasing it does not run `__destruct`,
+/// as `unserialize()` does on failure.
+///
+/// # Safety
+/// `obj` must be a live object.
+pub unsafe fn skip_destructor(obj: *mut zend_object) {
+    // SAFETY: caller guarantees a live object; GC flags live in gc.u.type_info.
+    unsafe { (*obj).gc.u.type_info |= IS_OBJ_DESTRUCTOR_CALLED }
+}
+
+/// Declared property slot `index` of `obj`.
+///
+/// # Safety
+/// `obj` must be a live object and `index < ce->default_properties_count`.
+pub unsafe fn property_slot(obj: *mut zend_object, index: usize) -> *mut zval {
+    // SAFETY: declared property slots follow the object header, one per declared property.
+    unsafe { (*obj).properties_table.as_mut_ptr().add(index) }
+}
+
+/// The property info of declared slot `index` of `ce` (parents' private slots included), or null.
+///
+/// # Safety
+/// `ce` must be a live linked class and `index < ce->default_properties_count`.
+pub unsafe fn slot_info(ce: *mut zend_class_entry, index: usize) -> *mut zend_property_info {
+    // SAFETY: the engine builds properties_info_table with one entry per slot when linking.
+    unsafe {
+        let table = (*ce).properties_info_table;
+        if table.is_null() {
+            ptr::null_mut()
+        } else {
+            *table.add(index)
+        }
+    }
+}
+
+/// Number of declared property slots of `ce`.
+///
+/// # Safety
+/// `ce` must be a live class.
+pub unsafe fn slot_count(ce: *mut zend_class_entry) -> usize {
+    // SAFETY: caller guarantees a live class.
+    unsafe { usize::try_from((*ce).default_properties_count).unwrap_or(0) }
+}
+
+/// Calls the method `func` on `obj` with `args` (borrowed: the engine copies them) and returns its
+/// result; `Err` when an exception is pending afterwards (the result is dropped).
+///
+/// # Safety
+/// `func` must be a method of `obj`'s class (or an ancestor) and `obj` a live object.
+pub unsafe fn call_method(func: *mut zend_function, obj: *mut zend_object, args: &mut [zval]) -> Result<zval, ()> {
+    let mut ret = zval::new();
+    // SAFETY: caller guarantees a matching method and object; the engine copies the arguments into the
+    // callee frame and writes the result into `ret`.
+    unsafe {
+        ffi::zend_call_known_function(
+            func,
+            obj,
+            (*obj).ce,
+            &raw mut ret,
+            u32::try_from(args.len()).unwrap_or(0),
+            args.as_mut_ptr(),
+            ptr::null_mut(),
+        );
+    }
+    if zend::exception_pending() {
+        drop(ret);
+        return Err(());
+    }
+    Ok(ret)
+}
+
+/// Discards the pending exception (one our own restore provoked with data it then reports as
+/// undecodable).
+pub fn clear_exception() {
+    // SAFETY: called during a request.
+    unsafe { ffi::zend_clear_exception() }
+}
+
+/// The type byte of an owned zval.
+pub fn type_of(z: &zval) -> u32 {
+    // SAFETY: a `zval` value is always initialised; the low byte of type_info is its type.
+    unsafe { z.u1.type_info & 0xff }
+}
+
+/// Whether the slot is `IS_UNDEF` (a hole, an unset or uninitialized property).
+///
+/// # Safety
+/// `z` must point to a live zval.
+pub unsafe fn is_undef(z: *const zval) -> bool {
+    // SAFETY: caller guarantees a live zval.
+    unsafe { zend::type_of(z) == IS_UNDEF }
+}
+
+/// An array key as stored.
+pub enum Key<'a> {
+    Int(i64),
+    Str(&'a [u8]),
+}
+
+/// The live elements of a table in storage order (packed or hash form), without calling into the
+/// engine. Values may be `IS_INDIRECT` (symbol and property tables); the caller follows them.
+///
+/// # Safety
+/// `ht` must be a live array that is not modified while the iterator is used; keys borrow from it.
+pub unsafe fn entries<'a>(ht: *mut HashTable) -> impl Iterator<Item = (Key<'a>, *mut zval)> {
+    // SAFETY: caller guarantees a live, unmodified table; nNumUsed bounds both storage forms.
+    unsafe {
+        let used = (*ht).nNumUsed as usize;
+        let packed = is_packed(ht);
+        let data = (*ht).__bindgen_anon_1.arData;
+        let packed_data = (*ht).__bindgen_anon_1.arPacked;
+        (0..used).filter_map(move |i| {
+            if packed {
+                let z = packed_data.add(i);
+                (!is_undef(z)).then_some((Key::Int(i as i64), z))
+            } else {
+                let b = data.add(i);
+                let z = &raw mut (*b).val;
+                if is_undef(z) {
+                    return None;
+                }
+                let key = if (*b).key.is_null() { Key::Int((*b).h as i64) } else { Key::Str(zend::zstr_bytes((*b).key)) };
+                Some((key, z))
+            }
+        })
+    }
+}
