@@ -37,6 +37,8 @@ const TITLES = [
     'bulk' => 'Bulk read (µs per batch)',
     'fpm_one' => 'FPM one fetch per request (worker-side µs)',
     'fpm_hot' => 'FPM hot read (worker-side µs per fetch after the first)',
+    'zts_one' => 'ZTS host, classic mode: one fetch per request (FrankenPHP-like, worker-side µs)',
+    'zts_hot' => 'ZTS host, worker mode: hot read (FrankenPHP-like, µs per fetch after the first)',
 ];
 const APCU = 'apcu-php';
 
