@@ -8,6 +8,7 @@ use ext_php_rs::ffi::{zend_execute_data, zval};
 use ext_php_rs::zend::run_handler;
 
 use crate::args::{Call, Parsed};
+use crate::encoding;
 use crate::request;
 use crate::runtime::Tier;
 use crate::zend::{self, method, param, returns, ArgInfos, Methods, StaticTable};
@@ -58,11 +59,25 @@ fn run_hook(call: &Call) -> Parsed<()> {
             .and_then(|rt| rt.backend(Tier::Volatile).cloned())
             .map(|b| b.stall_next_write(u64::try_from(micros).unwrap_or(0)))
             .is_some(),
-        // corrupt_volatile_entry / corrupt_pinned_entry need a corruption hook in shm-core.
+        (b"corrupt_volatile_entry", None) => corrupt_entry(Tier::Volatile, call.string(2)?),
+        (b"corrupt_pinned_entry", None) => corrupt_entry(Tier::Pinned, call.string(2)?),
         _ => false,
     };
     call.ret().set_bool(done);
     Ok(())
+}
+
+/// Stores the entry again with its graph header damaged: a new version, so the mutation epoch moves and
+/// no process-local copy of the old version is used; the next fetch reports "is corrupted" (§17.3).
+/// Only encoded graphs have a header to damage: other entries give false.
+fn corrupt_entry(tier: Tier, key: &[u8]) -> bool {
+    let Some(backend) = request::runtime().and_then(|rt| rt.backend(tier).cloned()) else { return false };
+    let Some((tag, mut bytes)) = backend.peek(key).map(|e| (e.tag(), e.value().to_vec())) else { return false };
+    if encoding::graph_tier(tag).is_none() || bytes.is_empty() {
+        return false;
+    }
+    bytes[0] ^= 0xff;
+    backend.store(key, tag, &bytes, 0).is_ok()
 }
 
 unsafe extern "C" fn thread_id(ex: *mut zend_execute_data, rv: *mut zval) {
