@@ -2,8 +2,6 @@
 C11 Serializer hooks run once per store and once per key per request
 --EXTENSIONS--
 static_cache
---XFAIL--
-Needs the request-local prototypes of spec 7.3 (cache_ops/read_cache): until then __unserialize/__wakeup run on every fetch.
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';

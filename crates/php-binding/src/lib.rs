@@ -19,6 +19,7 @@ mod ini;
 mod module;
 mod phpinfo;
 mod pinned_cache;
+mod prototype;
 mod read_cache;
 mod request;
 mod runtime;

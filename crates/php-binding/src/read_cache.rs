@@ -22,6 +22,7 @@ use ext_php_rs::ffi::zval;
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::immutable::{self, Immutable};
+use crate::prototype;
 use crate::runtime::Tier;
 use crate::zval_out::{self, DecodeError};
 
@@ -64,6 +65,8 @@ struct BackendCache {
 #[derive(Default)]
 struct ThreadCache {
     backends: [BackendCache; 2],
+    /// This request's prototypes of object values: (tier, key) → (entry version, decoded value).
+    prototypes: HashMap<(usize, Vec<u8>), (u64, zval)>,
     /// Immutable copies replaced while a request might still hold them.
     superseded: Vec<Rc<Local>>,
     superseded_bytes: usize,
@@ -129,15 +132,39 @@ fn expired(local: &Local) -> bool {
     local.expires_ms != 0 && now_ms() >= local.expires_ms
 }
 
-/// Writes the local copy's value into `out`.
-fn hand_out(local: &Local, out: &mut zval) -> Result<(), DecodeError> {
-    match &local.value {
+/// Writes the local copy's value into `out`: the immutable copy itself, or a copy of this request's
+/// prototype, or a fresh decode (which becomes the prototype when it can be copied).
+fn hand_out(tier: Tier, key: &[u8], local: &Local, out: &mut zval) -> Result<(), DecodeError> {
+    let (tag, bytes) = match &local.value {
         LocalValue::Immutable(imm) => {
             *out = imm.zval();
-            Ok(())
+            return Ok(());
         }
-        LocalValue::Encoded { tag, bytes } => zval_out::decode(*tag, bytes, out),
+        LocalValue::Encoded { tag, bytes } => (*tag, bytes),
+    };
+    let slot = (tier.index(), key.to_vec());
+    let from_prototype = CACHE.with_borrow(|c| match c.prototypes.get(&slot) {
+        // SAFETY: the prototype is a live value of this request.
+        Some((version, proto)) if *version == local.version => unsafe { prototype::copy(proto, false) },
+        _ => None,
+    });
+    if let Some(copy) = from_prototype {
+        *out = copy;
+        return Ok(());
     }
+    zval_out::decode(tag, bytes, out)?;
+    // SAFETY: `out` holds the value just decoded.
+    if let Some(proto) = unsafe { prototype::copy(out, true) } {
+        let old = CACHE.with_borrow_mut(|c| c.prototypes.insert(slot, (local.version, proto)));
+        drop(old);
+    }
+    Ok(())
+}
+
+/// Releases this request's prototypes (request end; in worker mode, each HTTP request's end).
+pub fn drop_prototypes() {
+    let old = CACHE.with_borrow_mut(|c| std::mem::take(&mut c.prototypes));
+    drop(old);
 }
 
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
@@ -162,7 +189,7 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
     });
     match cached {
         Some(Outcome::Miss) => return Ok(Fetched::Miss),
-        Some(Outcome::Hit(local)) => return hand_out(&local, out).map(|()| Fetched::Hit),
+        Some(Outcome::Hit(local)) => return hand_out(tier, key, &local, out).map(|()| Fetched::Hit),
         None => {}
     }
     // Slow path: consult the shared index; the entry is released before any PHP code runs.
@@ -191,6 +218,13 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
                 }
                 None => LocalValue::Encoded { tag, bytes },
             };
+            if matches!(value, LocalValue::Encoded { .. }) {
+                // SAFETY: `out` holds the value just decoded.
+                if let Some(proto) = unsafe { prototype::copy(out, true) } {
+                    let old = CACHE.with_borrow_mut(|c| c.prototypes.insert((tier.index(), key.to_vec()), (version, proto)));
+                    drop(old);
+                }
+            }
             let local = Rc::new(Local { version, expires_ms, value });
             remember(tier, backend, key, epoch, Outcome::Hit(local));
             CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += 1);
@@ -199,7 +233,7 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
     };
     remember(tier, backend, key, epoch, Outcome::Hit(local.clone()));
     CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += 1);
-    hand_out(&local, out).map(|()| Fetched::Hit)
+    hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
 }
 
 /// Records the outcome for `key`, retiring the copy it replaces. The lookup cache starts over when it
@@ -207,7 +241,7 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
 /// revalidated when read again, so the cap keeps memory bounded).
 fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Outcome) {
     CACHE.with_borrow_mut(|c| {
-        let ThreadCache { backends, superseded, superseded_bytes } = c;
+        let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
         let cache = &mut backends[tier.index()];
         debug_assert_eq!(cache.backend_id, backend.instance_id());
         let added = ThreadCache::live_bytes_of(&outcome);

@@ -36,6 +36,7 @@ pub fn begin() {
 /// RSHUTDOWN: releases every reservation this request still holds, flushes the locally counted hits
 /// and misses, and drops the snapshot.
 pub fn end() {
+    read_cache::drop_prototypes();
     let state = REQUEST.with_borrow_mut(std::mem::take);
     let Some(runtime) = state.runtime else { return };
     let owner = RequestId(state.id);

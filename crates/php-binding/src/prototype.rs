@@ -1,0 +1,167 @@
+//! Request-local prototypes (spec §7.3): the first fetch of an object value in a request decodes it
+//! (running `__unserialize`/`__wakeup`); later fetches of the same entry version copy a prototype kept
+//! from that decode instead, so the hooks run once per key, entry version and request, and each fetch
+//! still returns its own objects (`get('o') !== get('o')`).
+//!
+//! The copy is done here, not by the engine's clone handlers, because cloning must never call
+//! `__clone`. It covers graphs of scalars, strings, arrays, enum cases, `stdClass` and objects of
+//! userland classes without an internal ancestor; anything else (internal-class objects such as
+//! `DateTime` or `Exception`, PHP references) keeps no prototype and is decoded on every fetch.
+
+use std::collections::HashMap;
+
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_object, zval, HashTable, IS_ARRAY, IS_INDIRECT, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
+};
+
+use crate::zvals::{self, Key};
+
+const ZEND_USER_CLASS: std::os::raw::c_char = 2;
+const IS_OBJ_DESTRUCTOR_CALLED: u32 = 1 << 8;
+const ZEND_ACC_ENUM: u32 = 1 << 28;
+/// Nesting beyond which no prototype is kept (the copy recurses on the C stack).
+const MAX_DEPTH: usize = 2_000;
+
+struct Copier {
+    objects: HashMap<*mut zend_object, *mut zend_object>,
+}
+
+/// A copy of `src` that shares no object or array that PHP code could modify with it, or `None` when
+/// the value holds something this module does not copy.
+///
+/// # Safety
+/// `src` must be a live zval, during a request.
+pub unsafe fn copy(src: &zval, for_prototype: bool) -> Option<zval> {
+    let mut c = Copier { objects: HashMap::new() };
+    // SAFETY: caller guarantees a live zval during a request.
+    let copied = unsafe { c.value(src, 0) }?;
+    if !for_prototype {
+        // Copies handed to PHP code get their destructors back (see `object`).
+        for &obj in c.objects.values() {
+            // SAFETY: every mapped copy is alive: `copied` holds it.
+            unsafe { (*obj).gc.u.type_info &= !IS_OBJ_DESTRUCTOR_CALLED };
+        }
+    }
+    Some(copied)
+}
+
+fn type_of(z: &zval) -> u32 {
+    zvals::type_of(z)
+}
+
+impl Copier {
+    unsafe fn value(&mut self, z: &zval, depth: usize) -> Option<zval> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match type_of(z) {
+            IS_ARRAY => {
+                // SAFETY: an IS_ARRAY zval holds a live table.
+                unsafe { self.array(z, depth) }
+            }
+            // SAFETY: an IS_OBJECT zval holds a live object.
+            IS_OBJECT => unsafe { self.object(z.value.obj, depth) },
+            // Scalars and strings: copy-on-write values, sharing them is safe.
+            t if t <= ffi::IS_STRING => {
+                // SAFETY: a live zval (caller).
+                Some(unsafe { zvals::copy(z) })
+            }
+            _ => None,
+        }
+    }
+
+    unsafe fn array(&mut self, z: &zval, depth: usize) -> Option<zval> {
+        let ht: *mut HashTable = z.value.arr;
+        // SAFETY: live table; entries are not modified while we read them.
+        let types: Vec<u32> = unsafe { zvals::entries(ht).map(|(_, v)| type_of(&*v)).collect() };
+        if types.contains(&IS_REFERENCE) {
+            // A PHP reference would be shared by every copy of the array: no prototype.
+            return None;
+        }
+        let needs_copy = types.iter().any(|&t| t == IS_ARRAY || t == IS_OBJECT);
+        if !needs_copy {
+            // No object or nested array inside: PHP's copy-on-write keeps the two independent.
+            // SAFETY: a live zval.
+            return Some(unsafe { zvals::copy(z) });
+        }
+        // SAFETY: live table (caller).
+        let (count, packed, next_free) = unsafe { ((*ht).nNumOfElements as usize, zvals::is_packed(ht), (*ht).nNextFreeElement) };
+        let out = zvals::new_array(count, packed);
+        // SAFETY: `out` holds a fresh table we own.
+        let dst = unsafe { zvals::table(&out) };
+        // SAFETY: live source table; every value is a live zval.
+        unsafe {
+            for (key, v) in zvals::entries(ht) {
+                let copied = self.value(&*v, depth + 1)?;
+                match key {
+                    Key::Int(i) => zvals::insert_int(dst, i, copied),
+                    Key::Str(s) => zvals::insert_str(dst, s, copied),
+                }
+            }
+            (*dst).nNextFreeElement = next_free;
+        }
+        Some(out)
+    }
+
+    unsafe fn object(&mut self, obj: *mut zend_object, depth: usize) -> Option<zval> {
+        if let Some(&done) = self.objects.get(&obj) {
+            // SAFETY: `done` is a live copy made earlier in this walk.
+            return Some(unsafe { zvals::object_zval(done) });
+        }
+        // SAFETY: live object (caller).
+        let ce: *mut zend_class_entry = unsafe { (*obj).ce };
+        // SAFETY: reading class flags of a live class.
+        let (is_enum, copyable) = unsafe {
+            let flags = (*ce).ce_flags;
+            let std_class = std::ptr::eq(ce, ffi::zend_standard_class_def);
+            (flags & ZEND_ACC_ENUM != 0, std_class || ((*ce).type_ == ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none()))
+        };
+        if is_enum {
+            // Enum cases are engine singletons.
+            // SAFETY: live object.
+            return Some(unsafe { zvals::object_zval(obj) });
+        }
+        if !copyable {
+            return None;
+        }
+        let mut out = zval::new();
+        // SAFETY: `ce` is a linked, instantiable class (it has a live instance); no constructor runs.
+        if unsafe { ffi::object_init_ex(&raw mut out, ce) } != 0 {
+            return None;
+        }
+        // SAFETY: object_init_ex succeeded, so `out` holds a fresh object.
+        let new = unsafe { out.value.obj };
+        // A prototype released at request end, or a copy abandoned half-way, must not run __destruct;
+        // `copy` gives finished copies for PHP code their destructor back.
+        // SAFETY: live object.
+        unsafe { zvals::skip_destructor(new) };
+        self.objects.insert(obj, new);
+        // SAFETY: both objects are of class `ce`, so they have the same declared slots.
+        unsafe {
+            for i in 0..zvals::slot_count(ce) {
+                let src = &*zvals::property_slot(obj, i);
+                let dst = zvals::property_slot(new, i);
+                let copied = if type_of(src) == IS_UNDEF { std::ptr::read(src) } else { self.value(src, depth + 1)? };
+                // Release the default the new object was given, then keep the slot's flags (u2: the
+                // uninitialized/readonly guards) with the copied value.
+                drop(std::ptr::replace(dst, copied));
+                (*dst).u2 = src.u2;
+            }
+            let props = (*obj).properties;
+            if !props.is_null() {
+                let table = ffi::zend_std_get_properties(new);
+                for (key, v) in zvals::entries(props) {
+                    if type_of(&*v) == IS_INDIRECT {
+                        continue; // a declared slot, copied above
+                    }
+                    let copied = self.value(&*v, depth + 1)?;
+                    match key {
+                        Key::Int(i) => zvals::insert_int(table, i, copied),
+                        Key::Str(s) => zvals::insert_str(table, s, copied),
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+}
