@@ -179,8 +179,10 @@ function load_carbon(): bool
 {
     static $loaded = null;
     if ($loaded === null) {
+        // Carbon needs mbstring and Debian's include path (absent from the ZTS build).
         $autoload = getenv('CARBON_AUTOLOAD') ?: '/usr/share/php/Carbon/autoload.php';
-        $loaded = is_file($autoload) && (require_once $autoload) !== false && class_exists(\Carbon\CarbonImmutable::class);
+        $loaded = extension_loaded('mbstring') && str_contains((string) get_include_path(), '/usr/share/php')
+            && is_file($autoload) && (require_once $autoload) !== false && class_exists(\Carbon\CarbonImmutable::class);
     }
     return $loaded;
 }
