@@ -72,17 +72,16 @@ impl Copier {
 
     unsafe fn array(&mut self, z: &zval, depth: usize) -> Option<zval> {
         let ht: *mut HashTable = z.value.arr;
-        // SAFETY: live table; entries are not modified while we read them.
-        let types: Vec<u32> = unsafe { zvals::entries(ht).map(|(_, v)| type_of(&*v)).collect() };
-        if types.contains(&IS_REFERENCE) {
+        // SAFETY: live table (caller).
+        match unsafe { holds_objects(ht, depth) } {
             // A PHP reference would be shared by every copy of the array: no prototype.
-            return None;
-        }
-        let needs_copy = types.iter().any(|&t| t == IS_ARRAY || t == IS_OBJECT);
-        if !needs_copy {
-            // No object or nested array inside: PHP's copy-on-write keeps the two independent.
-            // SAFETY: a live zval.
-            return Some(unsafe { zvals::copy(z) });
+            None => return None,
+            Some(true) => {}
+            Some(false) => {
+                // No object anywhere inside: PHP's copy-on-write keeps the two independent.
+                // SAFETY: a live zval.
+                return Some(unsafe { zvals::copy(z) });
+            }
         }
         // SAFETY: live table (caller).
         let (count, packed, next_free) = unsafe { ((*ht).nNumOfElements as usize, zvals::is_packed(ht), (*ht).nNextFreeElement) };
@@ -164,4 +163,28 @@ impl Copier {
         }
         Some(out)
     }
+}
+
+/// Whether an array holds an object at any depth (`None`: it holds a PHP reference, or nests too
+/// deep to tell). Scanning is much cheaper than rebuilding, and object-free arrays can be shared.
+///
+/// # Safety
+/// `ht` must be a live table that is not modified meanwhile.
+unsafe fn holds_objects(ht: *mut HashTable, depth: usize) -> Option<bool> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let mut found = false;
+    // SAFETY: live table (caller); nested arrays are live tables of it.
+    for (_, v) in unsafe { zvals::entries(ht) } {
+        // SAFETY: `v` is a live element.
+        match type_of(unsafe { &*v }) {
+            IS_REFERENCE => return None,
+            IS_OBJECT => found = true,
+            // SAFETY: an IS_ARRAY element holds a live table.
+            IS_ARRAY => found |= unsafe { holds_objects((*v).value.arr, depth + 1) }?,
+            _ => {}
+        }
+    }
+    Some(found)
 }
