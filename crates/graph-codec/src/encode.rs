@@ -3,7 +3,7 @@
 //! [`EncodePlan::write_to`] then fills a destination of that size, which may be shared memory directly.
 //! Both passes are linear in the size of the graph.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use crate::analysis::{analyze, Analysis};
 use crate::error::{EncodeError, StructureError};

@@ -1,7 +1,7 @@
 //! Which storage tier a value needs (spec §6.1), as a pure function over the model plus per-class facts
 //! the binding supplies. The rules live here so the binding and the tests read them in one place.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use crate::analysis::{for_each_child_value, traversal_depth, NodeRef};
 use crate::internal_state::StateFamily;

@@ -7,7 +7,7 @@
 //! no element is copied. The copy is freed only by [`Drop`], which the read cache defers until no
 //! request of this thread can still reach it (see `read_cache`).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::mem::ManuallyDrop;
 
 use ext_php_rs::ffi::{self, zend_string, zval, Bucket, HashTable};

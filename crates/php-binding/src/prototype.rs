@@ -8,7 +8,7 @@
 //! userland classes without an internal ancestor; anything else (internal-class objects such as
 //! `DateTime` or `Exception`, PHP references) keeps no prototype and is decoded on every fetch.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_object, zval, HashTable, IS_ARRAY, IS_INDIRECT, IS_OBJECT, IS_REFERENCE, IS_UNDEF,

@@ -15,7 +15,7 @@
 //! at request end and before `info()`.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::rc::Rc;
 
 use ext_php_rs::ffi::zval;

@@ -8,7 +8,9 @@
 //! through PHP's `serialize()` after the §6.6 pre-check. Runs before any shm-core call.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
     zend_class_entry, zend_function, zend_object, zend_reference, zval, HashTable, IS_ARRAY, IS_DOUBLE,

@@ -5,7 +5,7 @@
 //! first, then object contents; userland hooks run last, inner objects first, as `unserialize()`
 //! runs its delayed calls.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::ptr;
 
 use ext_php_rs::ffi::{
