@@ -282,7 +282,8 @@ pub fn non_negative(n: u32, v: i64) -> Parsed<u64> {
 
 /// `getMultiple` / `deleteMultiple` keys: non-empty strings or ints (as decimal strings), checked
 /// all before any is used. Objects fail even if Stringable; nothing is converted through userland.
-pub fn key_list(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<Vec<u8>>> {
+/// String keys borrow the argument array's strings, which live for the whole call.
+pub fn key_list<'a>(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<std::borrow::Cow<'a, [u8]>>> {
     let mut out = Vec::new();
     // SAFETY: `keys` is the live argument array, not modified during the loop (no userland runs).
     for (_, z) in unsafe { zend::array_elements(keys) } {
@@ -290,8 +291,8 @@ pub fn key_list(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<Vec<u8>>> {
         let key = unsafe {
             let z = zend::deref(z);
             match zend::type_of(z) {
-                IS_STRING => zend::str_bytes(z).to_vec(),
-                IS_LONG => (*z).value.lval.to_string().into_bytes(),
+                IS_STRING => std::borrow::Cow::Borrowed(zend::str_bytes(z)),
+                IS_LONG => std::borrow::Cow::Owned((*z).value.lval.to_string().into_bytes()),
                 _ => return value_error(n, MSG_KEY_LIST),
             }
         };

@@ -3,7 +3,7 @@
 //! place. No PHP code runs while an shm-core entry is held: values are copied out of the entry and
 //! decoded after it is released, and encoded before any store.
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{self, zval, HashTable};
 use shm_core::{Backend, CounterError, CounterUpdate};
@@ -16,6 +16,7 @@ use crate::read_cache;
 use crate::request;
 use crate::runtime::{Runtime, Tier};
 use crate::zend;
+use crate::zvals;
 use crate::zval_in::{self, EncodeError};
 use crate::zval_out::DecodeError;
 
@@ -174,11 +175,11 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
         call.ret().set_bool(false);
         return Ok(());
     };
-    let mut seen = HashSet::new();
-    let result = zval::new_array();
+    let mut seen = HashSet::with_capacity(keys.len());
+    let result = zvals::new_array(keys.len(), false);
     // SAFETY: `result` holds a fresh array owned by this function.
     let ht = unsafe { result.value.arr };
-    for key in keys.iter().filter(|k| seen.insert(k.as_slice())) {
+    for key in keys.iter().filter(|k| seen.insert(&k[..])) {
         let mut value = zval::new();
         match fetch_into(tier, &backend, key, &mut value)? {
             Some(true) => {}
