@@ -120,7 +120,7 @@ fn readers_decoding_in_place_never_see_a_torn_graph_while_a_writer_replaces_it()
 }
 
 fn main() {
-    let scenarios: &[(&str, fn() -> Result<(), String>)] = &[
+    let scenarios: &[support::Scenario] = &[
         ("a_graph_stored_by_one_process_decodes_identically_in_another", a_graph_stored_by_one_process_decodes_identically_in_another),
         (
             "readers_decoding_in_place_never_see_a_torn_graph_while_a_writer_replaces_it",

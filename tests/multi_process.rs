@@ -309,7 +309,7 @@ fn a_named_segment_is_created_with_the_requested_mode() -> Result<(), String> {
 }
 
 fn main() {
-    let scenarios: &[(&str, fn() -> Result<(), String>)] = &[
+    let scenarios: &[support::Scenario] = &[
         ("concurrent_writers_and_readers_never_see_a_torn_value", concurrent_writers_and_readers_never_see_a_torn_value),
         ("counters_from_forked_processes_sum_exactly", counters_from_forked_processes_sum_exactly),
         ("a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact", a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact),

@@ -117,9 +117,12 @@ pub fn eventually(timeout: Duration, mut f: impl FnMut() -> bool) -> bool {
     f()
 }
 
+/// One named scenario: `Err` carries what went wrong.
+pub type Scenario = (&'static str, fn() -> Result<(), String>);
+
 /// A minimal single-threaded harness with cargo-test-shaped output: runs the scenarios whose name
 /// contains the first non-flag argument (all without one) and exits non-zero if any fails.
-pub fn run_scenarios(scenarios: &[(&str, fn() -> Result<(), String>)]) {
+pub fn run_scenarios(scenarios: &[Scenario]) {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let selected: Vec<_> = scenarios.iter().filter(|(n, _)| filter.as_ref().is_none_or(|f| n.contains(f.as_str()))).collect();
     println!("\nrunning {} tests", selected.len());

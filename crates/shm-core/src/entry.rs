@@ -59,7 +59,7 @@ pub struct EntryHeader {
 impl EntryHeader {
     /// Reads the header at `off`, checking that the offset, the lengths and the checksum make sense.
     pub fn read(region: &Region, off: u64) -> Option<EntryHeader> {
-        if off % 8 != 0 || !region.contains(off, KEY) {
+        if !off.is_multiple_of(8) || !region.contains(off, KEY) {
             return None;
         }
         let w = |f: u64| region.word(off + f).load(Ordering::Acquire);

@@ -47,7 +47,7 @@ impl Region {
     /// The shared 64-bit word at `off`. Panics on a misaligned or out-of-range offset: callers pass
     /// offsets that are either constants of the layout or validated with [`Region::contains`] first.
     pub fn word(&self, off: u64) -> &AtomicU64 {
-        assert!(off % 8 == 0 && self.contains(off, 8), "word offset {off} outside region");
+        assert!(off.is_multiple_of(8) && self.contains(off, 8), "word offset {off} outside region");
         // SAFETY: in range and 8-aligned (checked above, base is 8-aligned); AtomicU64 has the size and
         // alignment of u64, and every access to shared words goes through atomics.
         unsafe { &*(self.base.add(off as usize) as *const AtomicU64) }
@@ -55,7 +55,7 @@ impl Region {
 
     /// The word at an offset read from shared memory: `None` instead of a panic when it is invalid.
     pub fn checked_word(&self, off: u64) -> Option<&AtomicU64> {
-        (off % 8 == 0 && self.contains(off, 8)).then(|| self.word(off))
+        (off.is_multiple_of(8) && self.contains(off, 8)).then(|| self.word(off))
     }
 
     /// A byte slice view. The caller must only read bytes that are immutable while the slice lives
@@ -88,7 +88,7 @@ impl Region {
 
     /// A sub-region starting at `off`.
     pub fn sub(&self, off: u64, len: u64) -> Region {
-        assert!(self.contains(off, len) && off % 8 == 0);
+        assert!(self.contains(off, len) && off.is_multiple_of(8));
         Region { base: self.ptr(off, len), len }
     }
 }

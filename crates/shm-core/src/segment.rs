@@ -350,7 +350,7 @@ impl Segment {
             if off == 0 {
                 return Some(None);
             }
-            if off % PAGE != 0 || !region.contains(off, size) {
+            if !off.is_multiple_of(PAGE) || !region.contains(off, size) {
                 return None;
             }
             Backend::attach(region.sub(off, size), mapping.clone()).ok().map(Some)
