@@ -30,12 +30,11 @@ usleep(200000);
 var_dump(sc_fcgi($fpm, 'alpha', 'op=get')['r'], sc_fcgi($fpm, 'alpha', 'op=get')['r']);
 
 $old = $fpm['pid'];
-$orphans = array_keys($pids);
-$orphans[] = sc_fcgi($fpm, 'alpha', 'op=get')['pid'];
+$orphans = sc_children($old);
 sc_kill($old, 9);                       // the master dies without cleaning up
 proc_close($fpm['proc']);
 var_dump(count(glob("/dev/shm/static_cache.$old.*")));
-foreach ($orphans as $pid) { exec("kill -9 $pid 2>/dev/null"); }  // its workers would otherwise live on (some were recycled already)
+foreach ($orphans as $pid) { exec("kill -9 $pid 2>/dev/null"); }  // its workers would otherwise live on
 usleep(100000);
 
 $next = sc_fpm_start($pool, $app);
@@ -43,6 +42,8 @@ var_dump(count(glob("/dev/shm/static_cache.$old.*")));   // removed at the new m
 var_dump(sc_fcgi($next, 'alpha', 'op=get')['r']);         // a new master starts empty
 sc_fpm_stop($next);
 var_dump(count(glob('/dev/shm/static_cache.' . $next['pid'] . '.*')));
+usleep(200000);
+var_dump(array_values(array_filter($orphans, 'sc_alive')));   // nothing left running
 sc_fpm_cleanup($fpm);
 sc_fpm_cleanup($next);
 ?>
@@ -59,3 +60,5 @@ int(1)
 int(0)
 NULL
 int(0)
+array(0) {
+}
