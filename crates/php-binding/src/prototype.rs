@@ -17,7 +17,6 @@ use ext_php_rs::ffi::{
 use crate::zvals::{self, Key};
 
 const ZEND_USER_CLASS: std::os::raw::c_char = 2;
-const IS_OBJ_DESTRUCTOR_CALLED: u32 = 1 << 8;
 const ZEND_ACC_ENUM: u32 = 1 << 28;
 /// Nesting beyond which no prototype is kept (the copy recurses on the C stack).
 const MAX_DEPTH: usize = 2_000;
@@ -39,7 +38,7 @@ pub unsafe fn copy(src: &zval, for_prototype: bool) -> Option<zval> {
         // Copies handed to PHP code get their destructors back (see `object`).
         for &obj in c.objects.values() {
             // SAFETY: every mapped copy is alive: `copied` holds it.
-            unsafe { (*obj).gc.u.type_info &= !IS_OBJ_DESTRUCTOR_CALLED };
+            unsafe { zvals::restore_destructor(obj) };
         }
     }
     Some(copied)

@@ -65,8 +65,8 @@ struct BackendCache {
 #[derive(Default)]
 struct ThreadCache {
     backends: [BackendCache; 2],
-    /// This request's prototypes of object values: (tier, key) → (entry version, decoded value).
-    prototypes: HashMap<(usize, Vec<u8>), (u64, zval)>,
+    /// This request's prototypes of object values, per backend: key → (entry version, decoded value).
+    prototypes: [HashMap<Vec<u8>, (u64, zval)>; 2],
     /// Immutable copies replaced while a request might still hold them.
     superseded: Vec<Rc<Local>>,
     superseded_bytes: usize,
@@ -142,8 +142,7 @@ fn hand_out(tier: Tier, key: &[u8], local: &Local, out: &mut zval) -> Result<(),
         }
         LocalValue::Encoded { tag, bytes } => (*tag, bytes),
     };
-    let slot = (tier.index(), key.to_vec());
-    let from_prototype = CACHE.with_borrow(|c| match c.prototypes.get(&slot) {
+    let from_prototype = CACHE.with_borrow(|c| match c.prototypes[tier.index()].get(key) {
         // SAFETY: the prototype is a live value of this request.
         Some((version, proto)) if *version == local.version => unsafe { prototype::copy(proto, false) },
         _ => None,
@@ -153,12 +152,18 @@ fn hand_out(tier: Tier, key: &[u8], local: &Local, out: &mut zval) -> Result<(),
         return Ok(());
     }
     zval_out::decode(tag, bytes, out)?;
-    // SAFETY: `out` holds the value just decoded.
-    if let Some(proto) = unsafe { prototype::copy(out, true) } {
-        let old = CACHE.with_borrow_mut(|c| c.prototypes.insert(slot, (local.version, proto)));
+    keep_prototype(tier, key, local.version, out);
+    Ok(())
+}
+
+/// Keeps a copy of `decoded` (this request's fresh decode of `version`) as the key's prototype, when
+/// the value can be copied.
+fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
+    // SAFETY: `decoded` is a live value of this request.
+    if let Some(proto) = unsafe { prototype::copy(decoded, true) } {
+        let old = CACHE.with_borrow_mut(|c| c.prototypes[tier.index()].insert(key.to_vec(), (version, proto)));
         drop(old);
     }
-    Ok(())
 }
 
 /// Releases this request's prototypes (request end; in worker mode, each HTTP request's end).
@@ -219,11 +224,7 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
                 None => LocalValue::Encoded { tag, bytes },
             };
             if matches!(value, LocalValue::Encoded { .. }) {
-                // SAFETY: `out` holds the value just decoded.
-                if let Some(proto) = unsafe { prototype::copy(out, true) } {
-                    let old = CACHE.with_borrow_mut(|c| c.prototypes.insert((tier.index(), key.to_vec()), (version, proto)));
-                    drop(old);
-                }
+                keep_prototype(tier, key, version, out);
             }
             let local = Rc::new(Local { version, expires_ms, value });
             remember(tier, backend, key, epoch, Outcome::Hit(local));

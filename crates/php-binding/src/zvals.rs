@@ -175,6 +175,15 @@ pub unsafe fn skip_destructor(obj: *mut zend_object) {
     unsafe { (*obj).gc.u.type_info |= IS_OBJ_DESTRUCTOR_CALLED }
 }
 
+/// Undoes [`skip_destructor`]: the object's `__destruct` runs again when it is released.
+///
+/// # Safety
+/// `obj` must be a live object.
+pub unsafe fn restore_destructor(obj: *mut zend_object) {
+    // SAFETY: caller guarantees a live object; GC flags live in gc.u.type_info.
+    unsafe { (*obj).gc.u.type_info &= !IS_OBJ_DESTRUCTOR_CALLED }
+}
+
 /// Declared property slot `index` of `obj`.
 ///
 /// # Safety
