@@ -9,6 +9,7 @@ use ext_php_rs::ffi::{self, zval, HashTable};
 use shm_core::{Backend, CounterError, CounterUpdate};
 
 use crate::args::{self, Call, KeyRules, Parsed, Thrown};
+use crate::attributes;
 use crate::encoding;
 use crate::enums;
 use crate::info::{self, Figures};
@@ -262,8 +263,14 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
         call.ret().set_bool(false);
         return Ok(());
     };
-    // A loaded class name also selects that class's attribute state (attribute engine); the
-    // explicit entry stored under exactly that string goes either way.
+    // A loaded class name also selects that class's attribute state; the explicit entry stored under
+    // exactly that string goes either way.
+    if let Some(ce) = zend::loaded_class(key) {
+        // SAFETY: a class from the class table, during a request.
+        for attribute_key in unsafe { attributes::on_delete_class(tier, ce) } {
+            backend.delete(&attribute_key);
+        }
+    }
     backend.delete(key);
     release_own(tier, &backend, key);
     call.ret().set_bool(true);
@@ -292,6 +299,7 @@ pub fn clear(tier: Tier, call: &Call) -> Parsed<()> {
         call.ret().set_bool(false);
         return Ok(());
     };
+    attributes::on_clear(tier);
     backend.clear();
     backend.release_all(request::owner());
     request::forget_all(tier);
@@ -384,12 +392,13 @@ pub fn get_cache_store_type(tier: Tier, call: &Call) -> Parsed<()> {
     if let Some(class_name) = class_name {
         args::non_empty(2, class_name)?;
     }
-    // Attribute entries (with `$class_name`) live in the attribute engine's key space: NotFound
-    // until it is wired in.
-    let tag = match (class_name, available(tier)) {
-        (None, Some((_rt, backend))) => peek_type(&backend, key),
-        _ => None,
-    };
+    // With `$class_name`: the member entry of that static property, in the attribute key space.
+    // Without: an explicit key, which never reaches attribute state.
+    let tag = available(tier).and_then(|(_rt, backend)| match class_name {
+        Some(class) => peek_type(&backend, &attributes::property_key(tier, class, key)),
+        None if attributes::is_internal_key(key) => None,
+        None => peek_type(&backend, key),
+    });
     let case = enums::store_type(tag.and_then(encoding::store_type));
     // SAFETY: enum cases are live objects for the request; set_object adds the returned reference.
     unsafe { call.ret().set_object(&mut *case) };

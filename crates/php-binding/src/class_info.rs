@@ -145,3 +145,12 @@ pub unsafe fn is_enum(ce: *mut zend_class_entry) -> bool {
     // SAFETY: caller guarantees a live class.
     unsafe { (*ce).ce_flags & ZEND_ACC_ENUM != 0 }
 }
+
+/// Whether objects of `ce` can be stored at all (not a Closure, not marked not-serializable).
+///
+/// # Safety
+/// `ce` must be a live, linked class entry.
+pub unsafe fn serializable(ce: *mut zend_class_entry) -> bool {
+    // SAFETY: caller guarantees a live class.
+    !matches!(unsafe { facts(ce) }.info.kind, ClassKind::NotSerializable | ClassKind::Closure)
+}

@@ -40,7 +40,9 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
             pinned_cache::register();
             test_hooks::register_if_enabled();
         }
-        runtime::install(runtime::Runtime::start(&ini::settings()));
+        let runtime = runtime::Runtime::start(&ini::settings());
+        attributes::install_hooks(runtime.attribute_mode);
+        runtime::install(runtime);
         worker_mode::install(&zend::sapi_name());
         ACTIVE.store(true, Ordering::Release);
     });
@@ -60,13 +62,19 @@ pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32
     let outcome = catch_unwind(|| {
         if active() {
             request::begin();
+            attributes::begin_request();
         }
     });
     if outcome.is_ok() { SUCCESS } else { FAILURE }
 }
 
 pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i32 {
-    let outcome = catch_unwind(request::end);
+    let outcome = catch_unwind(|| {
+        if active() {
+            attributes::end_request();
+        }
+        request::end();
+    });
     if outcome.is_ok() { SUCCESS } else { FAILURE }
 }
 

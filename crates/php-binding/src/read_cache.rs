@@ -175,6 +175,17 @@ pub fn drop_prototypes() {
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.
 pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
+    fetch_with(tier, backend, key, out, 1)
+}
+
+/// [`fetch`] without counting a hit or a miss: restores of attributed statics are not lookups by
+/// `get()` (§15).
+pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
+    fetch_with(tier, backend, key, out, 0)
+}
+
+/// `count` is what one hit or miss adds to the counters (0 or 1).
+fn fetch_with(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval, count: u64) -> Result<Fetched, DecodeError> {
     let epoch = backend.epoch();
     // Fast path: this key was looked up since the last change to the backend.
     let cached = CACHE.with_borrow_mut(|c| {
@@ -182,11 +193,11 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
         let slot = cache.slots.get(key).filter(|s| s.epoch == epoch)?;
         match &slot.outcome {
             Outcome::Miss => {
-                cache.misses += 1;
+                cache.misses += count;
                 Some(Outcome::Miss)
             }
             Outcome::Hit(local) if !expired(local) => {
-                cache.hits += 1;
+                cache.hits += count;
                 Some(Outcome::Hit(local.clone()))
             }
             Outcome::Hit(_) => None,
@@ -201,7 +212,7 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
     let found = backend.peek(key).map(|e| (e.version(), e.expires_ms(), e.tag(), e.value().to_vec()));
     let Some((version, expires_ms, tag, bytes)) = found else {
         remember(tier, backend, key, epoch, Outcome::Miss);
-        CACHE.with_borrow_mut(|c| c.backend(tier, backend).misses += 1);
+        CACHE.with_borrow_mut(|c| c.backend(tier, backend).misses += count);
         return Ok(Fetched::Miss);
     };
     let same_version = CACHE.with_borrow_mut(|c| match c.backend(tier, backend).slots.get(key) {
@@ -228,12 +239,12 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
             }
             let local = Rc::new(Local { version, expires_ms, value });
             remember(tier, backend, key, epoch, Outcome::Hit(local));
-            CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += 1);
+            CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += count);
             return Ok(Fetched::Hit);
         }
     };
     remember(tier, backend, key, epoch, Outcome::Hit(local.clone()));
-    CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += 1);
+    CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += count);
     hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
 }
 

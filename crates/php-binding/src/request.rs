@@ -56,6 +56,7 @@ pub fn end_http_request() {
     if REQUEST.with_borrow(|r| r.runtime.is_none()) {
         return;
     }
+    crate::attributes::end_http_request();
     end();
     begin();
 }

@@ -159,15 +159,14 @@ pub unsafe fn register_class(
     }
 }
 
-/// Marks an internal class as an attribute class with the given target flags.
+/// Marks an internal class as an attribute class with the given target flags; returns its
+/// `zend_internal_attribute` record.
 ///
 /// # Safety
 /// `ce` must be an internal class registered during this MINIT.
-pub unsafe fn register_attribute(ce: *mut zend_class_entry, flags: u32) {
+pub unsafe fn register_attribute(ce: *mut zend_class_entry, flags: u32) -> *mut c_void {
     // SAFETY: caller guarantees an internal class; the function stores it in a persistent table.
-    unsafe {
-        zend_internal_attribute_register(ce, flags);
-    }
+    unsafe { zend_internal_attribute_register(ce, flags) }
 }
 
 /// Registers global functions (the test hooks) from MINIT.
@@ -278,10 +277,16 @@ pub unsafe fn array_len(ht: *const ffi::HashTable) -> usize {
 /// Whether a class, interface, trait or enum of that name is in the class table, without autoloading.
 /// One leading `\` is ignored; the lookup is case-insensitive, as PHP's is.
 pub fn class_is_loaded(name: &[u8]) -> bool {
+    loaded_class(name).is_some()
+}
+
+/// The loaded class, interface, trait or enum `name` names (one leading `\\` ignored,
+/// case-insensitive), without autoloading.
+pub fn loaded_class(name: &[u8]) -> Option<*mut zend_class_entry> {
     let name = name.strip_prefix(b"\\").unwrap_or(name);
     // Class names never contain NUL; the class table also holds "\0..." runtime-definition keys.
     if name.is_empty() || name.contains(&0) {
-        return false;
+        return None;
     }
     let lower = name.to_ascii_lowercase();
     // SAFETY: the executor's class table is live during a request; at MINIT it is not set up yet
@@ -291,7 +296,11 @@ pub fn class_is_loaded(name: &[u8]) -> bool {
         if table.is_null() {
             table = (*ffi::ext_php_rs_compiler_globals()).class_table;
         }
-        !table.is_null() && !ffi::zend_hash_str_find(table, lower.as_ptr().cast(), lower.len()).is_null()
+        if table.is_null() {
+            return None;
+        }
+        let found = ffi::zend_hash_str_find(table, lower.as_ptr().cast(), lower.len());
+        (!found.is_null()).then(|| (*found).value.ce)
     }
 }
 

@@ -268,6 +268,7 @@ pub unsafe fn is_undef(z: *const zval) -> bool {
 }
 
 /// An array key as stored.
+#[derive(PartialEq, Eq)]
 pub enum Key<'a> {
     Int(i64),
     Str(&'a [u8]),

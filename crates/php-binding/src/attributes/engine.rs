@@ -1,0 +1,818 @@
+//! The per-request life of attributed statics (§16.4–16.8), per thread under ZTS: classes are
+//! registered as they are linked, their units restored (at link in deferred mode, at first access in
+//! exact mode; method statics at the method's first call), and published (exact mode: at root writes;
+//! otherwise at request end, when the value differs from what was restored).
+//!
+//! Borrows of the state are short and never span a call into PHP: decoding, encoding, destructors and
+//! autoloading can all re-enter the engine (and this module) through userland code.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_OBJECT, IS_REFERENCE,
+};
+
+use super::abi::{self, IS_CONSTANT_AST};
+use super::compare::{self, How};
+use super::declaration::Strategy;
+use super::diagnose;
+use super::plan::{self, Member, Unit};
+use crate::exception;
+use crate::read_cache::{self, Fetched};
+use crate::request;
+use crate::runtime::{AttributeMode, Tier};
+use crate::zend;
+use crate::zval_in::{self, EncodeError};
+use crate::zval_out::DecodeError;
+use crate::zvals;
+
+/// Run-time state of one member of a unit.
+#[derive(Default)]
+struct MemberRt {
+    /// The live static exists and holds the restored value (or its default).
+    live: bool,
+    /// An independent copy of the value at restore (structural comparison).
+    baseline: Option<zval>,
+    /// A copy of the value at the last publication or restore (identity comparison, exact mode).
+    published: Option<zval>,
+}
+
+struct UnitRt {
+    unit: Unit,
+    /// Stored value read at restore (member values of a blob are taken from it): kept while method
+    /// statics of the unit still have to be installed.
+    fetched: Option<zval>,
+    /// A second, private copy of `fetched`: the baselines of method statics installed later.
+    fetched_baseline: Option<zval>,
+    restored: bool,
+    suppressed: bool,
+    members: Vec<MemberRt>,
+}
+
+impl UnitRt {
+    /// Publication at the write (exact mode), rather than at request end.
+    fn at_write(&self, mode: AttributeMode) -> bool {
+        mode == AttributeMode::Exact && self.unit.spec.strategy != Strategy::Tracking
+    }
+}
+
+#[derive(Default)]
+struct State {
+    mode: Option<AttributeMode>,
+    units: Vec<UnitRt>,
+    /// Units per registered class, and whether they still wait for their first access (exact mode).
+    classes: HashMap<*mut zend_class_entry, (Vec<usize>, bool)>,
+    by_prop: HashMap<*mut zend_property_info, usize>,
+    by_method: HashMap<*mut zend_op_array, Vec<usize>>,
+    /// Exact mode: units written through a static-property fetch since the last check.
+    watch: Vec<usize>,
+    /// Classes linked while no userland code may run (compilation, an include in progress): they
+    /// are registered at the start of the script that declares them.
+    pending_links: Vec<*mut zend_class_entry>,
+    /// Units whose stored value named classes that were not loaded yet: retried when classes link.
+    retry: Vec<usize>,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::default();
+}
+
+fn mode() -> Option<AttributeMode> {
+    STATE.with_borrow(|s| s.mode).filter(|m| *m != AttributeMode::Off)
+}
+
+/// RINIT: the request's attribute mode (off when this request's partition has no backend).
+pub fn begin_request() {
+    let mode = request::runtime().map(|rt| rt.attribute_mode);
+    let old = STATE.with_borrow_mut(|s| std::mem::replace(s, State { mode, ..State::default() }));
+    drop(old);
+}
+
+/// A class was linked (or, preloaded, is present at request start): register its units and, in
+/// deferred mode, restore them now. Returns a declaration error to raise as a fatal error.
+///
+/// # Safety
+/// `ce` must be a live, linked class, during a request.
+pub unsafe fn class_linked(ce: *mut zend_class_entry, accessed_now: bool) -> Result<(), String> {
+    if mode().is_none() {
+        return Ok(());
+    }
+    if !userland_may_run() {
+        STATE.with_borrow_mut(|s| s.pending_links.push(ce));
+        return Ok(());
+    }
+    retry_restores();
+    // SAFETY: as above.
+    unsafe { register(ce, accessed_now) }
+}
+
+/// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
+/// with a frame executing. The main script is compiled (and OPcache copies its classes) before any
+/// frame exists, and an exception thrown then is fatal; its classes wait for its first opline.
+/// Classes linked while an include is compiled are restored at once: files that only declare
+/// classes are never executed, so there is no later point to wait for.
+fn userland_may_run() -> bool {
+    // SAFETY: reading the executor globals of this thread during a request.
+    unsafe { !(*ffi::ext_php_rs_executor_globals()).current_execute_data.is_null() }
+}
+
+/// A file starts executing (the main script, an include, an eval): register the classes linked
+/// before any frame existed. Returns a declaration error to raise as a fatal error.
+pub fn script_begin() -> Result<(), String> {
+    if mode().is_none() {
+        return Ok(());
+    }
+    let pending = STATE.with_borrow_mut(|s| std::mem::take(&mut s.pending_links));
+    // Earlier restores that missed classes first: those linked since may be what they need.
+    retry_restores();
+    for ce in pending {
+        // SAFETY: classes linked earlier in this request stay in the class table.
+        unsafe { register(ce, false)? };
+    }
+    Ok(())
+}
+
+/// Restores again the units whose stored value needed classes that were not loaded then.
+fn retry_restores() {
+    let ids = STATE.with_borrow_mut(|s| std::mem::take(&mut s.retry));
+    for id in ids {
+        // SAFETY: registered units belong to live classes.
+        unsafe { restore_unit(id) };
+    }
+}
+
+/// Registers the units of `ce` and restores them unless exact mode waits for the first access.
+///
+/// # Safety
+/// As [`class_linked`].
+unsafe fn register(ce: *mut zend_class_entry, accessed_now: bool) -> Result<(), String> {
+    let Some(mode) = mode() else { return Ok(()) };
+    if STATE.with_borrow(|s| s.classes.contains_key(&ce)) {
+        return Ok(());
+    }
+    // SAFETY: caller guarantees a linked class.
+    let units = unsafe { plan::plan(ce)? };
+    if units.is_empty() {
+        return Ok(());
+    }
+    let lazy = mode == AttributeMode::Exact && !accessed_now;
+    STATE.with_borrow_mut(|s| {
+        let mut ids = Vec::new();
+        for unit in units {
+            let id = s.units.len();
+            for (_, member) in &unit.members {
+                match *member {
+                    Member::Prop(info) => {
+                        s.by_prop.insert(info, id);
+                    }
+                    Member::Var(op, _) => {
+                        let list = s.by_method.entry(op).or_default();
+                        if !list.contains(&id) {
+                            list.push(id);
+                        }
+                    }
+                }
+            }
+            let members = unit.members.iter().map(|_| MemberRt::default()).collect();
+            s.units.push(UnitRt { unit, fetched: None, fetched_baseline: None, restored: false, suppressed: false, members });
+            ids.push(id);
+        }
+        s.classes.insert(ce, (ids, lazy));
+    });
+    if !lazy {
+        // SAFETY: as above.
+        unsafe { restore_class(ce) };
+    }
+    Ok(())
+}
+
+/// Restores the not yet restored units of `ce` and of its parents (exact mode: first access).
+///
+/// # Safety
+/// `ce` must be a live, linked class, during a request.
+pub unsafe fn restore_class(ce: *mut zend_class_entry) {
+    let mut class = ce;
+    while !class.is_null() {
+        let ids = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
+            Some((ids, lazy)) => {
+                *lazy = false;
+                ids.iter().copied().filter(|&id| !s.units[id].restored).collect()
+            }
+            None => Vec::new(),
+        });
+        for id in ids {
+            // SAFETY: registered units belong to live classes.
+            unsafe { restore_unit(id) };
+        }
+        // SAFETY: a linked class's parent pointer is a class entry (or null).
+        class = unsafe { (*class).__bindgen_anon_1.parent };
+    }
+}
+
+/// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
+fn fetch(tier: Tier, key: &[u8]) -> Option<zval> {
+    let runtime = request::runtime()?;
+    let backend = runtime.backend(tier)?;
+    let mut out = zval::new();
+    match read_cache::fetch_uncounted(tier, backend, key, &mut out) {
+        Ok(Fetched::Hit) => Some(out),
+        Ok(Fetched::Miss) => None,
+        Err(DecodeError::Thrown) => {
+            zvals::clear_exception();
+            None
+        }
+        Err(_) => {
+            backend.delete(key);
+            None
+        }
+    }
+}
+
+/// The part of a fetched unit value that belongs to member `name` (the whole value for non-blobs).
+///
+/// # Safety
+/// `fetched` must be a live zval.
+unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut zval> {
+    let z = (&raw const *fetched).cast_mut();
+    if !blob {
+        return Some(z);
+    }
+    // SAFETY: blobs are stored as arrays keyed by member name; anything else is ignored.
+    unsafe {
+        if zend::type_of(z) != IS_ARRAY {
+            return None;
+        }
+        zvals::find_str((*z).value.arr, name)
+    }
+}
+
+/// Restores the properties of unit `id`, keeps what its method statics will need, and records the
+/// baselines of §16.6.
+///
+/// # Safety
+/// During a request; the unit's class is live.
+unsafe fn restore_unit(id: usize) {
+    let Some(mode) = mode() else { return };
+    let (tier, key, blob, props, needs_baseline, has_vars) = STATE.with_borrow_mut(|s| {
+        let u = &mut s.units[id];
+        u.restored = true;
+        let props: Vec<(usize, Vec<u8>, *mut zend_property_info)> = u
+            .unit
+            .members
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (name, m))| match *m {
+                Member::Prop(info) => Some((i, name.clone(), info)),
+                Member::Var(..) => None,
+            })
+            .collect();
+        let has_vars = props.len() < u.unit.members.len();
+        (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, props, !u.at_write(mode), has_vars)
+    });
+    let mut fetched = fetch(tier, &key);
+    // SAFETY: a live, freshly decoded value.
+    if fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
+        // Restored later, once the classes are linked; meanwhile the defaults stand.
+        STATE.with_borrow_mut(|s| s.retry.push(id));
+        fetched = None;
+    }
+    let retried = STATE.with_borrow(|s| s.units[id].members.iter().any(|m| m.live));
+    let baseline_source = if needs_baseline && fetched.is_some() { fetch(tier, &key) } else { None };
+    if let Some(b) = &baseline_source {
+        // SAFETY: a fresh, private copy: its objects must never run destructors.
+        unsafe { mark_no_destructors(b) };
+    }
+    for (i, name, info) in props {
+        // SAFETY: the class of a registered property is live; values come from live zvals.
+        unsafe {
+            let slot = abi::static_slot(info);
+            // A retry leaves a member alone that the request has changed since the first attempt.
+            let untouched = !retried
+                || STATE.with_borrow(|s| {
+                    s.units[id].members[i].published.as_ref().map(|p| (&raw const *p).cast_mut())
+                })
+                .is_none_or(|p| compare::same(slot, p, How::Identity));
+            if !untouched {
+                continue;
+            }
+            if let Some(value) = fetched.as_ref().and_then(|f| member_value(f, blob, &name)) {
+                assign_checked(info, slot, value);
+            }
+            let baseline = match &baseline_source {
+                Some(b) => member_value(b, blob, &name).map(|z| zvals::copy(zend::deref(z))),
+                None => Some(zvals::copy(zend::deref(slot))),
+            };
+            let published = zvals::copy(zend::deref(slot));
+            STATE.with_borrow_mut(|s| {
+                let m = &mut s.units[id].members[i];
+                m.live = true;
+                m.baseline = if needs_baseline { baseline } else { None };
+                m.published = Some(published);
+            });
+        }
+    }
+    if has_vars {
+        let old = STATE.with_borrow_mut(|s| {
+            let u = &mut s.units[id];
+            (std::mem::replace(&mut u.fetched, fetched), std::mem::replace(&mut u.fetched_baseline, baseline_source))
+        });
+        drop(old);
+    }
+}
+
+/// Whether a decoded value holds objects of `__PHP_Incomplete_Class` (classes not loaded yet).
+///
+/// # Safety
+/// `z` must be a live zval.
+unsafe fn names_missing_class(z: &zval) -> bool {
+    let Some(incomplete) = crate::class_lookup::incomplete_class() else { return false };
+    let mut found = false;
+    // SAFETY: as above.
+    unsafe { walk_objects(z, |obj| found |= (*obj).ce == incomplete) };
+    found
+}
+
+/// Writes a restored value into a static property slot, unless it no longer fits the declared type
+/// (§16.4: the member then keeps its default).
+///
+/// # Safety
+/// `slot` is the live slot of `info`; `value` a live zval.
+unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: *mut zval) {
+    // SAFETY: as above; the type check may throw, and the exception is discarded.
+    unsafe {
+        let mut v = zvals::copy(zend::deref(value));
+        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut v, true) {
+            zvals::clear_exception();
+            return;
+        }
+        replace(slot, v);
+    }
+}
+
+/// Stores `v` in `slot` (through a reference if the slot is one) and releases the old value.
+///
+/// # Safety
+/// `slot` must be a live, writable zval.
+unsafe fn replace(slot: *mut zval, v: zval) {
+    // SAFETY: as above; the old value is released after the slot holds the new one.
+    unsafe {
+        let target = zend::deref(slot);
+        let old = std::ptr::replace(target, v);
+        drop(old);
+    }
+}
+
+/// Marks every object of a private copy as destructed, so dropping the copy runs no `__destruct`.
+///
+/// # Safety
+/// `z` must be a live zval.
+unsafe fn mark_no_destructors(z: &zval) {
+    // SAFETY: as above; every object visited is live.
+    unsafe { walk_objects(z, |obj| zvals::skip_destructor(obj)) };
+}
+
+/// Calls `f` once for every object reachable from `z` (arrays, references, property tables).
+///
+/// # Safety
+/// `z` must be a live zval; `f` must not modify the graph.
+unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
+    let mut pending = vec![(&raw const *z).cast_mut()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(z) = pending.pop() {
+        // SAFETY: every zval pushed is reachable from the live root.
+        unsafe {
+            let z = zend::deref(z);
+            match zend::type_of(z) {
+                IS_ARRAY => {
+                    if seen.insert((*z).value.arr as usize) {
+                        pending.extend(zvals::entries((*z).value.arr).map(|(_, v)| v));
+                    }
+                }
+                IS_OBJECT => {
+                    let obj = (*z).value.obj;
+                    if seen.insert(obj as usize) {
+                        f(obj);
+                        for i in 0..zvals::slot_count((*obj).ce) {
+                            pending.push(zvals::property_slot(obj, i));
+                        }
+                        if !(*obj).properties.is_null() {
+                            pending.extend(zvals::entries((*obj).properties).map(|(_, v)| v));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A method with attributed statics is being called: install its static-variable table with the
+/// restored values before its first `static` statement runs (§16.4, A.8). In exact mode, first
+/// publish root writes made since the last check (e.g. through a reference the method returned).
+///
+/// # Safety
+/// `op` must be the live op_array being called, during a request.
+pub unsafe fn method_begin(op: *mut zend_op_array) {
+    let Some(mode) = mode() else { return };
+    let ids = STATE.with_borrow(|s| s.by_method.get(&op).cloned().unwrap_or_default());
+    if ids.is_empty() {
+        return;
+    }
+    if mode == AttributeMode::Exact {
+        check_written(&ids);
+        check_watched();
+    }
+    for id in ids {
+        if !STATE.with_borrow(|s| s.units[id].restored) {
+            // SAFETY: the unit's class is live (its method is being called).
+            unsafe { restore_unit(id) };
+        }
+        // SAFETY: as above.
+        unsafe { install_vars(id, op, mode) };
+    }
+}
+
+/// End of a call of a method with attributed statics (exact mode): publish its roots if written.
+pub fn method_end(op: *mut zend_op_array) {
+    if mode() != Some(AttributeMode::Exact) {
+        return;
+    }
+    let ids = STATE.with_borrow(|s| s.by_method.get(&op).cloned().unwrap_or_default());
+    check_written(&ids);
+    check_watched();
+}
+
+/// # Safety
+/// `op` must be a live user op_array with static variables, during a request.
+unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
+    let todo: Vec<(usize, Vec<u8>, *mut ffi::zend_string)> = STATE.with_borrow(|s| {
+        let u = &s.units[id];
+        u.unit
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, m))| matches!(m, Member::Var(o, _) if *o == op) && !u.members[*i].live)
+            .map(|(i, (name, m))| match *m {
+                Member::Var(_, var) => (i, name.clone(), var),
+                Member::Prop(_) => unreachable!("filtered to variables"),
+            })
+            .collect()
+    });
+    if todo.is_empty() {
+        return;
+    }
+    // SAFETY: caller guarantees a live op_array; the table is PHP's own duplicate of the template
+    // (A.8: BIND_STATIC addresses slots by offset), values replaced in place.
+    unsafe {
+        let mut table = abi::static_table(op);
+        if table.is_null() {
+            table = ffi::zend_array_dup((*op).static_variables);
+            abi::set_static_table(op, table);
+        }
+        let needs_baseline = STATE.with_borrow(|s| !s.units[id].at_write(mode));
+        let blob = STATE.with_borrow(|s| s.units[id].unit.blob);
+        for (i, name, var) in todo {
+            let slot = ffi::zend_hash_find(table, var);
+            if slot.is_null() {
+                continue;
+            }
+            let value = STATE.with_borrow(|s| {
+                s.units[id].fetched.as_ref().and_then(|f| member_value(f, blob, &name)).map(|z| zvals::copy(zend::deref(z)))
+            });
+            if let Some(v) = value {
+                replace(slot, v);
+            } else if zend::type_of(slot) == IS_CONSTANT_AST {
+                // The declared default is a constant expression: evaluate it as BIND_STATIC would.
+                if abi::zval_update_constant_ex(slot, (*op).scope) != 0 {
+                    zvals::clear_exception();
+                }
+            }
+            let current = zvals::copy(zend::deref(slot));
+            let stored_baseline = STATE.with_borrow(|s| {
+                s.units[id].fetched_baseline.as_ref().and_then(|f| member_value(f, blob, &name)).map(|z| zvals::copy(zend::deref(z)))
+            });
+            // Without a stored value the default is the baseline; defaults hold no mutable objects.
+            let baseline = needs_baseline.then(|| stored_baseline.unwrap_or_else(|| zvals::copy(zend::deref(slot))));
+            STATE.with_borrow_mut(|s| {
+                let m = &mut s.units[id].members[i];
+                m.live = true;
+                m.baseline = baseline;
+                m.published = Some(current);
+            });
+        }
+        let done = STATE.with_borrow(|s| s.units[id].members.iter().all(|m| m.live));
+        if done {
+            let fetched = STATE.with_borrow_mut(|s| (s.units[id].fetched.take(), s.units[id].fetched_baseline.take()));
+            drop(fetched);
+        }
+    }
+}
+
+/// The live zval of member `i` of unit `id`, or `None` while it does not exist yet.
+///
+/// # Safety
+/// During a request; the unit's class is live.
+unsafe fn live_value(id: usize, i: usize) -> Option<*mut zval> {
+    let (member, live) = STATE.with_borrow(|s| (s.units[id].unit.members[i].1, s.units[id].members[i].live));
+    if !live {
+        return None;
+    }
+    // SAFETY: live members have an initialised static slot or static-variable table.
+    unsafe {
+        match member {
+            Member::Prop(info) => Some(abi::static_slot(info)),
+            Member::Var(op, var) => {
+                let table = abi::static_table(op);
+                if table.is_null() {
+                    return None;
+                }
+                let slot = ffi::zend_hash_find(table, var);
+                (!slot.is_null()).then_some(slot)
+            }
+        }
+    }
+}
+
+/// Builds the value a unit publishes: the member itself, or the blob array of all members (members
+/// not live yet contribute what was restored for them, or nothing).
+///
+/// # Safety
+/// During a request.
+unsafe fn unit_value(id: usize) -> zval {
+    let (blob, names) = STATE.with_borrow(|s| {
+        let u = &s.units[id];
+        (u.unit.blob, u.unit.members.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>())
+    });
+    // SAFETY: as above; values are copied (shared by refcount), never moved.
+    unsafe {
+        if !blob {
+            return live_value(id, 0).map_or_else(zval::new, |z| zvals::copy(zend::deref(z)));
+        }
+        let out = zvals::new_array(names.len(), false);
+        for (i, name) in names.iter().enumerate() {
+            let value = match live_value(id, i) {
+                Some(z) => Some(zvals::copy(zend::deref(z))),
+                None => STATE.with_borrow(|s| {
+                    s.units[id].fetched.as_ref().and_then(|f| member_value(f, true, name)).map(|z| zvals::copy(zend::deref(z)))
+                }),
+            };
+            if let Some(v) = value {
+                zvals::insert_str(zvals::table(&raw const out), name, v);
+            }
+        }
+        out
+    }
+}
+
+/// Why a publication failed (§16.9), or `Thrown` when a userland hook threw.
+enum PublishError {
+    Message(String),
+    Thrown,
+}
+
+/// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens).
+fn publish(id: usize) -> Result<(), PublishError> {
+    let (tier, key, ttl) = STATE.with_borrow(|s| {
+        let u = &s.units[id].unit;
+        (u.spec.tier, u.key.clone(), u.spec.ttl)
+    });
+    let Some(runtime) = request::runtime() else { return Ok(()) };
+    let Some(backend) = runtime.backend(tier) else { return Ok(()) };
+    // SAFETY: during a request.
+    let mut value = unsafe { unit_value(id) };
+    let encoded = match zval_in::encode(&raw mut value) {
+        Ok(e) => e,
+        // SAFETY: `value` is live.
+        Err(EncodeError::Unstorable) => return Err(PublishError::Message(unsafe { diagnose::unstorable(&raw mut value) })),
+        Err(EncodeError::Thrown) => return Err(PublishError::Thrown),
+    };
+    backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
+        PublishError::Message(match e {
+            shm_core::StoreError::TableFull => "cache hash table is full".into(),
+            _ => "not enough shared memory left".into(),
+        })
+    })
+}
+
+/// Publishes unit `id` now, from inside the request (exact mode): a `PinnedStatic` failure throws
+/// `StaticCacheException`, a `VolatileStatic` failure is silent.
+fn publish_at_write(id: usize) {
+    let pinned = STATE.with_borrow(|s| s.units[id].unit.spec.tier == Tier::Pinned);
+    match publish(id) {
+        Ok(()) => remember_published(id),
+        Err(PublishError::Message(m)) if pinned => exception::throw(&m),
+        Err(PublishError::Message(_)) => {}
+        Err(PublishError::Thrown) => {}
+    }
+}
+
+/// After a publication: the published copies become the reference for the next root-write check.
+fn remember_published(id: usize) {
+    let n = STATE.with_borrow(|s| s.units[id].members.len());
+    for i in 0..n {
+        // SAFETY: during a request.
+        if let Some(z) = unsafe { live_value(id, i) } {
+            // SAFETY: `z` is a live slot.
+            let copy = unsafe { zvals::copy(zend::deref(z)) };
+            let old = STATE.with_borrow_mut(|s| s.units[id].members[i].published.replace(copy));
+            drop(old);
+        }
+    }
+}
+
+/// Whether any live member of unit `id` differs from its reference copy under `how`.
+fn changed(id: usize, how: How) -> bool {
+    let n = STATE.with_borrow(|s| s.units[id].members.len());
+    (0..n).any(|i| {
+        // SAFETY: during a request; the reference copies are private zvals of this state.
+        unsafe {
+            let Some(live) = live_value(id, i) else { return false };
+            let reference = STATE.with_borrow(|s| {
+                let m = &s.units[id].members[i];
+                let r = if how == How::Identity { &m.published } else { &m.baseline };
+                r.as_ref().map(|z| (&raw const *z).cast_mut())
+            });
+            // The pointer stays valid: nothing replaces the reference copy during the comparison.
+            reference.is_some_and(|r| !compare::same(live, r, how))
+        }
+    })
+}
+
+/// Exact mode: publishes those of `ids` (publication at the write) whose roots were written.
+fn check_written(ids: &[usize]) {
+    for &id in ids {
+        let eligible = STATE.with_borrow(|s| {
+            let u = &s.units[id];
+            u.restored && s.mode.is_some_and(|m| u.at_write(m))
+        });
+        if eligible && changed(id, How::Identity) {
+            publish_at_write(id);
+            if zend::exception_pending() {
+                return;
+            }
+        }
+    }
+}
+
+/// Exact mode: checks the units written through static-property fetches since the last check.
+pub fn check_watched() {
+    let ids = STATE.with_borrow_mut(|s| std::mem::take(&mut s.watch));
+    if !ids.is_empty() {
+        check_written(&ids);
+    }
+}
+
+/// Exact mode: a static-property fetch for writing (`$a[] =`, `++`, `$x = &…`, by-reference
+/// arguments) targets `info`; its unit is checked at the next check point.
+pub fn watch(info: *mut zend_property_info) {
+    STATE.with_borrow_mut(|s| {
+        if let Some(&id) = s.by_prop.get(&info) {
+            if !s.watch.contains(&id) {
+                s.watch.push(id);
+            }
+        }
+    });
+}
+
+/// The unit of `info` if it publishes at the write (exact mode).
+pub fn at_write_unit(info: *mut zend_property_info) -> Option<usize> {
+    STATE.with_borrow(|s| {
+        let id = *s.by_prop.get(&info)?;
+        let u = &s.units[id];
+        (u.restored && s.mode.is_some_and(|m| u.at_write(m))).then_some(id)
+    })
+}
+
+/// Publishes unit `id` after the extension itself performed a root assignment (exact mode).
+pub fn published_assignment(id: usize) {
+    publish_at_write(id);
+}
+
+/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode): publishes what §16.6
+/// publishes at the end, then forgets the request's state (`last`) or re-bases it on what is now
+/// stored (worker mode: the statics live on).
+pub fn end_request(last: bool) {
+    let Some(mode) = mode() else {
+        if last {
+            let old = STATE.with_borrow_mut(std::mem::take);
+            drop(old);
+        }
+        return;
+    };
+    let count = STATE.with_borrow(|s| s.units.len());
+    let mut published = Vec::new();
+    for id in 0..count {
+        let (restored, suppressed, at_write) = STATE.with_borrow(|s| {
+            let u = &s.units[id];
+            (u.restored, u.suppressed, u.at_write(mode))
+        });
+        if !restored || suppressed {
+            continue;
+        }
+        let how = if at_write { How::Identity } else { How::Structural };
+        if !changed(id, how) {
+            continue;
+        }
+        match publish(id) {
+            Ok(()) => published.push(id),
+            Err(e) => {
+                let (pinned, target) = STATE.with_borrow(|s| {
+                    let u = &s.units[id].unit;
+                    (u.spec.tier == Tier::Pinned, u.target.clone())
+                });
+                let message = match e {
+                    PublishError::Message(m) => m,
+                    PublishError::Thrown => {
+                        zvals::clear_exception();
+                        "a serialization hook threw".to_owned()
+                    }
+                };
+                if pinned {
+                    zend::warning_plain(&format!("OPcache\\PinnedStatic could not publish {target}: {message}"));
+                }
+            }
+        }
+    }
+    if last {
+        let old = STATE.with_borrow_mut(std::mem::take);
+        drop(old);
+        return;
+    }
+    for id in published {
+        remember_published(id);
+        rebase(id);
+    }
+}
+
+/// Worker mode: after publishing unit `id`, its baselines become what is now stored.
+fn rebase(id: usize) {
+    let (tier, key, blob, names) = STATE.with_borrow(|s| {
+        let u = &s.units[id].unit;
+        (u.spec.tier, u.key.clone(), u.blob, u.members.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>())
+    });
+    let Some(stored) = fetch(tier, &key) else { return };
+    // SAFETY: a fresh private copy.
+    unsafe { mark_no_destructors(&stored) };
+    for (i, name) in names.iter().enumerate() {
+        // SAFETY: `stored` is live.
+        let copy = unsafe { member_value(&stored, blob, name).map(|z| zvals::copy(zend::deref(z))) };
+        let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].members[i].baseline, copy));
+        drop(old);
+    }
+}
+
+/// `clear()` of `tier` (§16.8): attribute state of that backend the request has touched is not
+/// republished at request end. Exact mode first publishes pending root writes.
+pub fn on_clear(tier: Tier) {
+    if mode().is_none() {
+        return;
+    }
+    check_watched();
+    STATE.with_borrow_mut(|s| {
+        for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored) {
+            u.suppressed = true;
+        }
+    });
+}
+
+/// `delete(Class)` (§5.7, §16.8): the keys of `ce`'s attribute state in `tier`, whose republication
+/// this request then suppresses.
+///
+/// # Safety
+/// `ce` must be a live class, during a request.
+pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<u8>> {
+    if mode().is_some() {
+        check_watched();
+    }
+    let registered = STATE.with_borrow_mut(|s| {
+        let ids = s.classes.get(&ce)?.0.clone();
+        let mut keys = Vec::new();
+        for id in ids {
+            let u = &mut s.units[id];
+            if u.unit.spec.tier == tier {
+                u.suppressed = true;
+                keys.push(u.unit.key.clone());
+            }
+        }
+        Some(keys)
+    });
+    // A class not registered in this request (no attribute engine, or linked earlier): plan it.
+    // SAFETY: caller guarantees a live class.
+    registered.unwrap_or_else(|| unsafe {
+        if (*ce).ce_flags & abi::ZEND_ACC_LINKED == 0 {
+            return Vec::new();
+        }
+        plan::plan(ce).unwrap_or_default().into_iter().filter(|u| u.spec.tier == tier).map(|u| u.key).collect()
+    })
+}
+
+/// Whether the value in a by-reference slot can be written in place by the extension.
+///
+/// # Safety
+/// `slot` must be a live zval.
+pub unsafe fn is_reference(slot: *const zval) -> bool {
+    // SAFETY: as above.
+    unsafe { zend::type_of(slot) == IS_REFERENCE }
+}
+

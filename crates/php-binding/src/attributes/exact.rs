@@ -1,0 +1,274 @@
+//! Exact mode's user opcode handlers (§16.5), installed only when the JIT is not configured: the
+//! static-property opcodes, and nothing else. Each one
+//! 1. publishes root writes made since the previous check (`engine::check_watched`),
+//! 2. restores the target class at its first access,
+//! 3. for a plain assignment to a root that publishes at the write, performs the assignment itself
+//!    and publishes the result at once (so a `PinnedStatic` failure throws after the assignment took
+//!    effect, at the assigning statement), and for other writing fetches marks the root for the next
+//!    check.
+//!
+//! Handlers installed before ours are chained to.
+
+use std::ffi::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ext_php_rs::ffi::{self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_STRING, IS_UNDEF};
+
+use super::abi::{self, OpcodeHandler, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED, IS_VAR};
+use super::engine;
+use crate::zend;
+use crate::zvals;
+
+const ZEND_USER_OPCODE_CONTINUE: c_int = 0;
+const ZEND_USER_OPCODE_DISPATCH: c_int = 2;
+
+const ASSIGN_STATIC_PROP: u8 = 25;
+const ASSIGN_STATIC_PROP_OP: u8 = 29;
+const ASSIGN_STATIC_PROP_REF: u8 = 33;
+const PRE_INC_STATIC_PROP: u8 = 38;
+const PRE_DEC_STATIC_PROP: u8 = 39;
+const POST_INC_STATIC_PROP: u8 = 40;
+const POST_DEC_STATIC_PROP: u8 = 41;
+const FETCH_STATIC_PROP_R: u8 = 173;
+const FETCH_STATIC_PROP_W: u8 = 174;
+const FETCH_STATIC_PROP_RW: u8 = 175;
+const FETCH_STATIC_PROP_IS: u8 = 176;
+const FETCH_STATIC_PROP_FUNC_ARG: u8 = 177;
+const FETCH_STATIC_PROP_UNSET: u8 = 178;
+const ISSET_ISEMPTY_STATIC_PROP: u8 = 180;
+
+/// Every static-property opcode: restore points and check points.
+pub const OPCODES: [u8; 14] = [
+    ASSIGN_STATIC_PROP,
+    ASSIGN_STATIC_PROP_OP,
+    ASSIGN_STATIC_PROP_REF,
+    PRE_INC_STATIC_PROP,
+    PRE_DEC_STATIC_PROP,
+    POST_INC_STATIC_PROP,
+    POST_DEC_STATIC_PROP,
+    FETCH_STATIC_PROP_R,
+    FETCH_STATIC_PROP_W,
+    FETCH_STATIC_PROP_RW,
+    FETCH_STATIC_PROP_IS,
+    FETCH_STATIC_PROP_FUNC_ARG,
+    FETCH_STATIC_PROP_UNSET,
+    ISSET_ISEMPTY_STATIC_PROP,
+];
+
+/// Opcodes that may change the root in place (the write happens in the opcodes that follow).
+const WRITES: [u8; 10] = [
+    ASSIGN_STATIC_PROP_OP,
+    ASSIGN_STATIC_PROP_REF,
+    PRE_INC_STATIC_PROP,
+    PRE_DEC_STATIC_PROP,
+    POST_INC_STATIC_PROP,
+    POST_DEC_STATIC_PROP,
+    FETCH_STATIC_PROP_W,
+    FETCH_STATIC_PROP_RW,
+    FETCH_STATIC_PROP_FUNC_ARG,
+    FETCH_STATIC_PROP_UNSET,
+];
+
+/// Handlers that were installed before ours, per opcode (0 = none).
+static PREVIOUS: [AtomicUsize; OPCODES.len()] = [const { AtomicUsize::new(0) }; OPCODES.len()];
+
+unsafe extern "C" {
+    fn zend_get_user_opcode_handler(opcode: u8) -> Option<OpcodeHandler>;
+}
+
+/// Installs the handlers (MINIT, exact mode only).
+pub fn install() {
+    for (i, &op) in OPCODES.iter().enumerate() {
+        // SAFETY: MINIT, before any request; the engine keeps one handler per opcode.
+        unsafe {
+            if let Some(previous) = zend_get_user_opcode_handler(op) {
+                PREVIOUS[i].store(previous as usize, Ordering::Relaxed);
+            }
+            abi::zend_set_user_opcode_handler(op, Some(on_static_prop));
+        }
+    }
+}
+
+/// Continues with the handler installed before ours, or the engine's own.
+unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
+    let previous = OPCODES.iter().position(|&o| o == opcode).map_or(0, |i| PREVIOUS[i].load(Ordering::Relaxed));
+    if previous == 0 {
+        return ZEND_USER_OPCODE_DISPATCH;
+    }
+    // SAFETY: the stored value is a handler function pointer saved at MINIT.
+    unsafe {
+        let f: OpcodeHandler = std::mem::transmute::<usize, OpcodeHandler>(previous);
+        f(ex)
+    }
+}
+
+unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
+    // SAFETY: the engine passes the executing frame; its opline is the static-property opcode.
+    let opcode = unsafe { (*(*ex).opline).opcode };
+    let handled = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as above.
+        unsafe { handle(ex) }
+    }));
+    match handled {
+        Ok(true) => ZEND_USER_OPCODE_CONTINUE,
+        // SAFETY: as above.
+        _ => unsafe { dispatch(ex, opcode) },
+    }
+}
+
+/// Returns true when the opcode was fully handled here (the frame's opline is already advanced or
+/// redirected to an exception).
+unsafe fn handle(ex: *mut zend_execute_data) -> bool {
+    engine::check_watched();
+    if zend::exception_pending() {
+        // A PinnedStatic publication failed: the exception is raised before this opcode runs.
+        return true;
+    }
+    // SAFETY: the frame and opline are live for the duration of the handler.
+    unsafe {
+        let opline = (*ex).opline;
+        let Some(ce) = target_class(ex, opline) else { return false };
+        engine::restore_class(ce);
+        let Some(name) = property_name(ex, opline) else { return false };
+        let info = abi::property_info(ce, name);
+        if info.is_null() || (*info).flags & zend::ZEND_ACC_STATIC == 0 {
+            return false;
+        }
+        let opcode = (*opline).opcode;
+        if opcode == ASSIGN_STATIC_PROP {
+            if let Some(unit) = engine::at_write_unit(info) {
+                return assign(ex, opline, ce, name, unit);
+            }
+        } else if WRITES.contains(&opcode) {
+            engine::watch(info);
+        }
+        false
+    }
+}
+
+/// The class a static-property opline addresses, without autoloading.
+///
+/// # Safety
+/// `ex` and `opline` must be the live frame and its current static-property opline.
+unsafe fn target_class(ex: *mut zend_execute_data, opline: *const zend_op) -> Option<*mut zend_class_entry> {
+    const ZEND_FETCH_CLASS_SELF: u32 = 1;
+    const ZEND_FETCH_CLASS_PARENT: u32 = 2;
+    const ZEND_FETCH_CLASS_STATIC: u32 = 3;
+    // SAFETY: operands are read according to their type, as the engine's handlers do.
+    unsafe {
+        let ce = match (*opline).op2_type {
+            IS_CONST => {
+                // The literal after the class name holds its lower-case form.
+                let lc = abi::literal(opline, (*opline).op2.constant).add(1);
+                abi::loaded_class((*lc).value.str_)
+            }
+            IS_UNUSED => {
+                let scope = (*(*ex).func).op_array.scope;
+                match (*opline).op2.num & 0x0f {
+                    ZEND_FETCH_CLASS_SELF => scope,
+                    ZEND_FETCH_CLASS_PARENT if !scope.is_null() => (*scope).__bindgen_anon_1.parent,
+                    ZEND_FETCH_CLASS_STATIC => abi::class_of(&raw const (*ex).This),
+                    _ => std::ptr::null_mut(),
+                }
+            }
+            IS_VAR | IS_TMP_VAR => abi::class_of(abi::frame_var(ex, (*opline).op2.var)),
+            _ => std::ptr::null_mut(),
+        };
+        (!ce.is_null()).then_some(ce)
+    }
+}
+
+/// The property name operand (op1), when it is a string.
+///
+/// # Safety
+/// As [`target_class`].
+unsafe fn property_name(ex: *mut zend_execute_data, opline: *const zend_op) -> Option<*mut zend_string> {
+    // SAFETY: as above.
+    unsafe {
+        let z = match (*opline).op1_type {
+            IS_CONST => abi::literal(opline, (*opline).op1.constant),
+            IS_TMP_VAR | IS_VAR | IS_CV => zend::deref(abi::frame_var(ex, (*opline).op1.var)),
+            _ => return None,
+        };
+        (zend::type_of(z) == IS_STRING).then(|| (*z).value.str_)
+    }
+}
+
+/// The operand zval of an `OP_DATA` opline, or `None` for an undefined CV (the engine warns).
+///
+/// # Safety
+/// `data` must be the `OP_DATA` opline following the assignment in the live frame `ex`.
+unsafe fn op_data(ex: *mut zend_execute_data, data: *const zend_op) -> Option<*mut zval> {
+    // SAFETY: as above.
+    unsafe {
+        match (*data).op1_type {
+            IS_CONST => Some(abi::literal(data, (*data).op1.constant)),
+            IS_CV => {
+                let z = abi::frame_var(ex, (*data).op1.var);
+                (zend::type_of(z) != IS_UNDEF).then_some(z)
+            }
+            IS_TMP_VAR | IS_VAR => Some(abi::frame_var(ex, (*data).op1.var)),
+            _ => None,
+        }
+    }
+}
+
+/// `ZEND_ASSIGN_STATIC_PROP` to a root that publishes at the write: assigns as the engine does
+/// (visibility, type coercion, result, operand release), publishes, and moves past `OP_DATA`.
+/// Returns false (let the engine do it) for the cases it does not reproduce: typed references and
+/// undefined variables.
+///
+/// # Safety
+/// `ex`/`opline` as in [`target_class`]; `info` the static property `name` of `ce`.
+unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut zend_class_entry, name: *mut zend_string, unit: usize) -> bool {
+    // SAFETY: as above; every path leaves the operands as the engine's handler would.
+    unsafe {
+        let data = opline.add(1);
+        let Some(source) = op_data(ex, data) else { return false };
+        let mut info: *mut zend_property_info = std::ptr::null_mut();
+        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_W, &raw mut info);
+        let consumes = matches!((*data).op1_type, IS_TMP_VAR | IS_VAR);
+        let release_operand = || {
+            if consumes {
+                let z = abi::frame_var(ex, (*data).op1.var);
+                drop(std::ptr::replace(z, zval::new()));
+            }
+        };
+        if slot.is_null() {
+            // Visibility or existence error: the exception is pending and the frame redirected.
+            release_operand();
+            return true;
+        }
+        if engine::is_reference(slot) {
+            engine::watch(info);
+            return false;
+        }
+        let mut value = zvals::copy(zend::deref(source));
+        let strict = (*(*ex).func).common.fn_flags & abi::ZEND_ACC_STRICT_TYPES != 0;
+        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut value, strict) {
+            drop(value);
+            release_operand();
+            return true;
+        }
+        let old = std::ptr::replace(slot, value);
+        let used = (*opline).result_type != IS_UNUSED;
+        if used {
+            std::ptr::write(abi::frame_var(ex, (*opline).result.var), zvals::copy(slot));
+        }
+        release_operand();
+        drop(old);
+        if !zend::exception_pending() {
+            engine::published_assignment(unit);
+        }
+        if zend::exception_pending() {
+            if used {
+                drop(std::ptr::replace(abi::frame_var(ex, (*opline).result.var), zval::new()));
+                (*abi::frame_var(ex, (*opline).result.var)).u1.type_info = IS_UNDEF;
+            }
+            return true;
+        }
+        (*ex).opline = opline.add(2);
+        true
+    }
+}

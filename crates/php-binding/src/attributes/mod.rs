@@ -1,0 +1,144 @@
+//! `#[OPcache\VolatileStatic]` and `#[OPcache\PinnedStatic]` (§16). This file registers the two
+//! final internal attribute classes (flags 13: class | method | property) and installs the engine
+//! hooks. The rest, one mechanism per module:
+//! * `declaration`: what one attribute says, and the declaration errors of §16.1;
+//! * `plan`: which statics of a class are covered, grouped into units with their keys;
+//! * `engine`: per-request restore and publication;
+//! * `compare`: has a static changed since it was restored or published;
+//! * `diagnose`: why a value cannot be published;
+//! * `observers`: class-linked and fcall observers (both modes);
+//! * `exact`: the static-property opcode handlers of exact mode;
+//! * `abi`: the engine structures and functions these need.
+
+mod abi;
+mod compare;
+mod declaration;
+mod diagnose;
+mod engine;
+mod exact;
+mod observers;
+mod plan;
+
+pub use engine::{on_clear, on_delete_class};
+
+use std::panic::AssertUnwindSafe;
+use std::ptr;
+
+use ext_php_rs::ffi::{zend_execute_data, zval};
+use ext_php_rs::zend::run_handler;
+
+use crate::args::{self, Call, Parsed};
+use crate::enums;
+use crate::runtime::{AttributeMode, Tier};
+use crate::zend::{self, ArgInfos, Methods, StaticTable};
+
+/// `Attribute::TARGET_CLASS | TARGET_METHOD | TARGET_PROPERTY`.
+const TARGETS: u32 = 1 | 4 | 8;
+
+static CONSTRUCT_ARGS: ArgInfos<3> = StaticTable([
+    zend::returns(0, 0),
+    zend::param(c"ttl", zend::MAY_BE_LONG, Some(c"0")),
+    zend::param_object(c"strategy", c"OPcache\\CacheStrategy", Some(c"\\OPcache\\CacheStrategy::Immediate")),
+]);
+
+static VOLATILE_STATIC_METHODS: Methods<2> = StaticTable([
+    zend::method(c"__construct", construct, &CONSTRUCT_ARGS, zend::ZEND_ACC_PUBLIC),
+    zend::end_of_methods(),
+]);
+
+/// # Safety
+/// Must run during MINIT, after the enums are registered.
+pub unsafe fn register() {
+    // SAFETY: MINIT; both classes are fresh internal classes.
+    unsafe {
+        let pinned = zend::register_class(c"OPcache\\PinnedStatic", ptr::null(), ptr::null_mut(), zend::ZEND_ACC_FINAL);
+        set_validator(zend::register_attribute(pinned, TARGETS));
+
+        let volatile = zend::register_class(
+            c"OPcache\\VolatileStatic",
+            VOLATILE_STATIC_METHODS.as_ptr(),
+            ptr::null_mut(),
+            zend::ZEND_ACC_FINAL,
+        );
+        zend::declare_readonly_property(volatile, c"ttl", zend::mask_type(zend::MAY_BE_LONG));
+        zend::declare_readonly_property(volatile, c"strategy", zend::class_type(c"OPcache\\CacheStrategy"));
+        set_validator(zend::register_attribute(volatile, TARGETS));
+    }
+}
+
+/// # Safety
+/// `record` must be the `zend_internal_attribute` just registered (MINIT).
+unsafe fn set_validator(record: *mut std::ffi::c_void) {
+    // SAFETY: as above; the record is persistent and read by the compiler only.
+    unsafe { (*record.cast::<abi::InternalAttribute>()).validator = Some(declaration::validate) };
+}
+
+/// Installs the engine hooks for the process's attribute mode (MINIT): none when attributes are off
+/// for the whole process, the observers in deferred mode, and the observers plus the static-property
+/// opcode handlers in exact mode (§16.5).
+pub fn install_hooks(mode: AttributeMode) {
+    if mode == AttributeMode::Off {
+        return;
+    }
+    observers::install();
+    if mode == AttributeMode::Exact {
+        exact::install();
+    }
+}
+
+/// RINIT.
+pub fn begin_request() {
+    engine::begin_request();
+    observers::scan_preloaded();
+}
+
+/// RSHUTDOWN: end-of-request publication (§16.6), then the request's state is dropped.
+pub fn end_request() {
+    engine::end_request(true);
+}
+
+/// End of one HTTP request in FrankenPHP worker mode: publication per HTTP request; the statics and
+/// what they were restored from live on in the worker.
+pub fn end_http_request() {
+    engine::end_request(false);
+}
+
+/// Storage key of the member entry of static property `prop` of class `class` (§5.12).
+pub fn property_key(tier: Tier, class: &[u8], prop: &[u8]) -> Vec<u8> {
+    let class = class.strip_prefix(b"\\").unwrap_or(class).to_ascii_lowercase();
+    plan::member_key(tier, &class, &[b"$", prop].concat())
+}
+
+/// Whether an explicit key is one of the reserved prefixes behind which attribute state lives.
+pub fn is_internal_key(key: &[u8]) -> bool {
+    [Tier::Volatile, Tier::Pinned].iter().any(|&t| key.starts_with(plan::reserved_prefix(t)))
+}
+
+unsafe extern "C" fn construct(ex: *mut zend_execute_data, rv: *mut zval) {
+    // SAFETY: the engine passes this call's live frame and return slot.
+    let call = unsafe { Call::new(ex, rv) };
+    run_handler(AssertUnwindSafe(|| {
+        let _ = construct_volatile_static(&call);
+    }));
+}
+
+/// `VolatileStatic::__construct(int $ttl = 0, CacheStrategy $strategy = CacheStrategy::Immediate)`.
+fn construct_volatile_static(call: &Call) -> Parsed<()> {
+    call.expect_args(0, 2)?;
+    let ttl = if call.num_args() >= 1 { call.long(1)? } else { 0 };
+    let strategy = if call.num_args() >= 2 { call.object_of(2, enums::cache_strategy())? } else { enums::immediate() };
+    args::non_negative(1, ttl)?;
+    let this = call.this_object();
+    let mut ttl_value = zval::new();
+    ttl_value.set_long(ttl);
+    let mut strategy_value = zval::new();
+    // SAFETY: enum cases are live objects for the request; set_object adds the reference we store.
+    unsafe { strategy_value.set_object(&mut *strategy) };
+    // SAFETY: `this` is a VolatileStatic being constructed; slot 0 is `int $ttl`, slot 1 is
+    // `CacheStrategy $strategy` (declaration order).
+    unsafe {
+        zend::init_property_slot(this, 0, ttl_value, "OPcache\\VolatileStatic::$ttl")?;
+        zend::init_property_slot(this, 1, strategy_value, "OPcache\\VolatileStatic::$strategy")?;
+    }
+    Ok(())
+}

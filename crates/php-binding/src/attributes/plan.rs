@@ -1,0 +1,184 @@
+//! Which statics of a linked class the attributes cover, grouped into publication units (§16.2,
+//! §16.3): one class blob for a class-level attribute, otherwise one unit per attributed static
+//! property and one per static variable of an attributed method. Each unit knows its storage key.
+
+use ext_php_rs::ffi::{zend_class_entry, zend_op_array, zend_property_info, zend_string};
+
+use super::abi::{ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
+use super::declaration::{self, Spec};
+use crate::runtime::Tier;
+use crate::zend;
+
+/// One static a unit publishes.
+#[derive(Clone, Copy)]
+pub enum Member {
+    /// A static property declared by the unit's class.
+    Prop(*mut zend_property_info),
+    /// A static variable (by name) of a method declared by the unit's class.
+    Var(*mut zend_op_array, *mut zend_string),
+}
+
+pub struct Unit {
+    pub spec: Spec,
+    /// The key in the backend's internal key space.
+    pub key: Vec<u8>,
+    /// `Foo`, `Foo::$bar` or `Foo::m()::$v`, for warnings.
+    pub target: String,
+    /// Blob units publish an array of their members under these names.
+    pub blob: bool,
+    pub members: Vec<(Vec<u8>, Member)>,
+}
+
+/// The prefix of the keys explicit keys can never use (§4.2): attribute entries live behind it.
+pub fn reserved_prefix(tier: Tier) -> &'static [u8] {
+    match tier {
+        Tier::Volatile => b"volatile_static_class:",
+        Tier::Pinned => b"pinned_static_class:",
+    }
+}
+
+fn spec_prefix(tier: Tier) -> &'static [u8] {
+    match tier {
+        Tier::Volatile => b"volatile_static:",
+        Tier::Pinned => b"pinned_static:",
+    }
+}
+
+/// Internal key of the blob of class `lcclass`: exactly the spec's key, which explicit keys can't use.
+pub fn blob_key(tier: Tier, lcclass: &[u8]) -> Vec<u8> {
+    [reserved_prefix(tier), lcclass].concat()
+}
+
+/// Internal key of a member entry with spec key `<prefix><lcclass>::<member>`. The spec key itself
+/// is an ordinary explicit key, so the entry is stored behind the reserved prefix and a NUL, which no
+/// class name contains.
+pub fn member_key(tier: Tier, lcclass: &[u8], member: &[u8]) -> Vec<u8> {
+    [reserved_prefix(tier), b"\0", spec_prefix(tier), lcclass, b"::", member].concat()
+}
+
+/// The units of `ce`, or an error text for a declaration that cannot be resolved (§16.1).
+///
+/// # Safety
+/// `ce` must be a live, linked class, during a request.
+pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
+    // SAFETY: caller guarantees a linked class; its tables are walked read-only.
+    unsafe {
+        if (*ce).type_ != ZEND_USER_CLASS || (*ce).ce_flags & (ZEND_ACC_TRAIT | ZEND_ACC_INTERFACE) != 0 {
+            return Ok(Vec::new());
+        }
+        let class = zend::zstr_bytes((*ce).name);
+        let lcclass = class.to_ascii_lowercase();
+        let display = String::from_utf8_lossy(class).into_owned();
+        let props = declared_statics(ce);
+        let methods = declared_methods(ce);
+
+        if let Some((attr, tier)) = declaration::find((*ce).attributes) {
+            let spec = declaration::read(attr, tier, ce)?;
+            let mut members: Vec<(Vec<u8>, Member)> =
+                props.iter().map(|&p| ([b"$", zend::zstr_bytes((*p).name)].concat(), Member::Prop(p))).collect();
+            for &op in &methods {
+                let method = zend::zstr_bytes((*op).function_name).to_ascii_lowercase();
+                for var in static_vars(op) {
+                    let name = [&method[..], b"()::$", zend::zstr_bytes(var)].concat();
+                    members.push((name, Member::Var(op, var)));
+                }
+            }
+            return Ok(vec![Unit { spec, key: blob_key(tier, &lcclass), target: display, blob: true, members }]);
+        }
+
+        let mut units = Vec::new();
+        for p in props {
+            let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
+            let spec = declaration::read(attr, tier, ce)?;
+            let name = zend::zstr_bytes((*p).name);
+            let member = [b"$", name].concat();
+            units.push(Unit {
+                spec,
+                key: member_key(tier, &lcclass, &member),
+                target: format!("{display}::${}", String::from_utf8_lossy(name)),
+                blob: false,
+                members: vec![(member, Member::Prop(p))],
+            });
+        }
+        for op in methods {
+            let Some((attr, tier)) = declaration::find((*op).attributes) else { continue };
+            let spec = declaration::read(attr, tier, ce)?;
+            let method = zend::zstr_bytes((*op).function_name);
+            for var in static_vars(op) {
+                let var_name = zend::zstr_bytes(var);
+                let member = [&method.to_ascii_lowercase()[..], b"()::$", var_name].concat();
+                units.push(Unit {
+                    spec,
+                    key: member_key(tier, &lcclass, &member),
+                    target: format!("{display}::{}()::${}", String::from_utf8_lossy(method), String::from_utf8_lossy(var_name)),
+                    blob: false,
+                    members: vec![(member, Member::Var(op, var))],
+                });
+            }
+        }
+        Ok(units)
+    }
+}
+
+/// Static properties declared by `ce` itself (inherited ones belong to their declaring class).
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn declared_statics(ce: *mut zend_class_entry) -> Vec<*mut zend_property_info> {
+    // SAFETY: properties_info holds zend_property_info pointers.
+    unsafe {
+        zend::array_elements(&raw mut (*ce).properties_info)
+            .map(|(_, z)| (*z).value.ptr.cast::<zend_property_info>())
+            .filter(|&p| (*p).flags & zend::ZEND_ACC_STATIC != 0 && (*p).ce == ce)
+            .collect()
+    }
+}
+
+/// User methods whose scope is `ce` (including trait methods imported into it) that have static
+/// variables.
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn declared_methods(ce: *mut zend_class_entry) -> Vec<*mut zend_op_array> {
+    // SAFETY: function_table holds zend_function pointers.
+    unsafe {
+        zend::array_elements(&raw mut (*ce).function_table)
+            .map(|(_, z)| (*z).value.func)
+            .filter(|&f| (*f).type_ == ZEND_USER_FUNCTION && (*f).op_array.scope == ce && !(*f).op_array.static_variables.is_null())
+            .map(|f| &raw mut (*f).op_array)
+            .collect()
+    }
+}
+
+/// Names of the static variables of `op`, in declaration order.
+///
+/// # Safety
+/// `op` must be a live user op_array with static variables.
+unsafe fn static_vars(op: *mut zend_op_array) -> Vec<*mut zend_string> {
+    // SAFETY: the template's keys are the variable names.
+    unsafe {
+        let ht = (*op).static_variables;
+        let used = (*ht).nNumUsed as usize;
+        (0..used)
+            .map(|i| (*ht).__bindgen_anon_1.arData.add(i))
+            .filter(|&b| zend::type_of(&raw const (*b).val) != ext_php_rs::ffi::IS_UNDEF && !(*b).key.is_null())
+            .map(|b| (*b).key)
+            .collect()
+    }
+}
+
+/// Whether a function needs the fcall observer: a user method of a class with a class-level
+/// attribute, or an attributed method, that has static variables.
+///
+/// # Safety
+/// `op` must be a live op_array.
+pub unsafe fn observes(op: *const zend_op_array) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        if (*op).type_ != ZEND_USER_FUNCTION || (*op).static_variables.is_null() || (*op).scope.is_null() {
+            return false;
+        }
+        declaration::find((*op).attributes).is_some() || declaration::find((*(*op).scope).attributes).is_some()
+    }
+}
+
