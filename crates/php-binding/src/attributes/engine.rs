@@ -86,7 +86,9 @@ fn mode() -> Option<AttributeMode> {
 pub fn begin_request() {
     let mode = request::runtime().map(|rt| rt.attribute_mode);
     let old = STATE.with_borrow_mut(|s| std::mem::replace(s, State { mode, ..State::default() }));
-    drop(old);
+    // State left behind means the previous request bailed out during its end (a fatal error in a
+    // serialization hook): its zvals lived in that request's heap, which is gone. Leak, never free.
+    std::mem::forget(old);
 }
 
 /// A class was linked (or, preloaded, is present at request start): register its units and, in
