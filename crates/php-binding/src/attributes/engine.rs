@@ -386,10 +386,8 @@ unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
         unsafe {
             let z = zend::deref(z);
             match zend::type_of(z) {
-                IS_ARRAY => {
-                    if seen.insert((*z).value.arr as usize) {
-                        pending.extend(zvals::entries((*z).value.arr).map(|(_, v)| v));
-                    }
+                IS_ARRAY if seen.insert((*z).value.arr as usize) => {
+                    pending.extend(zvals::entries((*z).value.arr).map(|(_, v)| v));
                 }
                 IS_OBJECT => {
                     let obj = (*z).value.obj;
