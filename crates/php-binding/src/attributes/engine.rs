@@ -212,6 +212,11 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) {
     }
 }
 
+/// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
+pub fn idle() -> bool {
+    STATE.with_borrow(|s| s.classes.is_empty() && s.watch.is_empty())
+}
+
 /// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
 fn fetch(tier: Tier, key: &[u8]) -> Option<zval> {
     let runtime = request::runtime()?;

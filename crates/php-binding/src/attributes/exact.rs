@@ -120,6 +120,10 @@ unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
 /// Returns true when the opcode was fully handled here (the frame's opline is already advanced or
 /// redirected to an exception).
 unsafe fn handle(ex: *mut zend_execute_data) -> bool {
+    if engine::idle() {
+        // Also true before any class is registered: an autoload triggered by this access registers it.
+        return false;
+    }
     engine::check_watched();
     if zend::exception_pending() {
         // A PinnedStatic publication failed: the exception is raised before this opcode runs.
