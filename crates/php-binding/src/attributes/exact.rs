@@ -38,37 +38,26 @@ const FETCH_STATIC_PROP_FUNC_ARG: u8 = 177;
 const FETCH_STATIC_PROP_UNSET: u8 = 178;
 const ISSET_ISEMPTY_STATIC_PROP: u8 = 180;
 
-/// Every static-property opcode: restore points and check points.
+/// Every static-property opcode: restore points and check points. The first ten may change the
+/// root in place (the write itself happens in the opcodes that follow).
 pub const OPCODES: [u8; 14] = [
-    ASSIGN_STATIC_PROP,
     ASSIGN_STATIC_PROP_OP,
     ASSIGN_STATIC_PROP_REF,
     PRE_INC_STATIC_PROP,
     PRE_DEC_STATIC_PROP,
     POST_INC_STATIC_PROP,
     POST_DEC_STATIC_PROP,
-    FETCH_STATIC_PROP_R,
     FETCH_STATIC_PROP_W,
     FETCH_STATIC_PROP_RW,
-    FETCH_STATIC_PROP_IS,
     FETCH_STATIC_PROP_FUNC_ARG,
     FETCH_STATIC_PROP_UNSET,
+    ASSIGN_STATIC_PROP,
+    FETCH_STATIC_PROP_R,
+    FETCH_STATIC_PROP_IS,
     ISSET_ISEMPTY_STATIC_PROP,
 ];
 
-/// Opcodes that may change the root in place (the write happens in the opcodes that follow).
-const WRITES: [u8; 10] = [
-    ASSIGN_STATIC_PROP_OP,
-    ASSIGN_STATIC_PROP_REF,
-    PRE_INC_STATIC_PROP,
-    PRE_DEC_STATIC_PROP,
-    POST_INC_STATIC_PROP,
-    POST_DEC_STATIC_PROP,
-    FETCH_STATIC_PROP_W,
-    FETCH_STATIC_PROP_RW,
-    FETCH_STATIC_PROP_FUNC_ARG,
-    FETCH_STATIC_PROP_UNSET,
-];
+const WRITES: &[u8] = OPCODES.split_at(10).0;
 
 /// Handlers that were installed before ours, per opcode (0 = none).
 static PREVIOUS: [AtomicUsize; OPCODES.len()] = [const { AtomicUsize::new(0) }; OPCODES.len()];
