@@ -102,6 +102,7 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry, accessed_now: bool) -> Res
     }
     if !userland_may_run() {
         STATE.with_borrow_mut(|s| s.pending_links.push(ce));
+        super::observers::request_interrupt();
         return Ok(());
     }
     retry_restores();
@@ -111,7 +112,8 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry, accessed_now: bool) -> Res
 
 /// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
 /// with a frame executing. The main script is compiled (and OPcache copies its classes) before any
-/// frame exists, and an exception thrown then is fatal; its classes wait for its first opline.
+/// frame exists, and an exception thrown then is fatal; its classes wait for its first opline
+/// (through a VM interrupt).
 /// Classes linked while an include is compiled are restored at once: files that only declare
 /// classes are never executed, so there is no later point to wait for.
 fn userland_may_run() -> bool {
@@ -119,9 +121,9 @@ fn userland_may_run() -> bool {
     unsafe { !(*ffi::ext_php_rs_executor_globals()).current_execute_data.is_null() }
 }
 
-/// A file starts executing (the main script, an include, an eval): register the classes linked
-/// before any frame existed. Returns a declaration error to raise as a fatal error.
-pub fn script_begin() -> Result<(), String> {
+/// The VM's first check after classes were linked without a frame (the main script's first
+/// opline): register them. Returns a declaration error to raise as a fatal error.
+pub fn register_pending() -> Result<(), String> {
     if mode().is_none() {
         return Ok(());
     }
@@ -159,7 +161,7 @@ unsafe fn register(ce: *mut zend_class_entry, accessed_now: bool) -> Result<(), 
         return Ok(());
     }
     let lazy = mode == AttributeMode::Exact && !accessed_now;
-    STATE.with_borrow_mut(|s| {
+    let ids = STATE.with_borrow_mut(|s| {
         let mut ids = Vec::new();
         for unit in units {
             let id = s.units.len();
@@ -180,25 +182,33 @@ unsafe fn register(ce: *mut zend_class_entry, accessed_now: bool) -> Result<(), 
             s.units.push(UnitRt { unit, fetched: None, fetched_baseline: None, restored: false, suppressed: false, members });
             ids.push(id);
         }
-        s.classes.insert(ce, (ids, lazy));
+        s.classes.insert(ce, (ids.clone(), lazy));
+        ids
     });
     if !lazy {
-        // SAFETY: as above.
-        unsafe { restore_class(ce) };
+        for id in ids {
+            // SAFETY: as above.
+            unsafe { restore_unit(id) };
+        }
     }
     Ok(())
 }
 
 /// Restores the not yet restored units of `ce` and of its parents (exact mode: first access).
+/// Returns whether any of them has attributed statics.
 ///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
-pub unsafe fn restore_class(ce: *mut zend_class_entry) {
+pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
     let mut class = ce;
+    let mut registered = false;
     while !class.is_null() {
-        let ids = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
+        let ids: Vec<usize> = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
             Some((ids, lazy)) => {
-                *lazy = false;
+                registered = true;
+                if !std::mem::take(lazy) {
+                    return Vec::new();
+                }
                 ids.iter().copied().filter(|&id| !s.units[id].restored).collect()
             }
             None => Vec::new(),
@@ -210,6 +220,7 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) {
         // SAFETY: a linked class's parent pointer is a class entry (or null).
         class = unsafe { (*class).__bindgen_anon_1.parent };
     }
+    registered
 }
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
@@ -325,7 +336,29 @@ unsafe fn restore_unit(id: usize) {
             (std::mem::replace(&mut u.fetched, fetched), std::mem::replace(&mut u.fetched_baseline, baseline_source))
         });
         drop(old);
+        if mode == AttributeMode::Deferred {
+            // Deferred mode has no hook at a method's first call: install its table now.
+            for op in unit_methods(id) {
+                // SAFETY: the methods of a registered unit belong to its live class.
+                unsafe { install_vars(id, op, mode) };
+            }
+        }
     }
+}
+
+/// The distinct methods whose static variables unit `id` covers.
+fn unit_methods(id: usize) -> Vec<*mut zend_op_array> {
+    STATE.with_borrow(|s| {
+        let mut ops: Vec<*mut zend_op_array> = Vec::new();
+        for (_, m) in &s.units[id].unit.members {
+            if let Member::Var(op, _) = *m {
+                if !ops.contains(&op) {
+                    ops.push(op);
+                }
+            }
+        }
+        ops
+    })
 }
 
 /// Whether a decoded value holds objects of `__PHP_Incomplete_Class` (classes not loaded yet).
@@ -412,9 +445,9 @@ unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
     }
 }
 
-/// A method with attributed statics is being called: install its static-variable table with the
-/// restored values before its first `static` statement runs (§16.4, A.8). In exact mode, first
-/// publish root writes made since the last check (e.g. through a reference the method returned).
+/// Exact mode, a method's `static` statement is about to bind: install its static-variable table
+/// with the restored values first (§16.4, A.8), after publishing root writes made since the last
+/// check (e.g. through a reference the method returned earlier).
 ///
 /// # Safety
 /// `op` must be the live op_array being called, during a request.
@@ -438,7 +471,7 @@ pub unsafe fn method_begin(op: *mut zend_op_array) {
     }
 }
 
-/// End of a call of a method with attributed statics (exact mode): publish its roots if written.
+/// Exact mode, a method with static variables returns: publish its attributed roots if written.
 pub fn method_end(op: *mut zend_op_array) {
     if mode() != Some(AttributeMode::Exact) {
         return;

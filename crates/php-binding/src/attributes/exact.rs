@@ -1,5 +1,8 @@
-//! Exact mode's user opcode handlers (§16.5), installed only when the JIT is not configured: the
-//! static-property opcodes, and nothing else. Each one
+//! Exact mode's user opcode handlers (§16.5), installed only when the JIT is not configured.
+//! * `BIND_STATIC` (a method's `static` statement): its attributed static variables are installed
+//!   before the first bind; `RETURN`/`RETURN_BY_REF` of a function with static variables: its
+//!   attributed roots are published if written. Functions without static variables pass straight on.
+//! * The static-property opcodes. Each one
 //! 1. publishes root writes made since the previous check (`engine::check_watched`),
 //! 2. restores the target class at its first access,
 //! 3. for a plain assignment to a root that publishes at the write, performs the assignment itself
@@ -37,6 +40,9 @@ const FETCH_STATIC_PROP_IS: u8 = 176;
 const FETCH_STATIC_PROP_FUNC_ARG: u8 = 177;
 const FETCH_STATIC_PROP_UNSET: u8 = 178;
 const ISSET_ISEMPTY_STATIC_PROP: u8 = 180;
+const RETURN: u8 = 62;
+const RETURN_BY_REF: u8 = 111;
+const BIND_STATIC: u8 = 183;
 
 /// Every static-property opcode: restore points and check points. The first ten may change the
 /// root in place (the write itself happens in the opcodes that follow).
@@ -59,8 +65,11 @@ pub const OPCODES: [u8; 14] = [
 
 const WRITES: &[u8] = OPCODES.split_at(10).0;
 
+/// The function-level opcodes: method statics.
+const FUNCTION_OPCODES: [u8; 3] = [BIND_STATIC, RETURN, RETURN_BY_REF];
+
 /// Handlers that were installed before ours, per opcode (0 = none).
-static PREVIOUS: [AtomicUsize; OPCODES.len()] = [const { AtomicUsize::new(0) }; OPCODES.len()];
+static PREVIOUS: [AtomicUsize; 256] = [const { AtomicUsize::new(0) }; 256];
 
 unsafe extern "C" {
     fn zend_get_user_opcode_handler(opcode: u8) -> Option<OpcodeHandler>;
@@ -68,20 +77,21 @@ unsafe extern "C" {
 
 /// Installs the handlers (MINIT, exact mode only).
 pub fn install() {
-    for (i, &op) in OPCODES.iter().enumerate() {
+    let handlers = OPCODES.iter().map(|&op| (op, on_static_prop as OpcodeHandler));
+    for (op, handler) in handlers.chain(FUNCTION_OPCODES.iter().map(|&op| (op, on_function_opcode as OpcodeHandler))) {
         // SAFETY: MINIT, before any request; the engine keeps one handler per opcode.
         unsafe {
             if let Some(previous) = zend_get_user_opcode_handler(op) {
-                PREVIOUS[i].store(previous as usize, Ordering::Relaxed);
+                PREVIOUS[op as usize].store(previous as usize, Ordering::Relaxed);
             }
-            abi::zend_set_user_opcode_handler(op, Some(on_static_prop));
+            abi::zend_set_user_opcode_handler(op, Some(handler));
         }
     }
 }
 
 /// Continues with the handler installed before ours, or the engine's own.
 unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
-    let previous = OPCODES.iter().position(|&o| o == opcode).map_or(0, |i| PREVIOUS[i].load(Ordering::Relaxed));
+    let previous = PREVIOUS[opcode as usize].load(Ordering::Relaxed);
     if previous == 0 {
         return ZEND_USER_OPCODE_DISPATCH;
     }
@@ -90,6 +100,30 @@ unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
         let f: OpcodeHandler = std::mem::transmute::<usize, OpcodeHandler>(previous);
         f(ex)
     }
+}
+
+unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
+    // SAFETY: the engine passes the executing frame of a user function.
+    let (opcode, op) = unsafe { ((*(*ex).opline).opcode, &raw mut (*(*ex).func).op_array) };
+    // SAFETY: as above.
+    if unsafe { (*op).static_variables.is_null() } || engine::idle() {
+        // SAFETY: as above.
+        return unsafe { dispatch(ex, opcode) };
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        if opcode == BIND_STATIC {
+            // SAFETY: the frame's function is live and is executing its `static` statement.
+            unsafe { engine::method_begin(op) };
+        } else {
+            engine::method_end(op);
+        }
+    }));
+    if outcome.is_ok() && zend::exception_pending() {
+        // A PinnedStatic publication failed: the exception is raised here, the frame redirected.
+        return ZEND_USER_OPCODE_CONTINUE;
+    }
+    // SAFETY: as above.
+    unsafe { dispatch(ex, opcode) }
 }
 
 unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
@@ -122,18 +156,25 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
     unsafe {
         let opline = (*ex).opline;
         let Some(ce) = target_class(ex, opline) else { return false };
-        engine::restore_class(ce);
+        if !engine::restore_class(ce) {
+            return false;
+        }
         let Some(name) = property_name(ex, opline) else { return false };
         let info = abi::property_info(ce, name);
         if info.is_null() || (*info).flags & zend::ZEND_ACC_STATIC == 0 {
             return false;
         }
         let opcode = (*opline).opcode;
-        if opcode == ASSIGN_STATIC_PROP {
-            if let Some(unit) = engine::at_write_unit(info) {
-                return assign(ex, opline, ce, name, unit);
+        let unit = engine::at_write_unit(info);
+        if let (ASSIGN_STATIC_PROP, Some(unit)) = (opcode, unit) {
+            return assign(ex, opline, ce, name, unit);
+        }
+        if let (PRE_INC_STATIC_PROP..=POST_DEC_STATIC_PROP, Some(unit)) = (opcode, unit) {
+            if step_integer(ex, opline, ce, name, unit) {
+                return true;
             }
-        } else if WRITES.contains(&opcode) {
+        }
+        if WRITES.contains(&opcode) {
             engine::watch(info);
         }
         false
@@ -262,6 +303,47 @@ unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut ze
             return true;
         }
         (*ex).opline = opline.add(2);
+        true
+    }
+}
+
+/// `++`/`--` on a root that publishes at the write and holds an int (the counter case): performed
+/// here, then published at once. Anything else (other types, overflow to float, references) is left
+/// to the engine and checked at the next check point; returns false then, before touching anything.
+///
+/// # Safety
+/// As [`assign`].
+unsafe fn step_integer(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut zend_class_entry, name: *mut zend_string, unit: usize) -> bool {
+    const BP_VAR_RW: c_int = 2;
+    // SAFETY: as above; the slot is written only when it holds a plain int.
+    unsafe {
+        let mut found: *mut zend_property_info = std::ptr::null_mut();
+        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_RW, &raw mut found);
+        if slot.is_null() {
+            // Visibility error: pending exception, frame redirected.
+            return true;
+        }
+        if zend::type_of(slot) != ffi::IS_LONG {
+            return false;
+        }
+        let opcode = (*opline).opcode;
+        let old = (*slot).value.lval;
+        let new = match opcode {
+            PRE_INC_STATIC_PROP | POST_INC_STATIC_PROP => old.checked_add(1),
+            _ => old.checked_sub(1),
+        };
+        let Some(new) = new else { return false };
+        (*slot).value.lval = new;
+        if (*opline).result_type != IS_UNUSED {
+            let shown = if matches!(opcode, PRE_INC_STATIC_PROP | PRE_DEC_STATIC_PROP) { new } else { old };
+            let result = abi::frame_var(ex, (*opline).result.var);
+            std::ptr::write(result, zval::new());
+            (*result).set_long(shown);
+        }
+        engine::published_assignment(unit);
+        if !zend::exception_pending() {
+            (*ex).opline = opline.add(1);
+        }
         true
     }
 }

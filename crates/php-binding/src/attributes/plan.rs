@@ -166,19 +166,3 @@ unsafe fn static_vars(op: *mut zend_op_array) -> Vec<*mut zend_string> {
             .collect()
     }
 }
-
-/// Whether a function needs the fcall observer: a user method of a class with a class-level
-/// attribute, or an attributed method, that has static variables.
-///
-/// # Safety
-/// `op` must be a live op_array.
-pub unsafe fn observes(op: *const zend_op_array) -> bool {
-    // SAFETY: as above.
-    unsafe {
-        if (*op).type_ != ZEND_USER_FUNCTION || (*op).static_variables.is_null() || (*op).scope.is_null() {
-            return false;
-        }
-        declaration::find((*op).attributes).is_some() || declaration::find((*(*op).scope).attributes).is_some()
-    }
-}
-
