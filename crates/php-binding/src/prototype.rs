@@ -50,7 +50,7 @@ fn type_of(z: &zval) -> u32 {
 
 impl Copier {
     unsafe fn value(&mut self, z: &zval, depth: usize) -> Option<zval> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || crate::zend::out_of_memory() {
             return None;
         }
         match type_of(z) {

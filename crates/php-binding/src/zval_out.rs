@@ -198,6 +198,10 @@ impl<'g, 'a> Rebuild<'g, 'a> {
     }
 
     fn create_object(&mut self, index: usize) -> Result<(), DecodeError> {
+        if zend::out_of_memory() {
+            // The pending memory_limit fatal is raised by the VM as soon as control returns.
+            return Err(DecodeError::Thrown);
+        }
         let node = &self.graph.objects[index];
         let found = class_lookup::find(&node.class_name).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
         let (ce, target) = match found {
@@ -280,6 +284,9 @@ impl<'g, 'a> Rebuild<'g, 'a> {
     }
 
     fn build_array(&mut self, index: usize) -> Result<zval, DecodeError> {
+        if zend::out_of_memory() {
+            return Err(DecodeError::Thrown);
+        }
         let node = &self.graph.arrays[index];
         let array = match &node.elements {
             ArrayElements::Packed(slots) => {
