@@ -89,7 +89,9 @@ impl SizeClassAllocator {
 
     /// Largest payload a single allocation could ever get.
     pub fn max_payload(&self) -> u64 {
-        (self.heap_end - self.heap_start).saturating_sub(16)
+        // The largest block: the heap less the 8-byte end marker, in whole 16-byte units; a block
+        // carries its 8-byte header (block_size_for's inverse).
+        ((self.heap_end - self.heap_start).saturating_sub(8) & SIZE_MASK).saturating_sub(8)
     }
 
     /// Allocates a block for `len` payload bytes; returns the payload offset.

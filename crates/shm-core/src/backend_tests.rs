@@ -410,3 +410,18 @@ fn handles_share_one_backend_across_clones_and_threads() {
     assert_eq!(b.stats().entries, 40);
     b.verify().unwrap();
 }
+
+#[test]
+fn the_largest_value_that_fits_is_stored_and_one_byte_more_is_refused_without_evicting() {
+    for bytes in [4 << 20, (4 << 20) + 8] {
+        let v = volatile(bytes);
+        for i in 0..100 {
+            v.store(format!("k{i}").as_bytes(), 2, &[7; 100], 0).unwrap();
+        }
+        let max = v.max_value_len(3) as usize;
+        assert_eq!(v.store(b"big", 2, &vec![1; max + 1], 0), Err(StoreError::TooLarge));
+        assert_eq!(v.stats().entries, 100, "a refused value must not evict anything");
+        v.store(b"big", 2, &vec![1; max], 0).unwrap();
+        v.verify().unwrap();
+    }
+}
