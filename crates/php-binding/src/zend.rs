@@ -304,12 +304,19 @@ pub fn loaded_class(name: &[u8]) -> Option<*mut zend_class_entry> {
     }
 }
 
-/// Whether the request ran over `memory_limit` inside internal code: PHP 8.2 records the error and
+/// Whether the request ran over `memory_limit` inside internal code: PHP 8.2.33+ records the error and
 /// raises it at the VM's next check, and kills the process if allocation goes on to twice the limit.
 /// Loops that allocate per element stop when this turns true.
+#[cfg(php_delayed_oom)]
 pub fn out_of_memory() -> bool {
     // SAFETY: reading this thread's executor globals during a request.
     unsafe { (*ffi::ext_php_rs_executor_globals()).delayed_oom.state != 0 }
+}
+
+/// Earlier releases raise the `memory_limit` fatal at once, from inside the allocation.
+#[cfg(not(php_delayed_oom))]
+pub fn out_of_memory() -> bool {
+    false
 }
 
 pub fn exception_pending() -> bool {
