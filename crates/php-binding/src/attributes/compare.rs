@@ -13,11 +13,10 @@ use ext_php_rs::ffi::{
 };
 
 use super::abi::ZEND_USER_CLASS;
+use crate::class_info;
 use crate::zend;
 use crate::zval_in;
 use crate::zvals;
-
-const ZEND_ACC_ENUM: u32 = 1 << 28;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum How {
@@ -70,7 +69,7 @@ unsafe fn step(
                 if oa == ob {
                     return true;
                 }
-                if how == How::Identity || (*(*oa).ce).ce_flags & ZEND_ACC_ENUM != 0 {
+                if how == How::Identity || class_info::is_enum((*oa).ce) {
                     return false;
                 }
                 if let Some(&seen) = objects.get(&oa) {
