@@ -637,11 +637,11 @@ fn publish(id: usize) -> Result<(), PublishError> {
 /// `StaticCacheException`, a `VolatileStatic` failure is silent.
 fn publish_at_write(id: usize) {
     let pinned = STATE.with_borrow(|s| s.units[id].unit.spec.tier == Tier::Pinned);
-    match publish(id) {
-        Ok(()) => remember_published(id),
-        Err(PublishError::Message(m)) if pinned => exception::throw(&m),
-        Err(PublishError::Message(_)) => {}
-        Err(PublishError::Thrown) => {}
+    let outcome = publish(id);
+    // Failed or not, this write has had its publication: request end does not retry it.
+    remember_published(id);
+    if let (Err(PublishError::Message(m)), true) = (outcome, pinned) {
+        exception::throw(&m);
     }
 }
 

@@ -71,8 +71,11 @@ const FUNCTION_OPCODES: [u8; 3] = [BIND_STATIC, RETURN, RETURN_BY_REF];
 /// Handlers that were installed before ours, per opcode (0 = none).
 static PREVIOUS: [AtomicUsize; 256] = [const { AtomicUsize::new(0) }; 256];
 
+type BinaryOp = unsafe extern "C" fn(*mut zval, *mut zval, *mut zval) -> c_int;
+
 unsafe extern "C" {
     fn zend_get_user_opcode_handler(opcode: u8) -> Option<OpcodeHandler>;
+    fn get_binary_op(opcode: c_int) -> Option<BinaryOp>;
 }
 
 /// Installs the handlers (MINIT, exact mode only).
@@ -169,6 +172,11 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
         if let (ASSIGN_STATIC_PROP, Some(unit)) = (opcode, unit) {
             return assign(ex, opline, ce, name, unit);
         }
+        if let (ASSIGN_STATIC_PROP_OP, Some(unit)) = (opcode, unit) {
+            if assign_op(ex, opline, ce, name, unit) {
+                return true;
+            }
+        }
         if let (PRE_INC_STATIC_PROP..=POST_DEC_STATIC_PROP, Some(unit)) = (opcode, unit) {
             if step_integer(ex, opline, ce, name, unit) {
                 return true;
@@ -262,16 +270,9 @@ unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut ze
         let Some(source) = op_data(ex, data) else { return false };
         let mut info: *mut zend_property_info = std::ptr::null_mut();
         let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_W, &raw mut info);
-        let consumes = matches!((*data).op1_type, IS_TMP_VAR | IS_VAR);
-        let release_operand = || {
-            if consumes {
-                let z = abi::frame_var(ex, (*data).op1.var);
-                drop(std::ptr::replace(z, zval::new()));
-            }
-        };
         if slot.is_null() {
             // Visibility or existence error: the exception is pending and the frame redirected.
-            release_operand();
+            release_op_data(ex, data);
             return true;
         }
         if engine::is_reference(slot) {
@@ -282,28 +283,11 @@ unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut ze
         let strict = (*(*ex).func).common.fn_flags & abi::ZEND_ACC_STRICT_TYPES != 0;
         if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut value, strict) {
             drop(value);
-            release_operand();
+            release_op_data(ex, data);
             return true;
         }
-        let old = std::ptr::replace(slot, value);
-        let used = (*opline).result_type != IS_UNUSED;
-        if used {
-            std::ptr::write(abi::frame_var(ex, (*opline).result.var), zvals::copy(slot));
-        }
-        release_operand();
-        drop(old);
-        if !zend::exception_pending() {
-            engine::published_assignment(unit);
-        }
-        if zend::exception_pending() {
-            if used {
-                drop(std::ptr::replace(abi::frame_var(ex, (*opline).result.var), zval::new()));
-                (*abi::frame_var(ex, (*opline).result.var)).u1.type_info = IS_UNDEF;
-            }
-            return true;
-        }
-        (*ex).opline = opline.add(2);
-        true
+        drop(std::ptr::replace(slot, value));
+        finish_assignment(ex, opline, slot, unit)
     }
 }
 
@@ -344,6 +328,91 @@ unsafe fn step_integer(ex: *mut zend_execute_data, opline: *const zend_op, ce: *
         if !zend::exception_pending() {
             (*ex).opline = opline.add(1);
         }
+        true
+    }
+}
+
+/// `ZEND_ASSIGN_STATIC_PROP_OP` (`+=`, `.=`, …) on a root that publishes at the write: performed as
+/// the engine does (typed properties through a checked copy, `.=` on a string in place), then
+/// published at once. References are left to the engine (returns false, before touching anything).
+///
+/// # Safety
+/// As [`assign`].
+unsafe fn assign_op(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut zend_class_entry, name: *mut zend_string, unit: usize) -> bool {
+    const BP_VAR_RW: c_int = 2;
+    const ZEND_CONCAT: u32 = 8;
+    // SAFETY: as above; every path leaves the operands as the engine's handler would.
+    unsafe {
+        let data = opline.add(1);
+        let Some(source) = op_data(ex, data) else { return false };
+        let Some(op) = get_binary_op((*opline).extended_value as c_int) else { return false };
+        let mut info: *mut zend_property_info = std::ptr::null_mut();
+        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_RW, &raw mut info);
+        if slot.is_null() {
+            release_op_data(ex, data);
+            return true;
+        }
+        if engine::is_reference(slot) {
+            engine::watch(info);
+            return false;
+        }
+        let value = zend::deref(source);
+        let typed = (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0;
+        // Exactly the engine's steps, including after an exception from the operator (`%= 0` on an
+        // int property leaves 0, as PHP does).
+        if typed && !((*opline).extended_value == ZEND_CONCAT && zend::type_of(slot) == IS_STRING) {
+            let mut result = zval::new();
+            op(&raw mut result, slot, value);
+            let strict = (*(*ex).func).common.fn_flags & abi::ZEND_ACC_STRICT_TYPES != 0;
+            if ffi::zend_verify_property_type(info, &raw mut result, strict) {
+                drop(std::ptr::replace(slot, result));
+            }
+        } else {
+            op(slot, slot, value);
+        }
+        finish_assignment(ex, opline, slot, unit)
+    }
+}
+
+/// Releases the `OP_DATA` operand an assignment consumes (temporaries and vars), as the engine's
+/// `FREE_OP_DATA` does.
+///
+/// # Safety
+/// `data` must be the `OP_DATA` opline of the live frame `ex`, not yet released.
+unsafe fn release_op_data(ex: *mut zend_execute_data, data: *const zend_op) {
+    // SAFETY: as above.
+    unsafe {
+        if matches!((*data).op1_type, IS_TMP_VAR | IS_VAR) {
+            drop(std::ptr::replace(abi::frame_var(ex, (*data).op1.var), zval::new()));
+        }
+    }
+}
+
+/// The end of a two-opline assignment the extension performed on `slot`: the result, the operand,
+/// the publication (a PinnedStatic failure throws here, after the write), and the next opline.
+///
+/// # Safety
+/// `opline` is the assignment in the live frame `ex`, `slot` the property it wrote.
+unsafe fn finish_assignment(ex: *mut zend_execute_data, opline: *const zend_op, slot: *mut zval, unit: usize) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        let used = (*opline).result_type != IS_UNUSED;
+        if used {
+            std::ptr::write(abi::frame_var(ex, (*opline).result.var), zvals::copy(slot));
+        }
+        release_op_data(ex, opline.add(1));
+        if !zend::exception_pending() {
+            engine::published_assignment(unit);
+        }
+        if zend::exception_pending() {
+            if used {
+                let result = abi::frame_var(ex, (*opline).result.var);
+                drop(std::ptr::replace(result, zval::new()));
+                (*result).u1.type_info = IS_UNDEF;
+            }
+            return true;
+        }
+        (*ex).opline = opline.add(2);
         true
     }
 }
