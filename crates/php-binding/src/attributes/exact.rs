@@ -267,18 +267,10 @@ unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut ze
     // SAFETY: as above; every path leaves the operands as the engine's handler would.
     unsafe {
         let data = opline.add(1);
-        let Some(source) = op_data(ex, data) else { return false };
-        let mut info: *mut zend_property_info = std::ptr::null_mut();
-        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_W, &raw mut info);
-        if slot.is_null() {
-            // Visibility or existence error: the exception is pending and the frame redirected.
-            release_op_data(ex, data);
-            return true;
-        }
-        if engine::is_reference(slot) {
-            engine::watch(info);
-            return false;
-        }
+        let (slot, info, source) = match target(ex, opline, ce, name, BP_VAR_W) {
+            Ok(found) => found,
+            Err(handled) => return handled,
+        };
         let mut value = zvals::copy(zend::deref(source));
         let strict = (*(*ex).func).common.fn_flags & abi::ZEND_ACC_STRICT_TYPES != 0;
         if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut value, strict) {
@@ -343,19 +335,11 @@ unsafe fn assign_op(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut
     const ZEND_CONCAT: u32 = 8;
     // SAFETY: as above; every path leaves the operands as the engine's handler would.
     unsafe {
-        let data = opline.add(1);
-        let Some(source) = op_data(ex, data) else { return false };
         let Some(op) = get_binary_op((*opline).extended_value as c_int) else { return false };
-        let mut info: *mut zend_property_info = std::ptr::null_mut();
-        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_RW, &raw mut info);
-        if slot.is_null() {
-            release_op_data(ex, data);
-            return true;
-        }
-        if engine::is_reference(slot) {
-            engine::watch(info);
-            return false;
-        }
+        let (slot, info, source) = match target(ex, opline, ce, name, BP_VAR_RW) {
+            Ok(found) => found,
+            Err(handled) => return handled,
+        };
         let value = zend::deref(source);
         let typed = (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0;
         // Exactly the engine's steps, including after an exception from the operator (`%= 0` on an
@@ -371,6 +355,38 @@ unsafe fn assign_op(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut
             op(slot, slot, value);
         }
         finish_assignment(ex, opline, slot, unit)
+    }
+}
+
+/// The slot, property and `OP_DATA` operand of a two-opline assignment to `ce::$name`, fetched for
+/// `fetch` (`BP_VAR_W`/`BP_VAR_RW`). `Err(false)`: the engine must do it (an undefined variable to
+/// warn about, a reference slot, which is then checked later); `Err(true)`: a visibility or existence
+/// error is pending and the operand released.
+///
+/// # Safety
+/// As [`assign`].
+unsafe fn target(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    ce: *mut zend_class_entry,
+    name: *mut zend_string,
+    fetch: c_int,
+) -> Result<(*mut zval, *mut zend_property_info, *mut zval), bool> {
+    // SAFETY: as above.
+    unsafe {
+        let data = opline.add(1);
+        let source = op_data(ex, data).ok_or(false)?;
+        let mut info: *mut zend_property_info = std::ptr::null_mut();
+        let slot = abi::zend_std_get_static_property_with_info(ce, name, fetch, &raw mut info);
+        if slot.is_null() {
+            release_op_data(ex, data);
+            return Err(true);
+        }
+        if engine::is_reference(slot) {
+            engine::watch(info);
+            return Err(false);
+        }
+        Ok((slot, info, source))
     }
 }
 
