@@ -10,7 +10,8 @@ use ext_php_rs::ffi::{
     _zend_expected_type_Z_EXPECTED_STRING, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING,
 };
 
-use crate::zend::{self, ArrayKey};
+use crate::zend;
+use crate::zvals::{self, Key};
 
 /// A PHP exception is pending; the handler must return without touching the cache.
 #[derive(Debug)]
@@ -286,7 +287,7 @@ pub fn non_negative(n: u32, v: i64) -> Parsed<u64> {
 pub fn key_list<'a>(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<std::borrow::Cow<'a, [u8]>>> {
     let mut out = Vec::new();
     // SAFETY: `keys` is the live argument array, not modified during the loop (no userland runs).
-    for (_, z) in unsafe { zend::array_elements(keys) } {
+    for (_, z) in unsafe { zvals::entries(keys) } {
         // SAFETY: elements of a live array are live zvals.
         let key = unsafe {
             let z = zend::deref(z);
@@ -308,9 +309,9 @@ pub fn key_list<'a>(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<std::borrow
 pub fn value_map(n: u32, values: *mut ffi::HashTable) -> Parsed<Vec<(Vec<u8>, *mut zval)>> {
     let mut out = Vec::new();
     // SAFETY: `values` is the live argument array, not modified while its pairs are used.
-    for (k, z) in unsafe { zend::array_elements(values) } {
+    for (k, z) in unsafe { zvals::entries(values) } {
         match k {
-            ArrayKey::Str(key) if key_is_valid(key) => out.push((key.to_vec(), z)),
+            Key::Str(key) if key_is_valid(key) => out.push((key.to_vec(), z)),
             _ => return value_error(n, MSG_VALUES_KEYS),
         }
     }

@@ -9,10 +9,7 @@ use graph_codec::{ClassInfo, ClassKind, StateFamily, UserlandHooks};
 
 use crate::zend;
 
-const ZEND_USER_CLASS: i8 = 2;
-const ZEND_USER_FUNCTION: u8 = 2;
 const ZEND_ACC_ANON_CLASS: u32 = 1 << 2;
-const ZEND_ACC_ENUM: u32 = 1 << 28;
 const ZEND_ACC_NOT_SERIALIZABLE: u32 = 1 << 29;
 const ZEND_ACC_ALLOW_DYNAMIC_PROPERTIES: u32 = 1 << 15;
 
@@ -63,14 +60,14 @@ pub unsafe fn facts(ce: *mut zend_class_entry) -> ClassFacts {
     unsafe {
         let flags = (*ce).ce_flags;
         let mut internal_base = ce;
-        while !internal_base.is_null() && (*internal_base).type_ == ZEND_USER_CLASS {
+        while !internal_base.is_null() && (*internal_base).type_ == zend::ZEND_USER_CLASS {
             internal_base = (*internal_base).__bindgen_anon_1.parent;
         }
         let kind = if ce == zend::closure_class() {
             ClassKind::Closure
         } else if flags & (ZEND_ACC_NOT_SERIALIZABLE | ZEND_ACC_ANON_CLASS) != 0 {
             ClassKind::NotSerializable
-        } else if flags & ZEND_ACC_ENUM != 0 {
+        } else if flags & zend::ZEND_ACC_ENUM != 0 {
             ClassKind::Enum
         } else if internal_base.is_null() {
             ClassKind::Userland
@@ -123,7 +120,7 @@ unsafe fn user_method(ce: *mut zend_class_entry, lcname: &[u8]) -> bool {
     // SAFETY: caller guarantees a live class; `method` returns null or a live function.
     unsafe {
         let func = method(ce, lcname);
-        !func.is_null() && (*func).type_ == ZEND_USER_FUNCTION
+        !func.is_null() && (*func).type_ == zend::ZEND_USER_FUNCTION
     }
 }
 
@@ -143,7 +140,7 @@ pub unsafe fn allows_dynamic_properties(ce: *mut zend_class_entry) -> bool {
 /// `ce` must be a live class entry.
 pub unsafe fn is_enum(ce: *mut zend_class_entry) -> bool {
     // SAFETY: caller guarantees a live class.
-    unsafe { (*ce).ce_flags & ZEND_ACC_ENUM != 0 }
+    unsafe { (*ce).ce_flags & zend::ZEND_ACC_ENUM != 0 }
 }
 
 /// Whether objects of `ce` can be stored at all (not a Closure, not marked not-serializable).

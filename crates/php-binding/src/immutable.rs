@@ -10,11 +10,10 @@
 use foldhash::{HashMap, HashMapExt};
 use std::mem::ManuallyDrop;
 
-use ext_php_rs::ffi::{self, zend_string, zval, Bucket, HashTable};
+use ext_php_rs::ffi::{self, zend_string, zval, Bucket, HashTable, IS_ARRAY, IS_STRING};
 
-const IS_STRING: u32 = 6;
-const IS_ARRAY: u32 = 7;
-const GC_NOT_COLLECTABLE: u32 = 1 << 4;
+use crate::zvals::{GC_NOT_COLLECTABLE, HASH_FLAG_PACKED};
+
 const GC_IMMUTABLE: u32 = 1 << 6;
 const GC_PERSISTENT: u32 = 1 << 7;
 const IS_STR_PERMANENT: u32 = 1 << 8;
@@ -23,7 +22,6 @@ const IS_STR_PERMANENT: u32 = 1 << 8;
 const STRING_TYPE_INFO: u32 = IS_STRING | GC_NOT_COLLECTABLE | GC_IMMUTABLE | GC_PERSISTENT | IS_STR_PERMANENT;
 /// `GC_ARRAY | IS_ARRAY_IMMUTABLE | GC_NOT_COLLECTABLE | GC_PERSISTENT`.
 const ARRAY_TYPE_INFO: u32 = IS_ARRAY | GC_IMMUTABLE | GC_NOT_COLLECTABLE | GC_PERSISTENT;
-const HASH_FLAG_PACKED: u32 = 1 << 2;
 const HASH_FLAG_UNINITIALIZED: u32 = 1 << 3;
 const HASH_FLAG_STATIC_KEYS: u32 = 1 << 4;
 /// Offset of `val` in `zend_string` (refcount, type info, hash, length).

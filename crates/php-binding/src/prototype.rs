@@ -14,10 +14,9 @@ use ext_php_rs::ffi::{
     self, zend_class_entry, zend_object, zval, HashTable, IS_ARRAY, IS_INDIRECT, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
 };
 
+use crate::zend;
 use crate::zvals::{self, Key};
 
-const ZEND_USER_CLASS: std::os::raw::c_char = 2;
-const ZEND_ACC_ENUM: u32 = 1 << 28;
 /// Nesting beyond which no prototype is kept (the copy recurses on the C stack).
 const MAX_DEPTH: usize = 2_000;
 
@@ -112,7 +111,7 @@ impl Copier {
         let (is_enum, copyable) = unsafe {
             let flags = (*ce).ce_flags;
             let std_class = std::ptr::eq(ce, ffi::zend_standard_class_def);
-            (flags & ZEND_ACC_ENUM != 0, std_class || ((*ce).type_ == ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none()))
+            (flags & zend::ZEND_ACC_ENUM != 0, std_class || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none()))
         };
         if is_enum {
             // Enum cases are engine singletons.

@@ -26,7 +26,11 @@ pub const ZEND_ACC_FINAL: u32 = 1 << 5;
 pub const ZEND_ACC_READONLY: u32 = 1 << 7;
 pub const ZEND_ACC_NO_DYNAMIC_PROPERTIES: u32 = 1 << 13;
 pub const ZEND_ACC_READONLY_CLASS: u32 = 1 << 16;
-const HASH_FLAG_PACKED: u32 = 1 << 2;
+pub const ZEND_ACC_ENUM: u32 = 1 << 28;
+/// `zend_class_entry.type` of a userland class.
+pub const ZEND_USER_CLASS: std::ffi::c_char = 2;
+/// `zend_function.type` of a userland function.
+pub const ZEND_USER_FUNCTION: u8 = 2;
 /// `MODULE_PERSISTENT` for `zend_register_functions`.
 const MODULE_PERSISTENT: i32 = 1;
 
@@ -225,44 +229,6 @@ pub unsafe fn str_bytes<'a>(z: *const zval) -> &'a [u8] {
 pub unsafe fn zstr_bytes<'a>(s: *const zend_string) -> &'a [u8] {
     // SAFETY: a zend_string stores `len` bytes inline starting at `val`.
     unsafe { std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len) }
-}
-
-/// The key of one element of a PHP array (int keys are not needed by any caller).
-pub enum ArrayKey<'a> {
-    Int,
-    Str(&'a [u8]),
-}
-
-/// Iterates a hash table's live elements (packed or hash form) without calling into the engine.
-///
-/// # Safety
-/// `ht` must be a live array that is not modified while the returned iterator is used.
-pub unsafe fn array_elements<'a>(ht: *mut ffi::HashTable) -> impl Iterator<Item = (ArrayKey<'a>, *mut zval)> {
-    // SAFETY: caller guarantees a live, unmodified table; nNumUsed bounds both storage forms.
-    unsafe {
-        let used = (*ht).nNumUsed as usize;
-        let packed = (*ht).u.flags & HASH_FLAG_PACKED != 0;
-        let data = (*ht).__bindgen_anon_1.arData;
-        let packed_data = (*ht).__bindgen_anon_1.arPacked;
-        (0..used).filter_map(move |i| {
-            if packed {
-                let z = packed_data.add(i);
-                (type_of(z) != ffi::IS_UNDEF).then_some((ArrayKey::Int, z))
-            } else {
-                let b = data.add(i);
-                let z = &raw mut (*b).val;
-                if type_of(z) == ffi::IS_UNDEF {
-                    return None;
-                }
-                let key = if (*b).key.is_null() {
-                    ArrayKey::Int
-                } else {
-                    ArrayKey::Str(zstr_bytes((*b).key))
-                };
-                Some((key, z))
-            }
-        })
-    }
 }
 
 /// Number of live elements of an array.

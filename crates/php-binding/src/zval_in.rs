@@ -29,7 +29,6 @@ use crate::internal_state::{self, StateError};
 use crate::zend;
 use crate::zvals::{self, Key};
 
-const ZEND_ACC_READONLY: u32 = 1 << 7;
 
 /// Names `DateInterval`'s `get_properties` handler writes into the property table; they mirror the
 /// internal state and are not dynamic properties.
@@ -573,7 +572,7 @@ unsafe fn property_slots<'a>(obj: *mut zend_object) -> Result<Vec<PropertySlot<'
                 name: Cow::Borrowed(zend::zstr_bytes((*info).name)),
                 slot: zvals::property_slot(obj, index),
                 declared: true,
-                readonly: (*info).flags & ZEND_ACC_READONLY != 0,
+                readonly: (*info).flags & zend::ZEND_ACC_READONLY != 0,
             });
         }
         let table = (*obj).properties;

@@ -15,9 +15,9 @@ use crate::zend;
 const Z_TYPE_FLAGS_SHIFT: u32 = 8;
 const IS_TYPE_REFCOUNTED: u32 = 1;
 const IS_TYPE_COLLECTABLE: u32 = 2;
-const GC_NOT_COLLECTABLE: u32 = 1 << 4;
+pub const GC_NOT_COLLECTABLE: u32 = 1 << 4;
 const IS_OBJ_DESTRUCTOR_CALLED: u32 = 1 << 8;
-const HASH_FLAG_PACKED: u32 = 1 << 2;
+pub const HASH_FLAG_PACKED: u32 = 1 << 2;
 
 /// Whether the zval's value carries a refcount.
 ///

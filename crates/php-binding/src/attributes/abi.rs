@@ -65,8 +65,6 @@ unsafe extern "C" {
     pub fn zval_update_constant_ex(pp: *mut zval, scope: *mut zend_class_entry) -> c_int;
 }
 
-pub const ZEND_USER_CLASS: c_char = 2;
-pub const ZEND_USER_FUNCTION: u8 = 2;
 pub const ZEND_ACC_INTERFACE: u32 = 1 << 0;
 pub const ZEND_ACC_TRAIT: u32 = 1 << 1;
 pub const ZEND_ACC_LINKED: u32 = 1 << 3;
@@ -77,7 +75,6 @@ pub const IS_TMP_VAR: u8 = 2;
 pub const IS_VAR: u8 = 4;
 pub const IS_CV: u8 = 8;
 pub const IS_UNUSED: u8 = 0;
-pub const IS_CONSTANT_AST: u32 = 11;
 pub const BP_VAR_W: c_int = 1;
 /// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
 pub const ZEND_TYPE_MASK: u32 = (1 << 25) - 1;

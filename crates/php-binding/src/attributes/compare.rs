@@ -12,7 +12,6 @@ use ext_php_rs::ffi::{
     IS_STRING, IS_TRUE, IS_UNDEF,
 };
 
-use super::abi::ZEND_USER_CLASS;
 use crate::class_info;
 use crate::zend;
 use crate::zval_in;
@@ -123,7 +122,7 @@ unsafe fn objects_equal(
             return false;
         }
         let plain = std::ptr::eq(ce, ffi::zend_standard_class_def)
-            || ((*ce).type_ == ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none());
+            || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none());
         if !plain {
             // Internal state is opaque here: compare what the encoder makes of it.
             return match (zval_in::encode(za), zval_in::encode(zb)) {

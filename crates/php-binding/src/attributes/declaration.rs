@@ -5,12 +5,13 @@
 
 use std::ffi::c_char;
 
-use ext_php_rs::ffi::{self, zend_class_entry, zval, HashTable, IS_LONG, IS_OBJECT};
+use ext_php_rs::ffi::{self, zend_class_entry, zval, HashTable, IS_CONSTANT_AST, IS_LONG, IS_OBJECT};
 
-use super::abi::{self, Attribute, IS_CONSTANT_AST};
+use super::abi::{self, Attribute};
 use crate::enums;
 use crate::runtime::Tier;
 use crate::zend;
+use crate::zvals;
 
 pub const VOLATILE_LCNAME: &[u8] = b"opcache\\volatilestatic";
 pub const PINNED_LCNAME: &[u8] = b"opcache\\pinnedstatic";
@@ -130,14 +131,14 @@ unsafe fn volatile_args(attr: *mut Attribute, scope: Option<*mut zend_class_entr
                         let failed = abi::zend_get_attribute_value(&raw mut v, attr, i, ce) != 0;
                         (*cg).in_compilation = compiling;
                         if failed {
-                            crate::zvals::clear_exception();
+                            zvals::clear_exception();
                             return Err(format!("OPcache\\VolatileStatic {} must be resolvable", NAMES[param]));
                         }
                         Arg::Value(v)
                     }
                 }
             } else {
-                Arg::Value(crate::zvals::copy(&raw const (*arg).value))
+                Arg::Value(zvals::copy(&raw const (*arg).value))
             };
             if let Arg::Value(v) = &value {
                 check(param, v)?;
@@ -157,7 +158,7 @@ fn check(param: usize, v: &zval) -> Result<(), String> {
         // SAFETY: zend_zval_type_name returns a static C string for any live zval.
         unsafe { std::ffi::CStr::from_ptr(ffi::zend_zval_type_name(v)).to_string_lossy().into_owned() }
     };
-    let t = crate::zvals::type_of(v);
+    let t = zvals::type_of(v);
     if param == 0 {
         if t != IS_LONG {
             return Err(format!("OPcache\\VolatileStatic ttl must be of type int, {} given", type_name()));
@@ -243,15 +244,15 @@ unsafe fn sibling_table(scope: *mut zend_class_entry, attr: *mut Attribute) -> O
     // SAFETY: as above; every table walked belongs to the class being compiled.
     unsafe {
         let holds = |table: *mut HashTable| {
-            !table.is_null() && zend::array_elements(table).any(|(_, z)| (*z).value.ptr == attr.cast())
+            !table.is_null() && zvals::entries(table).any(|(_, z)| (*z).value.ptr == attr.cast())
         };
         let mut tables = vec![(*scope).attributes];
-        for (_, z) in zend::array_elements(&raw mut (*scope).properties_info) {
+        for (_, z) in zvals::entries(&raw mut (*scope).properties_info) {
             tables.push((*(*z).value.ptr.cast::<ffi::zend_property_info>()).attributes);
         }
-        for (_, z) in zend::array_elements(&raw mut (*scope).function_table) {
+        for (_, z) in zvals::entries(&raw mut (*scope).function_table) {
             let f = (*z).value.func;
-            if (*f).type_ == super::abi::ZEND_USER_FUNCTION {
+            if (*f).type_ == zend::ZEND_USER_FUNCTION {
                 tables.push((*f).op_array.attributes);
             }
         }

@@ -10,10 +10,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_OBJECT, IS_REFERENCE,
+    self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_CONSTANT_AST, IS_OBJECT, IS_REFERENCE,
 };
 
-use super::abi::{self, IS_CONSTANT_AST};
+use super::abi;
 use super::compare::{self, How};
 use super::declaration::Strategy;
 use super::diagnose;

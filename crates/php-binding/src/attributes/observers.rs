@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{self, zend_class_entry, zend_execute_data, zend_string};
 
-use super::abi::{self, IS_CONST, ZEND_ACC_LINKED, ZEND_ACC_PRELOADED, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
+use super::abi::{self, IS_CONST, ZEND_ACC_LINKED, ZEND_ACC_PRELOADED};
 use super::declaration;
 use super::engine;
 use super::exact;
-use crate::zend;
+use crate::zend::{self, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
+use crate::zvals;
 
 /// Whether `opcache.preload` is configured (decided at MINIT).
 static PRELOAD: AtomicBool = AtomicBool::new(false);
@@ -108,7 +109,7 @@ pub fn scan_preloaded() {
     }
     // SAFETY: during RINIT the class table is stable; entries are class pointers (IS_PTR).
     let classes: Vec<*mut zend_class_entry> = unsafe {
-        zend::array_elements((*ffi::ext_php_rs_executor_globals()).class_table)
+        zvals::entries((*ffi::ext_php_rs_executor_globals()).class_table)
             .map(|(_, z)| (*z).value.ce)
             .filter(|&ce| {
                 (*ce).type_ == ZEND_USER_CLASS && (*ce).ce_flags & (ZEND_ACC_PRELOADED | ZEND_ACC_LINKED) == (ZEND_ACC_PRELOADED | ZEND_ACC_LINKED)

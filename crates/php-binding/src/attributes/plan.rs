@@ -4,10 +4,11 @@
 
 use ext_php_rs::ffi::{zend_class_entry, zend_op_array, zend_property_info, zend_string};
 
-use super::abi::{ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
+use super::abi::{ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT};
 use super::declaration::{self, Spec};
 use crate::runtime::Tier;
-use crate::zend;
+use crate::zend::{self, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
+use crate::zvals;
 
 /// One static a unit publishes.
 #[derive(Clone, Copy)]
@@ -127,7 +128,7 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
 unsafe fn declared_statics(ce: *mut zend_class_entry) -> Vec<*mut zend_property_info> {
     // SAFETY: properties_info holds zend_property_info pointers.
     unsafe {
-        zend::array_elements(&raw mut (*ce).properties_info)
+        zvals::entries(&raw mut (*ce).properties_info)
             .map(|(_, z)| (*z).value.ptr.cast::<zend_property_info>())
             .filter(|&p| (*p).flags & zend::ZEND_ACC_STATIC != 0 && (*p).ce == ce)
             .collect()
@@ -142,7 +143,7 @@ unsafe fn declared_statics(ce: *mut zend_class_entry) -> Vec<*mut zend_property_
 unsafe fn declared_methods(ce: *mut zend_class_entry) -> Vec<*mut zend_op_array> {
     // SAFETY: function_table holds zend_function pointers.
     unsafe {
-        zend::array_elements(&raw mut (*ce).function_table)
+        zvals::entries(&raw mut (*ce).function_table)
             .map(|(_, z)| (*z).value.func)
             .filter(|&f| (*f).type_ == ZEND_USER_FUNCTION && (*f).op_array.scope == ce && !(*f).op_array.static_variables.is_null())
             .map(|f| &raw mut (*f).op_array)
