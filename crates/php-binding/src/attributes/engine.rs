@@ -96,7 +96,7 @@ pub fn begin_request() {
 ///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
-pub unsafe fn class_linked(ce: *mut zend_class_entry, accessed_now: bool) -> Result<(), String> {
+pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
     if mode().is_none() {
         return Ok(());
     }
@@ -107,7 +107,7 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry, accessed_now: bool) -> Res
     }
     retry_restores();
     // SAFETY: as above.
-    unsafe { register(ce, accessed_now) }
+    unsafe { register(ce, true) }
 }
 
 /// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
@@ -147,10 +147,12 @@ fn retry_restores() {
 }
 
 /// Registers the units of `ce` and restores them unless exact mode waits for the first access.
+/// `linked_now`: the class is being linked right now, perhaps by the autoloader in the middle of an
+/// access to it.
 ///
 /// # Safety
 /// As [`class_linked`].
-unsafe fn register(ce: *mut zend_class_entry, accessed_now: bool) -> Result<(), String> {
+unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), String> {
     let Some(mode) = mode() else { return Ok(()) };
     if STATE.with_borrow(|s| s.classes.contains_key(&ce)) {
         return Ok(());
@@ -160,7 +162,8 @@ unsafe fn register(ce: *mut zend_class_entry, accessed_now: bool) -> Result<(), 
     if units.is_empty() {
         return Ok(());
     }
-    let lazy = mode == AttributeMode::Exact && !accessed_now;
+    // SAFETY: as above; only classes with attributed statics get this far.
+    let lazy = mode == AttributeMode::Exact && !(linked_now && unsafe { super::observers::accessed_now(ce) });
     let ids = STATE.with_borrow_mut(|s| {
         let mut ids = Vec::new();
         for unit in units {

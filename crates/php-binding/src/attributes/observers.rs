@@ -66,7 +66,7 @@ unsafe extern "C" fn interrupted(ex: *mut zend_execute_data) {
 unsafe extern "C" fn class_linked(ce: *mut zend_class_entry, _name: *mut zend_string) {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the engine reports a class it has just linked into the class table.
-        unsafe { engine::class_linked(ce, accessed_now(ce)) }.err().map(|e| declaration::leaked(&e))
+        unsafe { engine::class_linked(ce) }.err().map(|e| declaration::leaked(&e))
     }));
     if let Ok(Some(message)) = outcome {
         // SAFETY: nothing with a destructor is live in this frame; the engine bails out.
@@ -80,7 +80,7 @@ unsafe extern "C" fn class_linked(ce: *mut zend_class_entry, _name: *mut zend_st
 ///
 /// # Safety
 /// `ce` must be a live class, during a request.
-unsafe fn accessed_now(ce: *mut zend_class_entry) -> bool {
+pub(super) unsafe fn accessed_now(ce: *mut zend_class_entry) -> bool {
     // SAFETY: frames on the executor stack are live; oplines are read as the engine wrote them.
     unsafe {
         let lcname = zend::zstr_bytes((*ce).name).to_ascii_lowercase();
@@ -119,6 +119,6 @@ pub fn scan_preloaded() {
     for ce in classes {
         // Preloading compiled the class already, so its declaration errors were raised then.
         // SAFETY: a linked class from the class table.
-        let _ = unsafe { engine::class_linked(ce, false) };
+        let _ = unsafe { engine::class_linked(ce) };
     }
 }

@@ -67,13 +67,22 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
         if (*ce).type_ != ZEND_USER_CLASS || (*ce).ce_flags & (ZEND_ACC_TRAIT | ZEND_ACC_INTERFACE) != 0 {
             return Ok(Vec::new());
         }
+        let class_attribute = declaration::find((*ce).attributes);
+        let props = declared_statics(ce);
+        let methods = declared_methods(ce);
+        let members_attributed = || {
+            props.iter().any(|&p| declaration::find((*p).attributes).is_some())
+                || methods.iter().any(|&op| declaration::find((*op).attributes).is_some())
+        };
+        // Most linked classes carry no attribute of ours: no names are built for them.
+        if class_attribute.is_none() && !members_attributed() {
+            return Ok(Vec::new());
+        }
         let class = zend::zstr_bytes((*ce).name);
         let lcclass = class.to_ascii_lowercase();
         let display = String::from_utf8_lossy(class).into_owned();
-        let props = declared_statics(ce);
-        let methods = declared_methods(ce);
 
-        if let Some((attr, tier)) = declaration::find((*ce).attributes) {
+        if let Some((attr, tier)) = class_attribute {
             let spec = declaration::read(attr, tier, ce)?;
             let mut members: Vec<(Vec<u8>, Member)> =
                 props.iter().map(|&p| ([b"$", zend::zstr_bytes((*p).name)].concat(), Member::Prop(p))).collect();
