@@ -108,20 +108,20 @@ unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
 unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
     // SAFETY: the engine passes the executing frame of a user function.
     let (opcode, op) = unsafe { ((*(*ex).opline).opcode, &raw mut (*(*ex).func).op_array) };
-    // SAFETY: as above.
-    if unsafe { (*op).static_variables.is_null() } || engine::idle() {
+    let published = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as above.
-        return unsafe { dispatch(ex, opcode) };
-    }
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        if unsafe { (*op).static_variables.is_null() } || engine::idle() {
+            return false;
+        }
         if opcode == BIND_STATIC {
             // SAFETY: the frame's function is live and is executing its `static` statement.
             unsafe { engine::method_begin(op) };
         } else {
             engine::method_end(op);
         }
+        true
     }));
-    if outcome.is_ok() && zend::exception_pending() {
+    if matches!(published, Ok(true)) && zend::exception_pending() {
         // A PinnedStatic publication failed: the exception is raised here, the frame redirected.
         return ZEND_USER_OPCODE_CONTINUE;
     }
