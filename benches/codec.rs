@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use graph_codec::{
-    decode, encode, ArrayElements, ArrayKey, ArrayNode, DeclaredProperty, EncodePlan, Graph,
-    GraphView, ObjectNode, ObjectState, Properties, SlotView, StoreTier, Value,
+    decode, encode, ArrayElements, ArrayKey, ArrayNode, DeclaredProperty, EncodePlan, Graph, GraphView, ObjectNode,
+    ObjectState, Properties, SlotView, StoreTier, Value,
 };
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
@@ -31,10 +31,7 @@ fn scalar_list(elements: usize) -> Graph<'static> {
             })
         })
         .collect();
-    let list = graph.push_array(ArrayNode {
-        elements: ArrayElements::Packed(slots),
-        next_free_index: elements as i64,
-    });
+    let list = graph.push_array(ArrayNode { elements: ArrayElements::Packed(slots), next_free_index: elements as i64 });
     graph.root = Value::Array(list);
     graph
 }
@@ -65,10 +62,7 @@ fn record_list(elements: usize, as_objects: bool) -> Graph<'static> {
                 .collect();
             let object = graph.push_object(ObjectNode {
                 class_name: Cow::Borrowed(b"App\\Model\\User"),
-                state: ObjectState::Properties(Properties {
-                    declared,
-                    dynamic: vec![],
-                }),
+                state: ObjectState::Properties(Properties { declared, dynamic: vec![] }),
             });
             slots.push(Some(Value::Object(object)));
         } else {
@@ -77,17 +71,12 @@ fn record_list(elements: usize, as_objects: bool) -> Graph<'static> {
                 .zip(values)
                 .map(|(name, value)| (ArrayKey::String(Cow::Borrowed(name.as_bytes())), value))
                 .collect();
-            let array = graph.push_array(ArrayNode {
-                elements: ArrayElements::Hash(entries),
-                next_free_index: i64::MIN,
-            });
+            let array =
+                graph.push_array(ArrayNode { elements: ArrayElements::Hash(entries), next_free_index: i64::MIN });
             slots.push(Some(Value::Array(array)));
         }
     }
-    let list = graph.push_array(ArrayNode {
-        elements: ArrayElements::Packed(slots),
-        next_free_index: rows as i64,
-    });
+    let list = graph.push_array(ArrayNode { elements: ArrayElements::Packed(slots), next_free_index: rows as i64 });
     graph.root = Value::Array(list);
     graph
 }
@@ -120,11 +109,7 @@ fn walk_ints(bytes: &[u8]) -> i64 {
             }
             SlotView::Object(object) => {
                 for i in 0..object.declared_len {
-                    take(
-                        object.declared(i).expect("property").value,
-                        &mut total,
-                        &mut stack,
-                    );
+                    take(object.declared(i).expect("property").value, &mut total, &mut stack);
                 }
             }
             _ => {}
@@ -134,17 +119,11 @@ fn walk_ints(bytes: &[u8]) -> i64 {
 }
 
 fn codec(c: &mut Criterion) {
-    let inputs: [(&str, InputBuilder); 3] = [
-        ("scalars", scalar_list),
-        ("objects", |n| record_list(n, true)),
-        ("arrays", |n| record_list(n, false)),
-    ];
+    let inputs: [(&str, InputBuilder); 3] =
+        [("scalars", scalar_list), ("objects", |n| record_list(n, true)), ("arrays", |n| record_list(n, false))];
     for (name, build) in inputs {
         let mut group = c.benchmark_group(format!("codec/{name}"));
-        group
-            .sample_size(10)
-            .measurement_time(Duration::from_secs(3))
-            .warm_up_time(Duration::from_secs(1));
+        group.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
         for elements in SIZES {
             let graph = build(elements);
             let bytes = encode(&graph, StoreTier::SharedGraph).expect("encodes");
@@ -152,25 +131,16 @@ fn codec(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new("encode", elements), &graph, |b, graph| {
                 let mut destination = vec![0u8; bytes.len()];
                 b.iter(|| {
-                    let plan =
-                        EncodePlan::new(black_box(graph), StoreTier::SharedGraph).expect("plans");
+                    let plan = EncodePlan::new(black_box(graph), StoreTier::SharedGraph).expect("plans");
                     plan.write_to(&mut destination).expect("writes");
                 })
             });
             group.bench_with_input(BenchmarkId::new("decode", elements), &bytes, |b, bytes| {
-                b.iter(|| {
-                    decode(black_box(bytes))
-                        .expect("decodes")
-                        .graph
-                        .arrays
-                        .len()
-                })
+                b.iter(|| decode(black_box(bytes)).expect("decodes").graph.arrays.len())
             });
-            group.bench_with_input(
-                BenchmarkId::new("view_walk", elements),
-                &bytes,
-                |b, bytes| b.iter(|| walk_ints(black_box(bytes))),
-            );
+            group.bench_with_input(BenchmarkId::new("view_walk", elements), &bytes, |b, bytes| {
+                b.iter(|| walk_ints(black_box(bytes)))
+            });
         }
         group.finish();
     }

@@ -19,7 +19,11 @@ fn sample_graph(seed: i64, n: usize) -> Graph<'static> {
     let obj = g.push_object(ObjectNode {
         class_name: Cow::Borrowed(b"Box"),
         state: ObjectState::Properties(Properties {
-            declared: vec![DeclaredProperty { mangled_name: Cow::Borrowed(b"seed"), value: Some(Value::Int(seed)), readonly: false }],
+            declared: vec![DeclaredProperty {
+                mangled_name: Cow::Borrowed(b"seed"),
+                value: Some(Value::Int(seed)),
+                readonly: false,
+            }],
             dynamic: vec![],
         }),
     });
@@ -41,12 +45,17 @@ fn sample_graph(seed: i64, n: usize) -> Graph<'static> {
 }
 
 fn check(cond: bool, what: &str) -> Result<(), String> {
-    if cond { Ok(()) } else { Err(what.into()) }
+    if cond {
+        Ok(())
+    } else {
+        Err(what.into())
+    }
 }
 
 fn a_graph_stored_by_one_process_decodes_identically_in_another() -> Result<(), String> {
-    let seg = Segment::create_anonymous(&[PartitionSpec { name: "p".into(), volatile_bytes: 8 << 20, pinned_bytes: 0 }])
-        .map_err(|e| e.to_string())?;
+    let seg =
+        Segment::create_anonymous(&[PartitionSpec { name: "p".into(), volatile_bytes: 8 << 20, pinned_bytes: 0 }])
+            .map_err(|e| e.to_string())?;
     let v = seg.partition("p").unwrap().volatile.unwrap();
     let graph = sample_graph(1, 500);
     let bytes = encode(&graph, StoreTier::SharedGraph).map_err(|e| format!("{e:?}"))?;
@@ -67,8 +76,9 @@ fn a_graph_stored_by_one_process_decodes_identically_in_another() -> Result<(), 
 }
 
 fn readers_decoding_in_place_never_see_a_torn_graph_while_a_writer_replaces_it() -> Result<(), String> {
-    let seg = Segment::create_anonymous(&[PartitionSpec { name: "p".into(), volatile_bytes: 8 << 20, pinned_bytes: 0 }])
-        .map_err(|e| e.to_string())?;
+    let seg =
+        Segment::create_anonymous(&[PartitionSpec { name: "p".into(), volatile_bytes: 8 << 20, pinned_bytes: 0 }])
+            .map_err(|e| e.to_string())?;
     let v = seg.partition("p").unwrap().volatile.unwrap();
     let first = encode(&sample_graph(0, 100), StoreTier::SharedGraph).map_err(|e| format!("{e:?}"))?;
     v.store(b"g", 20, &first, 0).map_err(|e| format!("{e:?}"))?;
@@ -106,7 +116,11 @@ fn readers_decoding_in_place_never_see_a_torn_graph_while_a_writer_replaces_it()
                     }
                     reads += 1;
                 }
-                if reads > 0 { 0 } else { 10 }
+                if reads > 0 {
+                    0
+                } else {
+                    10
+                }
             })
         })
         .collect();
@@ -121,7 +135,10 @@ fn readers_decoding_in_place_never_see_a_torn_graph_while_a_writer_replaces_it()
 
 fn main() {
     let scenarios: &[support::Scenario] = &[
-        ("a_graph_stored_by_one_process_decodes_identically_in_another", a_graph_stored_by_one_process_decodes_identically_in_another),
+        (
+            "a_graph_stored_by_one_process_decodes_identically_in_another",
+            a_graph_stored_by_one_process_decodes_identically_in_another,
+        ),
         (
             "readers_decoding_in_place_never_see_a_torn_graph_while_a_writer_replaces_it",
             readers_decoding_in_place_never_see_a_torn_graph_while_a_writer_replaces_it,

@@ -17,7 +17,9 @@ mod support;
 
 use shm_core::{Backend, CounterError, PartitionSpec, RequestId, Segment, StoreError};
 use std::time::{Duration, Instant};
-use support::{checked_value, checked_value_fast, fork, mix64, value_is_intact, value_is_intact_fast, Child, Rng, SharedWords};
+use support::{
+    checked_value, checked_value_fast, fork, mix64, value_is_intact, value_is_intact_fast, Child, Rng, SharedWords,
+};
 
 const MB: u64 = 1 << 20;
 const VOLATILE_BYTES: u64 = 2 * MB;
@@ -102,8 +104,20 @@ const STALL_MISSES: usize = 14;
 const COMMITS_TOTAL: usize = 15;
 /// `OP_KINDS.len()` words: the longest operation of each kind, in microseconds.
 const LAT_BY_KIND: usize = 16;
-const OP_KINDS: [&str; 12] =
-    ["v.clear", "v.store", "v.get", "v.delete", "v.counter", "reserve", "release", "p.store", "p.delete", "p.get", "p.increment", "commit"];
+const OP_KINDS: [&str; 12] = [
+    "v.clear",
+    "v.store",
+    "v.get",
+    "v.delete",
+    "v.counter",
+    "reserve",
+    "release",
+    "p.store",
+    "p.delete",
+    "p.get",
+    "p.increment",
+    "commit",
+];
 const _: () = assert!(LAT_BY_KIND + OP_KINDS.len() <= STRIDE);
 /// Operations that took longer than `SLOW_OP` (how rare the outliers are).
 const SLOW_OPS: usize = 28;
@@ -413,7 +427,11 @@ impl Worker<'_> {
             61..66 => {
                 let key = format!("ctr-{}", self.rng.below(COUNTER_KEYS));
                 let step = self.rng.range(1, 5) as i64;
-                let r = if self.rng.percent(50) { self.v.increment(key.as_bytes(), step) } else { self.v.decrement(key.as_bytes(), step) };
+                let r = if self.rng.percent(50) {
+                    self.v.increment(key.as_bytes(), step)
+                } else {
+                    self.v.decrement(key.as_bytes(), step)
+                };
                 match r {
                     Ok(_) => {}
                     Err(CounterError::Store(StoreError::OutOfMemory)) => {
@@ -466,7 +484,8 @@ impl Worker<'_> {
             }
             84..91 => {
                 if self.rng.percent(50) {
-                    let key = format!("scratch-{}-{}", self.rng.below(self.workers as u64), self.rng.below(SCRATCH_KEYS));
+                    let key =
+                        format!("scratch-{}-{}", self.rng.below(self.workers as u64), self.rng.below(SCRATCH_KEYS));
                     if let Some(e) = self.p.get(key.as_bytes()) {
                         if !value_is_intact_fast(e.value()) {
                             return Err(fail(EXIT_TORN_PINNED, e.value().len() as u64));
@@ -477,7 +496,10 @@ impl Worker<'_> {
                     let hwm = self.sh.get(wf(u, HWM));
                     if hwm > 0 {
                         let i = self.rng.below(hwm);
-                        let ok = self.p.get(commit_key(u, i).as_bytes()).is_some_and(|e| e.value() == commit_value(u, i).as_slice());
+                        let ok = self
+                            .p
+                            .get(commit_key(u, i).as_bytes())
+                            .is_some_and(|e| e.value() == commit_value(u, i).as_slice());
                         if !ok {
                             return Err(fail(EXIT_COMMIT_LOST, (u as u64) << 40 | i));
                         }
@@ -509,7 +531,12 @@ impl Worker<'_> {
                 if i < COMMIT_BUDGET_PER_WORKER && self.start + self.commit_interval * i as u32 <= Instant::now() {
                     // Published only once the store returned Ok: the parent relies on it. A refused
                     // commit is retried later under the same number.
-                    if self.pinned_outcome(self.p.store(commit_key(self.w, i).as_bytes(), 2, &commit_value(self.w, i), 0))? {
+                    if self.pinned_outcome(self.p.store(
+                        commit_key(self.w, i).as_bytes(),
+                        2,
+                        &commit_value(self.w, i),
+                        0,
+                    ))? {
                         self.sh.set(self.f(HWM), i + 1);
                         self.sh.add(self.f(COMMITS_TOTAL), 1);
                     }
@@ -691,7 +718,9 @@ impl Torture {
             std::thread::sleep(Duration::from_micros(self.rng.below(2000)));
         } else if mode == KillMode::HoldingReservation {
             self.sh.set(wf(w, COMMAND), CMD_HOLD);
-            self.wait_for(&format!("worker {w} to hold its reservation"), || self.sh.get(wf(w, PHASE)) == PHASE_HOLDING)?;
+            self.wait_for(&format!("worker {w} to hold its reservation"), || {
+                self.sh.get(wf(w, PHASE)) == PHASE_HOLDING
+            })?;
             std::thread::sleep(Duration::from_micros(self.rng.below(10_000)));
         }
 
@@ -744,7 +773,10 @@ impl Torture {
             if phase == PHASE_STALLING {
                 // Killed asleep inside the store's transaction: exactly one rollback, nothing visible.
                 if repaired != 1 {
-                    return Err(format!("kill {} inside a stalled {mode:?} was not repaired (recoveries +{repaired})", self.tally.kills));
+                    return Err(format!(
+                        "kill {} inside a stalled {mode:?} was not repaired (recoveries +{repaired})",
+                        self.tally.kills
+                    ));
                 }
                 self.tally.kills_in_txn += 1;
                 let leaked = match mode {
@@ -764,7 +796,9 @@ impl Torture {
             if self.pin.reserved_by_other(key.as_bytes(), self.parent_req) {
                 return Err(format!("{key} of the dead worker {w} still looks held"));
             }
-            if !self.pin.try_reserve(key.as_bytes(), self.parent_req, 0) || !self.pin.release(key.as_bytes(), self.parent_req) {
+            if !self.pin.try_reserve(key.as_bytes(), self.parent_req, 0)
+                || !self.pin.release(key.as_bytes(), self.parent_req)
+            {
                 return Err(format!("{key} of the dead worker {w} could not be taken over"));
             }
             self.tally.kills_holding_targeted += 1;
@@ -832,7 +866,11 @@ impl Torture {
                 std::thread::sleep(Duration::from_millis(2));
             };
             if code != 0 {
-                return Err(format!("worker {w} exited with {code}: {} (detail {:#x})", describe_exit(code), self.sh.get(wf(w, DETAIL))));
+                return Err(format!(
+                    "worker {w} exited with {code}: {} (detail {:#x})",
+                    describe_exit(code),
+                    self.sh.get(wf(w, DETAIL))
+                ));
             }
         }
         Ok(())
@@ -845,9 +883,12 @@ fn kill_torture() -> Result<(), String> {
     let seed = std::env::var("SC_TORTURE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(Rng::seed_from_os);
     support::check_fast_value_helpers();
     println!("    kill torture: {seconds} s, {workers} workers, seed {seed} (SC_TORTURE_SEED)");
-    let seg =
-        Segment::create_anonymous(&[PartitionSpec { name: "torture".into(), volatile_bytes: VOLATILE_BYTES, pinned_bytes: PINNED_BYTES }])
-            .map_err(|e| e.to_string())?;
+    let seg = Segment::create_anonymous(&[PartitionSpec {
+        name: "torture".into(),
+        volatile_bytes: VOLATILE_BYTES,
+        pinned_bytes: PINNED_BYTES,
+    }])
+    .map_err(|e| e.to_string())?;
     let part = seg.partition("torture").ok_or("no partition")?;
     let mut t = Torture {
         vol: part.volatile.ok_or("no volatile backend")?,
@@ -921,7 +962,8 @@ fn kill_torture() -> Result<(), String> {
     }
     let min_kills = (1000.0 * seconds / 600.0) as u64;
     if t.tally.kills < min_kills {
-        violations.push(format!("only {} kills in {seconds} s (need {min_kills}: 1,000 per 10 minutes)", t.tally.kills));
+        violations
+            .push(format!("only {} kills in {seconds} s (need {min_kills}: 1,000 per 10 minutes)", t.tally.kills));
     }
     if t.tally.kills_in_txn == 0 && t.tally.kills >= 20 {
         violations.push("no kill landed inside a transaction".into());
@@ -934,7 +976,12 @@ fn kill_torture() -> Result<(), String> {
     let by_kind: Vec<String> = OP_KINDS
         .iter()
         .enumerate()
-        .map(|(k, name)| format!("{name} {:.1}", (0..workers).map(|w| t.sh.get(wf(w, LAT_BY_KIND + k))).max().unwrap_or(0) as f64 / 1000.0))
+        .map(|(k, name)| {
+            format!(
+                "{name} {:.1}",
+                (0..workers).map(|w| t.sh.get(wf(w, LAT_BY_KIND + k))).max().unwrap_or(0) as f64 / 1000.0
+            )
+        })
         .collect();
     println!(
         "    longest operation of each kind (ms): {}; operations over {} ms: {}; mean recovery+verify {:.2} ms",

@@ -146,7 +146,12 @@ fn volatile_soak(v: &Backend, ops: u64, rng: &mut Rng) -> Result<String, String>
                     w_hits += 1;
                     let got = e.value();
                     match expected[k as usize] {
-                        None => return Err(format!("op {op}: {name} was deleted or never stored, yet get() returned {} bytes", got.len())),
+                        None => {
+                            return Err(format!(
+                                "op {op}: {name} was deleted or never stored, yet get() returned {} bytes",
+                                got.len()
+                            ))
+                        }
                         Some((seed, len)) => {
                             if !value_is_intact_fast(got) {
                                 return Err(format!("op {op}: {name} is corrupt ({} bytes)", got.len()));
@@ -213,9 +218,15 @@ fn volatile_soak(v: &Backend, ops: u64, rng: &mut Rng) -> Result<String, String>
             }
             _ => {
                 let name = format!("ctr-{}", k % COUNTER_KEYS);
-                let base = v.peek(name.as_bytes()).map(|e| e.as_int().ok_or(format!("{name} is not an integer"))).transpose()?.unwrap_or(0);
+                let base = v
+                    .peek(name.as_bytes())
+                    .map(|e| e.as_int().ok_or(format!("{name} is not an integer")))
+                    .transpose()?
+                    .unwrap_or(0);
                 let step = rng.range(1, 9) as i64;
-                let r = v.increment(name.as_bytes(), step).map_err(|e| format!("op {op}: increment({name}) failed: {e:?}"))?;
+                let r = v
+                    .increment(name.as_bytes(), step)
+                    .map_err(|e| format!("op {op}: increment({name}) failed: {e:?}"))?;
                 if r.value != base + step {
                     return Err(format!("op {op}: increment({name}) from {base} by {step} gave {}", r.value));
                 }
@@ -341,11 +352,17 @@ fn pinned_fill(p: &Backend, rng: &mut Rng) -> Result<String, String> {
         n += 1;
         match p.store(k.as_bytes(), 2, &value(rng.next_u64(), len), 0) {
             Err(e) if e == first_error => {}
-            other => return Err(format!("after {first_error:?} at {first_fail_len} bytes, a store of {len} bytes gave {other:?}")),
+            other => {
+                return Err(format!(
+                    "after {first_error:?} at {first_fail_len} bytes, a store of {len} bytes gave {other:?}"
+                ))
+            }
         }
     }
     let s = p.stats();
-    if (s.entries, s.used_bytes, s.free_bytes) != (at_first_fail.entries, at_first_fail.used_bytes, at_first_fail.free_bytes) {
+    if (s.entries, s.used_bytes, s.free_bytes)
+        != (at_first_fail.entries, at_first_fail.used_bytes, at_first_fail.free_bytes)
+    {
         return Err("refused stores changed the pinned backend".into());
     }
     // 3. Smaller values fill the gaps until even the smallest is refused 100 times in a row.
@@ -418,8 +435,9 @@ fn pinned_fill(p: &Backend, rng: &mut Rng) -> Result<String, String> {
     let (k, len) = largest;
     let again = format!("{}{}", "R".repeat(k.len() - 1), "!"); // same length, new key
     let seed = rng.next_u64();
-    p.store(again.as_bytes(), 2, &value(seed, len), 0)
-        .map_err(|e| format!("a store of {len} bytes after deleting 10 entries (largest {len} bytes) failed: {e:?}; {:?}", p.stats()))?;
+    p.store(again.as_bytes(), 2, &value(seed, len), 0).map_err(|e| {
+        format!("a store of {len} bytes after deleting 10 entries (largest {len} bytes) failed: {e:?}; {:?}", p.stats())
+    })?;
     stored.push((again, seed, len));
     check_all(&stored)?;
     p.verify().map_err(|e| format!("pinned verify after deletes: {e}"))?;
@@ -441,9 +459,12 @@ fn memory_soak() -> Result<(), String> {
     let ops = env_u64("SC_SOAK_OPS", 200_000);
     let seed = env_u64("SC_SOAK_SEED", Rng::seed_from_os());
     println!("    memory soak: {ops} ops, seed {seed} (SC_SOAK_SEED)");
-    let seg =
-        Segment::create_anonymous(&[PartitionSpec { name: "soak".into(), volatile_bytes: VOLATILE_BYTES, pinned_bytes: PINNED_BYTES }])
-            .map_err(|e| e.to_string())?;
+    let seg = Segment::create_anonymous(&[PartitionSpec {
+        name: "soak".into(),
+        volatile_bytes: VOLATILE_BYTES,
+        pinned_bytes: PINNED_BYTES,
+    }])
+    .map_err(|e| e.to_string())?;
     let part = seg.partition("soak").ok_or("no partition")?;
     let (v, p) = (part.volatile.ok_or("no volatile backend")?, part.pinned.ok_or("no pinned backend")?);
     support::check_fast_value_helpers();

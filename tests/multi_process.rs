@@ -4,19 +4,27 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use support::{checked_value, eventually, fork, value_is_intact, Signal};
 use shm_core::{Backend, PartitionSpec, RequestId, Segment, SegmentError};
 use std::time::{Duration, Instant};
+use support::{checked_value, eventually, fork, value_is_intact, Signal};
 
 const MB: u64 = 1 << 20;
 
 fn check(cond: bool, what: &str) -> Result<(), String> {
-    if cond { Ok(()) } else { Err(what.to_string()) }
+    if cond {
+        Ok(())
+    } else {
+        Err(what.to_string())
+    }
 }
 
 fn anon(volatile: u64, pinned: u64) -> (Segment, Backend, Backend) {
-    let seg = Segment::create_anonymous(&[PartitionSpec { name: "default".into(), volatile_bytes: volatile, pinned_bytes: pinned }])
-        .expect("segment");
+    let seg = Segment::create_anonymous(&[PartitionSpec {
+        name: "default".into(),
+        volatile_bytes: volatile,
+        pinned_bytes: pinned,
+    }])
+    .expect("segment");
     let p = seg.partition("default").unwrap();
     (seg, p.volatile.unwrap(), p.pinned.unwrap())
 }
@@ -63,7 +71,11 @@ fn concurrent_writers_and_readers_never_see_a_torn_value() -> Result<(), String>
                     }
                 }
             }
-            if seen > 0 { 0 } else { 4 }
+            if seen > 0 {
+                0
+            } else {
+                4
+            }
         }));
     }
     for c in children {
@@ -109,7 +121,11 @@ fn store_survivors(b: &Backend, n: usize) -> Result<(), String> {
 
 /// Kills a churning writer at 40 random moments (inside stores, deletes, counter updates, evictions);
 /// after every kill the backend verifies and `check_survivors` holds.
-fn kill_a_churning_writer(b: &Backend, max_len: u64, check_survivors: impl Fn(&Backend) -> Result<(), String>) -> Result<(), String> {
+fn kill_a_churning_writer(
+    b: &Backend,
+    max_len: u64,
+    check_survivors: impl Fn(&Backend) -> Result<(), String>,
+) -> Result<(), String> {
     for round in 0..40u64 {
         let ready = Signal::new();
         let bc = b.clone();
@@ -154,7 +170,8 @@ fn kill_a_churning_writer(b: &Backend, max_len: u64, check_survivors: impl Fn(&B
 fn a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact() -> Result<(), String> {
     let (_seg, _, p) = anon(MB, 8 * MB);
     for i in 0..50 {
-        p.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0).map_err(|e| format!("{e:?}"))?;
+        p.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0)
+            .map_err(|e| format!("{e:?}"))?;
     }
     kill_a_churning_writer(&p, 100_000, |b| store_survivors(b, 50))
 }
@@ -162,7 +179,8 @@ fn a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact() -> Resul
 fn a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend() -> Result<(), String> {
     let (_seg, v, _) = anon(2 * MB, MB);
     for i in 0..50 {
-        v.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0).map_err(|e| format!("{e:?}"))?;
+        v.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0)
+            .map_err(|e| format!("{e:?}"))?;
     }
     // Values up to 200 kB in a 2 MB backend: the writer evicts constantly.
     kill_a_churning_writer(&v, 200_000, |b| {
@@ -178,7 +196,8 @@ fn a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend()
 fn a_process_killed_holding_the_write_lock_blocks_nobody() -> Result<(), String> {
     let (_seg, v, _) = anon(MB, MB);
     for i in 0..10 {
-        v.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0).map_err(|e| format!("{e:?}"))?;
+        v.store(format!("survivor{i}").as_bytes(), 2, &checked_value(i as u64, 100 + i), 0)
+            .map_err(|e| format!("{e:?}"))?;
     }
     let holding = Signal::new();
     let vc = v.clone();
@@ -261,20 +280,21 @@ fn a_named_segment_maps_at_two_addresses_and_reads_the_same_data() -> Result<(),
         let va = a.partition("pool").unwrap().volatile.unwrap();
         let vb = b.partition("pool").unwrap().volatile.unwrap();
         va.store(b"k", 2, b"written through mapping a", 0).map_err(|e| format!("{e:?}"))?;
-        check(vb.peek(b"k").map(|e| e.value().to_vec()) == Some(b"written through mapping a".to_vec()), "b reads other bytes")?;
+        check(
+            vb.peek(b"k").map(|e| e.value().to_vec()) == Some(b"written through mapping a".to_vec()),
+            "b reads other bytes",
+        )?;
         // An independent process (not sharing a's mapping) opens it by name.
         let child_name = name.clone();
-        let child = fork(move || {
-            match Segment::open_named(&child_name) {
-                Ok(s) => {
-                    let v = s.partition("pool").unwrap().volatile.unwrap();
-                    if v.peek(b"k").is_none() {
-                        return 3;
-                    }
-                    v.store(b"from-child", 2, b"yes", 0).map(|_| 0).unwrap_or(4)
+        let child = fork(move || match Segment::open_named(&child_name) {
+            Ok(s) => {
+                let v = s.partition("pool").unwrap().volatile.unwrap();
+                if v.peek(b"k").is_none() {
+                    return 3;
                 }
-                Err(_) => 2,
+                v.store(b"from-child", 2, b"yes", 0).map(|_| 0).unwrap_or(4)
             }
+            Err(_) => 2,
         });
         check(child.wait() == 0, "an independent process could not use the named segment")?;
         check(vb.peek(b"from-child").is_some(), "the child's write is not visible")?;
@@ -291,7 +311,10 @@ fn opening_something_that_is_not_a_segment_is_a_clear_error() -> Result<(), Stri
     let _ = Segment::unlink_named(&name);
     check(matches!(r, Err(SegmentError::BadMagic)), &format!("expected BadMagic, got {:?}", r.err()))?;
     check(matches!(Segment::open_named("static_cache.does-not-exist"), Err(SegmentError::Os(..))), "missing segment")?;
-    check(matches!(Segment::create_named("bad/name", &[], 0o600, ""), Err(SegmentError::BadName)), "bad name accepted")?;
+    check(
+        matches!(Segment::create_named("bad/name", &[], 0o600, ""), Err(SegmentError::BadName)),
+        "bad name accepted",
+    )?;
     Ok(())
 }
 
@@ -310,15 +333,33 @@ fn a_named_segment_is_created_with_the_requested_mode() -> Result<(), String> {
 
 fn main() {
     let scenarios: &[support::Scenario] = &[
-        ("concurrent_writers_and_readers_never_see_a_torn_value", concurrent_writers_and_readers_never_see_a_torn_value),
+        (
+            "concurrent_writers_and_readers_never_see_a_torn_value",
+            concurrent_writers_and_readers_never_see_a_torn_value,
+        ),
         ("counters_from_forked_processes_sum_exactly", counters_from_forked_processes_sum_exactly),
-        ("a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact", a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact),
-        ("a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend", a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend),
-        ("a_process_killed_holding_the_write_lock_blocks_nobody", a_process_killed_holding_the_write_lock_blocks_nobody),
+        (
+            "a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact",
+            a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact,
+        ),
+        (
+            "a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend",
+            a_writer_killed_while_evicting_never_wipes_or_corrupts_the_volatile_backend,
+        ),
+        (
+            "a_process_killed_holding_the_write_lock_blocks_nobody",
+            a_process_killed_holding_the_write_lock_blocks_nobody,
+        ),
         ("a_reservation_of_a_killed_process_is_free_again", a_reservation_of_a_killed_process_is_free_again),
         ("a_killed_reader_does_not_pin_memory_forever", a_killed_reader_does_not_pin_memory_forever),
-        ("a_named_segment_maps_at_two_addresses_and_reads_the_same_data", a_named_segment_maps_at_two_addresses_and_reads_the_same_data),
-        ("opening_something_that_is_not_a_segment_is_a_clear_error", opening_something_that_is_not_a_segment_is_a_clear_error),
+        (
+            "a_named_segment_maps_at_two_addresses_and_reads_the_same_data",
+            a_named_segment_maps_at_two_addresses_and_reads_the_same_data,
+        ),
+        (
+            "opening_something_that_is_not_a_segment_is_a_clear_error",
+            opening_something_that_is_not_a_segment_is_a_clear_error,
+        ),
         ("a_named_segment_is_created_with_the_requested_mode", a_named_segment_is_created_with_the_requested_mode),
     ];
     support::run_scenarios(scenarios);

@@ -64,7 +64,8 @@ impl Child {
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
         loop {
             // SAFETY: waiting for our own child with a valid out-pointer.
-            let rc = unsafe { libc::waitid(libc::P_PID, self.pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) };
+            let rc =
+                unsafe { libc::waitid(libc::P_PID, self.pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) };
             if rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
                 return;
             }
@@ -84,7 +85,14 @@ impl SharedWords {
     pub fn new(len: usize) -> SharedWords {
         // SAFETY: a fresh anonymous shared mapping (zero-filled), no address hint.
         let base = unsafe {
-            libc::mmap(std::ptr::null_mut(), len * 8, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | libc::MAP_ANONYMOUS, -1, 0)
+            libc::mmap(
+                std::ptr::null_mut(),
+                len * 8,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
         };
         assert!(base != libc::MAP_FAILED, "mmap of shared words failed");
         SharedWords { base: base.cast(), len }
@@ -135,7 +143,10 @@ impl Rng {
         let mut v = 0u64;
         // SAFETY: getrandom writes at most 8 bytes into `v`.
         if unsafe { libc::getrandom((&mut v as *mut u64).cast(), 8, 0) } != 8 {
-            v = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
+            v = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1);
         }
         v
     }
@@ -260,7 +271,8 @@ pub type Scenario = (&'static str, fn() -> Result<(), String>);
 /// contains the first non-flag argument (all without one) and exits non-zero if any fails.
 pub fn run_scenarios(scenarios: &[Scenario]) {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let selected: Vec<_> = scenarios.iter().filter(|(n, _)| filter.as_ref().is_none_or(|f| n.contains(f.as_str()))).collect();
+    let selected: Vec<_> =
+        scenarios.iter().filter(|(n, _)| filter.as_ref().is_none_or(|f| n.contains(f.as_str()))).collect();
     println!("\nrunning {} tests", selected.len());
     let (mut passed, mut failed) = (0, 0);
     for (name, f) in selected {
@@ -372,10 +384,17 @@ pub fn check_fast_value_helpers() {
             if len > 0 {
                 let mut torn = fast.clone();
                 torn[len / 2] ^= 0x40;
-                assert!(!value_is_intact_fast(&torn) && !value_is_intact(&torn), "a corrupted value passes ({seed}, {len})");
+                assert!(
+                    !value_is_intact_fast(&torn) && !value_is_intact(&torn),
+                    "a corrupted value passes ({seed}, {len})"
+                );
                 let mut mixed = fast;
                 mixed[len - 1] = checked_value(seed ^ 1, len)[len - 1];
-                assert_eq!(value_is_intact_fast(&mixed), value_is_intact(&mixed), "helpers disagree on a mixed value ({seed}, {len})");
+                assert_eq!(
+                    value_is_intact_fast(&mixed),
+                    value_is_intact(&mixed),
+                    "helpers disagree on a mixed value ({seed}, {len})"
+                );
             }
         }
     }

@@ -35,32 +35,19 @@ impl NodeRef {
 }
 
 /// Visits the values a node holds, in the order they are encoded.
-pub(crate) fn for_each_child_value<'g, 'a>(
-    graph: &'g Graph<'a>,
-    node: NodeRef,
-    mut visit: impl FnMut(&Value<'a>),
-) {
+pub(crate) fn for_each_child_value<'g, 'a>(graph: &'g Graph<'a>, node: NodeRef, mut visit: impl FnMut(&Value<'a>)) {
     match node {
         NodeRef::Array(index) => match &graph.arrays[index as usize].elements {
             ArrayElements::Packed(slots) => slots.iter().flatten().for_each(visit),
             ArrayElements::Hash(entries) => entries.iter().for_each(|(_, value)| visit(value)),
         },
         NodeRef::Object(index) => {
-            let visit_properties =
-                |properties: &crate::model::Properties<'a>, visit: &mut dyn FnMut(&Value<'a>)| {
-                    properties
-                        .declared
-                        .iter()
-                        .filter_map(|p| p.value.as_ref())
-                        .for_each(&mut *visit);
-                    properties
-                        .dynamic
-                        .iter()
-                        .for_each(|(_, value)| visit(value));
-                };
+            let visit_properties = |properties: &crate::model::Properties<'a>, visit: &mut dyn FnMut(&Value<'a>)| {
+                properties.declared.iter().filter_map(|p| p.value.as_ref()).for_each(&mut *visit);
+                properties.dynamic.iter().for_each(|(_, value)| visit(value));
+            };
             match &graph.objects[index as usize].state {
-                ObjectState::Properties(properties)
-                | ObjectState::PropertiesThenWakeup(properties) => {
+                ObjectState::Properties(properties) | ObjectState::PropertiesThenWakeup(properties) => {
                     visit_properties(properties, &mut visit)
                 }
                 ObjectState::Unserialize(id) => visit(&Value::Array(*id)),
@@ -84,11 +71,7 @@ pub(crate) fn traversal_depth(
     mut children: impl FnMut(NodeRef, &mut Vec<NodeRef>),
 ) -> u32 {
     let Some(root) = root else { return 0 };
-    let mut visited = [
-        vec![false; node_counts[0]],
-        vec![false; node_counts[1]],
-        vec![false; node_counts[2]],
-    ];
+    let mut visited = [vec![false; node_counts[0]], vec![false; node_counts[1]], vec![false; node_counts[2]]];
     let mut deepest = 0;
     let mut stack = vec![(root, u32::from(root.is_level()))];
     let mut scratch = Vec::new();
@@ -110,12 +93,7 @@ pub(crate) fn traversal_depth(
         }
         scratch.clear();
         children(node, &mut scratch);
-        stack.extend(
-            scratch
-                .iter()
-                .rev()
-                .map(|&child| (child, level.saturating_add(u32::from(child.is_level())))),
-        );
+        stack.extend(scratch.iter().rev().map(|&child| (child, level.saturating_add(u32::from(child.is_level())))));
     }
     deepest
 }
@@ -132,41 +110,32 @@ pub(crate) struct Analysis {
 
 /// Checks every graph-level rule for `tier` and computes the facts the layout records.
 pub(crate) fn analyze(graph: &Graph<'_>, tier: StoreTier) -> Result<Analysis, StructureError> {
-    let counts = [
-        graph.arrays.len(),
-        graph.objects.len(),
-        graph.references.len(),
-    ];
+    let counts = [graph.arrays.len(), graph.objects.len(), graph.references.len()];
     if counts.iter().any(|&count| u32::try_from(count).is_err()) {
         return Err(StructureError::TooLarge);
     }
-    let mut in_degree = [
-        vec![0u8; counts[0]],
-        vec![0u8; counts[1]],
-        vec![0u8; counts[2]],
-    ];
+    let mut in_degree = [vec![0u8; counts[0]], vec![0u8; counts[1]], vec![0u8; counts[2]]];
     let mut contains_enum_case = false;
     let mut contains_resource = false;
-    let mut count_edge =
-        |value: &Value<'_>, in_degree: &mut [Vec<u8>; 3]| -> Result<(), StructureError> {
-            let (arena, index, dangling) = match value {
-                Value::Array(id) => (0, id.0, StructureError::DanglingArray(*id)),
-                Value::Object(id) => (1, id.0, StructureError::DanglingObject(*id)),
-                Value::Reference(id) => (2, id.0, StructureError::DanglingReference(*id)),
-                Value::EnumCase(_) => {
-                    contains_enum_case = true;
-                    return Ok(());
-                }
-                Value::Resource => {
-                    contains_resource = true;
-                    return Ok(());
-                }
-                _ => return Ok(()),
-            };
-            let degree = in_degree[arena].get_mut(index as usize).ok_or(dangling)?;
-            *degree = degree.saturating_add(1);
-            Ok(())
+    let mut count_edge = |value: &Value<'_>, in_degree: &mut [Vec<u8>; 3]| -> Result<(), StructureError> {
+        let (arena, index, dangling) = match value {
+            Value::Array(id) => (0, id.0, StructureError::DanglingArray(*id)),
+            Value::Object(id) => (1, id.0, StructureError::DanglingObject(*id)),
+            Value::Reference(id) => (2, id.0, StructureError::DanglingReference(*id)),
+            Value::EnumCase(_) => {
+                contains_enum_case = true;
+                return Ok(());
+            }
+            Value::Resource => {
+                contains_resource = true;
+                return Ok(());
+            }
+            _ => return Ok(()),
         };
+        let degree = in_degree[arena].get_mut(index as usize).ok_or(dangling)?;
+        *degree = degree.saturating_add(1);
+        Ok(())
+    };
 
     count_edge(&graph.root, &mut in_degree)?;
     let mut first_error = Ok(());
@@ -196,17 +165,11 @@ pub(crate) fn analyze(graph: &Graph<'_>, tier: StoreTier) -> Result<Analysis, St
     for (index, object) in graph.objects.iter().enumerate() {
         match &object.state {
             ObjectState::Properties(p) => contains_dynamic |= !p.dynamic.is_empty(),
-            ObjectState::PropertiesThenWakeup(_) | ObjectState::Unserialize(_) => {
-                contains_hooks = true
-            }
+            ObjectState::PropertiesThenWakeup(_) | ObjectState::Unserialize(_) => contains_hooks = true,
             ObjectState::Internal { state, properties } => {
                 contains_dynamic |= !properties.dynamic.is_empty();
                 if let InternalState::ObjectStorage(storage) = state {
-                    if storage
-                        .entries
-                        .iter()
-                        .any(|e| !matches!(e.object, Value::Object(_)))
-                    {
+                    if storage.entries.iter().any(|e| !matches!(e.object, Value::Object(_))) {
                         return Err(StructureError::StorageKeyNotObject(ObjectId(index as u32)));
                     }
                 }
@@ -219,10 +182,7 @@ pub(crate) fn analyze(graph: &Graph<'_>, tier: StoreTier) -> Result<Analysis, St
         for_each_child_value(graph, node, |value| out.extend(NodeRef::of(value)))
     });
     if depth > MAX_DEPTH {
-        return Err(StructureError::TooDeep {
-            depth,
-            limit: MAX_DEPTH,
-        });
+        return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH });
     }
 
     let contains_objects = !graph.objects.is_empty() || contains_enum_case;
@@ -236,12 +196,8 @@ pub(crate) fn analyze(graph: &Graph<'_>, tier: StoreTier) -> Result<Analysis, St
         flags: 0,
         depth,
     };
-    let any_shared = analysis
-        .array_shared
-        .iter()
-        .chain(&analysis.object_shared)
-        .chain(&analysis.reference_shared)
-        .any(|&s| s);
+    let any_shared =
+        analysis.array_shared.iter().chain(&analysis.object_shared).chain(&analysis.reference_shared).any(|&s| s);
 
     let tier_fits = match tier {
         StoreTier::Scalar => graph.root.is_scalar() && counts == [0, 0, 0] && !contains_enum_case,
@@ -269,10 +225,7 @@ pub(crate) fn analyze(graph: &Graph<'_>, tier: StoreTier) -> Result<Analysis, St
     if contains_hooks {
         header_flags |= flags::CONTAINS_HOOKS;
     }
-    Ok(Analysis {
-        flags: header_flags,
-        ..analysis
-    })
+    Ok(Analysis { flags: header_flags, ..analysis })
 }
 
 /// Kahn's algorithm over array-to-array edges: every array must be removable, or some arrays contain
@@ -294,9 +247,7 @@ fn check_no_array_cycle(graph: &Graph<'_>) -> Result<(), StructureError> {
             incoming[child as usize] += 1;
         }
     }
-    let mut ready: Vec<u32> = (0..graph.arrays.len() as u32)
-        .filter(|&i| incoming[i as usize] == 0)
-        .collect();
+    let mut ready: Vec<u32> = (0..graph.arrays.len() as u32).filter(|&i| incoming[i as usize] == 0).collect();
     let mut removed = 0usize;
     while let Some(index) = ready.pop() {
         removed += 1;

@@ -12,8 +12,8 @@ use crate::analysis::analyze;
 use crate::error::DecodeError;
 use crate::layout::{RecordKind, SLOT_LEN};
 use crate::model::{
-    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, Graph,
-    ObjectId, ObjectNode, ObjectState, Properties, ReferenceId, ReferenceNode, Value,
+    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, Graph, ObjectId, ObjectNode,
+    ObjectState, Properties, ReferenceId, ReferenceNode, Value,
 };
 use crate::tier::StoreTier;
 use crate::view::{GraphView, Header, KeyView, ObjectStateKind, SlotView};
@@ -32,10 +32,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
     let index = RecordIndex::scan(&view)?;
     let mut decoder = Decoder { view, index };
     let graph = decoder.build()?;
-    Ok(Decoded {
-        header: *view.header(),
-        graph,
-    })
+    Ok(Decoded { header: *view.header(), graph })
 }
 
 /// Checks everything [`decode`] checks, and returns the header.
@@ -61,17 +58,13 @@ impl RecordIndex {
         let strings_end = header.strings_offset + header.strings_len;
         while at < strings_end {
             if strings.len() >= header.string_count as usize {
-                return Err(DecodeError::HeaderMismatch {
-                    field: "string count",
-                });
+                return Err(DecodeError::HeaderMismatch { field: "string count" });
             }
             strings.push(at);
             at += view.string_record_len_checked(at)?;
         }
         if strings.len() != header.string_count as usize {
-            return Err(DecodeError::HeaderMismatch {
-                field: "string count",
-            });
+            return Err(DecodeError::HeaderMismatch { field: "string count" });
         }
 
         let mut index = RecordIndex {
@@ -87,13 +80,10 @@ impl RecordIndex {
         let records_end = header.records_offset + header.records_len;
         while at < records_end {
             if record_count >= header.record_count as usize {
-                return Err(DecodeError::HeaderMismatch {
-                    field: "record count",
-                });
+                return Err(DecodeError::HeaderMismatch { field: "record count" });
             }
             let (kind, len) = view.record_len_at(at)?;
-            view.check_in_records(at, len)
-                .map_err(|_| DecodeError::CountTooLarge { offset: at })?;
+            view.check_in_records(at, len).map_err(|_| DecodeError::CountTooLarge { offset: at })?;
             match kind {
                 RecordKind::Shape => index.shapes.push(at),
                 RecordKind::EnumCase => index.enum_cases.push(at),
@@ -105,9 +95,7 @@ impl RecordIndex {
             at += len;
         }
         if record_count != header.record_count as usize {
-            return Err(DecodeError::HeaderMismatch {
-                field: "record count",
-            });
+            return Err(DecodeError::HeaderMismatch { field: "record count" });
         }
         Ok(index)
     }
@@ -115,10 +103,7 @@ impl RecordIndex {
 
 /// Position of `offset` in `starts`, or `error`.
 fn position(starts: &[u64], offset: u64, error: DecodeError) -> Result<u32, DecodeError> {
-    starts
-        .binary_search(&offset)
-        .map(|position| position as u32)
-        .map_err(|_| error)
+    starts.binary_search(&offset).map(|position| position as u32).map_err(|_| error)
 }
 
 struct Decoder<'a> {
@@ -163,9 +148,7 @@ impl<'a> Decoder<'a> {
                     slots.push(value);
                 }
                 if present != array.packed_element_count {
-                    return Err(DecodeError::HeaderMismatch {
-                        field: "packed element count",
-                    });
+                    return Err(DecodeError::HeaderMismatch { field: "packed element count" });
                 }
                 ArrayElements::Packed(slots)
             } else {
@@ -180,10 +163,7 @@ impl<'a> Decoder<'a> {
                 }
                 ArrayElements::Hash(entries)
             };
-            graph.arrays.push(ArrayNode {
-                elements,
-                next_free_index: array.next_free_index,
-            });
+            graph.arrays.push(ArrayNode { elements, next_free_index: array.next_free_index });
         }
 
         graph.objects.reserve_exact(self.index.objects.len());
@@ -210,15 +190,11 @@ impl<'a> Decoder<'a> {
             }
             for i in 0..object.dynamic_len {
                 let (name, slot) = object.dynamic(i)?;
-                properties
-                    .dynamic
-                    .push((self.string(name.offset)?, self.value(slot, object.offset)?));
+                properties.dynamic.push((self.string(name.offset)?, self.value(slot, object.offset)?));
             }
             let state = match object.state {
                 ObjectStateKind::Properties => ObjectState::Properties(properties),
-                ObjectStateKind::PropertiesThenWakeup => {
-                    ObjectState::PropertiesThenWakeup(properties)
-                }
+                ObjectStateKind::PropertiesThenWakeup => ObjectState::PropertiesThenWakeup(properties),
                 ObjectStateKind::Unserialize => {
                     let data = object.unserialize_data()?;
                     ObjectState::Unserialize(ArrayId(position_of(&self.index.arrays, data.offset)?))
@@ -267,13 +243,7 @@ impl<'a> Decoder<'a> {
         };
         if let Some(error) = mismatch(&array_shared, &analysis.array_shared, &self.index.arrays)
             .or_else(|| mismatch(&object_shared, &analysis.object_shared, &self.index.objects))
-            .or_else(|| {
-                mismatch(
-                    &reference_shared,
-                    &analysis.reference_shared,
-                    &self.index.references,
-                )
-            })
+            .or_else(|| mismatch(&reference_shared, &analysis.reference_shared, &self.index.references))
         {
             return Err(error);
         }
@@ -296,12 +266,8 @@ impl<'a> Decoder<'a> {
             SlotView::Float(f) => Value::Float(f),
             SlotView::String(s) => Value::String(self.string(s.offset)?),
             SlotView::Array(a) => Value::Array(ArrayId(position_of(&self.index.arrays, a.offset)?)),
-            SlotView::Object(o) => {
-                Value::Object(ObjectId(position_of(&self.index.objects, o.offset)?))
-            }
-            SlotView::Reference(r) => {
-                Value::Reference(ReferenceId(position_of(&self.index.references, r.offset)?))
-            }
+            SlotView::Object(o) => Value::Object(ObjectId(position_of(&self.index.objects, o.offset)?)),
+            SlotView::Reference(r) => Value::Reference(ReferenceId(position_of(&self.index.references, r.offset)?)),
             SlotView::EnumCase(e) => {
                 position_of(&self.index.enum_cases, e.offset)?;
                 Value::EnumCase(Box::new(EnumCase {

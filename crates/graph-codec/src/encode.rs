@@ -22,11 +22,7 @@ struct StringTable<'g> {
 
 impl<'g> StringTable<'g> {
     fn new() -> Self {
-        StringTable {
-            offsets: HashMap::new(),
-            ordered: Vec::new(),
-            next_offset: HEADER_LEN as u64,
-        }
+        StringTable { offsets: HashMap::new(), ordered: Vec::new(), next_offset: HEADER_LEN as u64 }
     }
 
     fn intern(&mut self, bytes: &'g [u8]) -> Result<u64, StructureError> {
@@ -34,11 +30,8 @@ impl<'g> StringTable<'g> {
             return Ok(offset);
         }
         let offset = self.next_offset;
-        let record_len =
-            layout::string_record_len(bytes.len() as u64).ok_or(StructureError::TooLarge)?;
-        self.next_offset = offset
-            .checked_add(record_len)
-            .ok_or(StructureError::TooLarge)?;
+        let record_len = layout::string_record_len(bytes.len() as u64).ok_or(StructureError::TooLarge)?;
+        self.next_offset = offset.checked_add(record_len).ok_or(StructureError::TooLarge)?;
         self.offsets.insert(bytes, offset);
         self.ordered.push(bytes);
         Ok(offset)
@@ -92,40 +85,36 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
         let analysis = analyze(graph, tier)?;
         let mut strings = StringTable::new();
 
-        let mut intern_value =
-            |value: &'g Value<'a>, strings: &mut StringTable<'g>| -> Result<(), StructureError> {
-                match value {
-                    Value::String(bytes) => {
-                        strings.intern(bytes)?;
-                    }
-                    Value::EnumCase(case) => {
-                        strings.intern(&case.class_name)?;
-                        strings.intern(&case.case_name)?;
-                    }
-                    _ => {}
+        let mut intern_value = |value: &'g Value<'a>, strings: &mut StringTable<'g>| -> Result<(), StructureError> {
+            match value {
+                Value::String(bytes) => {
+                    strings.intern(bytes)?;
                 }
-                Ok(())
-            };
-        let intern_properties = |properties: &'g Properties<'a>,
-                                 strings: &mut StringTable<'g>,
-                                 intern_value: &mut dyn FnMut(
-            &'g Value<'a>,
-            &mut StringTable<'g>,
-        )
-            -> Result<(), StructureError>|
-         -> Result<(), StructureError> {
-            for property in &properties.declared {
-                strings.intern(&property.mangled_name)?;
-                if let Some(value) = &property.value {
-                    intern_value(value, strings)?;
+                Value::EnumCase(case) => {
+                    strings.intern(&case.class_name)?;
+                    strings.intern(&case.case_name)?;
                 }
-            }
-            for (name, value) in &properties.dynamic {
-                strings.intern(name)?;
-                intern_value(value, strings)?;
+                _ => {}
             }
             Ok(())
         };
+        let intern_properties =
+            |properties: &'g Properties<'a>,
+             strings: &mut StringTable<'g>,
+             intern_value: &mut dyn FnMut(&'g Value<'a>, &mut StringTable<'g>) -> Result<(), StructureError>|
+             -> Result<(), StructureError> {
+                for property in &properties.declared {
+                    strings.intern(&property.mangled_name)?;
+                    if let Some(value) = &property.value {
+                        intern_value(value, strings)?;
+                    }
+                }
+                for (name, value) in &properties.dynamic {
+                    strings.intern(name)?;
+                    intern_value(value, strings)?;
+                }
+                Ok(())
+            };
 
         // Strings, in the order a reader meets them: root, arrays, objects, references.
         intern_value(&graph.root, &mut strings)?;
@@ -181,33 +170,23 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
         let mut shape_key = Vec::new();
         for object in &graph.objects {
             let declared = match &object.state {
-                ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => {
-                    &p.declared[..]
-                }
+                ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => &p.declared[..],
                 ObjectState::Internal { properties, .. } => &properties.declared[..],
                 ObjectState::Unserialize(_) => &[],
             };
             shape_key.clear();
             shape_key.push(strings.offset_of(&object.class_name));
             for property in declared {
-                let flags = if property.readonly {
-                    layout::PROPERTY_READONLY
-                } else {
-                    0
-                };
+                let flags = if property.readonly { layout::PROPERTY_READONLY } else { 0 };
                 shape_key.push(strings.offset_of(&property.mangled_name) << 1 | u64::from(flags));
             }
             let index = match shape_index.get(&shape_key[..]) {
                 Some(&index) => index,
                 None => {
-                    let index =
-                        u32::try_from(shapes.len()).map_err(|_| StructureError::TooLarge)?;
+                    let index = u32::try_from(shapes.len()).map_err(|_| StructureError::TooLarge)?;
                     shapes.push(Shape {
                         class_name: shape_key[0],
-                        properties: shape_key[1..]
-                            .iter()
-                            .map(|&k| (k >> 1, (k & 1) as u32))
-                            .collect(),
+                        properties: shape_key[1..].iter().map(|&k| (k >> 1, (k & 1) as u32)).collect(),
                     });
                     shape_index.insert(shape_key.clone(), index);
                     index
@@ -220,10 +199,7 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
         let mut enum_case_set: HashMap<(u64, u64), ()> = HashMap::new();
         let mut note_enum = |value: &Value<'_>| {
             if let Value::EnumCase(case) = value {
-                let key = (
-                    strings.offset_of(&case.class_name),
-                    strings.offset_of(&case.case_name),
-                );
+                let key = (strings.offset_of(&case.class_name), strings.offset_of(&case.case_name));
                 if enum_case_set.insert(key, ()).is_none() {
                     enum_cases.push(key);
                 }
@@ -248,13 +224,7 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
         };
         let shape_offsets = shapes
             .iter()
-            .map(|shape| {
-                place(size(
-                    layout::SHAPE_FIXED_LEN,
-                    layout::SHAPE_PROPERTY_LEN,
-                    shape.properties.len(),
-                )?)
-            })
+            .map(|shape| place(size(layout::SHAPE_FIXED_LEN, layout::SHAPE_PROPERTY_LEN, shape.properties.len())?))
             .collect::<Result<Vec<u64>, _>>()?;
         let mut enum_case_offsets = HashMap::with_capacity(enum_cases.len());
         for &key in &enum_cases {
@@ -265,14 +235,10 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
             .iter()
             .map(|array| {
                 place(match &array.elements {
-                    ArrayElements::Packed(slots) => {
-                        size(layout::ARRAY_FIXED_LEN, layout::SLOT_LEN, slots.len())?
+                    ArrayElements::Packed(slots) => size(layout::ARRAY_FIXED_LEN, layout::SLOT_LEN, slots.len())?,
+                    ArrayElements::Hash(entries) => {
+                        size(layout::ARRAY_FIXED_LEN, layout::HASH_ENTRY_LEN, entries.len())?
                     }
-                    ArrayElements::Hash(entries) => size(
-                        layout::ARRAY_FIXED_LEN,
-                        layout::HASH_ENTRY_LEN,
-                        entries.len(),
-                    )?,
                 })
             })
             .collect::<Result<Vec<u64>, _>>()?;
@@ -281,16 +247,11 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
             .iter()
             .map(|object| {
                 let (properties, tail) = match &object.state {
-                    ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => {
-                        (Some(p), 0)
-                    }
+                    ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => (Some(p), 0),
                     ObjectState::Unserialize(_) => (None, layout::SLOT_LEN as u64),
-                    ObjectState::Internal { state, properties } => {
-                        (Some(properties), internal_state_len(state)?)
-                    }
+                    ObjectState::Internal { state, properties } => (Some(properties), internal_state_len(state)?),
                 };
-                let (declared, dynamic) =
-                    properties.map_or((0, 0), |p| (p.declared.len(), p.dynamic.len()));
+                let (declared, dynamic) = properties.map_or((0, 0), |p| (p.declared.len(), p.dynamic.len()));
                 let len = size(layout::OBJECT_FIXED_LEN, layout::SLOT_LEN, declared)?
                     .checked_add(size(0, layout::DYNAMIC_ENTRY_LEN, dynamic)?)
                     .and_then(|n| n.checked_add(tail))
@@ -298,20 +259,13 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
                 place(len)
             })
             .collect::<Result<Vec<u64>, _>>()?;
-        let reference_offsets = graph
-            .references
-            .iter()
-            .map(|_| place(layout::REFERENCE_LEN as u64))
-            .collect::<Result<Vec<u64>, _>>()?;
+        let reference_offsets =
+            graph.references.iter().map(|_| place(layout::REFERENCE_LEN as u64)).collect::<Result<Vec<u64>, _>>()?;
         let total_len = cursor;
         if usize::try_from(total_len).is_err()
             || u32::try_from(strings.ordered.len()).is_err()
             || u32::try_from(
-                shapes.len()
-                    + enum_cases.len()
-                    + graph.arrays.len()
-                    + graph.objects.len()
-                    + graph.references.len(),
+                shapes.len() + enum_cases.len() + graph.arrays.len() + graph.objects.len() + graph.references.len(),
             )
             .is_err()
         {
@@ -418,9 +372,7 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
                     for (key, value) in entries {
                         match key {
                             ArrayKey::Int(i) => out.slot_raw(tag::INT, *i as u64),
-                            ArrayKey::String(bytes) => {
-                                out.slot_raw(tag::STRING, self.strings.offset_of(bytes))
-                            }
+                            ArrayKey::String(bytes) => out.slot_raw(tag::STRING, self.strings.offset_of(bytes)),
                         }
                         self.slot(&mut out, Some(value));
                     }
@@ -432,22 +384,12 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
             let shape_offset = self.shape_offsets[self.object_shapes[index] as usize];
             let (state_byte, properties) = match &object.state {
                 ObjectState::Properties(p) => (object_state::PROPERTIES, Some(p)),
-                ObjectState::PropertiesThenWakeup(p) => {
-                    (object_state::PROPERTIES_THEN_WAKEUP, Some(p))
-                }
+                ObjectState::PropertiesThenWakeup(p) => (object_state::PROPERTIES_THEN_WAKEUP, Some(p)),
                 ObjectState::Unserialize(_) => (object_state::UNSERIALIZE, None),
-                ObjectState::Internal { properties, .. } => {
-                    (object_state::INTERNAL, Some(properties))
-                }
+                ObjectState::Internal { properties, .. } => (object_state::INTERNAL, Some(properties)),
             };
-            let (declared, dynamic) =
-                properties.map_or((&[][..], &[][..]), |p| (&p.declared[..], &p.dynamic[..]));
-            out.record_header(
-                RecordKind::Object,
-                shared,
-                state_byte,
-                declared.len() as u32,
-            );
+            let (declared, dynamic) = properties.map_or((&[][..], &[][..]), |p| (&p.declared[..], &p.dynamic[..]));
+            out.record_header(RecordKind::Object, shared, state_byte, declared.len() as u32);
             out.u64(shape_offset);
             out.u64(dynamic.len() as u64);
             for property in declared {
@@ -499,18 +441,10 @@ impl<'g, 'a> EncodePlan<'g, 'a> {
             Value::String(bytes) => out.slot_raw(tag::STRING, self.strings.offset_of(bytes)),
             Value::Array(id) => out.slot_raw(tag::ARRAY, self.array_offsets[id.index()]),
             Value::Object(id) => out.slot_raw(tag::OBJECT, self.object_offsets[id.index()]),
-            Value::Reference(id) => {
-                out.slot_raw(tag::REFERENCE, self.reference_offsets[id.index()])
-            }
+            Value::Reference(id) => out.slot_raw(tag::REFERENCE, self.reference_offsets[id.index()]),
             Value::EnumCase(case) => {
-                let key = (
-                    self.strings.offset_of(&case.class_name),
-                    self.strings.offset_of(&case.case_name),
-                );
-                out.slot_raw(
-                    tag::ENUM_CASE,
-                    self.enum_case_offsets.get(&key).copied().unwrap_or(0),
-                )
+                let key = (self.strings.offset_of(&case.class_name), self.strings.offset_of(&case.case_name));
+                out.slot_raw(tag::ENUM_CASE, self.enum_case_offsets.get(&key).copied().unwrap_or(0))
             }
             // Rejected by the analysis before a plan exists.
             Value::Resource => out.slot_raw(tag::UNDEF, 0),
@@ -582,11 +516,8 @@ fn write_string_record(out: &mut Out<'_>, bytes: &[u8]) {
 
 /// Encodes the bytes of PHP's `serialize()` as a `PHPSerialized` container: the header and one string.
 pub fn encode_php_serialized(serialized: &[u8]) -> Result<Vec<u8>, EncodeError> {
-    let record_len =
-        layout::string_record_len(serialized.len() as u64).ok_or(StructureError::TooLarge)?;
-    let total_len = (HEADER_LEN as u64)
-        .checked_add(record_len)
-        .ok_or(StructureError::TooLarge)?;
+    let record_len = layout::string_record_len(serialized.len() as u64).ok_or(StructureError::TooLarge)?;
+    let total_len = (HEADER_LEN as u64).checked_add(record_len).ok_or(StructureError::TooLarge)?;
     let mut buffer = vec![0u8; usize::try_from(total_len).map_err(|_| StructureError::TooLarge)?];
     let mut out = Out::new(&mut buffer);
     write_header(
@@ -618,11 +549,7 @@ struct Out<'b> {
 
 impl<'b> Out<'b> {
     fn new(buf: &'b mut [u8]) -> Self {
-        Out {
-            buf,
-            pos: 0,
-            overflowed: false,
-        }
+        Out { buf, pos: 0, overflowed: false }
     }
 
     fn bytes(&mut self, bytes: &[u8]) {
@@ -675,10 +602,7 @@ impl<'b> Out<'b> {
 
     fn finish(self) -> Result<(), EncodeError> {
         if self.overflowed || self.pos != self.buf.len() {
-            return Err(EncodeError::DestinationSizeMismatch {
-                expected: self.pos,
-                actual: self.buf.len(),
-            });
+            return Err(EncodeError::DestinationSizeMismatch { expected: self.pos, actual: self.buf.len() });
         }
         Ok(())
     }

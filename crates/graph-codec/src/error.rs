@@ -46,18 +46,13 @@ impl fmt::Display for StructureError {
             StructureError::NestedReference(id) => {
                 write!(f, "reference {} refers directly to another reference", id.0)
             }
-            StructureError::ArrayCycle => {
-                f.write_str("an array contains itself without a reference")
-            }
+            StructureError::ArrayCycle => f.write_str("an array contains itself without a reference"),
             StructureError::StorageKeyNotObject(id) => {
                 write!(f, "SplObjectStorage object {} has a non-object key", id.0)
             }
             StructureError::Resource => f.write_str("resources cannot be stored"),
             StructureError::TooDeep { depth, limit } => {
-                write!(
-                    f,
-                    "value is nested {depth} levels deep, the limit is {limit}"
-                )
+                write!(f, "value is nested {depth} levels deep, the limit is {limit}")
             }
             StructureError::TierMismatch(tier) => {
                 write!(f, "the graph cannot be stored as {tier:?}")
@@ -91,10 +86,7 @@ impl fmt::Display for EncodeError {
         match self {
             EncodeError::Structure(error) => error.fmt(f),
             EncodeError::DestinationSizeMismatch { expected, actual } => {
-                write!(
-                    f,
-                    "destination is {actual} bytes, the encoding needs {expected}"
-                )
+                write!(f, "destination is {actual} bytes, the encoding needs {expected}")
             }
         }
     }

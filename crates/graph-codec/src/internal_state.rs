@@ -101,11 +101,7 @@ pub enum TimeZoneState<'a> {
     /// Type 1: a fixed UTC offset such as `+02:00`.
     Offset { utc_offset_seconds: i64 },
     /// Type 2: an abbreviation such as `CEST`, with its offset and DST flag.
-    Abbreviation {
-        abbreviation: Bytes<'a>,
-        utc_offset_seconds: i64,
-        dst: bool,
-    },
+    Abbreviation { abbreviation: Bytes<'a>, utc_offset_seconds: i64, dst: bool },
     /// Type 3: a tz database identifier such as `Europe/Paris`.
     Identifier { name: Bytes<'a> },
 }
@@ -216,9 +212,7 @@ impl<'a, V> InternalState<'a, V> {
     /// Number of value slots the state stores.
     pub fn value_count(&self) -> usize {
         match self {
-            InternalState::DateTime(_)
-            | InternalState::DateTimeZone(_)
-            | InternalState::DateInterval(_) => 0,
+            InternalState::DateTime(_) | InternalState::DateTimeZone(_) | InternalState::DateInterval(_) => 0,
             InternalState::ArrayStorage(_) => 1,
             InternalState::FixedArray(s) => s.elements.len(),
             InternalState::DoublyLinkedList(s) => s.elements.len(),
@@ -231,9 +225,7 @@ impl<'a, V> InternalState<'a, V> {
     /// Visits the value slots in stored order (pairs flattened: data then priority, object then data).
     pub fn for_each_value<'s>(&'s self, mut visit: impl FnMut(&'s V)) {
         match self {
-            InternalState::DateTime(_)
-            | InternalState::DateTimeZone(_)
-            | InternalState::DateInterval(_) => {}
+            InternalState::DateTime(_) | InternalState::DateTimeZone(_) | InternalState::DateInterval(_) => {}
             InternalState::ArrayStorage(s) => visit(&s.storage),
             InternalState::FixedArray(s) => s.elements.iter().for_each(visit),
             InternalState::DoublyLinkedList(s) => s.elements.iter().for_each(visit),
@@ -252,14 +244,13 @@ impl<'a, V> InternalState<'a, V> {
     /// The one string the state stores in its words, if any (zone name, interval text, iterator class).
     pub(crate) fn string(&self) -> Option<&[u8]> {
         match self {
-            InternalState::DateTime(DateTimeState {
-                zone: Some(zone), ..
-            })
-            | InternalState::DateTimeZone(zone) => match zone {
-                TimeZoneState::Offset { .. } => None,
-                TimeZoneState::Abbreviation { abbreviation, .. } => Some(abbreviation),
-                TimeZoneState::Identifier { name } => Some(name),
-            },
+            InternalState::DateTime(DateTimeState { zone: Some(zone), .. }) | InternalState::DateTimeZone(zone) => {
+                match zone {
+                    TimeZoneState::Offset { .. } => None,
+                    TimeZoneState::Abbreviation { abbreviation, .. } => Some(abbreviation),
+                    TimeZoneState::Identifier { name } => Some(name),
+                }
+            }
             InternalState::DateInterval(s) => s.from_string.as_deref(),
             InternalState::ArrayStorage(s) => s.iterator_class.as_deref(),
             _ => None,
@@ -269,25 +260,13 @@ impl<'a, V> InternalState<'a, V> {
     /// The family's words; `string_offset` gives the encoded offset of an interned string (never 0, so
     /// 0 can mean "absent").
     pub(crate) fn words(&self, string_offset: &mut dyn FnMut(&[u8]) -> u64) -> Vec<u64> {
-        fn zone_words(
-            zone: Option<&TimeZoneState<'_>>,
-            string_offset: &mut dyn FnMut(&[u8]) -> u64,
-        ) -> [u64; 4] {
+        fn zone_words(zone: Option<&TimeZoneState<'_>>, string_offset: &mut dyn FnMut(&[u8]) -> u64) -> [u64; 4] {
             match zone {
                 None => [0, 0, 0, 0],
-                Some(TimeZoneState::Offset { utc_offset_seconds }) => {
-                    [1, *utc_offset_seconds as u64, 0, 0]
+                Some(TimeZoneState::Offset { utc_offset_seconds }) => [1, *utc_offset_seconds as u64, 0, 0],
+                Some(TimeZoneState::Abbreviation { abbreviation, utc_offset_seconds, dst }) => {
+                    [2, *utc_offset_seconds as u64, u64::from(*dst), string_offset(abbreviation)]
                 }
-                Some(TimeZoneState::Abbreviation {
-                    abbreviation,
-                    utc_offset_seconds,
-                    dst,
-                }) => [
-                    2,
-                    *utc_offset_seconds as u64,
-                    u64::from(*dst),
-                    string_offset(abbreviation),
-                ],
                 Some(TimeZoneState::Identifier { name }) => [3, 0, 0, string_offset(name)],
             }
         }
@@ -332,10 +311,7 @@ impl<'a, V> InternalState<'a, V> {
                 optional(&s.from_string, string_offset),
             ],
             InternalState::ArrayStorage(s) => {
-                vec![
-                    u64::from(s.flags),
-                    optional(&s.iterator_class, string_offset),
-                ]
+                vec![u64::from(s.flags), optional(&s.iterator_class, string_offset)]
             }
             InternalState::FixedArray(_) | InternalState::ObjectStorage(_) => Vec::new(),
             InternalState::DoublyLinkedList(s) => vec![u64::from(s.iterator_mode)],
@@ -355,8 +331,7 @@ impl<'a, V> InternalState<'a, V> {
         string_at: &mut dyn FnMut(u64) -> Result<Bytes<'a>, DecodeError>,
         at: u64,
     ) -> Result<Self, DecodeError> {
-        let invalid =
-            |reason: &'static str| DecodeError::InvalidInternalState { offset: at, reason };
+        let invalid = |reason: &'static str| DecodeError::InvalidInternalState { offset: at, reason };
         if words.len() != family.word_count() {
             return Err(invalid("wrong word count"));
         }
@@ -365,10 +340,8 @@ impl<'a, V> InternalState<'a, V> {
             1 => Ok(true),
             _ => Err(invalid("boolean word is neither 0 nor 1")),
         };
-        let small =
-            |word: u64| u32::try_from(word).map_err(|_| invalid("flags word exceeds 32 bits"));
-        let byte =
-            |word: u64| u8::try_from(word).map_err(|_| invalid("calendar field exceeds 255"));
+        let small = |word: u64| u32::try_from(word).map_err(|_| invalid("flags word exceeds 32 bits"));
+        let byte = |word: u64| u8::try_from(word).map_err(|_| invalid("calendar field exceeds 255"));
         let no_values = |values: &Vec<V>| {
             if values.is_empty() {
                 Ok(())
@@ -376,32 +349,26 @@ impl<'a, V> InternalState<'a, V> {
                 Err(invalid("this state stores no values"))
             }
         };
-        let zone_from =
-            |w: &[u64], string_at: &mut dyn FnMut(u64) -> Result<Bytes<'a>, DecodeError>| {
-                Ok::<_, DecodeError>(match w[0] {
-                    0 if w[1..] == [0, 0, 0] => None,
-                    1 if w[2..] == [0, 0] => Some(TimeZoneState::Offset {
-                        utc_offset_seconds: w[1] as i64,
-                    }),
-                    2 => Some(TimeZoneState::Abbreviation {
-                        abbreviation: string_at(w[3])?,
-                        utc_offset_seconds: w[1] as i64,
-                        dst: flag(w[2])?,
-                    }),
-                    3 if w[1..3] == [0, 0] => Some(TimeZoneState::Identifier {
-                        name: string_at(w[3])?,
-                    }),
-                    _ => return Err(invalid("unknown zone type")),
-                })
-            };
-        let optional_string =
-            |word: u64, string_at: &mut dyn FnMut(u64) -> Result<Bytes<'a>, DecodeError>| {
-                if word == 0 {
-                    Ok(None)
-                } else {
-                    string_at(word).map(Some)
-                }
-            };
+        let zone_from = |w: &[u64], string_at: &mut dyn FnMut(u64) -> Result<Bytes<'a>, DecodeError>| {
+            Ok::<_, DecodeError>(match w[0] {
+                0 if w[1..] == [0, 0, 0] => None,
+                1 if w[2..] == [0, 0] => Some(TimeZoneState::Offset { utc_offset_seconds: w[1] as i64 }),
+                2 => Some(TimeZoneState::Abbreviation {
+                    abbreviation: string_at(w[3])?,
+                    utc_offset_seconds: w[1] as i64,
+                    dst: flag(w[2])?,
+                }),
+                3 if w[1..3] == [0, 0] => Some(TimeZoneState::Identifier { name: string_at(w[3])? }),
+                _ => return Err(invalid("unknown zone type")),
+            })
+        };
+        let optional_string = |word: u64, string_at: &mut dyn FnMut(u64) -> Result<Bytes<'a>, DecodeError>| {
+            if word == 0 {
+                Ok(None)
+            } else {
+                string_at(word).map(Some)
+            }
+        };
         Ok(match family {
             StateFamily::DateTime => {
                 no_values(&values)?;
@@ -464,23 +431,15 @@ impl<'a, V> InternalState<'a, V> {
                     iterator_class: optional_string(words[1], string_at)?,
                 })
             }
-            StateFamily::FixedArray => {
-                InternalState::FixedArray(FixedArrayState { elements: values })
-            }
-            StateFamily::DoublyLinkedList => {
-                InternalState::DoublyLinkedList(DoublyLinkedListState {
-                    elements: values,
-                    iterator_mode: small(words[0])?,
-                })
-            }
-            StateFamily::Heap => InternalState::Heap(HeapState {
+            StateFamily::FixedArray => InternalState::FixedArray(FixedArrayState { elements: values }),
+            StateFamily::DoublyLinkedList => InternalState::DoublyLinkedList(DoublyLinkedListState {
                 elements: values,
-                heap_flags: small(words[0])?,
+                iterator_mode: small(words[0])?,
             }),
+            StateFamily::Heap => InternalState::Heap(HeapState { elements: values, heap_flags: small(words[0])? }),
             StateFamily::PriorityQueue => {
-                let entries = pairs(values, at)?
-                    .map(|(data, priority)| PriorityQueueEntry { data, priority })
-                    .collect();
+                let entries =
+                    pairs(values, at)?.map(|(data, priority)| PriorityQueueEntry { data, priority }).collect();
                 InternalState::PriorityQueue(PriorityQueueState {
                     entries,
                     extract_flags: small(words[0])?,
@@ -488,23 +447,15 @@ impl<'a, V> InternalState<'a, V> {
                 })
             }
             StateFamily::ObjectStorage => {
-                let entries = pairs(values, at)?
-                    .map(|(object, data)| ObjectStorageEntry { object, data })
-                    .collect();
+                let entries = pairs(values, at)?.map(|(object, data)| ObjectStorageEntry { object, data }).collect();
                 InternalState::ObjectStorage(ObjectStorageState { entries })
             }
         })
     }
 
     /// Converts every value slot with `convert`, keeping everything else.
-    pub fn try_map_values<W, E>(
-        self,
-        mut convert: impl FnMut(V) -> Result<W, E>,
-    ) -> Result<InternalState<'a, W>, E> {
-        fn all<V, W, E>(
-            elements: Vec<V>,
-            convert: &mut impl FnMut(V) -> Result<W, E>,
-        ) -> Result<Vec<W>, E> {
+    pub fn try_map_values<W, E>(self, mut convert: impl FnMut(V) -> Result<W, E>) -> Result<InternalState<'a, W>, E> {
+        fn all<V, W, E>(elements: Vec<V>, convert: &mut impl FnMut(V) -> Result<W, E>) -> Result<Vec<W>, E> {
             elements.into_iter().map(convert).collect()
         }
         Ok(match self {
@@ -516,29 +467,21 @@ impl<'a, V> InternalState<'a, V> {
                 flags: s.flags,
                 iterator_class: s.iterator_class,
             }),
-            InternalState::FixedArray(s) => InternalState::FixedArray(FixedArrayState {
-                elements: all(s.elements, &mut convert)?,
-            }),
-            InternalState::DoublyLinkedList(s) => {
-                InternalState::DoublyLinkedList(DoublyLinkedListState {
-                    elements: all(s.elements, &mut convert)?,
-                    iterator_mode: s.iterator_mode,
-                })
+            InternalState::FixedArray(s) => {
+                InternalState::FixedArray(FixedArrayState { elements: all(s.elements, &mut convert)? })
             }
-            InternalState::Heap(s) => InternalState::Heap(HeapState {
+            InternalState::DoublyLinkedList(s) => InternalState::DoublyLinkedList(DoublyLinkedListState {
                 elements: all(s.elements, &mut convert)?,
-                heap_flags: s.heap_flags,
+                iterator_mode: s.iterator_mode,
             }),
+            InternalState::Heap(s) => {
+                InternalState::Heap(HeapState { elements: all(s.elements, &mut convert)?, heap_flags: s.heap_flags })
+            }
             InternalState::PriorityQueue(s) => InternalState::PriorityQueue(PriorityQueueState {
                 entries: s
                     .entries
                     .into_iter()
-                    .map(|e| {
-                        Ok(PriorityQueueEntry {
-                            data: convert(e.data)?,
-                            priority: convert(e.priority)?,
-                        })
-                    })
+                    .map(|e| Ok(PriorityQueueEntry { data: convert(e.data)?, priority: convert(e.priority)? }))
                     .collect::<Result<_, E>>()?,
                 extract_flags: s.extract_flags,
                 heap_flags: s.heap_flags,
@@ -547,12 +490,7 @@ impl<'a, V> InternalState<'a, V> {
                 entries: s
                     .entries
                     .into_iter()
-                    .map(|e| {
-                        Ok(ObjectStorageEntry {
-                            object: convert(e.object)?,
-                            data: convert(e.data)?,
-                        })
-                    })
+                    .map(|e| Ok(ObjectStorageEntry { object: convert(e.object)?, data: convert(e.data)? }))
                     .collect::<Result<_, E>>()?,
             }),
         })
@@ -563,24 +501,13 @@ impl InternalState<'_, Value<'_>> {
     /// Detaches borrowed strings.
     pub fn into_owned(self) -> InternalState<'static, Value<'static>> {
         let zone_owned = |zone: TimeZoneState<'_>| match zone {
-            TimeZoneState::Offset { utc_offset_seconds } => {
-                TimeZoneState::Offset { utc_offset_seconds }
+            TimeZoneState::Offset { utc_offset_seconds } => TimeZoneState::Offset { utc_offset_seconds },
+            TimeZoneState::Abbreviation { abbreviation, utc_offset_seconds, dst } => {
+                TimeZoneState::Abbreviation { abbreviation: bytes_into_owned(abbreviation), utc_offset_seconds, dst }
             }
-            TimeZoneState::Abbreviation {
-                abbreviation,
-                utc_offset_seconds,
-                dst,
-            } => TimeZoneState::Abbreviation {
-                abbreviation: bytes_into_owned(abbreviation),
-                utc_offset_seconds,
-                dst,
-            },
-            TimeZoneState::Identifier { name } => TimeZoneState::Identifier {
-                name: bytes_into_owned(name),
-            },
+            TimeZoneState::Identifier { name } => TimeZoneState::Identifier { name: bytes_into_owned(name) },
         };
-        let owned_values =
-            |v: Vec<Value<'_>>| v.into_iter().map(value_into_owned).collect::<Vec<_>>();
+        let owned_values = |v: Vec<Value<'_>>| v.into_iter().map(value_into_owned).collect::<Vec<_>>();
         match self {
             InternalState::DateTime(s) => InternalState::DateTime(DateTimeState {
                 unix_seconds: s.unix_seconds,
@@ -589,28 +516,24 @@ impl InternalState<'_, Value<'_>> {
                 zone: s.zone.map(zone_owned),
             }),
             InternalState::DateTimeZone(zone) => InternalState::DateTimeZone(zone_owned(zone)),
-            InternalState::DateInterval(s) => InternalState::DateInterval(DateIntervalState {
-                from_string: s.from_string.map(bytes_into_owned),
-                ..s
-            }),
+            InternalState::DateInterval(s) => {
+                InternalState::DateInterval(DateIntervalState { from_string: s.from_string.map(bytes_into_owned), ..s })
+            }
             InternalState::ArrayStorage(s) => InternalState::ArrayStorage(ArrayStorageState {
                 storage: value_into_owned(s.storage),
                 flags: s.flags,
                 iterator_class: s.iterator_class.map(bytes_into_owned),
             }),
-            InternalState::FixedArray(s) => InternalState::FixedArray(FixedArrayState {
-                elements: owned_values(s.elements),
-            }),
-            InternalState::DoublyLinkedList(s) => {
-                InternalState::DoublyLinkedList(DoublyLinkedListState {
-                    elements: owned_values(s.elements),
-                    iterator_mode: s.iterator_mode,
-                })
+            InternalState::FixedArray(s) => {
+                InternalState::FixedArray(FixedArrayState { elements: owned_values(s.elements) })
             }
-            InternalState::Heap(s) => InternalState::Heap(HeapState {
+            InternalState::DoublyLinkedList(s) => InternalState::DoublyLinkedList(DoublyLinkedListState {
                 elements: owned_values(s.elements),
-                heap_flags: s.heap_flags,
+                iterator_mode: s.iterator_mode,
             }),
+            InternalState::Heap(s) => {
+                InternalState::Heap(HeapState { elements: owned_values(s.elements), heap_flags: s.heap_flags })
+            }
             InternalState::PriorityQueue(s) => InternalState::PriorityQueue(PriorityQueueState {
                 entries: s
                     .entries
@@ -627,10 +550,7 @@ impl InternalState<'_, Value<'_>> {
                 entries: s
                     .entries
                     .into_iter()
-                    .map(|e| ObjectStorageEntry {
-                        object: value_into_owned(e.object),
-                        data: value_into_owned(e.data),
-                    })
+                    .map(|e| ObjectStorageEntry { object: value_into_owned(e.object), data: value_into_owned(e.data) })
                     .collect(),
             }),
         }
@@ -640,13 +560,8 @@ impl InternalState<'_, Value<'_>> {
 /// Splits a flat value list into (first, second) pairs; an odd count is malformed.
 fn pairs<V>(values: Vec<V>, at: u64) -> Result<impl Iterator<Item = (V, V)>, DecodeError> {
     if !values.len().is_multiple_of(2) {
-        return Err(DecodeError::InvalidInternalState {
-            offset: at,
-            reason: "paired values have an odd count",
-        });
+        return Err(DecodeError::InvalidInternalState { offset: at, reason: "paired values have an odd count" });
     }
     let mut values = values.into_iter();
-    Ok(std::iter::from_fn(move || {
-        Some((values.next()?, values.next()?))
-    }))
+    Ok(std::iter::from_fn(move || Some((values.next()?, values.next()?))))
 }

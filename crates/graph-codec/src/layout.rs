@@ -51,11 +51,7 @@ pub mod flags {
     /// Some object restores through userland hooks (`__wakeup`, `__unserialize`).
     pub const CONTAINS_HOOKS: u32 = 1 << 4;
     /// Every flag this version defines.
-    pub const ALL: u32 = CONTAINS_OBJECTS
-        | CONTAINS_REFERENCES
-        | IMMUTABLE_ELIGIBLE
-        | CONTAINS_SHARED
-        | CONTAINS_HOOKS;
+    pub const ALL: u32 = CONTAINS_OBJECTS | CONTAINS_REFERENCES | IMMUTABLE_ELIGIBLE | CONTAINS_SHARED | CONTAINS_HOOKS;
 }
 
 /// Tag byte of a value slot.

@@ -18,6 +18,8 @@
 //! endless loop or an allocation larger than a constant times the buffer. The layout is drawn byte by byte
 //! in `LAYOUT.md`.
 
+#![forbid(unsafe_code)]
+
 mod analysis;
 mod decode;
 mod encode;
@@ -33,23 +35,18 @@ pub use decode::{decode, validate, Decoded};
 pub use encode::{encode, encode_php_serialized, EncodePlan};
 pub use error::{DecodeError, EncodeError, StructureError};
 pub use internal_state::{
-    ArrayStorageState, CivilDateTime, DateIntervalState, DateTimeState, DoublyLinkedListState,
-    FixedArrayState, HeapState, InternalState, ObjectStorageEntry, ObjectStorageState,
-    PriorityQueueEntry, PriorityQueueState, StateFamily, TimeZoneState,
+    ArrayStorageState, CivilDateTime, DateIntervalState, DateTimeState, DoublyLinkedListState, FixedArrayState,
+    HeapState, InternalState, ObjectStorageEntry, ObjectStorageState, PriorityQueueEntry, PriorityQueueState,
+    StateFamily, TimeZoneState,
 };
-pub use layout::{
-    flags, RecordKind, HEADER_LEN, LAYOUT_VERSION, MAGIC, MAX_DEPTH, MAX_DEPTH_PHP_SERIALIZED,
-};
+pub use layout::{flags, RecordKind, HEADER_LEN, LAYOUT_VERSION, MAGIC, MAX_DEPTH, MAX_DEPTH_PHP_SERIALIZED};
 pub use model::{
-    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, Graph,
-    ObjectId, ObjectNode, ObjectState, Properties, ReferenceId, ReferenceNode, Value,
+    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, Graph, ObjectId, ObjectNode,
+    ObjectState, Properties, ReferenceId, ReferenceNode, Value,
 };
 pub use php_hash::zend_string_hash;
-pub use tier::{
-    classify, ClassInfo, ClassKind, ClassRejection, Classification, StoreTier, Unstorable,
-    UserlandHooks,
-};
+pub use tier::{classify, ClassInfo, ClassKind, ClassRejection, Classification, StoreTier, Unstorable, UserlandHooks};
 pub use view::{
-    ArrayView, DeclaredPropertyView, EnumCaseView, GraphView, Header, KeyView, ObjectStateKind,
-    ObjectView, ReferenceView, SlotView, StringView,
+    ArrayView, DeclaredPropertyView, EnumCaseView, GraphView, Header, KeyView, ObjectStateKind, ObjectView,
+    ReferenceView, SlotView, StringView,
 };

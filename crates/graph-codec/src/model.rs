@@ -81,10 +81,7 @@ impl Value<'_> {
     /// True for values that are stored inline (no arena node): everything but arrays, objects and
     /// references.
     pub fn is_scalar(&self) -> bool {
-        !matches!(
-            self,
-            Value::Array(_) | Value::Object(_) | Value::Reference(_)
-        )
+        !matches!(self, Value::Array(_) | Value::Object(_) | Value::Reference(_))
     }
 }
 
@@ -148,10 +145,7 @@ pub enum ObjectState<'a> {
     Unserialize(ArrayId),
     /// A safe-direct internal class (or a userland subclass of one): the internal state plus the
     /// subclass's own properties.
-    Internal {
-        state: InternalState<'a>,
-        properties: Properties<'a>,
-    },
+    Internal { state: InternalState<'a>, properties: Properties<'a> },
 }
 
 /// An object's properties.
@@ -195,12 +189,7 @@ impl<'a> Graph<'a> {
     /// A graph whose root is `root` and whose arenas are empty; use it for scalars, or push nodes and
     /// then set [`Graph::root`].
     pub fn new(root: Value<'a>) -> Self {
-        Graph {
-            root,
-            arrays: Vec::new(),
-            objects: Vec::new(),
-            references: Vec::new(),
-        }
+        Graph { root, arrays: Vec::new(), objects: Vec::new(), references: Vec::new() }
     }
 
     /// Appends an array and returns its id. To build parents before children (pre-order, as an
@@ -232,12 +221,9 @@ impl<'a> Graph<'a> {
                 .map(|array| ArrayNode {
                     next_free_index: array.next_free_index,
                     elements: match array.elements {
-                        ArrayElements::Packed(slots) => ArrayElements::Packed(
-                            slots
-                                .into_iter()
-                                .map(|slot| slot.map(value_into_owned))
-                                .collect(),
-                        ),
+                        ArrayElements::Packed(slots) => {
+                            ArrayElements::Packed(slots.into_iter().map(|slot| slot.map(value_into_owned)).collect())
+                        }
                         ArrayElements::Hash(entries) => ArrayElements::Hash(
                             entries
                                 .into_iter()
@@ -253,9 +239,7 @@ impl<'a> Graph<'a> {
                 .map(|object| ObjectNode {
                     class_name: bytes_into_owned(object.class_name),
                     state: match object.state {
-                        ObjectState::Properties(p) => {
-                            ObjectState::Properties(properties_into_owned(p))
-                        }
+                        ObjectState::Properties(p) => ObjectState::Properties(properties_into_owned(p)),
                         ObjectState::PropertiesThenWakeup(p) => {
                             ObjectState::PropertiesThenWakeup(properties_into_owned(p))
                         }
@@ -270,9 +254,7 @@ impl<'a> Graph<'a> {
             references: self
                 .references
                 .into_iter()
-                .map(|reference| ReferenceNode {
-                    value: value_into_owned(reference.value),
-                })
+                .map(|reference| ReferenceNode { value: value_into_owned(reference.value) })
                 .collect(),
         }
     }
@@ -340,23 +322,14 @@ mod tests {
     fn floats_compare_by_bits_so_nan_equals_itself_and_negative_zero_differs_from_zero() {
         assert_eq!(Value::Float(f64::NAN), Value::Float(f64::NAN));
         assert_ne!(Value::Float(-0.0), Value::Float(0.0));
-        assert_ne!(
-            Value::Float(f64::NAN),
-            Value::Float(f64::from_bits(0x7ff8_0000_0000_0001))
-        );
+        assert_ne!(Value::Float(f64::NAN), Value::Float(f64::from_bits(0x7ff8_0000_0000_0001)));
     }
 
     #[test]
     fn pushed_nodes_are_named_by_their_arena_position() {
         let mut graph = Graph::new(Value::Null);
-        let first = graph.push_array(ArrayNode {
-            elements: ArrayElements::Packed(vec![]),
-            next_free_index: 0,
-        });
-        let second = graph.push_array(ArrayNode {
-            elements: ArrayElements::Hash(vec![]),
-            next_free_index: i64::MIN,
-        });
+        let first = graph.push_array(ArrayNode { elements: ArrayElements::Packed(vec![]), next_free_index: 0 });
+        let second = graph.push_array(ArrayNode { elements: ArrayElements::Hash(vec![]), next_free_index: i64::MIN });
         assert_eq!((first, second), (ArrayId(0), ArrayId(1)));
     }
 }

@@ -31,10 +31,7 @@ mod tests {
         assert_eq!(zend_string_hash(b"a"), 0x800000000002b606);
         assert_eq!(zend_string_hash(b"hello"), 0x800000310f923099);
         assert_eq!(zend_string_hash(b"a\0b"), 0x800000000b884fe8);
-        assert_eq!(
-            zend_string_hash(b"\xff\x80\x7f\xe9t\xc3\xa9 caf\xc3\xa9 long string\0"),
-            0xfd0a43cbdb424f69
-        );
+        assert_eq!(zend_string_hash(b"\xff\x80\x7f\xe9t\xc3\xa9 caf\xc3\xa9 long string\0"), 0xfd0a43cbdb424f69);
         assert_eq!(zend_string_hash(b"0123456789abcdef!"), 0xb4a576c976085388);
     }
 

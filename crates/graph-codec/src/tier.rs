@@ -124,9 +124,7 @@ impl ClassInfo {
             ClassKind::OtherInternal => StoreTier::PHPSerialized,
             _ if self.serializable_without_serialize => StoreTier::PHPSerialized,
             ClassKind::StdClass => StoreTier::OPcacheSerialized,
-            _ if self.userland_hooks.any() || has_dynamic_properties => {
-                StoreTier::OPcacheSerialized
-            }
+            _ if self.userland_hooks.any() || has_dynamic_properties => StoreTier::OPcacheSerialized,
             ClassKind::Userland | ClassKind::SafeDirect(_) => StoreTier::SharedGraph,
         })
     }
@@ -151,47 +149,30 @@ pub fn classify(
         return Err(Unstorable::Resource);
     }
     if NodeRef::of(&graph.root).is_none() && !matches!(graph.root, Value::EnumCase(_)) {
-        return Ok(Classification {
-            tier: StoreTier::Scalar,
-            depth: 0,
-        });
+        return Ok(Classification { tier: StoreTier::Scalar, depth: 0 });
     }
 
     let mut tier = StoreTier::SharedGraph;
     let mut facts: HashMap<&[u8], ClassInfo> = HashMap::new();
     for object in &graph.objects {
-        let info = *facts
-            .entry(&object.class_name[..])
-            .or_insert_with(|| class_info(&object.class_name));
+        let info = *facts.entry(&object.class_name[..]).or_insert_with(|| class_info(&object.class_name));
         let has_dynamic_properties = match &object.state {
-            ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => {
-                !p.dynamic.is_empty()
-            }
+            ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => !p.dynamic.is_empty(),
             ObjectState::Internal { properties, .. } => !properties.dynamic.is_empty(),
             ObjectState::Unserialize(_) => false,
         };
-        let object_tier = info
-            .object_tier(has_dynamic_properties)
-            .map_err(|rejection| match rejection {
-                ClassRejection::Closure => Unstorable::Closure,
-                ClassRejection::NotSerializable => Unstorable::NotSerializable {
-                    class_name: object.class_name.to_vec(),
-                },
-            })?;
+        let object_tier = info.object_tier(has_dynamic_properties).map_err(|rejection| match rejection {
+            ClassRejection::Closure => Unstorable::Closure,
+            ClassRejection::NotSerializable => Unstorable::NotSerializable { class_name: object.class_name.to_vec() },
+        })?;
         let state_tier = match object.state {
-            ObjectState::PropertiesThenWakeup(_) | ObjectState::Unserialize(_) => {
-                StoreTier::OPcacheSerialized
-            }
+            ObjectState::PropertiesThenWakeup(_) | ObjectState::Unserialize(_) => StoreTier::OPcacheSerialized,
             _ => StoreTier::SharedGraph,
         };
         tier = tier.max(object_tier).max(state_tier);
     }
     let mut contains_resource = false;
-    let counts = [
-        graph.arrays.len(),
-        graph.objects.len(),
-        graph.references.len(),
-    ];
+    let counts = [graph.arrays.len(), graph.objects.len(), graph.references.len()];
     let depth = traversal_depth(NodeRef::of(&graph.root), counts, MAX_DEPTH, |node, out| {
         for_each_child_value(graph, node, |value| {
             contains_resource |= matches!(value, Value::Resource);
@@ -225,11 +206,7 @@ mod tests {
         let mut graph = Graph::new(Value::Null);
         let properties = Properties {
             declared: vec![],
-            dynamic: if dynamic {
-                vec![(b"a".to_vec().into(), Value::Int(1))]
-            } else {
-                vec![]
-            },
+            dynamic: if dynamic { vec![(b"a".to_vec().into(), Value::Int(1))] } else { vec![] },
         };
         let object = graph.push_object(ObjectNode {
             class_name: class.as_bytes().into(),
@@ -243,15 +220,8 @@ mod tests {
         let mut graph = Graph::new(Value::Null);
         let mut inner = None;
         for _ in 0..levels {
-            let elements = ArrayElements::Packed(
-                inner
-                    .map(|id| vec![Some(Value::Array(id))])
-                    .unwrap_or_default(),
-            );
-            inner = Some(graph.push_array(ArrayNode {
-                elements,
-                next_free_index: 1,
-            }));
+            let elements = ArrayElements::Packed(inner.map(|id| vec![Some(Value::Array(id))]).unwrap_or_default());
+            inner = Some(graph.push_array(ArrayNode { elements, next_free_index: 1 }));
         }
         graph.root = Value::Array(inner.expect("at least one level"));
         graph
@@ -259,11 +229,7 @@ mod tests {
 
     #[test]
     fn top_level_scalars_are_scalar_tier() {
-        for value in [
-            Value::Null,
-            Value::Int(123),
-            Value::String(b"hello".to_vec().into()),
-        ] {
+        for value in [Value::Null, Value::Int(123), Value::String(b"hello".to_vec().into())] {
             let tier = classify(&Graph::new(value), |_| userland()).map(|c| c.tier);
             assert_eq!(tier, Ok(StoreTier::Scalar));
         }
@@ -271,19 +237,14 @@ mod tests {
 
     #[test]
     fn a_top_level_enum_case_is_shared_graph() {
-        let case = crate::model::EnumCase {
-            class_name: b"Suit".to_vec().into(),
-            case_name: b"Hearts".to_vec().into(),
-        };
-        let tier =
-            classify(&Graph::new(Value::EnumCase(Box::new(case))), |_| userland()).map(|c| c.tier);
+        let case = crate::model::EnumCase { class_name: b"Suit".to_vec().into(), case_name: b"Hearts".to_vec().into() };
+        let tier = classify(&Graph::new(Value::EnumCase(Box::new(case))), |_| userland()).map(|c| c.tier);
         assert_eq!(tier, Ok(StoreTier::SharedGraph));
     }
 
     #[test]
     fn a_plain_object_is_shared_graph_and_stdclass_is_opcache_serialized_even_when_empty() {
-        let plain =
-            classify(&graph_with_one_object("Plain", false), |_| userland()).map(|c| c.tier);
+        let plain = classify(&graph_with_one_object("Plain", false), |_| userland()).map(|c| c.tier);
         assert_eq!(plain, Ok(StoreTier::SharedGraph));
         let std = classify(&graph_with_one_object("stdClass", false), |_| ClassInfo {
             kind: ClassKind::StdClass,
@@ -298,11 +259,7 @@ mod tests {
         let dynamic = classify(&graph_with_one_object("Dyn", true), |_| userland()).map(|c| c.tier);
         assert_eq!(dynamic, Ok(StoreTier::OPcacheSerialized));
         let hooked = ClassInfo {
-            userland_hooks: UserlandHooks {
-                serialize: true,
-                unserialize: true,
-                ..UserlandHooks::default()
-            },
+            userland_hooks: UserlandHooks { serialize: true, unserialize: true, ..UserlandHooks::default() },
             ..userland()
         };
         assert_eq!(hooked.object_tier(false), Ok(StoreTier::OPcacheSerialized));
@@ -310,17 +267,10 @@ mod tests {
 
     #[test]
     fn safe_direct_classes_stay_shared_graph_unless_a_userland_subclass_adds_hooks() {
-        let date = ClassInfo {
-            kind: ClassKind::SafeDirect(StateFamily::DateTime),
-            ..userland()
-        };
+        let date = ClassInfo { kind: ClassKind::SafeDirect(StateFamily::DateTime), ..userland() };
         assert_eq!(date.object_tier(false), Ok(StoreTier::SharedGraph));
         let carbon = ClassInfo {
-            userland_hooks: UserlandHooks {
-                serialize: true,
-                unserialize: true,
-                ..UserlandHooks::default()
-            },
+            userland_hooks: UserlandHooks { serialize: true, unserialize: true, ..UserlandHooks::default() },
             ..date
         };
         assert_eq!(carbon.object_tier(false), Ok(StoreTier::OPcacheSerialized));
@@ -328,15 +278,9 @@ mod tests {
 
     #[test]
     fn legacy_serializable_and_other_internal_classes_need_php_serialized() {
-        let legacy = ClassInfo {
-            serializable_without_serialize: true,
-            ..userland()
-        };
+        let legacy = ClassInfo { serializable_without_serialize: true, ..userland() };
         assert_eq!(legacy.object_tier(false), Ok(StoreTier::PHPSerialized));
-        let exception = ClassInfo {
-            kind: ClassKind::OtherInternal,
-            ..userland()
-        };
+        let exception = ClassInfo { kind: ClassKind::OtherInternal, ..userland() };
         assert_eq!(exception.object_tier(false), Ok(StoreTier::PHPSerialized));
     }
 
@@ -351,59 +295,33 @@ mod tests {
             kind: ClassKind::NotSerializable,
             ..userland()
         });
-        assert_eq!(
-            generator,
-            Err(Unstorable::NotSerializable {
-                class_name: b"Generator".to_vec()
-            })
-        );
+        assert_eq!(generator, Err(Unstorable::NotSerializable { class_name: b"Generator".to_vec() }));
     }
 
     #[test]
     fn resources_anywhere_are_rejected() {
         let mut graph = Graph::new(Value::Null);
-        let array = graph.push_array(ArrayNode {
-            elements: ArrayElements::Packed(vec![Some(Value::Resource)]),
-            next_free_index: 1,
-        });
+        let array = graph
+            .push_array(ArrayNode { elements: ArrayElements::Packed(vec![Some(Value::Resource)]), next_free_index: 1 });
         graph.root = Value::Array(array);
         assert_eq!(classify(&graph, |_| userland()), Err(Unstorable::Resource));
-        assert_eq!(
-            classify(&Graph::new(Value::Resource), |_| userland()),
-            Err(Unstorable::Resource)
-        );
+        assert_eq!(classify(&Graph::new(Value::Resource), |_| userland()), Err(Unstorable::Resource));
     }
 
     #[test]
     fn depth_is_limited_to_ten_thousand_levels_and_one_thousand_for_php_serialized() {
-        assert_eq!(
-            classify(&nested_arrays(10_000), |_| userland()).map(|c| c.depth),
-            Ok(10_000)
-        );
+        assert_eq!(classify(&nested_arrays(10_000), |_| userland()).map(|c| c.depth), Ok(10_000));
         assert_eq!(
             classify(&nested_arrays(10_001), |_| userland()),
-            Err(Unstorable::TooDeep {
-                depth: 10_001,
-                limit: 10_000
-            })
+            Err(Unstorable::TooDeep { depth: 10_001, limit: 10_000 })
         );
         let mut deep_with_exception = nested_arrays(1_001);
         let exception = deep_with_exception.push_object(ObjectNode {
             class_name: b"Exception".to_vec().into(),
             state: ObjectState::Properties(Properties::default()),
         });
-        deep_with_exception.arrays[0].elements =
-            ArrayElements::Packed(vec![Some(Value::Object(exception))]);
-        let result = classify(&deep_with_exception, |_| ClassInfo {
-            kind: ClassKind::OtherInternal,
-            ..userland()
-        });
-        assert_eq!(
-            result,
-            Err(Unstorable::TooDeep {
-                depth: 1_002,
-                limit: 1_000
-            })
-        );
+        deep_with_exception.arrays[0].elements = ArrayElements::Packed(vec![Some(Value::Object(exception))]);
+        let result = classify(&deep_with_exception, |_| ClassInfo { kind: ClassKind::OtherInternal, ..userland() });
+        assert_eq!(result, Err(Unstorable::TooDeep { depth: 1_002, limit: 1_000 }));
     }
 }

@@ -11,8 +11,7 @@ use std::borrow::Cow;
 use crate::error::DecodeError;
 use crate::internal_state::{InternalState, StateFamily};
 use crate::layout::{
-    self, flags, header, object_state, tag, RecordKind, ALIGN, HEADER_LEN, MAX_DEPTH,
-    RECORD_SHARED, SLOT_LEN,
+    self, flags, header, object_state, tag, RecordKind, ALIGN, HEADER_LEN, MAX_DEPTH, RECORD_SHARED, SLOT_LEN,
 };
 use crate::model::Bytes;
 use crate::tier::StoreTier;
@@ -161,18 +160,11 @@ pub struct EnumCaseView<'a> {
 }
 
 fn checked_end(offset: u64, len: u64) -> Result<u64, DecodeError> {
-    offset
-        .checked_add(len)
-        .ok_or(DecodeError::OutOfBounds { offset })
+    offset.checked_add(len).ok_or(DecodeError::OutOfBounds { offset })
 }
 
 /// `fixed + per_item * count` bytes, or an error naming `offset` if that overflows.
-pub(crate) fn extent(
-    offset: u64,
-    fixed: usize,
-    per_item: usize,
-    count: u64,
-) -> Result<u64, DecodeError> {
+pub(crate) fn extent(offset: u64, fixed: usize, per_item: usize, count: u64) -> Result<u64, DecodeError> {
     count
         .checked_mul(per_item as u64)
         .and_then(|n| n.checked_add(fixed as u64))
@@ -183,13 +175,10 @@ impl<'a> GraphView<'a> {
     /// Checks the header (magic, version, tier, flags, lengths, section tiling) and nothing else.
     pub fn new(buf: &'a [u8]) -> Result<Self, DecodeError> {
         if buf.len() < HEADER_LEN {
-            return Err(DecodeError::ShorterThanHeader {
-                len: buf.len() as u64,
-            });
+            return Err(DecodeError::ShorterThanHeader { len: buf.len() as u64 });
         }
         let u16_at = |at: usize| u16::from_le_bytes([buf[at], buf[at + 1]]);
-        let u32_at =
-            |at: usize| u32::from_le_bytes([buf[at], buf[at + 1], buf[at + 2], buf[at + 3]]);
+        let u32_at = |at: usize| u32::from_le_bytes([buf[at], buf[at + 1], buf[at + 2], buf[at + 3]]);
         let u64_at = |at: usize| {
             let mut word = [0u8; 8];
             word.copy_from_slice(&buf[at..at + 8]);
@@ -202,12 +191,9 @@ impl<'a> GraphView<'a> {
         if version != layout::LAYOUT_VERSION {
             return Err(DecodeError::UnsupportedVersion(version));
         }
-        let tier = StoreTier::from_byte(buf[header::TIER])
-            .ok_or(DecodeError::UnknownTier(buf[header::TIER]))?;
+        let tier = StoreTier::from_byte(buf[header::TIER]).ok_or(DecodeError::UnknownTier(buf[header::TIER]))?;
         if buf[header::RESERVED] != 0 {
-            return Err(DecodeError::NonZeroReserved {
-                offset: header::RESERVED as u64,
-            });
+            return Err(DecodeError::NonZeroReserved { offset: header::RESERVED as u64 });
         }
         let header_flags = u32_at(header::FLAGS);
         if header_flags & !flags::ALL != 0 {
@@ -226,10 +212,7 @@ impl<'a> GraphView<'a> {
             records_len: u64_at(header::RECORDS_LEN),
         };
         if header.total_len != buf.len() as u64 {
-            return Err(DecodeError::LengthMismatch {
-                declared: header.total_len,
-                actual: buf.len() as u64,
-            });
+            return Err(DecodeError::LengthMismatch { declared: header.total_len, actual: buf.len() as u64 });
         }
         let tiles = header.strings_offset == HEADER_LEN as u64
             && header.strings_offset.checked_add(header.strings_len) == Some(header.records_offset)
@@ -250,14 +233,9 @@ impl<'a> GraphView<'a> {
             return Err(DecodeError::HeaderMismatch { field: "depth" });
         }
         if tier == StoreTier::PHPSerialized
-            && (header.flags != 0
-                || header.records_len != 0
-                || header.string_count != 1
-                || header.depth != 0)
+            && (header.flags != 0 || header.records_len != 0 || header.string_count != 1 || header.depth != 0)
         {
-            return Err(DecodeError::HeaderMismatch {
-                field: "PHPSerialized container",
-            });
+            return Err(DecodeError::HeaderMismatch { field: "PHPSerialized container" });
         }
         Ok(GraphView { buf, header })
     }
@@ -287,18 +265,14 @@ impl<'a> GraphView<'a> {
         }
         match self.root()? {
             SlotView::String(string) => Ok(string.bytes),
-            _ => Err(DecodeError::UnexpectedSlot {
-                offset: header::ROOT_SLOT as u64,
-            }),
+            _ => Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 }),
         }
     }
 
     fn bytes_at(&self, offset: u64, len: u64) -> Result<&'a [u8], DecodeError> {
         let end = checked_end(offset, len)?;
         let range = usize::try_from(offset).ok().zip(usize::try_from(end).ok());
-        range
-            .and_then(|(start, end)| self.buf.get(start..end))
-            .ok_or(DecodeError::OutOfBounds { offset })
+        range.and_then(|(start, end)| self.buf.get(start..end)).ok_or(DecodeError::OutOfBounds { offset })
     }
 
     pub(crate) fn u8_at(&self, offset: u64) -> Result<u8, DecodeError> {
@@ -320,9 +294,7 @@ impl<'a> GraphView<'a> {
         let bytes = self.bytes_at(offset, len)?;
         match bytes.iter().position(|&b| b != 0) {
             None => Ok(()),
-            Some(position) => Err(DecodeError::NonZeroReserved {
-                offset: offset + position as u64,
-            }),
+            Some(position) => Err(DecodeError::NonZeroReserved { offset: offset + position as u64 }),
         }
     }
 
@@ -341,12 +313,7 @@ impl<'a> GraphView<'a> {
 
     /// Reads a record's 8-byte header, checking its kind and that `len` bytes fit from `offset`.
     /// Returns (flags, sub byte, count).
-    fn record_header(
-        &self,
-        offset: u64,
-        expected: RecordKind,
-        min_len: u64,
-    ) -> Result<(u8, u8, u32), DecodeError> {
+    fn record_header(&self, offset: u64, expected: RecordKind, min_len: u64) -> Result<(u8, u8, u32), DecodeError> {
         self.check_in_records(offset, min_len)?;
         let kind = self.u8_at(offset)?;
         if kind != expected as u8 {
@@ -357,10 +324,9 @@ impl<'a> GraphView<'a> {
         }
         let flags = self.u8_at(offset + 1)?;
         let allowed = match expected {
-            RecordKind::PackedArray
-            | RecordKind::HashArray
-            | RecordKind::Object
-            | RecordKind::Reference => RECORD_SHARED,
+            RecordKind::PackedArray | RecordKind::HashArray | RecordKind::Object | RecordKind::Reference => {
+                RECORD_SHARED
+            }
             RecordKind::Shape | RecordKind::EnumCase => 0,
         };
         if flags & !allowed != 0 {
@@ -382,23 +348,18 @@ impl<'a> GraphView<'a> {
         }
         let hash = self.u64_at(offset)?;
         let len = self.u64_at(offset + 8)?;
-        let record_len =
-            layout::string_record_len(len).ok_or(DecodeError::CountTooLarge { offset })?;
+        let record_len = layout::string_record_len(len).ok_or(DecodeError::CountTooLarge { offset })?;
         if checked_end(offset, record_len)? > end {
             return Err(DecodeError::CountTooLarge { offset });
         }
-        Ok(StringView {
-            offset,
-            hash,
-            bytes: self.bytes_at(offset + layout::STRING_FIXED_LEN as u64, len)?,
-        })
+        Ok(StringView { offset, hash, bytes: self.bytes_at(offset + layout::STRING_FIXED_LEN as u64, len)? })
     }
 
     /// Length of the string record at `offset` and a check of its terminator and padding.
     pub(crate) fn string_record_len_checked(&self, offset: u64) -> Result<u64, DecodeError> {
         let string = self.string_at(offset)?;
-        let record_len = layout::string_record_len(string.bytes.len() as u64)
-            .ok_or(DecodeError::CountTooLarge { offset })?;
+        let record_len =
+            layout::string_record_len(string.bytes.len() as u64).ok_or(DecodeError::CountTooLarge { offset })?;
         let tail = offset + layout::STRING_FIXED_LEN as u64 + string.bytes.len() as u64;
         if self.u8_at(tail)? != 0 {
             return Err(DecodeError::MissingNulTerminator { offset });
@@ -446,40 +407,23 @@ impl<'a> GraphView<'a> {
             kind if kind == RecordKind::HashArray as u8 => false,
             kind => {
                 return Err(match RecordKind::from_byte(kind) {
-                    Some(_) => DecodeError::WrongRecordKind {
-                        offset,
-                        expected: RecordKind::PackedArray,
-                    },
+                    Some(_) => DecodeError::WrongRecordKind { offset, expected: RecordKind::PackedArray },
                     None => DecodeError::UnknownRecordKind { offset, kind },
                 })
             }
         };
-        let kind = if is_packed {
-            RecordKind::PackedArray
-        } else {
-            RecordKind::HashArray
-        };
-        let (flags, sub, count) =
-            self.record_header(offset, kind, layout::ARRAY_FIXED_LEN as u64)?;
+        let kind = if is_packed { RecordKind::PackedArray } else { RecordKind::HashArray };
+        let (flags, sub, count) = self.record_header(offset, kind, layout::ARRAY_FIXED_LEN as u64)?;
         if sub != 0 || count != 0 {
             return Err(DecodeError::NonZeroReserved { offset: offset + 2 });
         }
         let len = self.u64_at(offset + 8)?;
-        let per_item = if is_packed {
-            SLOT_LEN
-        } else {
-            layout::HASH_ENTRY_LEN
-        };
-        self.check_in_records(
-            offset,
-            extent(offset, layout::ARRAY_FIXED_LEN, per_item, len)?,
-        )
-        .map_err(|_| DecodeError::CountTooLarge { offset })?;
+        let per_item = if is_packed { SLOT_LEN } else { layout::HASH_ENTRY_LEN };
+        self.check_in_records(offset, extent(offset, layout::ARRAY_FIXED_LEN, per_item, len)?)
+            .map_err(|_| DecodeError::CountTooLarge { offset })?;
         let packed_element_count = self.u64_at(offset + 24)?;
         if packed_element_count > len || (!is_packed && packed_element_count != 0) {
-            return Err(DecodeError::CountTooLarge {
-                offset: offset + 24,
-            });
+            return Err(DecodeError::CountTooLarge { offset: offset + 24 });
         }
         Ok(ArrayView {
             graph: *self,
@@ -516,33 +460,24 @@ impl<'a> GraphView<'a> {
         };
         let (_, shape_len) = self.shape_at(shape_offset)?;
         if shape_len != declared_len {
-            return Err(DecodeError::HeaderMismatch {
-                field: "object declared count differs from its shape",
-            });
+            return Err(DecodeError::HeaderMismatch { field: "object declared count differs from its shape" });
         }
         if (state == ObjectStateKind::Unserialize) && (declared_len != 0 || dynamic_len != 0) {
             return Err(DecodeError::CountTooLarge { offset });
         }
-        self.check_in_records(offset, object.record_len()?)
-            .map_err(|_| DecodeError::CountTooLarge { offset })?;
+        self.check_in_records(offset, object.record_len()?).map_err(|_| DecodeError::CountTooLarge { offset })?;
         Ok(object)
     }
 
     /// A shape record: (class name offset, declared property count).
     fn shape_at(&self, offset: u64) -> Result<(u64, u32), DecodeError> {
-        let (_, sub, count) =
-            self.record_header(offset, RecordKind::Shape, layout::SHAPE_FIXED_LEN as u64)?;
+        let (_, sub, count) = self.record_header(offset, RecordKind::Shape, layout::SHAPE_FIXED_LEN as u64)?;
         if sub != 0 {
             return Err(DecodeError::NonZeroReserved { offset: offset + 2 });
         }
         self.check_in_records(
             offset,
-            extent(
-                offset,
-                layout::SHAPE_FIXED_LEN,
-                layout::SHAPE_PROPERTY_LEN,
-                u64::from(count),
-            )?,
+            extent(offset, layout::SHAPE_FIXED_LEN, layout::SHAPE_PROPERTY_LEN, u64::from(count))?,
         )
         .map_err(|_| DecodeError::CountTooLarge { offset })?;
         Ok((self.u64_at(offset + 8)?, count))
@@ -550,22 +485,16 @@ impl<'a> GraphView<'a> {
 
     /// The reference record at `offset`.
     pub fn reference_at(&self, offset: u64) -> Result<ReferenceView<'a>, DecodeError> {
-        let (flags, sub, count) =
-            self.record_header(offset, RecordKind::Reference, layout::REFERENCE_LEN as u64)?;
+        let (flags, sub, count) = self.record_header(offset, RecordKind::Reference, layout::REFERENCE_LEN as u64)?;
         if sub != 0 || count != 0 {
             return Err(DecodeError::NonZeroReserved { offset: offset + 2 });
         }
-        Ok(ReferenceView {
-            graph: *self,
-            offset,
-            is_shared: flags & RECORD_SHARED != 0,
-        })
+        Ok(ReferenceView { graph: *self, offset, is_shared: flags & RECORD_SHARED != 0 })
     }
 
     /// The enum case record at `offset`.
     pub fn enum_case_at(&self, offset: u64) -> Result<EnumCaseView<'a>, DecodeError> {
-        let (_, sub, count) =
-            self.record_header(offset, RecordKind::EnumCase, layout::ENUM_CASE_LEN as u64)?;
+        let (_, sub, count) = self.record_header(offset, RecordKind::EnumCase, layout::ENUM_CASE_LEN as u64)?;
         if sub != 0 || count != 0 {
             return Err(DecodeError::NonZeroReserved { offset: offset + 2 });
         }
@@ -579,33 +508,18 @@ impl<'a> GraphView<'a> {
     /// Length of the record at `offset`, whatever its kind (used by the validating scan).
     pub(crate) fn record_len_at(&self, offset: u64) -> Result<(RecordKind, u64), DecodeError> {
         let kind_byte = self.u8_at(offset)?;
-        let kind = RecordKind::from_byte(kind_byte).ok_or(DecodeError::UnknownRecordKind {
-            offset,
-            kind: kind_byte,
-        })?;
+        let kind =
+            RecordKind::from_byte(kind_byte).ok_or(DecodeError::UnknownRecordKind { offset, kind: kind_byte })?;
         let len = match kind {
             RecordKind::Shape => {
                 let count = self.u32_at(offset + 4)?;
-                extent(
-                    offset,
-                    layout::SHAPE_FIXED_LEN,
-                    layout::SHAPE_PROPERTY_LEN,
-                    u64::from(count),
-                )?
+                extent(offset, layout::SHAPE_FIXED_LEN, layout::SHAPE_PROPERTY_LEN, u64::from(count))?
             }
             RecordKind::EnumCase => layout::ENUM_CASE_LEN as u64,
-            RecordKind::PackedArray => extent(
-                offset,
-                layout::ARRAY_FIXED_LEN,
-                SLOT_LEN,
-                self.u64_at(offset + 8)?,
-            )?,
-            RecordKind::HashArray => extent(
-                offset,
-                layout::ARRAY_FIXED_LEN,
-                layout::HASH_ENTRY_LEN,
-                self.u64_at(offset + 8)?,
-            )?,
+            RecordKind::PackedArray => extent(offset, layout::ARRAY_FIXED_LEN, SLOT_LEN, self.u64_at(offset + 8)?)?,
+            RecordKind::HashArray => {
+                extent(offset, layout::ARRAY_FIXED_LEN, layout::HASH_ENTRY_LEN, self.u64_at(offset + 8)?)?
+            }
             RecordKind::Object => self.object_at(offset)?.record_len()?,
             RecordKind::Reference => layout::REFERENCE_LEN as u64,
         };
@@ -622,8 +536,7 @@ impl<'a> ArrayView<'a> {
         if index >= self.len {
             return Err(DecodeError::IndexOutOfRange { index });
         }
-        self.graph
-            .slot_at(self.offset + layout::ARRAY_FIXED_LEN as u64 + index * SLOT_LEN as u64)
+        self.graph.slot_at(self.offset + layout::ARRAY_FIXED_LEN as u64 + index * SLOT_LEN as u64)
     }
 
     /// Entry `index` of a hash array, in insertion order.
@@ -634,8 +547,7 @@ impl<'a> ArrayView<'a> {
         if index >= self.len {
             return Err(DecodeError::IndexOutOfRange { index });
         }
-        let at =
-            self.offset + layout::ARRAY_FIXED_LEN as u64 + index * layout::HASH_ENTRY_LEN as u64;
+        let at = self.offset + layout::ARRAY_FIXED_LEN as u64 + index * layout::HASH_ENTRY_LEN as u64;
         let key = match self.graph.slot_at(at)? {
             SlotView::Int(i) => KeyView::Int(i),
             SlotView::String(s) => KeyView::String(s),
@@ -660,31 +572,25 @@ impl<'a> ObjectView<'a> {
     /// Declared property `index`, in slot order.
     pub fn declared(&self, index: u32) -> Result<DeclaredPropertyView<'a>, DecodeError> {
         if index >= self.declared_len {
-            return Err(DecodeError::IndexOutOfRange {
-                index: u64::from(index),
-            });
+            return Err(DecodeError::IndexOutOfRange { index: u64::from(index) });
         }
         let property = self.shape_offset + layout::SHAPE_FIXED_LEN as u64 + u64::from(index) * 16;
         let property_flags = self.graph.u32_at(property + 8)?;
         if property_flags & !layout::PROPERTY_READONLY != 0 {
-            return Err(DecodeError::NonZeroReserved {
-                offset: property + 8,
-            });
+            return Err(DecodeError::NonZeroReserved { offset: property + 8 });
         }
         self.graph.zero_at(property + 12, 4)?;
         Ok(DeclaredPropertyView {
             mangled_name: self.graph.string_at(self.graph.u64_at(property)?)?,
             readonly: property_flags & layout::PROPERTY_READONLY != 0,
-            value: self.graph.slot_at(
-                self.offset + layout::OBJECT_FIXED_LEN as u64 + u64::from(index) * SLOT_LEN as u64,
-            )?,
+            value: self
+                .graph
+                .slot_at(self.offset + layout::OBJECT_FIXED_LEN as u64 + u64::from(index) * SLOT_LEN as u64)?,
         })
     }
 
     fn dynamic_start(&self) -> u64 {
-        self.offset
-            + layout::OBJECT_FIXED_LEN as u64
-            + u64::from(self.declared_len) * SLOT_LEN as u64
+        self.offset + layout::OBJECT_FIXED_LEN as u64 + u64::from(self.declared_len) * SLOT_LEN as u64
     }
 
     fn tail_start(&self) -> u64 {
@@ -710,18 +616,14 @@ impl<'a> ObjectView<'a> {
         }
         match self.graph.slot_at(self.tail_start())? {
             SlotView::Array(array) => Ok(array),
-            _ => Err(DecodeError::UnexpectedSlot {
-                offset: self.tail_start(),
-            }),
+            _ => Err(DecodeError::UnexpectedSlot { offset: self.tail_start() }),
         }
     }
 
     /// The internal state of a safe-direct object, its values as slots.
     pub fn internal_state(&self) -> Result<InternalState<'a, SlotView<'a>>, DecodeError> {
         let graph = self.graph;
-        self.internal_state_resolving(&mut |offset| {
-            graph.string_at(offset).map(|s| Cow::Borrowed(s.bytes))
-        })
+        self.internal_state_resolving(&mut |offset| graph.string_at(offset).map(|s| Cow::Borrowed(s.bytes)))
     }
 
     pub(crate) fn internal_state_resolving(
@@ -734,21 +636,14 @@ impl<'a> ObjectView<'a> {
         let at = self.tail_start();
         let (family, word_count, value_count) = self.internal_state_header(at)?;
         let words = (0..u64::from(word_count))
-            .map(|i| {
-                self.graph
-                    .u64_at(at + layout::INTERNAL_STATE_FIXED_LEN as u64 + i * 8)
-            })
+            .map(|i| self.graph.u64_at(at + layout::INTERNAL_STATE_FIXED_LEN as u64 + i * 8))
             .collect::<Result<Vec<u64>, _>>()?;
         let values_start = at + layout::INTERNAL_STATE_FIXED_LEN as u64 + u64::from(word_count) * 8;
         let values = (0..value_count)
-            .map(
-                |i| match self.graph.slot_at(values_start + i * SLOT_LEN as u64)? {
-                    SlotView::Undef => Err(DecodeError::UndefOutOfPlace {
-                        offset: values_start + i * SLOT_LEN as u64,
-                    }),
-                    slot => Ok(slot),
-                },
-            )
+            .map(|i| match self.graph.slot_at(values_start + i * SLOT_LEN as u64)? {
+                SlotView::Undef => Err(DecodeError::UndefOutOfPlace { offset: values_start + i * SLOT_LEN as u64 }),
+                slot => Ok(slot),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         InternalState::from_parts(family, &words, values, string_at, at)
     }
@@ -757,49 +652,24 @@ impl<'a> ObjectView<'a> {
     /// against the record section.
     fn internal_state_header(&self, at: u64) -> Result<(StateFamily, u32, u64), DecodeError> {
         let family_byte = self.graph.u8_at(at)?;
-        let family =
-            StateFamily::from_byte(family_byte).ok_or(DecodeError::InvalidInternalState {
-                offset: at,
-                reason: "unknown state family",
-            })?;
+        let family = StateFamily::from_byte(family_byte)
+            .ok_or(DecodeError::InvalidInternalState { offset: at, reason: "unknown state family" })?;
         self.graph.zero_at(at + 1, 3)?;
         let word_count = self.graph.u32_at(at + 4)?;
         if word_count as usize != family.word_count() {
-            return Err(DecodeError::InvalidInternalState {
-                offset: at,
-                reason: "wrong word count",
-            });
+            return Err(DecodeError::InvalidInternalState { offset: at, reason: "wrong word count" });
         }
         let value_count = self.graph.u64_at(at + 8)?;
-        let len = extent(
-            at,
-            layout::INTERNAL_STATE_FIXED_LEN + word_count as usize * 8,
-            SLOT_LEN,
-            value_count,
-        )?;
-        self.graph
-            .check_in_records(at, len)
-            .map_err(|_| DecodeError::CountTooLarge { offset: at })?;
+        let len = extent(at, layout::INTERNAL_STATE_FIXED_LEN + word_count as usize * 8, SLOT_LEN, value_count)?;
+        self.graph.check_in_records(at, len).map_err(|_| DecodeError::CountTooLarge { offset: at })?;
         Ok((family, word_count, value_count))
     }
 
     /// Length of the whole object record, tail included.
     fn record_len(&self) -> Result<u64, DecodeError> {
-        let before_tail = extent(
-            self.offset,
-            layout::OBJECT_FIXED_LEN,
-            SLOT_LEN,
-            u64::from(self.declared_len),
-        )?
-        .checked_add(extent(
-            self.offset,
-            0,
-            layout::DYNAMIC_ENTRY_LEN,
-            self.dynamic_len,
-        )?)
-        .ok_or(DecodeError::CountTooLarge {
-            offset: self.offset,
-        })?;
+        let before_tail = extent(self.offset, layout::OBJECT_FIXED_LEN, SLOT_LEN, u64::from(self.declared_len))?
+            .checked_add(extent(self.offset, 0, layout::DYNAMIC_ENTRY_LEN, self.dynamic_len)?)
+            .ok_or(DecodeError::CountTooLarge { offset: self.offset })?;
         let tail = match self.state {
             ObjectStateKind::Properties | ObjectStateKind::PropertiesThenWakeup => 0,
             ObjectStateKind::Unserialize => SLOT_LEN as u64,
@@ -807,23 +677,12 @@ impl<'a> ObjectView<'a> {
                 let at = checked_end(self.offset, before_tail)?;
                 self.graph
                     .check_in_records(at, layout::INTERNAL_STATE_FIXED_LEN as u64)
-                    .map_err(|_| DecodeError::CountTooLarge {
-                        offset: self.offset,
-                    })?;
+                    .map_err(|_| DecodeError::CountTooLarge { offset: self.offset })?;
                 let (_, word_count, value_count) = self.internal_state_header(at)?;
-                extent(
-                    at,
-                    layout::INTERNAL_STATE_FIXED_LEN + word_count as usize * 8,
-                    SLOT_LEN,
-                    value_count,
-                )?
+                extent(at, layout::INTERNAL_STATE_FIXED_LEN + word_count as usize * 8, SLOT_LEN, value_count)?
             }
         };
-        before_tail
-            .checked_add(tail)
-            .ok_or(DecodeError::CountTooLarge {
-                offset: self.offset,
-            })
+        before_tail.checked_add(tail).ok_or(DecodeError::CountTooLarge { offset: self.offset })
     }
 }
 

@@ -81,20 +81,15 @@ proptest! {
 #[test]
 fn absurd_counts_are_rejected_before_anything_is_allocated() {
     let mut graph = Graph::new(Value::Null);
-    let array = graph.push_array(ArrayNode {
-        elements: ArrayElements::Packed(vec![Some(Value::Int(1))]),
-        next_free_index: 1,
-    });
+    let array =
+        graph.push_array(ArrayNode { elements: ArrayElements::Packed(vec![Some(Value::Int(1))]), next_free_index: 1 });
     graph.root = Value::Array(array);
     let mut bytes = encode(&graph, StoreTier::SharedGraph).unwrap();
     let view = GraphView::new(&bytes).unwrap();
     let record = view.header().records_offset as usize;
     // The packed slot count sits 8 bytes into the array record.
     bytes[record + 8..record + 16].copy_from_slice(&(u64::MAX / 2).to_le_bytes());
-    assert!(matches!(
-        decode(&bytes),
-        Err(DecodeError::CountTooLarge { .. })
-    ));
+    assert!(matches!(decode(&bytes), Err(DecodeError::CountTooLarge { .. })));
     assert!(GraphView::new(&bytes).unwrap().root().is_err());
 }
 
@@ -103,14 +98,8 @@ fn a_header_that_claims_another_length_is_rejected() {
     let bytes = encode(&Graph::new(Value::Int(1)), StoreTier::Scalar).unwrap();
     let mut longer = bytes.clone();
     longer.extend_from_slice(&[0; 8]);
-    assert!(matches!(
-        decode(&longer),
-        Err(DecodeError::LengthMismatch { .. })
-    ));
-    assert!(matches!(
-        decode(&bytes[..10]),
-        Err(DecodeError::ShorterThanHeader { .. })
-    ));
+    assert!(matches!(decode(&longer), Err(DecodeError::LengthMismatch { .. })));
+    assert!(matches!(decode(&bytes[..10]), Err(DecodeError::ShorterThanHeader { .. })));
     let mut wrong_magic = bytes.clone();
     wrong_magic[0] = b'X';
     assert_eq!(decode(&wrong_magic), Err(DecodeError::BadMagic));
@@ -118,17 +107,10 @@ fn a_header_that_claims_another_length_is_rejected() {
 
 #[test]
 fn a_wrong_string_hash_is_detected_by_validation() {
-    let bytes = encode(
-        &Graph::new(Value::String(b"hello".to_vec().into())),
-        StoreTier::Scalar,
-    )
-    .unwrap();
+    let bytes = encode(&Graph::new(Value::String(b"hello".to_vec().into())), StoreTier::Scalar).unwrap();
     let mut corrupted = bytes.clone();
     corrupted[graph_codec::HEADER_LEN] ^= 1;
-    assert!(matches!(
-        decode(&corrupted),
-        Err(DecodeError::StringHashMismatch { .. })
-    ));
+    assert!(matches!(decode(&corrupted), Err(DecodeError::StringHashMismatch { .. })));
 }
 
 #[test]
@@ -139,26 +121,16 @@ fn a_cleared_shared_flag_is_detected_by_validation() {
         state: ObjectState::Properties(Properties::default()),
     });
     let array = graph.push_array(ArrayNode {
-        elements: ArrayElements::Packed(vec![
-            Some(Value::Object(object)),
-            Some(Value::Object(object)),
-        ]),
+        elements: ArrayElements::Packed(vec![Some(Value::Object(object)), Some(Value::Object(object))]),
         next_free_index: 2,
     });
     graph.root = Value::Array(array);
     let mut bytes = encode(&graph, StoreTier::SharedGraph).unwrap();
     let view = GraphView::new(&bytes).unwrap();
-    let SlotView::Array(root) = view.root().unwrap() else {
-        panic!()
-    };
-    let SlotView::Object(shared) = root.packed_slot(0).unwrap() else {
-        panic!()
-    };
+    let SlotView::Array(root) = view.root().unwrap() else { panic!() };
+    let SlotView::Object(shared) = root.packed_slot(0).unwrap() else { panic!() };
     assert!(shared.is_shared);
     let flags_at = shared.offset as usize + 1;
     bytes[flags_at] = 0;
-    assert!(matches!(
-        decode(&bytes),
-        Err(DecodeError::SharedFlagMismatch { .. })
-    ));
+    assert!(matches!(decode(&bytes), Err(DecodeError::SharedFlagMismatch { .. })));
 }

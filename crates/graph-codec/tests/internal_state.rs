@@ -9,15 +9,8 @@ fn s(text: &str) -> Bytes<'static> {
     Cow::Owned(text.as_bytes().to_vec())
 }
 
-fn internal_object(
-    class: &str,
-    state: InternalState<'static>,
-    properties: Properties<'static>,
-) -> ObjectNode<'static> {
-    ObjectNode {
-        class_name: s(class),
-        state: ObjectState::Internal { state, properties },
-    }
+fn internal_object(class: &str, state: InternalState<'static>, properties: Properties<'static>) -> ObjectNode<'static> {
+    ObjectNode { class_name: s(class), state: ObjectState::Internal { state, properties } }
 }
 
 fn no_properties() -> Properties<'static> {
@@ -31,9 +24,7 @@ fn round_trip(graph: &Graph<'static>) -> Vec<u8> {
 }
 
 fn paris() -> TimeZoneState<'static> {
-    TimeZoneState::Identifier {
-        name: s("Europe/Paris"),
-    }
+    TimeZoneState::Identifier { name: s("Europe/Paris") }
 }
 
 #[test]
@@ -43,27 +34,14 @@ fn date_times_and_all_three_zone_types_round_trip() {
         InternalState::DateTime(DateTimeState {
             unix_seconds: seconds,
             microsecond: 789_000,
-            civil: CivilDateTime {
-                year: 2026,
-                month: 6,
-                day: 2,
-                hour: 12,
-                minute: 34,
-                second: 56,
-            },
+            civil: CivilDateTime { year: 2026, month: 6, day: 2, hour: 12, minute: 34, second: 56 },
             zone,
         })
     };
     let zones = [
         paris(),
-        TimeZoneState::Offset {
-            utc_offset_seconds: 7200,
-        },
-        TimeZoneState::Abbreviation {
-            abbreviation: s("CEST"),
-            utc_offset_seconds: 7200,
-            dst: true,
-        },
+        TimeZoneState::Offset { utc_offset_seconds: 7200 },
+        TimeZoneState::Abbreviation { abbreviation: s("CEST"), utc_offset_seconds: 7200, dst: true },
     ];
     let mut slots = vec![
         Some(Value::Object(graph.push_object(internal_object(
@@ -73,30 +51,19 @@ fn date_times_and_all_three_zone_types_round_trip() {
         )))),
         Some(Value::Object(graph.push_object(internal_object(
             "DateTime",
-            date(
-                86_400,
-                Some(TimeZoneState::Offset {
-                    utc_offset_seconds: 0,
-                }),
-            ),
+            date(86_400, Some(TimeZoneState::Offset { utc_offset_seconds: 0 })),
             no_properties(),
         )))),
     ];
     for zone in zones {
-        let object = graph.push_object(internal_object(
-            "DateTimeZone",
-            InternalState::DateTimeZone(zone),
-            no_properties(),
-        ));
+        let object =
+            graph.push_object(internal_object("DateTimeZone", InternalState::DateTimeZone(zone), no_properties()));
         slots.push(Some(Value::Object(object)));
     }
     // class MyDate extends DateTimeImmutable { public string $label = ''; }
     let labelled = graph.push_object(internal_object(
         "MyDate",
-        date(
-            1_582_934_400,
-            Some(TimeZoneState::Identifier { name: s("UTC") }),
-        ),
+        date(1_582_934_400, Some(TimeZoneState::Identifier { name: s("UTC") })),
         Properties {
             declared: vec![DeclaredProperty {
                 mangled_name: s("label"),
@@ -108,24 +75,15 @@ fn date_times_and_all_three_zone_types_round_trip() {
     ));
     slots.push(Some(Value::Object(labelled)));
     let count = slots.len() as i64;
-    let root = graph.push_array(ArrayNode {
-        elements: ArrayElements::Packed(slots),
-        next_free_index: count,
-    });
+    let root = graph.push_array(ArrayNode { elements: ArrayElements::Packed(slots), next_free_index: count });
     graph.root = Value::Array(root);
     let bytes = round_trip(&graph);
 
     let view = GraphView::new(&bytes).unwrap();
-    let SlotView::Array(list) = view.root().unwrap() else {
-        panic!()
-    };
-    let SlotView::Object(first) = list.packed_slot(0).unwrap() else {
-        panic!()
-    };
+    let SlotView::Array(list) = view.root().unwrap() else { panic!() };
+    let SlotView::Object(first) = list.packed_slot(0).unwrap() else { panic!() };
     assert_eq!(first.class_name().unwrap().bytes, b"DateTimeImmutable");
-    let InternalState::DateTime(state) = first.internal_state().unwrap() else {
-        panic!()
-    };
+    let InternalState::DateTime(state) = first.internal_state().unwrap() else { panic!() };
     assert_eq!(state.zone, Some(paris()));
     assert_eq!(state.microsecond, 789_000);
 }
@@ -155,16 +113,8 @@ fn date_intervals_round_trip_with_diff_days_and_from_string_text() {
         })
     };
     let mut graph = Graph::new(Value::Null);
-    let made = graph.push_object(internal_object(
-        "DateInterval",
-        interval(None, None),
-        no_properties(),
-    ));
-    let diffed = graph.push_object(internal_object(
-        "DateInterval",
-        interval(Some(428), None),
-        no_properties(),
-    ));
+    let made = graph.push_object(internal_object("DateInterval", interval(None, None), no_properties()));
+    let diffed = graph.push_object(internal_object("DateInterval", interval(Some(428), None), no_properties()));
     let text = graph.push_object(internal_object(
         "DateInterval",
         interval(None, Some(s("last day of next month"))),
@@ -185,10 +135,7 @@ fn date_intervals_round_trip_with_diff_days_and_from_string_text() {
 #[test]
 fn spl_containers_round_trip_with_flags_modes_and_stored_order() {
     let mut graph = Graph::new(Value::Null);
-    let key = graph.push_object(ObjectNode {
-        class_name: s("Box"),
-        state: ObjectState::Properties(no_properties()),
-    });
+    let key = graph.push_object(ObjectNode { class_name: s("Box"), state: ObjectState::Properties(no_properties()) });
     let storage = graph.push_array(ArrayNode {
         elements: ArrayElements::Hash(vec![(ArrayKey::String(s("a")), Value::Int(1))]),
         next_free_index: i64::MIN,
@@ -212,19 +159,13 @@ fn spl_containers_round_trip_with_flags_modes_and_stored_order() {
     ));
     let wraps_object = graph.push_object(internal_object(
         "ArrayIterator",
-        InternalState::ArrayStorage(ArrayStorageState {
-            storage: Value::Object(key),
-            flags: 0,
-            iterator_class: None,
-        }),
+        InternalState::ArrayStorage(ArrayStorageState { storage: Value::Object(key), flags: 0, iterator_class: None }),
         no_properties(),
     ));
     let ints = |values: &[i64]| values.iter().map(|&v| Value::Int(v)).collect::<Vec<_>>();
     let fixed = graph.push_object(internal_object(
         "SplFixedArray",
-        InternalState::FixedArray(FixedArrayState {
-            elements: vec![Value::Int(1), Value::Null, Value::Int(3)],
-        }),
+        InternalState::FixedArray(FixedArrayState { elements: vec![Value::Int(1), Value::Null, Value::Int(3)] }),
         no_properties(),
     ));
     let stack = graph.push_object(internal_object(
@@ -237,24 +178,15 @@ fn spl_containers_round_trip_with_flags_modes_and_stored_order() {
     ));
     let heap = graph.push_object(internal_object(
         "SplMinHeap",
-        InternalState::Heap(HeapState {
-            elements: ints(&[1, 5, 3]),
-            heap_flags: 0,
-        }),
+        InternalState::Heap(HeapState { elements: ints(&[1, 5, 3]), heap_flags: 0 }),
         no_properties(),
     ));
     let queue = graph.push_object(internal_object(
         "SplPriorityQueue",
         InternalState::PriorityQueue(PriorityQueueState {
             entries: vec![
-                PriorityQueueEntry {
-                    data: Value::String(s("hi")),
-                    priority: Value::Int(10),
-                },
-                PriorityQueueEntry {
-                    data: Value::String(s("lo")),
-                    priority: Value::Int(1),
-                },
+                PriorityQueueEntry { data: Value::String(s("hi")), priority: Value::Int(10) },
+                PriorityQueueEntry { data: Value::String(s("lo")), priority: Value::Int(1) },
             ],
             extract_flags: 3,
             heap_flags: 0,
@@ -264,23 +196,11 @@ fn spl_containers_round_trip_with_flags_modes_and_stored_order() {
     let object_storage = graph.push_object(internal_object(
         "SplObjectStorage",
         InternalState::ObjectStorage(ObjectStorageState {
-            entries: vec![ObjectStorageEntry {
-                object: Value::Object(key),
-                data: Value::String(s("data")),
-            }],
+            entries: vec![ObjectStorageEntry { object: Value::Object(key), data: Value::String(s("data")) }],
         }),
         no_properties(),
     ));
-    let objects = [
-        array_object,
-        wraps_object,
-        fixed,
-        stack,
-        heap,
-        queue,
-        object_storage,
-        key,
-    ];
+    let objects = [array_object, wraps_object, fixed, stack, heap, queue, object_storage, key];
     let root = graph.push_array(ArrayNode {
         elements: ArrayElements::Packed(objects.iter().map(|&o| Some(Value::Object(o))).collect()),
         next_free_index: objects.len() as i64,
@@ -290,10 +210,8 @@ fn spl_containers_round_trip_with_flags_modes_and_stored_order() {
 
     // The storage key keeps its identity: it is shared between the storage, the iterator and the list.
     let decoded = decode(&bytes).unwrap();
-    let ObjectState::Internal {
-        state: InternalState::ObjectStorage(storage),
-        ..
-    } = &decoded.graph.objects[object_storage.index()].state
+    let ObjectState::Internal { state: InternalState::ObjectStorage(storage), .. } =
+        &decoded.graph.objects[object_storage.index()].state
     else {
         panic!()
     };
@@ -307,29 +225,20 @@ fn a_subclass_with_its_own_serialize_hooks_is_stored_through_unserialize_as_opca
     // stores its array; classification reports OPcacheSerialized.
     let carbon = ClassInfo {
         kind: ClassKind::SafeDirect(StateFamily::DateTime),
-        userland_hooks: UserlandHooks {
-            serialize: true,
-            unserialize: true,
-            ..UserlandHooks::default()
-        },
+        userland_hooks: UserlandHooks { serialize: true, unserialize: true, ..UserlandHooks::default() },
         serializable_without_serialize: false,
     };
     let mut graph = Graph::new(Value::Null);
     let data = graph.push_array(ArrayNode {
         elements: ArrayElements::Hash(vec![
-            (
-                ArrayKey::String(s("date")),
-                Value::String(s("2020-02-29 00:00:00.000000")),
-            ),
+            (ArrayKey::String(s("date")), Value::String(s("2020-02-29 00:00:00.000000"))),
             (ArrayKey::String(s("timezone_type")), Value::Int(3)),
             (ArrayKey::String(s("timezone")), Value::String(s("UTC"))),
         ]),
         next_free_index: i64::MIN,
     });
-    let object = graph.push_object(ObjectNode {
-        class_name: s("Carbon\\Carbon"),
-        state: ObjectState::Unserialize(data),
-    });
+    let object =
+        graph.push_object(ObjectNode { class_name: s("Carbon\\Carbon"), state: ObjectState::Unserialize(data) });
     graph.root = Value::Object(object);
     let tier = classify(&graph, |_| carbon).unwrap().tier;
     assert_eq!(tier, StoreTier::OPcacheSerialized);
@@ -343,18 +252,13 @@ fn a_storage_key_that_is_not_an_object_is_refused() {
     let storage = graph.push_object(internal_object(
         "SplObjectStorage",
         InternalState::ObjectStorage(ObjectStorageState {
-            entries: vec![ObjectStorageEntry {
-                object: Value::Int(1),
-                data: Value::Null,
-            }],
+            entries: vec![ObjectStorageEntry { object: Value::Int(1), data: Value::Null }],
         }),
         no_properties(),
     ));
     graph.root = Value::Object(storage);
     assert_eq!(
         encode(&graph, StoreTier::SharedGraph),
-        Err(EncodeError::Structure(StructureError::StorageKeyNotObject(
-            storage
-        )))
+        Err(EncodeError::Structure(StructureError::StorageKeyNotObject(storage)))
     );
 }

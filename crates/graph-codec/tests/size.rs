@@ -33,17 +33,11 @@ fn list_of_objects() -> Graph<'static> {
             .collect();
         let object = graph.push_object(ObjectNode {
             class_name: Cow::Borrowed(b"App\\Model\\User"),
-            state: ObjectState::Properties(Properties {
-                declared,
-                dynamic: vec![],
-            }),
+            state: ObjectState::Properties(Properties { declared, dynamic: vec![] }),
         });
         slots.push(Some(Value::Object(object)));
     }
-    let list = graph.push_array(ArrayNode {
-        elements: ArrayElements::Packed(slots),
-        next_free_index: COUNT as i64,
-    });
+    let list = graph.push_array(ArrayNode { elements: ArrayElements::Packed(slots), next_free_index: COUNT as i64 });
     graph.root = Value::Array(list);
     graph
 }
@@ -57,16 +51,10 @@ fn list_of_arrays() -> Graph<'static> {
             .zip(row(i))
             .map(|(name, value)| (ArrayKey::String(Cow::Borrowed(name.as_bytes())), value))
             .collect();
-        let array = graph.push_array(ArrayNode {
-            elements: ArrayElements::Hash(entries),
-            next_free_index: i64::MIN,
-        });
+        let array = graph.push_array(ArrayNode { elements: ArrayElements::Hash(entries), next_free_index: i64::MIN });
         slots.push(Some(Value::Array(array)));
     }
-    let list = graph.push_array(ArrayNode {
-        elements: ArrayElements::Packed(slots),
-        next_free_index: COUNT as i64,
-    });
+    let list = graph.push_array(ArrayNode { elements: ArrayElements::Packed(slots), next_free_index: COUNT as i64 });
     graph.root = Value::Array(list);
     graph
 }
@@ -76,11 +64,7 @@ fn ten_thousand_homogeneous_objects_encode_within_1_2x_of_the_same_data_as_array
     let objects = encode(&list_of_objects(), StoreTier::SharedGraph).unwrap();
     let arrays = encode(&list_of_arrays(), StoreTier::SharedGraph).unwrap();
     let ratio = objects.len() as f64 / arrays.len() as f64;
-    println!(
-        "{COUNT} objects: {} bytes; {COUNT} arrays: {} bytes; ratio {ratio:.3}",
-        objects.len(),
-        arrays.len()
-    );
+    println!("{COUNT} objects: {} bytes; {COUNT} arrays: {} bytes; ratio {ratio:.3}", objects.len(), arrays.len());
     assert!(ratio <= 1.2, "ratio {ratio}");
     // The class name and each property name are stored once.
     let header = *GraphView::new(&objects).unwrap().header();

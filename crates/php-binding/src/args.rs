@@ -5,9 +5,9 @@
 use std::ffi::CStr;
 
 use ext_php_rs::ffi::{
-    self, zend_execute_data, zend_long, zend_object, zend_string, zval,
-    _zend_expected_type_Z_EXPECTED_ARRAY, _zend_expected_type_Z_EXPECTED_LONG,
-    _zend_expected_type_Z_EXPECTED_STRING, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING,
+    self, _zend_expected_type_Z_EXPECTED_ARRAY, _zend_expected_type_Z_EXPECTED_LONG,
+    _zend_expected_type_Z_EXPECTED_STRING, zend_execute_data, zend_long, zend_object, zend_string, zval, IS_ARRAY,
+    IS_LONG, IS_NULL, IS_OBJECT, IS_STRING,
 };
 
 use crate::zend;
@@ -28,7 +28,8 @@ const MSG_LOADED_CLASS: &CStr = c"must not be a loaded class name";
 const MSG_CLOSURE: &CStr = c"must not be a Closure object";
 const MSG_NON_NEGATIVE: &CStr = c"must be greater than or equal to 0";
 const MSG_RESOURCE: &CStr = c"must be of type object|array|string|int|float|bool|null, resource given";
-const MSG_VALUES_KEYS: &CStr = c"must be an array with non-empty string keys that are not reserved static-cache class keys or loaded class names";
+const MSG_VALUES_KEYS: &CStr =
+    c"must be an array with non-empty string keys that are not reserved static-cache class keys or loaded class names";
 const MSG_KEY_LIST: &CStr = c"must contain only non-empty string or int cache keys that are not reserved static-cache class keys or loaded class names";
 
 /// One internal-function call: its frame and return slot.

@@ -17,9 +17,9 @@ use crate::read_cache;
 use crate::request;
 use crate::runtime::{Runtime, Tier};
 use crate::zend;
-use crate::zvals;
 use crate::zval_in::{self, EncodeError};
 use crate::zval_out::DecodeError;
+use crate::zvals;
 
 /// Defines an `extern "C"` method handler that runs `$op(tier, call)` behind ext-php-rs's
 /// panic/bailout boundary.

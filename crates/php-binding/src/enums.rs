@@ -28,7 +28,8 @@ pub unsafe fn register() {
         (*strategy).ce_flags |= zend::ZEND_ACC_FINAL;
         CACHE_STRATEGY.set(strategy);
 
-        let store_type = ffi::zend_register_internal_enum(c"OPcache\\CacheStoreType".as_ptr(), IS_UNDEF as u8, ptr::null());
+        let store_type =
+            ffi::zend_register_internal_enum(c"OPcache\\CacheStoreType".as_ptr(), IS_UNDEF as u8, ptr::null());
         for name in STORE_TYPE_CASES {
             ffi::zend_enum_add_case_cstr(store_type, name.as_ptr(), ptr::null_mut());
         }

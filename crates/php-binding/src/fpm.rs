@@ -95,7 +95,9 @@ pub fn attach(partition: &str, pool: &str, volatile_bytes: u64, pinned_bytes: u6
     let os_error = |e: SegmentError| format!(r#"Unable to attach the shared memory of partition "{partition}": {e}"#);
     let segment = match Segment::create_named(&name, std::slice::from_ref(&spec), 0o600, pool) {
         Ok(s) => s,
-        Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => open_formatted(&name).map_err(os_error)?,
+        Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
+            open_formatted(&name).map_err(os_error)?
+        }
         Err(e) => return Err(os_error(e)),
     };
     let owner = segment.owner();

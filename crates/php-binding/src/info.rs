@@ -13,7 +13,12 @@ use crate::zend::{self, ClassRef, Methods, StaticTable};
 static CLASS: ClassRef = ClassRef::new();
 
 static METHODS: Methods<2> = StaticTable([
-    zend::method(c"__construct", zend::private_constructor, &crate::signatures::PRIVATE_CONSTRUCT, zend::ZEND_ACC_PRIVATE),
+    zend::method(
+        c"__construct",
+        zend::private_constructor,
+        &crate::signatures::PRIVATE_CONSTRUCT,
+        zend::ZEND_ACC_PRIVATE,
+    ),
     zend::end_of_methods(),
 ]);
 

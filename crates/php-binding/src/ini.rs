@@ -160,7 +160,8 @@ fn apply(directive: Directive, raw: &str) {
 /// A size in MiB: `0` disables, 1–7 is raised to 8, anything else non-numeric falls back to 8.
 fn parse_size(name: &str, raw: &str) -> u64 {
     let text = raw.trim();
-    let parsed = if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) { text.parse::<u64>().ok() } else { None };
+    let parsed =
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) { text.parse::<u64>().ok() } else { None };
     match parsed {
         Some(v) if v == 0 || v >= MIN_SIZE_MB => v,
         Some(_) => {

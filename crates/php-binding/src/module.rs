@@ -7,7 +7,8 @@ use std::panic::catch_unwind;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::{
-    attributes, enums, exception, info, ini, pinned_cache, request, runtime, test_hooks, volatile_cache, worker_mode, zend,
+    attributes, enums, exception, info, ini, pinned_cache, request, runtime, test_hooks, volatile_cache, worker_mode,
+    zend,
 };
 
 const SUCCESS: i32 = 0;
@@ -46,7 +47,11 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
         worker_mode::install(&zend::sapi_name());
         ACTIVE.store(true, Ordering::Release);
     });
-    if outcome.is_ok() { SUCCESS } else { FAILURE }
+    if outcome.is_ok() {
+        SUCCESS
+    } else {
+        FAILURE
+    }
 }
 
 pub unsafe extern "C" fn shutdown(_type: i32, _module_number: i32) -> i32 {
@@ -55,7 +60,11 @@ pub unsafe extern "C" fn shutdown(_type: i32, _module_number: i32) -> i32 {
         runtime::uninstall();
         ACTIVE.store(false, Ordering::Release);
     });
-    if outcome.is_ok() { SUCCESS } else { FAILURE }
+    if outcome.is_ok() {
+        SUCCESS
+    } else {
+        FAILURE
+    }
 }
 
 pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
@@ -65,7 +74,11 @@ pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32
             attributes::begin_request();
         }
     });
-    if outcome.is_ok() { SUCCESS } else { FAILURE }
+    if outcome.is_ok() {
+        SUCCESS
+    } else {
+        FAILURE
+    }
 }
 
 pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i32 {
@@ -75,11 +88,19 @@ pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i3
         }
         request::end();
     });
-    if outcome.is_ok() { SUCCESS } else { FAILURE }
+    if outcome.is_ok() {
+        SUCCESS
+    } else {
+        FAILURE
+    }
 }
 
 /// After the request's variables are gone: superseded immutable copies can no longer be reached.
 pub unsafe extern "C" fn post_deactivate() -> i32 {
     let outcome = catch_unwind(crate::read_cache::free_superseded);
-    if outcome.is_ok() { SUCCESS } else { FAILURE }
+    if outcome.is_ok() {
+        SUCCESS
+    } else {
+        FAILURE
+    }
 }

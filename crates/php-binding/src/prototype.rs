@@ -69,7 +69,8 @@ impl Copier {
     }
 
     unsafe fn array(&mut self, z: &zval, depth: usize) -> Option<zval> {
-        let ht: *mut HashTable = z.value.arr;
+        // SAFETY: the caller passes an IS_ARRAY zval.
+        let ht: *mut HashTable = unsafe { z.value.arr };
         // SAFETY: live table (caller).
         match unsafe { holds_objects(ht, depth) } {
             // A PHP reference would be shared by every copy of the array: no prototype.
@@ -82,7 +83,8 @@ impl Copier {
             }
         }
         // SAFETY: live table (caller).
-        let (count, packed, next_free) = unsafe { ((*ht).nNumOfElements as usize, zvals::is_packed(ht), (*ht).nNextFreeElement) };
+        let (count, packed, next_free) =
+            unsafe { ((*ht).nNumOfElements as usize, zvals::is_packed(ht), (*ht).nNextFreeElement) };
         let out = zvals::new_array(count, packed);
         // SAFETY: `out` holds a fresh table we own.
         let dst = unsafe { zvals::table(&out) };
@@ -111,7 +113,10 @@ impl Copier {
         let (is_enum, copyable) = unsafe {
             let flags = (*ce).ce_flags;
             let std_class = std::ptr::eq(ce, ffi::zend_standard_class_def);
-            (flags & zend::ZEND_ACC_ENUM != 0, std_class || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none()))
+            (
+                flags & zend::ZEND_ACC_ENUM != 0,
+                std_class || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none()),
+            )
         };
         if is_enum {
             // Enum cases are engine singletons.

@@ -14,8 +14,8 @@
 //! request-heap copies instead (§7.5). Hits and misses are counted locally and flushed to the backend
 //! at request end and before `info()`.
 
-use std::cell::RefCell;
 use foldhash::HashMap;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use ext_php_rs::ffi::zval;

@@ -60,8 +60,14 @@ impl AttributeMode {
 pub enum BackendState {
     /// Size 0.
     Disabled,
-    Unavailable { reason: String, startup_failed: bool },
-    Ready { backend: Backend, model: &'static str },
+    Unavailable {
+        reason: String,
+        startup_failed: bool,
+    },
+    Ready {
+        backend: Backend,
+        model: &'static str,
+    },
 }
 
 pub struct BackendSlot {

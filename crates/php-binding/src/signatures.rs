@@ -8,11 +8,8 @@ const KEY: ext_php_rs::ffi::zend_internal_arg_info = param(c"key", MAY_BE_STRING
 
 pub static PRIVATE_CONSTRUCT: ArgInfos<1> = StaticTable([returns(0, 0)]);
 
-pub static GET: ArgInfos<3> = StaticTable([
-    returns(1, MAY_BE_VALUE),
-    KEY,
-    param(c"default", MAY_BE_VALUE, Some(c"null")),
-]);
+pub static GET: ArgInfos<3> =
+    StaticTable([returns(1, MAY_BE_VALUE), KEY, param(c"default", MAY_BE_VALUE, Some(c"null"))]);
 
 pub static GET_MULTIPLE: ArgInfos<3> = StaticTable([
     returns(1, MAY_BE_ARRAY | MAY_BE_FALSE),
@@ -45,19 +42,12 @@ pub static DELETE_MULTIPLE: ArgInfos<2> = StaticTable([returns(1, MAY_BE_BOOL), 
 
 pub static CLEAR: ArgInfos<1> = StaticTable([returns(0, MAY_BE_BOOL)]);
 
-pub static LOCK: ArgInfos<3> = StaticTable([
-    returns(1, MAY_BE_BOOL),
-    KEY,
-    param(c"lease", MAY_BE_LONG, Some(c"0")),
-]);
+pub static LOCK: ArgInfos<3> = StaticTable([returns(1, MAY_BE_BOOL), KEY, param(c"lease", MAY_BE_LONG, Some(c"0"))]);
 
 pub static UNLOCK: ArgInfos<2> = StaticTable([returns(1, MAY_BE_BOOL), KEY]);
 
-pub static COUNTER: ArgInfos<3> = StaticTable([
-    returns(1, MAY_BE_LONG | MAY_BE_FALSE),
-    KEY,
-    param(c"step", MAY_BE_LONG, Some(c"1")),
-]);
+pub static COUNTER: ArgInfos<3> =
+    StaticTable([returns(1, MAY_BE_LONG | MAY_BE_FALSE), KEY, param(c"step", MAY_BE_LONG, Some(c"1"))]);
 
 pub static GET_CACHE_STORE_TYPE: ArgInfos<3> = StaticTable([
     returns_object(1, c"OPcache\\CacheStoreType"),

@@ -52,7 +52,8 @@ fn run_hook(call: &Call) -> Parsed<()> {
     // `int|string $arg`: an int for the stall, a key for the corruption hooks.
     let arg = if call.num_args() >= 2 { call.value(2)? } else { std::ptr::null_mut() };
     // SAFETY: a non-null `arg` is the live argument slot.
-    let micros = unsafe { (!arg.is_null() && zend::type_of(arg) == ext_php_rs::ffi::IS_LONG).then(|| (*arg).value.lval) };
+    let micros =
+        unsafe { (!arg.is_null() && zend::type_of(arg) == ext_php_rs::ffi::IS_LONG).then(|| (*arg).value.lval) };
     let done = match (hook.as_slice(), micros) {
         // The next write to the volatile backend sleeps while holding its write lock.
         (b"stall_in_write_lock", Some(micros)) => request::runtime()

@@ -7,9 +7,9 @@ use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr;
 
 use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_execute_data, zend_function_entry, zend_internal_arg_info,
-    zend_string, zend_type, zval, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT,
-    IS_REFERENCE, IS_RESOURCE, IS_STRING, IS_TRUE, _ZEND_TYPE_NAME_BIT,
+    self, zend_class_entry, zend_execute_data, zend_function_entry, zend_internal_arg_info, zend_string, zend_type,
+    zval, _ZEND_TYPE_NAME_BIT, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_RESOURCE,
+    IS_STRING, IS_TRUE,
 };
 
 unsafe extern "C" {
@@ -417,7 +417,14 @@ pub unsafe fn declare_readonly_property(ce: *mut zend_class_entry, name: &CStr, 
     // SAFETY: caller guarantees MINIT and a fresh internal class; the name is a permanent interned
     // string and the engine copies the (undefined) default.
     unsafe {
-        ffi::zend_declare_typed_property(ce, interned(name), &raw mut undef, (ZEND_ACC_PUBLIC | ZEND_ACC_READONLY) as i32, ptr::null_mut(), type_);
+        ffi::zend_declare_typed_property(
+            ce,
+            interned(name),
+            &raw mut undef,
+            (ZEND_ACC_PUBLIC | ZEND_ACC_READONLY) as i32,
+            ptr::null_mut(),
+            type_,
+        );
     }
 }
 
@@ -435,7 +442,12 @@ pub fn class_type(name: &CStr) -> zend_type {
 ///
 /// # Safety
 /// `obj` must be a live object of a class whose `index`-th declared slot has the type of `value`.
-pub unsafe fn init_property_slot(obj: *mut ffi::zend_object, index: usize, value: zval, display: &str) -> Result<(), crate::args::Thrown> {
+pub unsafe fn init_property_slot(
+    obj: *mut ffi::zend_object,
+    index: usize,
+    value: zval,
+    display: &str,
+) -> Result<(), crate::args::Thrown> {
     // SAFETY: declared property slots follow the object header; caller guarantees index and type.
     unsafe {
         let slot = (*obj).properties_table.as_mut_ptr().add(index);

@@ -13,8 +13,8 @@ use std::collections::VecDeque;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
-    zend_class_entry, zend_function, zend_object, zend_reference, zval, HashTable, IS_ARRAY, IS_DOUBLE,
-    IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE, IS_UNDEF,
+    zend_class_entry, zend_function, zend_object, zend_reference, zval, HashTable, IS_ARRAY, IS_DOUBLE, IS_FALSE,
+    IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE, IS_UNDEF,
 };
 use ext_php_rs::zend::ce;
 use graph_codec::{
@@ -28,7 +28,6 @@ use crate::encoding::{self, Encoded};
 use crate::internal_state::{self, StateError};
 use crate::zend;
 use crate::zvals::{self, Key};
-
 
 /// Names `DateInterval`'s `get_properties` handler writes into the property table; they mirror the
 /// internal state and are not dynamic properties.
@@ -248,7 +247,9 @@ impl<'a> Walk<'a> {
                     if let Some(&id) = self.arrays.get(&ht) {
                         return Ok(Value::Array(id));
                     }
-                    let id = self.graph_mut().push_array(ArrayNode { elements: ArrayElements::Packed(Vec::new()), next_free_index: 0 });
+                    let id = self
+                        .graph_mut()
+                        .push_array(ArrayNode { elements: ArrayElements::Packed(Vec::new()), next_free_index: 0 });
                     if !self.hooks_started {
                         self.arrays.insert(ht, id);
                     }
@@ -261,7 +262,11 @@ impl<'a> Walk<'a> {
                     // A reference nobody else holds is a plain value, as serialize() treats it.
                     if (*r).gc.refcount == 1 {
                         let inner = &raw mut (*r).val;
-                        return if zend::type_of(inner) == IS_REFERENCE { Err(Stop::Unstorable) } else { self.value(inner) };
+                        return if zend::type_of(inner) == IS_REFERENCE {
+                            Err(Stop::Unstorable)
+                        } else {
+                            self.value(inner)
+                        };
                     }
                     if let Some(&id) = self.references.get(&r) {
                         return Ok(Value::Reference(id));
@@ -307,7 +312,9 @@ impl<'a> Walk<'a> {
                 Ok(StoreTier::PHPSerialized) => return Err(Stop::Unstorable),
                 Ok(_) => {}
             }
-            let id = self.graph_mut().push_object(ObjectNode { class_name, state: ObjectState::Properties(Properties::default()) });
+            let id = self
+                .graph_mut()
+                .push_object(ObjectNode { class_name, state: ObjectState::Properties(Properties::default()) });
             self.objects.insert(obj, id);
             if self.hooks_started {
                 self.pinned.push(zvals::object_zval(obj));
@@ -395,8 +402,11 @@ impl<'a> Walk<'a> {
                     })?;
                     let state = extracted.state.try_map_values(|z| self.value(z))?;
                     self.pinned.extend(extracted.keep);
-                    let selection =
-                        if family == StateFamily::DateInterval { Selection::AllButIntervalFields } else { Selection::All };
+                    let selection = if family == StateFamily::DateInterval {
+                        Selection::AllButIntervalFields
+                    } else {
+                        Selection::All
+                    };
                     ObjectState::Internal { state, properties: self.properties(obj, selection)? }
                 }
                 None => ObjectState::Properties(self.properties(obj, Selection::All)?),
@@ -418,7 +428,10 @@ impl<'a> Walk<'a> {
                 let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
                 if zend::type_of(&raw const data) != IS_ARRAY {
                     let class = String::from_utf8_lossy(zend::zstr_bytes((*ce).name)).into_owned();
-                    let _ = ext_php_rs::exception::throw(ce::type_error(), &format!("{class}::__serialize() must return an array"));
+                    let _ = ext_php_rs::exception::throw(
+                        ce::type_error(),
+                        &format!("{class}::__serialize() must return an array"),
+                    );
                     return Err(Stop::Thrown);
                 }
                 let mut data = data;
@@ -487,7 +500,11 @@ impl<'a> Walk<'a> {
         unsafe {
             let slots = property_slots(obj)?;
             let mut properties = Properties::default();
-            let add = |walk: &mut Self, properties: &mut Properties<'a>, slot: &PropertySlot<'a>, name: Bytes<'a>| -> Result<(), Stop> {
+            let add = |walk: &mut Self,
+                       properties: &mut Properties<'a>,
+                       slot: &PropertySlot<'a>,
+                       name: Bytes<'a>|
+             -> Result<(), Stop> {
                 let value = if zvals::is_undef(slot.slot) { None } else { Some(walk.value(slot.slot)?) };
                 if slot.declared {
                     properties.declared.push(DeclaredProperty { mangled_name: name, value, readonly: slot.readonly });
@@ -515,7 +532,9 @@ impl<'a> Walk<'a> {
                         let protected = [&b"\0*\0"[..], &name].concat();
                         // A name matches a set property, or an uninitialized typed one (skipped).
                         let found = [&name, &private, &protected].into_iter().find_map(|candidate| {
-                            slots.iter().find(|s| *s.name == *candidate.as_slice() && (!zvals::is_undef(s.slot) || s.declared))
+                            slots
+                                .iter()
+                                .find(|s| *s.name == *candidate.as_slice() && (!zvals::is_undef(s.slot) || s.declared))
                         });
                         match found {
                             Some(slot) if zvals::is_undef(slot.slot) => {}
@@ -527,8 +546,11 @@ impl<'a> Walk<'a> {
                             }
                             None => {
                                 zend::warning_docref(
-                                    format!("\"{}\" returned as member variable from __sleep() but does not exist", String::from_utf8_lossy(&name))
-                                        .as_bytes(),
+                                    format!(
+                                        "\"{}\" returned as member variable from __sleep() but does not exist",
+                                        String::from_utf8_lossy(&name)
+                                    )
+                                    .as_bytes(),
                                 );
                                 properties.dynamic.push((Cow::Owned(name), Value::Null));
                             }
@@ -615,7 +637,8 @@ unsafe fn php_serialized(z: *mut zval) -> Result<Encoded, EncodeError> {
         if zend::type_of(&raw const out) != IS_STRING {
             return Err(EncodeError::Unstorable);
         }
-        let bytes = graph_codec::encode_php_serialized(zend::str_bytes(&raw const out)).map_err(|_| EncodeError::Unstorable)?;
+        let bytes =
+            graph_codec::encode_php_serialized(zend::str_bytes(&raw const out)).map_err(|_| EncodeError::Unstorable)?;
         Ok(Encoded { tag: encoding::TAG_PHP_SERIALIZED, bytes })
     }
 }

@@ -8,9 +8,7 @@
 use foldhash::{HashMap, HashMapExt};
 use std::ptr;
 
-use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_object, zval, IS_FALSE, IS_OBJECT, IS_REFERENCE,
-};
+use ext_php_rs::ffi::{self, zend_class_entry, zend_object, zval, IS_FALSE, IS_OBJECT, IS_REFERENCE};
 use ext_php_rs::types::ZendStr;
 use graph_codec::{ArrayElements, ArrayKey, Graph, ObjectState, Properties, StoreTier, Value};
 
@@ -363,7 +361,9 @@ impl<'g, 'a> Rebuild<'g, 'a> {
         if let Some(&obj) = self.enum_cases.get(&key) {
             return Ok(obj);
         }
-        let ce = class_lookup::find(class).map_err(|class_lookup::Thrown| DecodeError::Thrown)?.ok_or(DecodeError::Undecodable)?;
+        let ce = class_lookup::find(class)
+            .map_err(|class_lookup::Thrown| DecodeError::Thrown)?
+            .ok_or(DecodeError::Undecodable)?;
         // SAFETY: `ce` is a live class; the constant table maps names to live zend_class_constant
         // pointers; zend_get_class_constant_ex evaluates a pending initialiser or fails cleanly.
         let obj = unsafe {
@@ -411,11 +411,11 @@ impl<'g, 'a> Rebuild<'g, 'a> {
                 let mut properties = Properties::default();
                 let mut push = |name: Vec<u8>, value: &Value<'a>| properties.dynamic.push((name.into(), value.clone()));
                 match &node.elements {
-                    ArrayElements::Packed(slots) => {
-                        slots.iter().enumerate().filter_map(|(i, v)| Some((i, v.as_ref()?))).for_each(|(i, v)| {
-                            push(i.to_string().into_bytes(), v)
-                        })
-                    }
+                    ArrayElements::Packed(slots) => slots
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, v)| Some((i, v.as_ref()?)))
+                        .for_each(|(i, v)| push(i.to_string().into_bytes(), v)),
                     ArrayElements::Hash(entries) => entries.iter().for_each(|(key, v)| match key {
                         ArrayKey::Int(i) => push(i.to_string().into_bytes(), v),
                         ArrayKey::String(s) => push(s.to_vec(), v),
@@ -430,7 +430,8 @@ impl<'g, 'a> Rebuild<'g, 'a> {
                     let values = state.clone().try_map_values(|v| self.zval_of(&v))?;
                     // SAFETY: create_object checked that the class belongs to the state's family;
                     // the object is fresh.
-                    let injected = unsafe { internal_state::inject(values, self.object_ptr(index), facts.internal_base) };
+                    let injected =
+                        unsafe { internal_state::inject(values, self.object_ptr(index), facts.internal_base) };
                     if let Err(e) = injected {
                         if matches!(e, StateError::Thrown) {
                             zvals::clear_exception();
@@ -543,7 +544,8 @@ impl<'g, 'a> Rebuild<'g, 'a> {
     /// Objects in depth-first post-order from the root (children before parents, siblings in order).
     fn object_post_order(&self) -> Vec<usize> {
         let graph = self.graph;
-        let mut seen = [vec![false; graph.arrays.len()], vec![false; graph.objects.len()], vec![false; graph.references.len()]];
+        let mut seen =
+            [vec![false; graph.arrays.len()], vec![false; graph.objects.len()], vec![false; graph.references.len()]];
         let mut order = Vec::new();
         // (node, children already pushed)
         let mut stack: Vec<(Node, bool)> = Vec::new();
@@ -575,7 +577,9 @@ impl<'g, 'a> Rebuild<'g, 'a> {
                 Node::Array(i) => for_each_array_value(&graph.arrays[i].elements, &mut add),
                 Node::Reference(i) => add(&graph.references[i].value),
                 Node::Object(i) => match &graph.objects[i].state {
-                    ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => for_each_property_value(p, &mut add),
+                    ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => {
+                        for_each_property_value(p, &mut add)
+                    }
                     ObjectState::Unserialize(id) => children.push(Node::Array(id.index())),
                     ObjectState::Internal { state, properties } => {
                         state.for_each_value(&mut add);
@@ -618,7 +622,12 @@ fn for_each_property_value<'v, 'a>(properties: &'v Properties<'a>, mut visit: im
 ///
 /// # Safety
 /// `obj` must be a live object of `ce` and `slot < ce->default_properties_count`.
-unsafe fn write_slot(obj: *mut zend_object, ce: *mut zend_class_entry, slot: usize, value: Option<zval>) -> Result<(), DecodeError> {
+unsafe fn write_slot(
+    obj: *mut zend_object,
+    ce: *mut zend_class_entry,
+    slot: usize,
+    value: Option<zval>,
+) -> Result<(), DecodeError> {
     // SAFETY: caller guarantees the slot exists; the old value is taken out (owned) before the new one
     // is moved in, and dropped after.
     unsafe {

@@ -5,8 +5,8 @@
 use std::ptr;
 
 use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_function, zend_object, zend_property_info, zend_reference, zval,
-    HashTable, IS_ARRAY, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
+    self, zend_class_entry, zend_function, zend_object, zend_property_info, zend_reference, zval, HashTable, IS_ARRAY,
+    IS_OBJECT, IS_REFERENCE, IS_UNDEF,
 };
 use ext_php_rs::types::ZendStr;
 
@@ -296,7 +296,8 @@ pub unsafe fn entries<'a>(ht: *mut HashTable) -> impl Iterator<Item = (Key<'a>, 
                 if is_undef(z) {
                     return None;
                 }
-                let key = if (*b).key.is_null() { Key::Int((*b).h as i64) } else { Key::Str(zend::zstr_bytes((*b).key)) };
+                let key =
+                    if (*b).key.is_null() { Key::Int((*b).h as i64) } else { Key::Str(zend::zstr_bytes((*b).key)) };
                 Some((key, z))
             }
         })

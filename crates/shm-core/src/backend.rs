@@ -232,8 +232,9 @@ impl Backend {
         let kind = if vk >> 32 == BackendKind::Pinned as u64 { BackendKind::Pinned } else { BackendKind::Volatile };
         let geo = Geometry::of(region.len());
         // SAFETY: both mutexes were initialised by `format` inside this mapped region.
-        let (write_lock, res_lock) =
-            unsafe { (RobustMutex::at(region.ptr(WRITE_LOCK, MUTEX_BYTES)), RobustMutex::at(region.ptr(RES_LOCK, MUTEX_BYTES))) };
+        let (write_lock, res_lock) = unsafe {
+            (RobustMutex::at(region.ptr(WRITE_LOCK, MUTEX_BYTES)), RobustMutex::at(region.ptr(RES_LOCK, MUTEX_BYTES)))
+        };
         process::install_fork_handler();
         Ok(Backend(Arc::new(Inner {
             region,
@@ -242,7 +243,13 @@ impl Backend {
             alloc: SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()),
             journal: Journal::new(region, JOURNAL),
             write_lock,
-            readers: ReaderSlots { region, slots: geo.slots, count: READER_SLOTS, high_water: SLOTS_HWM, instance: INSTANCE },
+            readers: ReaderSlots {
+                region,
+                slots: geo.slots,
+                count: READER_SLOTS,
+                high_water: SLOTS_HWM,
+                instance: INSTANCE,
+            },
             reservations: ReservationTable {
                 region,
                 slots: geo.reservations,
@@ -540,8 +547,7 @@ impl Backend {
         let volatile = self.0.kind == BackendKind::Volatile;
         let mut purged = false;
         // An entry-table slot for a new key.
-        while self.find(key, hash).is_none()
-            && self.word(ENTRY_COUNT).load(Ordering::Acquire) >= self.0.geo.max_entries
+        while self.find(key, hash).is_none() && self.word(ENTRY_COUNT).load(Ordering::Acquire) >= self.0.geo.max_entries
         {
             if !volatile {
                 return Err(StoreError::TableFull);
@@ -754,7 +760,10 @@ impl Backend {
             }
         }
         if entries != self.word(ENTRY_COUNT).load(Ordering::Acquire) {
-            return Err(format!("entry count {} but {entries} indexed", self.word(ENTRY_COUNT).load(Ordering::Acquire)));
+            return Err(format!(
+                "entry count {} but {entries} indexed",
+                self.word(ENTRY_COUNT).load(Ordering::Acquire)
+            ));
         }
         let mut retired = 0u64;
         let mut cur = self.word(RETIRE_HEAD).load(Ordering::Acquire);
@@ -767,12 +776,18 @@ impl Backend {
             last = cur;
             cur = region.word(cur + entry::RETIRE_NEXT).load(Ordering::Acquire);
         }
-        if last != self.word(RETIRE_TAIL).load(Ordering::Acquire) || retired != self.word(RETIRED_BYTES).load(Ordering::Acquire) {
+        if last != self.word(RETIRE_TAIL).load(Ordering::Acquire)
+            || retired != self.word(RETIRED_BYTES).load(Ordering::Acquire)
+        {
             return Err("retire list tail or byte count mismatch".into());
         }
         let in_use: std::collections::HashSet<u64> = in_use.into_iter().collect();
         if in_use != owned {
-            return Err(format!("{} blocks in use, {} owned by entries: leaked or dangling", in_use.len(), owned.len()));
+            return Err(format!(
+                "{} blocks in use, {} owned by entries: leaked or dangling",
+                in_use.len(),
+                owned.len()
+            ));
         }
         Ok(VerifyReport { entries, retired_bytes: retired })
     }

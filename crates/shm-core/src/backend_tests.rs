@@ -8,7 +8,12 @@ use std::sync::Arc;
 const MB: u64 = 1 << 20;
 
 fn partition(volatile: u64, pinned: u64) -> (Segment, Partition) {
-    let seg = Segment::create_anonymous(&[PartitionSpec { name: "t".into(), volatile_bytes: volatile, pinned_bytes: pinned }]).unwrap();
+    let seg = Segment::create_anonymous(&[PartitionSpec {
+        name: "t".into(),
+        volatile_bytes: volatile,
+        pinned_bytes: pinned,
+    }])
+    .unwrap();
     let p = seg.partition("t").unwrap();
     (seg, p)
 }

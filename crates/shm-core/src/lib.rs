@@ -19,7 +19,9 @@ pub mod region;
 pub mod reservation;
 pub mod segment;
 
-pub use backend::{Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryRef, StoreError, VerifyReport, TAG_INT};
+pub use backend::{
+    Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryRef, StoreError, VerifyReport, TAG_INT,
+};
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use reservation::RequestId;
 pub use segment::{Partition, PartitionSpec, Segment, SegmentError, SharedModel};

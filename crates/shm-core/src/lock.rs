@@ -30,10 +30,12 @@ pub enum LockError {
 }
 
 /// Held lock; unlocks on drop. `previous_owner_died` is true exactly once after an owner's death.
+/// `!Send`: a pthread mutex must be unlocked by the thread that locked it (the raw-pointer marker keeps
+/// the guard on its thread).
 pub struct MutexGuard<'a> {
     mutex: RobustMutex,
     pub previous_owner_died: bool,
-    _lifetime: PhantomData<&'a ()>,
+    _not_send: PhantomData<(&'a (), *const ())>,
 }
 
 impl RobustMutex {
@@ -51,16 +53,21 @@ impl RobustMutex {
     /// # Safety
     /// As for [`RobustMutex::at`], and no other process or thread may use the memory concurrently.
     pub unsafe fn init(ptr: *mut u8) -> Result<RobustMutex, LockError> {
-        let mut attr: libc::pthread_mutexattr_t = std::mem::zeroed();
         let check = |rc: i32| if rc == 0 { Ok(()) } else { Err(LockError::Os(rc)) };
-        check(libc::pthread_mutexattr_init(&mut attr))?;
-        let result = (|| {
-            check(libc::pthread_mutexattr_setpshared(&mut attr, libc::PTHREAD_PROCESS_SHARED))?;
-            check(libc::pthread_mutexattr_setrobust(&mut attr, libc::PTHREAD_MUTEX_ROBUST))?;
-            check(libc::pthread_mutex_init(ptr.cast(), &attr))
-        })();
-        libc::pthread_mutexattr_destroy(&mut attr);
-        result.map(|()| RobustMutex { raw: ptr.cast() })
+        // SAFETY: an all-zero pthread_mutexattr_t is a valid argument to pthread_mutexattr_init, which
+        // initialises it before any other use.
+        let mut attr: libc::pthread_mutexattr_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `attr` is a local attribute object; `ptr` is valid, aligned and private to us (contract).
+        unsafe {
+            check(libc::pthread_mutexattr_init(&mut attr))?;
+            let result = (|| {
+                check(libc::pthread_mutexattr_setpshared(&mut attr, libc::PTHREAD_PROCESS_SHARED))?;
+                check(libc::pthread_mutexattr_setrobust(&mut attr, libc::PTHREAD_MUTEX_ROBUST))?;
+                check(libc::pthread_mutex_init(ptr.cast(), &attr))
+            })();
+            libc::pthread_mutexattr_destroy(&mut attr);
+            result.map(|()| RobustMutex { raw: ptr.cast() })
+        }
     }
 
     /// Blocks until the lock is held. When the previous owner died holding it, the guard says so and the
@@ -84,12 +91,12 @@ impl RobustMutex {
 
     fn after_lock(&self, rc: i32) -> Result<MutexGuard<'_>, LockError> {
         match rc {
-            0 => Ok(MutexGuard { mutex: *self, previous_owner_died: false, _lifetime: PhantomData }),
+            0 => Ok(MutexGuard { mutex: *self, previous_owner_died: false, _not_send: PhantomData }),
             libc::EOWNERDEAD => {
                 // SAFETY: we hold the mutex (EOWNERDEAD means it was acquired); marking it consistent
                 // now is fine because the guard's holder repairs the data before anyone else gets in.
                 unsafe { libc::pthread_mutex_consistent(self.raw) };
-                Ok(MutexGuard { mutex: *self, previous_owner_died: true, _lifetime: PhantomData })
+                Ok(MutexGuard { mutex: *self, previous_owner_died: true, _not_send: PhantomData })
             }
             libc::ENOTRECOVERABLE => Err(LockError::NotRecoverable),
             other => Err(LockError::Os(other)),

@@ -44,7 +44,11 @@ pub struct ReservationTable {
 pub(crate) fn key_hash(key: &[u8]) -> (u64, u64) {
     let h = xxhash_rust::xxh3::xxh3_128(key);
     let (lo, hi) = (h as u64, (h >> 64) as u64);
-    if (lo, hi) == (0, 0) { (1, 0) } else { (lo, hi) }
+    if (lo, hi) == (0, 0) {
+        (1, 0)
+    } else {
+        (lo, hi)
+    }
 }
 
 impl ReservationTable {
@@ -53,8 +57,13 @@ impl ReservationTable {
     }
 
     fn holder(&self, slot: u64) -> (Owner, RequestId, u64) {
-        let owner = Owner::from_words(self.w(slot, OWNER).load(Ordering::Acquire), self.w(slot, START).load(Ordering::Acquire));
-        (owner, RequestId(self.w(slot, REQUEST).load(Ordering::Acquire)), self.w(slot, DEADLINE).load(Ordering::Acquire))
+        let owner =
+            Owner::from_words(self.w(slot, OWNER).load(Ordering::Acquire), self.w(slot, START).load(Ordering::Acquire));
+        (
+            owner,
+            RequestId(self.w(slot, REQUEST).load(Ordering::Acquire)),
+            self.w(slot, DEADLINE).load(Ordering::Acquire),
+        )
     }
 
     fn is_mine(&self, slot: u64, me: Owner, req: RequestId) -> bool {

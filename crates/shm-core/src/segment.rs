@@ -133,9 +133,8 @@ fn round_page(n: u64) -> u64 {
 }
 
 fn shm_name(name: &str) -> Result<CString, SegmentError> {
-    let ok = !name.is_empty()
-        && name.len() < 200
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    let ok =
+        !name.is_empty() && name.len() < 200 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
     if !ok {
         return Err(SegmentError::BadName);
     }
@@ -189,7 +188,8 @@ impl Segment {
         if base == libc::MAP_FAILED {
             return Err(os("mmap"));
         }
-        let seg = Segment { mapping: Arc::new(Mapping { base: base.cast(), len: total as usize }), model: SharedModel::Mmap };
+        let seg =
+            Segment { mapping: Arc::new(Mapping { base: base.cast(), len: total as usize }), model: SharedModel::Mmap };
         seg.format(parts, &offsets, total)?;
         Ok(seg)
     }
@@ -200,7 +200,13 @@ impl Segment {
         let cname = shm_name(name)?;
         let (offsets, total) = plan(parts)?;
         // SAFETY: cname is a valid C string; O_EXCL guarantees we format a brand-new object.
-        let fd = unsafe { libc::shm_open(cname.as_ptr(), libc::O_CREAT | libc::O_EXCL | libc::O_RDWR | libc::O_CLOEXEC, mode as libc::mode_t) };
+        let fd = unsafe {
+            libc::shm_open(
+                cname.as_ptr(),
+                libc::O_CREAT | libc::O_EXCL | libc::O_RDWR | libc::O_CLOEXEC,
+                mode as libc::mode_t,
+            )
+        };
         if fd < 0 {
             return Err(os("shm_open"));
         }
@@ -306,7 +312,9 @@ impl Segment {
             h.word(e).store(p.name.len() as u64, Ordering::Relaxed);
             h.write_bytes(e + 8, p.name.as_bytes());
             for (k, (off, bytes, kind)) in
-                [(v, p.volatile_bytes, BackendKind::Volatile), (pi, p.pinned_bytes, BackendKind::Pinned)].into_iter().enumerate()
+                [(v, p.volatile_bytes, BackendKind::Volatile), (pi, p.pinned_bytes, BackendKind::Pinned)]
+                    .into_iter()
+                    .enumerate()
             {
                 let size = if off == 0 { 0 } else { round_page(bytes) };
                 h.word(e + 72 + 16 * k as u64).store(off, Ordering::Relaxed);

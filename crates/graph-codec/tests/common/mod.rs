@@ -68,14 +68,7 @@ pub struct GraphSeed {
     references: Vec<Seed>,
 }
 
-const POOL: [&[u8]; 6] = [
-    b"",
-    b"id",
-    b"name",
-    b"\0*\0prot",
-    b"\0Base\0secret",
-    b"caf\xc3\xa9\0bin",
-];
+const POOL: [&[u8]; 6] = [b"", b"id", b"name", b"\0*\0prot", b"\0Base\0secret", b"caf\xc3\xa9\0bin"];
 const CLASSES: [&[u8]; 3] = [b"Box", b"App\\Model\\User", b"stdClass"];
 
 fn arb_float() -> impl Strategy<Value = f64> {
@@ -122,11 +115,7 @@ fn arb_array() -> impl Strategy<Value = ArraySeed> {
         prop::collection::vec((arb_key(), prop::option::weighted(0.85, arb_seed())), 0..6),
         prop_oneof![Just(i64::MIN), 0i64..10, any::<i64>()],
     )
-        .prop_map(|(packed, elements, next_free_index)| ArraySeed {
-            packed,
-            elements,
-            next_free_index,
-        })
+        .prop_map(|(packed, elements, next_free_index)| ArraySeed { packed, elements, next_free_index })
 }
 
 fn arb_internal() -> impl Strategy<Value = InternalSeed> {
@@ -134,26 +123,15 @@ fn arb_internal() -> impl Strategy<Value = InternalSeed> {
         (any::<i64>(), 0u32..1_000_000, 0u8..4, -50_400i64..50_400)
             .prop_map(|(s, us, zone, off)| InternalSeed::DateTime(s, us, zone, off)),
         (1u8..4, -50_400i64..50_400).prop_map(|(kind, off)| InternalSeed::Zone(kind, off)),
-        (
-            prop::collection::vec(any::<i64>(), 13),
-            prop::option::of(any::<i64>()),
-            any::<bool>()
-        )
+        (prop::collection::vec(any::<i64>(), 13), prop::option::of(any::<i64>()), any::<bool>())
             .prop_map(|(w, days, from)| InternalSeed::Interval(w, days, from)),
-        (arb_seed(), 0u32..4, any::<bool>())
-            .prop_map(|(s, f, c)| InternalSeed::ArrayStorage(s, f, c)),
+        (arb_seed(), 0u32..4, any::<bool>()).prop_map(|(s, f, c)| InternalSeed::ArrayStorage(s, f, c)),
         prop::collection::vec(arb_seed(), 0..4).prop_map(InternalSeed::FixedArray),
-        (prop::collection::vec(arb_seed(), 0..4), 0u32..4)
-            .prop_map(|(v, m)| InternalSeed::List(v, m)),
-        (prop::collection::vec(arb_seed(), 0..4), 0u32..2)
-            .prop_map(|(v, f)| InternalSeed::Heap(v, f)),
-        (
-            prop::collection::vec((arb_seed(), arb_seed()), 0..3),
-            1u32..4
-        )
+        (prop::collection::vec(arb_seed(), 0..4), 0u32..4).prop_map(|(v, m)| InternalSeed::List(v, m)),
+        (prop::collection::vec(arb_seed(), 0..4), 0u32..2).prop_map(|(v, f)| InternalSeed::Heap(v, f)),
+        (prop::collection::vec((arb_seed(), arb_seed()), 0..3), 1u32..4)
             .prop_map(|(v, f)| InternalSeed::PriorityQueue(v, f)),
-        prop::collection::vec((any::<u32>(), arb_seed()), 0..3)
-            .prop_map(InternalSeed::ObjectStorage),
+        prop::collection::vec((any::<u32>(), arb_seed()), 0..3).prop_map(InternalSeed::ObjectStorage),
     ]
 }
 
@@ -161,28 +139,19 @@ fn arb_object() -> impl Strategy<Value = ObjectSeed> {
     (
         any::<u8>(),
         0u8..4,
-        prop::collection::vec(
-            (
-                any::<u8>(),
-                prop::option::weighted(0.8, arb_seed()),
-                any::<bool>(),
-            ),
-            0..4,
-        ),
+        prop::collection::vec((any::<u8>(), prop::option::weighted(0.8, arb_seed()), any::<bool>()), 0..4),
         prop::collection::vec((any::<u8>(), arb_seed()), 0..3),
         any::<u32>(),
         arb_internal(),
     )
-        .prop_map(
-            |(class, state, declared, dynamic, unserialize_array, internal)| ObjectSeed {
-                class,
-                state,
-                declared,
-                dynamic,
-                unserialize_array,
-                internal,
-            },
-        )
+        .prop_map(|(class, state, declared, dynamic, unserialize_array, internal)| ObjectSeed {
+            class,
+            state,
+            declared,
+            dynamic,
+            unserialize_array,
+            internal,
+        })
 }
 
 fn arb_graph_seed() -> impl Strategy<Value = GraphSeed> {
@@ -192,12 +161,7 @@ fn arb_graph_seed() -> impl Strategy<Value = GraphSeed> {
         prop::collection::vec(arb_object(), 0..5),
         prop::collection::vec(arb_seed(), 0..4),
     )
-        .prop_map(|(root, arrays, objects, references)| GraphSeed {
-            root,
-            arrays,
-            objects,
-            references,
-        })
+        .prop_map(|(root, arrays, objects, references)| GraphSeed { root, arrays, objects, references })
 }
 
 /// Arbitrary well-formed graphs (the encoder accepts all of them).
@@ -260,34 +224,28 @@ fn value(seed: &Seed, place: Place, sizes: &Sizes) -> Value<'static> {
 fn internal(seed: &InternalSeed, sizes: &Sizes) -> InternalState<'static> {
     let v = |s: &Seed| value(s, Place::Elsewhere, sizes);
     let zone = |kind: u8, offset: i64| match kind % 3 {
-        0 => TimeZoneState::Offset {
-            utc_offset_seconds: offset,
-        },
+        0 => TimeZoneState::Offset { utc_offset_seconds: offset },
         1 => TimeZoneState::Abbreviation {
             abbreviation: bytes(b"CEST"),
             utc_offset_seconds: offset,
             dst: offset % 2 == 0,
         },
-        _ => TimeZoneState::Identifier {
-            name: bytes(b"Europe/Paris"),
-        },
+        _ => TimeZoneState::Identifier { name: bytes(b"Europe/Paris") },
     };
     match seed {
-        InternalSeed::DateTime(seconds, us, zone_kind, offset) => {
-            InternalState::DateTime(DateTimeState {
-                unix_seconds: *seconds,
-                microsecond: *us,
-                civil: CivilDateTime {
-                    year: seconds / 31_556_952,
-                    month: 1 + (*us % 12) as u8,
-                    day: 1 + (*us % 28) as u8,
-                    hour: (*us % 24) as u8,
-                    minute: (*us % 60) as u8,
-                    second: (*us % 61) as u8,
-                },
-                zone: (*zone_kind != 3).then(|| zone(*zone_kind, *offset)),
-            })
-        }
+        InternalSeed::DateTime(seconds, us, zone_kind, offset) => InternalState::DateTime(DateTimeState {
+            unix_seconds: *seconds,
+            microsecond: *us,
+            civil: CivilDateTime {
+                year: seconds / 31_556_952,
+                month: 1 + (*us % 12) as u8,
+                day: 1 + (*us % 28) as u8,
+                hour: (*us % 24) as u8,
+                minute: (*us % 60) as u8,
+                second: (*us % 61) as u8,
+            },
+            zone: (*zone_kind != 3).then(|| zone(*zone_kind, *offset)),
+        }),
         InternalSeed::Zone(kind, offset) => InternalState::DateTimeZone(zone(*kind, *offset)),
         InternalSeed::Interval(w, days, from) => InternalState::DateInterval(DateIntervalState {
             years: w[0],
@@ -309,47 +267,31 @@ fn internal(seed: &InternalSeed, sizes: &Sizes) -> InternalState<'static> {
             civil_or_wall: w[2] % 2,
             from_string: from.then(|| bytes(b"last day of next month")),
         }),
-        InternalSeed::ArrayStorage(storage, flags, custom) => {
-            InternalState::ArrayStorage(ArrayStorageState {
-                storage: v(storage),
-                flags: *flags,
-                iterator_class: custom.then(|| bytes(b"MyIterator")),
-            })
-        }
-        InternalSeed::FixedArray(elements) => InternalState::FixedArray(FixedArrayState {
-            elements: elements.iter().map(v).collect(),
+        InternalSeed::ArrayStorage(storage, flags, custom) => InternalState::ArrayStorage(ArrayStorageState {
+            storage: v(storage),
+            flags: *flags,
+            iterator_class: custom.then(|| bytes(b"MyIterator")),
         }),
-        InternalSeed::List(elements, mode) => {
-            InternalState::DoublyLinkedList(DoublyLinkedListState {
-                elements: elements.iter().map(v).collect(),
-                iterator_mode: *mode,
-            })
+        InternalSeed::FixedArray(elements) => {
+            InternalState::FixedArray(FixedArrayState { elements: elements.iter().map(v).collect() })
         }
-        InternalSeed::Heap(elements, flags) => InternalState::Heap(HeapState {
+        InternalSeed::List(elements, mode) => InternalState::DoublyLinkedList(DoublyLinkedListState {
             elements: elements.iter().map(v).collect(),
-            heap_flags: *flags,
+            iterator_mode: *mode,
         }),
-        InternalSeed::PriorityQueue(entries, flags) => {
-            InternalState::PriorityQueue(PriorityQueueState {
-                entries: entries
-                    .iter()
-                    .map(|(d, p)| PriorityQueueEntry {
-                        data: v(d),
-                        priority: v(p),
-                    })
-                    .collect(),
-                extract_flags: *flags,
-                heap_flags: 0,
-            })
+        InternalSeed::Heap(elements, flags) => {
+            InternalState::Heap(HeapState { elements: elements.iter().map(v).collect(), heap_flags: *flags })
         }
+        InternalSeed::PriorityQueue(entries, flags) => InternalState::PriorityQueue(PriorityQueueState {
+            entries: entries.iter().map(|(d, p)| PriorityQueueEntry { data: v(d), priority: v(p) }).collect(),
+            extract_flags: *flags,
+            heap_flags: 0,
+        }),
         InternalSeed::ObjectStorage(entries) => InternalState::ObjectStorage(ObjectStorageState {
             entries: entries
                 .iter()
                 .filter(|_| sizes.objects > 0)
-                .map(|(o, d)| ObjectStorageEntry {
-                    object: Value::Object(ObjectId(o % sizes.objects)),
-                    data: v(d),
-                })
+                .map(|(o, d)| ObjectStorageEntry { object: Value::Object(ObjectId(o % sizes.objects)), data: v(d) })
                 .collect(),
         }),
     }
@@ -367,11 +309,7 @@ pub fn build(seed: &GraphSeed) -> Graph<'static> {
         let place = Place::InArray(index as u32);
         let elements = if array.packed {
             ArrayElements::Packed(
-                array
-                    .elements
-                    .iter()
-                    .map(|(_, v)| v.as_ref().map(|v| value(v, place, &sizes)))
-                    .collect(),
+                array.elements.iter().map(|(_, v)| v.as_ref().map(|v| value(v, place, &sizes))).collect(),
             )
         } else {
             ArrayElements::Hash(
@@ -382,22 +320,14 @@ pub fn build(seed: &GraphSeed) -> Graph<'static> {
                         let key = match k {
                             KeySeed::Int(i) => ArrayKey::Int(*i),
                             KeySeed::Str(s) => ArrayKey::String(bytes(s)),
-                            KeySeed::PooledStr(i) => {
-                                ArrayKey::String(bytes(POOL[*i as usize % POOL.len()]))
-                            }
+                            KeySeed::PooledStr(i) => ArrayKey::String(bytes(POOL[*i as usize % POOL.len()])),
                         };
-                        (
-                            key,
-                            v.as_ref().map_or(Value::Null, |v| value(v, place, &sizes)),
-                        )
+                        (key, v.as_ref().map_or(Value::Null, |v| value(v, place, &sizes)))
                     })
                     .collect(),
             )
         };
-        graph.push_array(ArrayNode {
-            elements,
-            next_free_index: array.next_free_index,
-        });
+        graph.push_array(ArrayNode { elements, next_free_index: array.next_free_index });
     }
     for object in &seed.objects {
         let properties = Properties {
@@ -413,35 +343,20 @@ pub fn build(seed: &GraphSeed) -> Graph<'static> {
             dynamic: object
                 .dynamic
                 .iter()
-                .map(|(name, v)| {
-                    (
-                        bytes(POOL[*name as usize % POOL.len()]),
-                        value(v, Place::Elsewhere, &sizes),
-                    )
-                })
+                .map(|(name, v)| (bytes(POOL[*name as usize % POOL.len()]), value(v, Place::Elsewhere, &sizes)))
                 .collect(),
         };
         let state = match object.state {
             0 => ObjectState::Properties(properties),
             1 => ObjectState::PropertiesThenWakeup(properties),
-            2 if sizes.arrays > 0 => {
-                ObjectState::Unserialize(ArrayId(object.unserialize_array % sizes.arrays))
-            }
+            2 if sizes.arrays > 0 => ObjectState::Unserialize(ArrayId(object.unserialize_array % sizes.arrays)),
             2 => ObjectState::Properties(properties),
-            _ => ObjectState::Internal {
-                state: internal(&object.internal, &sizes),
-                properties,
-            },
+            _ => ObjectState::Internal { state: internal(&object.internal, &sizes), properties },
         };
-        graph.push_object(ObjectNode {
-            class_name: bytes(CLASSES[object.class as usize % CLASSES.len()]),
-            state,
-        });
+        graph.push_object(ObjectNode { class_name: bytes(CLASSES[object.class as usize % CLASSES.len()]), state });
     }
     for reference in &seed.references {
-        graph.push_reference(ReferenceNode {
-            value: value(reference, Place::InReference, &sizes),
-        });
+        graph.push_reference(ReferenceNode { value: value(reference, Place::InReference, &sizes) });
     }
     graph
 }
@@ -487,18 +402,12 @@ pub fn walk_view(bytes: &[u8], budget: usize) -> Result<usize, DecodeError> {
                     stack.push(object.dynamic(i)?.1);
                 }
                 match object.state {
-                    ObjectStateKind::Unserialize => {
-                        stack.push(SlotView::Array(object.unserialize_data()?))
-                    }
-                    ObjectStateKind::Internal => {
-                        object.internal_state()?.for_each_value(|v| stack.push(*v))
-                    }
+                    ObjectStateKind::Unserialize => stack.push(SlotView::Array(object.unserialize_data()?)),
+                    ObjectStateKind::Internal => object.internal_state()?.for_each_value(|v| stack.push(*v)),
                     _ => {}
                 }
             }
-            SlotView::Reference(reference) if seen.insert(reference.offset) => {
-                stack.push(reference.value()?)
-            }
+            SlotView::Reference(reference) if seen.insert(reference.offset) => stack.push(reference.value()?),
             _ => {}
         }
     }

@@ -52,7 +52,12 @@ pub type OpcodeHandler = unsafe extern "C" fn(*mut zend_execute_data) -> c_int;
 
 unsafe extern "C" {
     pub fn zend_get_attribute_str(attributes: *mut HashTable, name: *const c_char, len: usize) -> *mut Attribute;
-    pub fn zend_get_attribute_value(ret: *mut zval, attr: *mut Attribute, i: u32, scope: *mut zend_class_entry) -> c_int;
+    pub fn zend_get_attribute_value(
+        ret: *mut zval,
+        attr: *mut Attribute,
+        i: u32,
+        scope: *mut zend_class_entry,
+    ) -> c_int;
     pub fn zend_observer_class_linked_register(cb: unsafe extern "C" fn(*mut zend_class_entry, *mut zend_string));
     pub fn zend_class_init_statics(ce: *mut zend_class_entry);
     pub fn zend_set_user_opcode_handler(opcode: u8, handler: Option<OpcodeHandler>) -> c_int;
@@ -183,7 +188,11 @@ pub unsafe fn loaded_class(lcname: *mut zend_string) -> *mut zend_class_entry {
     // SAFETY: the class table maps lower-case names to class entries (IS_PTR).
     unsafe {
         let found = ffi::zend_hash_find((*ffi::ext_php_rs_executor_globals()).class_table, lcname);
-        if found.is_null() { ptr::null_mut() } else { (*found).value.ce }
+        if found.is_null() {
+            ptr::null_mut()
+        } else {
+            (*found).value.ce
+        }
     }
 }
 
@@ -195,6 +204,10 @@ pub unsafe fn property_info(ce: *mut zend_class_entry, name: *mut zend_string) -
     // SAFETY: properties_info maps names to zend_property_info pointers (IS_PTR).
     unsafe {
         let found = ffi::zend_hash_find(&raw const (*ce).properties_info, name);
-        if found.is_null() { ptr::null_mut() } else { (*found).value.ptr.cast() }
+        if found.is_null() {
+            ptr::null_mut()
+        } else {
+            (*found).value.ptr.cast()
+        }
     }
 }

@@ -170,7 +170,10 @@ fn check(param: usize, v: &zval) -> Result<(), String> {
         // SAFETY: an object zval points to a live object.
         let is_strategy = t == IS_OBJECT && unsafe { (*v.value.obj).ce } == enums::cache_strategy();
         if !is_strategy {
-            return Err(format!("OPcache\\VolatileStatic strategy must be of type OPcache\\CacheStrategy, {} given", type_name()));
+            return Err(format!(
+                "OPcache\\VolatileStatic strategy must be of type OPcache\\CacheStrategy, {} given",
+                type_name()
+            ));
         }
     }
     Ok(())
@@ -214,7 +217,11 @@ unsafe fn compile_time_error(attr: *mut Attribute, scope: *mut zend_class_entry)
             return Some(leaked(COMBINED));
         }
         let result = if pinned {
-            if (*attr).argc > 0 { Err("OPcache\\PinnedStatic expects no arguments".to_owned()) } else { Ok(()) }
+            if (*attr).argc > 0 {
+                Err("OPcache\\PinnedStatic expects no arguments".to_owned())
+            } else {
+                Ok(())
+            }
         } else {
             volatile_args(attr, None).map(|_| ())
         };

@@ -43,7 +43,8 @@ pub unsafe fn unstorable(z: *mut zval) -> String {
                     if ce == zend::closure_class() {
                         closures = true;
                     } else if !class_info::serializable(ce) {
-                        refused_class.get_or_insert_with(|| String::from_utf8_lossy(zend::zstr_bytes((*ce).name)).into_owned());
+                        refused_class
+                            .get_or_insert_with(|| String::from_utf8_lossy(zend::zstr_bytes((*ce).name)).into_owned());
                     } else {
                         for i in 0..zvals::slot_count(ce) {
                             pending.push((zvals::property_slot(obj, i), depth + 1));

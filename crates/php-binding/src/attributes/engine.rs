@@ -182,7 +182,14 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
                 }
             }
             let members = unit.members.iter().map(|_| MemberRt::default()).collect();
-            s.units.push(UnitRt { unit, fetched: None, fetched_baseline: None, restored: false, suppressed: false, members });
+            s.units.push(UnitRt {
+                unit,
+                fetched: None,
+                fetched_baseline: None,
+                restored: false,
+                suppressed: false,
+                members,
+            });
             ids.push(id);
         }
         s.classes.insert(ce, (ids.clone(), lazy));
@@ -310,10 +317,9 @@ unsafe fn restore_unit(id: usize) {
             let slot = abi::static_slot(info);
             // A retry leaves a member alone that the request has changed since the first attempt.
             let untouched = !retried
-                || STATE.with_borrow(|s| {
-                    s.units[id].members[i].published.as_ref().map(|p| (&raw const *p).cast_mut())
-                })
-                .is_none_or(|p| compare::same(slot, p, How::Identity));
+                || STATE
+                    .with_borrow(|s| s.units[id].members[i].published.as_ref().map(|p| (&raw const *p).cast_mut()))
+                    .is_none_or(|p| compare::same(slot, p, How::Identity));
             if !untouched {
                 continue;
             }
@@ -385,7 +391,8 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: 
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
         let mut v = zvals::copy(zend::deref(value));
-        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut v, true) {
+        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut v, true)
+        {
             zvals::clear_exception();
             return;
         }
@@ -519,7 +526,11 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
                 continue;
             }
             let value = STATE.with_borrow(|s| {
-                s.units[id].fetched.as_ref().and_then(|f| member_value(f, blob, &name)).map(|z| zvals::copy(zend::deref(z)))
+                s.units[id]
+                    .fetched
+                    .as_ref()
+                    .and_then(|f| member_value(f, blob, &name))
+                    .map(|z| zvals::copy(zend::deref(z)))
             });
             if let Some(v) = value {
                 replace(slot, v);
@@ -531,7 +542,11 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
             }
             let current = zvals::copy(zend::deref(slot));
             let stored_baseline = STATE.with_borrow(|s| {
-                s.units[id].fetched_baseline.as_ref().and_then(|f| member_value(f, blob, &name)).map(|z| zvals::copy(zend::deref(z)))
+                s.units[id]
+                    .fetched_baseline
+                    .as_ref()
+                    .and_then(|f| member_value(f, blob, &name))
+                    .map(|z| zvals::copy(zend::deref(z)))
             });
             // Without a stored value the default is the baseline; defaults hold no mutable objects.
             let baseline = needs_baseline.then(|| stored_baseline.unwrap_or_else(|| zvals::copy(zend::deref(slot))));
@@ -595,7 +610,11 @@ unsafe fn unit_value(id: usize) -> zval {
             let value = match live_value(id, i) {
                 Some(z) => Some(zvals::copy(zend::deref(z))),
                 None => STATE.with_borrow(|s| {
-                    s.units[id].fetched.as_ref().and_then(|f| member_value(f, true, name)).map(|z| zvals::copy(zend::deref(z)))
+                    s.units[id]
+                        .fetched
+                        .as_ref()
+                        .and_then(|f| member_value(f, true, name))
+                        .map(|z| zvals::copy(zend::deref(z)))
                 }),
             };
             if let Some(v) = value {
@@ -624,8 +643,10 @@ fn publish(id: usize) -> Result<(), PublishError> {
     let mut value = unsafe { unit_value(id) };
     let encoded = match zval_in::encode(&raw mut value) {
         Ok(e) => e,
-        // SAFETY: `value` is live.
-        Err(EncodeError::Unstorable) => return Err(PublishError::Message(unsafe { diagnose::unstorable(&raw mut value) })),
+        Err(EncodeError::Unstorable) => {
+            // SAFETY: `value` is live.
+            return Err(PublishError::Message(unsafe { diagnose::unstorable(&raw mut value) }));
+        }
         Err(EncodeError::Thrown) => return Err(PublishError::Thrown),
     };
     backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
@@ -856,4 +877,3 @@ pub unsafe fn is_reference(slot: *const zval) -> bool {
     // SAFETY: as above.
     unsafe { zend::type_of(slot) == IS_REFERENCE }
 }
-

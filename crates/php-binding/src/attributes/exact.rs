@@ -16,7 +16,9 @@ use std::ffi::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ext_php_rs::ffi::{self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_STRING, IS_UNDEF};
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_STRING, IS_UNDEF,
+};
 
 use super::abi::{self, OpcodeHandler, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED, IS_VAR};
 use super::engine;
@@ -263,7 +265,13 @@ unsafe fn op_data(ex: *mut zend_execute_data, data: *const zend_op) -> Option<*m
 ///
 /// # Safety
 /// `ex`/`opline` as in [`target_class`]; `info` the static property `name` of `ce`.
-unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut zend_class_entry, name: *mut zend_string, unit: usize) -> bool {
+unsafe fn assign(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    ce: *mut zend_class_entry,
+    name: *mut zend_string,
+    unit: usize,
+) -> bool {
     // SAFETY: as above; every path leaves the operands as the engine's handler would.
     unsafe {
         let data = opline.add(1);
@@ -273,7 +281,9 @@ unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut ze
         };
         let mut value = zvals::copy(zend::deref(source));
         let strict = (*(*ex).func).common.fn_flags & abi::ZEND_ACC_STRICT_TYPES != 0;
-        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut value, strict) {
+        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0
+            && !ffi::zend_verify_property_type(info, &raw mut value, strict)
+        {
             drop(value);
             release_op_data(ex, data);
             return true;
@@ -289,7 +299,13 @@ unsafe fn assign(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut ze
 ///
 /// # Safety
 /// As [`assign`].
-unsafe fn step_integer(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut zend_class_entry, name: *mut zend_string, unit: usize) -> bool {
+unsafe fn step_integer(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    ce: *mut zend_class_entry,
+    name: *mut zend_string,
+    unit: usize,
+) -> bool {
     const BP_VAR_RW: c_int = 2;
     // SAFETY: as above; the slot is written only when it holds a plain int.
     unsafe {
@@ -330,7 +346,13 @@ unsafe fn step_integer(ex: *mut zend_execute_data, opline: *const zend_op, ce: *
 ///
 /// # Safety
 /// As [`assign`].
-unsafe fn assign_op(ex: *mut zend_execute_data, opline: *const zend_op, ce: *mut zend_class_entry, name: *mut zend_string, unit: usize) -> bool {
+unsafe fn assign_op(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    ce: *mut zend_class_entry,
+    name: *mut zend_string,
+    unit: usize,
+) -> bool {
     const BP_VAR_RW: c_int = 2;
     const ZEND_CONCAT: u32 = 8;
     // SAFETY: as above; every path leaves the operands as the engine's handler would.

@@ -112,7 +112,8 @@ pub fn scan_preloaded() {
         zvals::entries((*ffi::ext_php_rs_executor_globals()).class_table)
             .map(|(_, z)| (*z).value.ce)
             .filter(|&ce| {
-                (*ce).type_ == ZEND_USER_CLASS && (*ce).ce_flags & (ZEND_ACC_PRELOADED | ZEND_ACC_LINKED) == (ZEND_ACC_PRELOADED | ZEND_ACC_LINKED)
+                (*ce).type_ == ZEND_USER_CLASS
+                    && (*ce).ce_flags & (ZEND_ACC_PRELOADED | ZEND_ACC_LINKED) == (ZEND_ACC_PRELOADED | ZEND_ACC_LINKED)
             })
             .collect()
     };

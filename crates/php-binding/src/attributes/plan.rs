@@ -120,7 +120,11 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
                 units.push(Unit {
                     spec,
                     key: member_key(tier, &lcclass, &member),
-                    target: format!("{display}::{}()::${}", String::from_utf8_lossy(method), String::from_utf8_lossy(var_name)),
+                    target: format!(
+                        "{display}::{}()::${}",
+                        String::from_utf8_lossy(method),
+                        String::from_utf8_lossy(var_name)
+                    ),
                     blob: false,
                     members: vec![(member, Member::Var(op, var))],
                 });
@@ -154,7 +158,11 @@ unsafe fn declared_methods(ce: *mut zend_class_entry) -> Vec<*mut zend_op_array>
     unsafe {
         zvals::entries(&raw mut (*ce).function_table)
             .map(|(_, z)| (*z).value.func)
-            .filter(|&f| (*f).type_ == ZEND_USER_FUNCTION && (*f).op_array.scope == ce && !(*f).op_array.static_variables.is_null())
+            .filter(|&f| {
+                (*f).type_ == ZEND_USER_FUNCTION
+                    && (*f).op_array.scope == ce
+                    && !(*f).op_array.static_variables.is_null()
+            })
             .map(|f| &raw mut (*f).op_array)
             .collect()
     }

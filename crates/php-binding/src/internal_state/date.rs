@@ -65,7 +65,11 @@ pub unsafe fn extract_zone<'a>(obj: *mut zend_object) -> Result<InternalState<'a
             ZONETYPE_OFFSET => TimeZoneState::Offset { utc_offset_seconds: (*tz).tzi.utc_offset },
             ZONETYPE_ABBR => {
                 let z = (*tz).tzi.z;
-                TimeZoneState::Abbreviation { abbreviation: text(z.abbr)?, utc_offset_seconds: z.utc_offset, dst: z.dst != 0 }
+                TimeZoneState::Abbreviation {
+                    abbreviation: text(z.abbr)?,
+                    utc_offset_seconds: z.utc_offset,
+                    dst: z.dst != 0,
+                }
             }
             ZONETYPE_ID => {
                 let info = (*tz).tzi.tz;
@@ -82,7 +86,11 @@ pub unsafe fn extract_zone<'a>(obj: *mut zend_object) -> Result<InternalState<'a
 
 /// # Safety
 /// `obj` must be a live date-time object of `base`'s family; `ht` its `__serialize()` array.
-pub unsafe fn extract_date_time<'a>(obj: *mut zend_object, base: *mut zend_class_entry, ht: *mut HashTable) -> Result<InternalState<'a, *mut zval>, StateError> {
+pub unsafe fn extract_date_time<'a>(
+    obj: *mut zend_object,
+    base: *mut zend_class_entry,
+    ht: *mut HashTable,
+) -> Result<InternalState<'a, *mut zval>, StateError> {
     // SAFETY: caller guarantees a live date-time and its export; the called methods are internal.
     unsafe {
         let (civil, microsecond) = parse_civil(&string_at(ht, b"date")?).ok_or(StateError::Malformed)?;
@@ -92,7 +100,11 @@ pub unsafe fn extract_date_time<'a>(obj: *mut zend_object, base: *mut zend_class
             2 => {
                 let dst = call_long(obj, base, b"format", Some(b"I"))? == 1;
                 let offset = call_long(obj, base, b"getoffset", None)?;
-                TimeZoneState::Abbreviation { abbreviation: Cow::Owned(zone_name), utc_offset_seconds: offset - 3600 * i64::from(dst), dst }
+                TimeZoneState::Abbreviation {
+                    abbreviation: Cow::Owned(zone_name),
+                    utc_offset_seconds: offset - 3600 * i64::from(dst),
+                    dst,
+                }
             }
             3 => TimeZoneState::Identifier { name: Cow::Owned(zone_name) },
             _ => return Err(StateError::Malformed),
@@ -106,7 +118,12 @@ pub unsafe fn extract_date_time<'a>(obj: *mut zend_object, base: *mut zend_class
 ///
 /// # Safety
 /// `obj` must be a live object of `base` or a subclass.
-unsafe fn call_long(obj: *mut zend_object, base: *mut zend_class_entry, lcname: &[u8], arg: Option<&[u8]>) -> Result<i64, StateError> {
+unsafe fn call_long(
+    obj: *mut zend_object,
+    base: *mut zend_class_entry,
+    lcname: &[u8],
+    arg: Option<&[u8]>,
+) -> Result<i64, StateError> {
     // SAFETY: caller guarantees the object belongs to `base`; the method is looked up on the internal
     // base, so no userland override runs.
     unsafe {
@@ -120,7 +137,9 @@ unsafe fn call_long(obj: *mut zend_object, base: *mut zend_class_entry, lcname: 
         let ret = result.map_err(|()| StateError::Thrown)?;
         let value = match zend::type_of(&raw const ret) {
             IS_LONG => Some(ret.value.lval),
-            ext_php_rs::ffi::IS_STRING => std::str::from_utf8(zend::str_bytes(&raw const ret)).ok().and_then(|s| s.parse().ok()),
+            ext_php_rs::ffi::IS_STRING => {
+                std::str::from_utf8(zend::str_bytes(&raw const ret)).ok().and_then(|s| s.parse().ok())
+            }
             _ => None,
         };
         drop(ret);

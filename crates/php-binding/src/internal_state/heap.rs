@@ -70,7 +70,10 @@ unsafe fn heap_of(obj: *mut zend_object, family: StateFamily) -> Result<(*mut He
 
 /// # Safety
 /// `obj` must be a live object of a heap (`family` `Heap`) or priority-queue class.
-pub unsafe fn extract<'a>(family: StateFamily, obj: *mut zend_object) -> Result<InternalState<'a, *mut zval>, StateError> {
+pub unsafe fn extract<'a>(
+    family: StateFamily,
+    obj: *mut zend_object,
+) -> Result<InternalState<'a, *mut zval>, StateError> {
     // SAFETY: caller guarantees the layout; `count` elements of `elem_size` are initialised.
     unsafe {
         let (intern, heap) = heap_of(obj, family)?;

@@ -36,7 +36,11 @@ pub struct Extracted<'a> {
 /// # Safety
 /// `obj` must be a live object whose class has `base` as its nearest internal ancestor, and `family`
 /// must be `base`'s family.
-pub unsafe fn extract<'a>(family: StateFamily, obj: *mut zend_object, base: *mut zend_class_entry) -> Result<Extracted<'a>, StateError> {
+pub unsafe fn extract<'a>(
+    family: StateFamily,
+    obj: *mut zend_object,
+    base: *mut zend_class_entry,
+) -> Result<Extracted<'a>, StateError> {
     // SAFETY: caller guarantees the object's layout matches `family`.
     unsafe {
         match family {
@@ -70,7 +74,11 @@ pub unsafe fn extract<'a>(family: StateFamily, obj: *mut zend_object, base: *mut
 /// # Safety
 /// `obj` must be a live, freshly created object whose class has `base` as its nearest internal
 /// ancestor, and `base`'s family must be `state.family()`.
-pub unsafe fn inject(state: InternalState<'_, zval>, obj: *mut zend_object, base: *mut zend_class_entry) -> Result<(), StateError> {
+pub unsafe fn inject(
+    state: InternalState<'_, zval>,
+    obj: *mut zend_object,
+    base: *mut zend_class_entry,
+) -> Result<(), StateError> {
     // SAFETY: caller guarantees the object's layout matches the state's family.
     unsafe {
         let exported = match state {

@@ -59,10 +59,13 @@ pub unsafe fn extract<'a>(family: StateFamily, ht: *mut HashTable) -> Result<Int
                     return Err(StateError::Malformed);
                 }
                 let flat = elements(zvals::table(inner));
-                if !flat.len().is_multiple_of(2) || flat.iter().step_by(2).any(|&o| zend::type_of(zend::deref(o)) != IS_OBJECT) {
+                if !flat.len().is_multiple_of(2)
+                    || flat.iter().step_by(2).any(|&o| zend::type_of(zend::deref(o)) != IS_OBJECT)
+                {
                     return Err(StateError::Malformed);
                 }
-                let entries = flat.chunks(2).map(|pair| ObjectStorageEntry { object: pair[0], data: pair[1] }).collect();
+                let entries =
+                    flat.chunks(2).map(|pair| ObjectStorageEntry { object: pair[0], data: pair[1] }).collect();
                 InternalState::ObjectStorage(ObjectStorageState { entries })
             }
             _ => return Err(StateError::Malformed),
