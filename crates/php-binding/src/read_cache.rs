@@ -209,7 +209,7 @@ fn fetch_with(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval, count: 
         None => {}
     }
     // Slow path: consult the shared index; the entry is released before any PHP code runs.
-    let found = backend.peek(key).map(|e| (e.version(), e.expires_ms(), e.tag(), e.value().to_vec()));
+    let found = backend.fetch(key).map(|e| (e.version(), e.expires_ms(), e.tag(), e.value().to_vec()));
     let Some((version, expires_ms, tag, bytes)) = found else {
         remember(tier, backend, key, epoch, Outcome::Miss);
         CACHE.with_borrow_mut(|c| c.backend(tier, backend).misses += count);

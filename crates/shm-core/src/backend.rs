@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub const BACKEND_MAGIC: u64 = u64::from_le_bytes(*b"SCBACKND");
-pub const LAYOUT_VERSION: u64 = 1;
+pub const LAYOUT_VERSION: u64 = 2;
 /// Tag of an integer entry: 8 bytes of little-endian i64. `increment()` works on these only.
 pub const TAG_INT: u16 = 1;
 
@@ -347,32 +347,42 @@ impl Backend {
         }
     }
 
-    fn lookup(&self, key: &[u8], count: bool) -> Option<EntryRef<'_>> {
+    fn lookup(&self, key: &[u8], count: Counting) -> Option<EntryRef<'_>> {
         let guard = self.pin();
         if matches!(guard, ReadGuard::Unprotected) {
             return None;
         }
         let now = self.0.clock.now_ms();
         let found = self.find(key, entry::key_hash(key)).map(|(_, h)| h).filter(|h| !h.expired(now));
-        if count {
+        if count == Counting::StatsAndEntry {
             self.word(if found.is_some() { HITS } else { MISSES }).fetch_add(1, Ordering::Relaxed);
         }
         let header = found?;
-        let referenced = self.word(header.off + entry::REFERENCED);
-        if referenced.load(Ordering::Relaxed) == 0 {
-            referenced.store(1, Ordering::Relaxed);
+        let usage = self.word(header.off + entry::USAGE);
+        if usage.load(Ordering::Relaxed) & entry::REFERENCED_BIT == 0 {
+            usage.fetch_or(entry::REFERENCED_BIT, Ordering::Relaxed);
+        }
+        if count != Counting::Nothing {
+            usage.fetch_add(entry::HIT_UNIT, Ordering::Relaxed);
         }
         Some(EntryRef { backend: self, header, _guard: guard })
     }
 
-    /// Looks `key` up, counting a hit or a miss. Expired entries are misses.
+    /// Looks `key` up, counting a hit or a miss in the backend's figures and a hit on the entry.
+    /// Expired entries are misses.
     pub fn get(&self, key: &[u8]) -> Option<EntryRef<'_>> {
-        self.lookup(key, true)
+        self.lookup(key, Counting::StatsAndEntry)
     }
 
-    /// Looks `key` up without counting (`has()`, `getCacheStoreType()`).
+    /// A fetch whose hit or miss the caller counts itself (batched, see [`Backend::record_lookups`]):
+    /// counts a hit on the entry only.
+    pub fn fetch(&self, key: &[u8]) -> Option<EntryRef<'_>> {
+        self.lookup(key, Counting::Entry)
+    }
+
+    /// Looks `key` up without counting (`has()`, `getCacheStoreType()`); still marks it recently used.
     pub fn peek(&self, key: &[u8]) -> Option<EntryRef<'_>> {
-        self.lookup(key, false)
+        self.lookup(key, Counting::Nothing)
     }
 
     /// Adds hits and misses counted elsewhere (batched per process by the binding).
@@ -507,9 +517,9 @@ impl Backend {
                 if evicted {
                     return false;
                 }
-                let r = self.word(h.off + entry::REFERENCED);
-                if r.load(Ordering::Relaxed) != 0 {
-                    r.store(0, Ordering::Relaxed);
+                let usage = self.word(h.off + entry::USAGE);
+                if usage.load(Ordering::Relaxed) & entry::REFERENCED_BIT != 0 {
+                    usage.fetch_and(!entry::REFERENCED_BIT, Ordering::Relaxed);
                     return false;
                 }
                 self.unlink(link, h);
@@ -704,6 +714,54 @@ impl Backend {
         }
     }
 
+    // ----- admin scan --------------------------------------------------------------------------------
+
+    /// Live entries whose key starts with `prefix`, walking the index from bucket `cursor` (0 to start).
+    /// Returns at most about `limit` entries (whole buckets, so an entry is never split across calls)
+    /// and the cursor to continue from, `None` once every bucket has been visited. Lock-free: the walk
+    /// runs under a reader pin, so writers and readers are never blocked, and each call visits a bounded
+    /// number of buckets. Like any cursor over a changing table, an entry stored or deleted during the
+    /// walk may or may not be reported; an entry present throughout is reported exactly once.
+    pub fn scan(&self, cursor: u64, prefix: &[u8], limit: usize) -> (Vec<EntryInfo>, Option<u64>) {
+        const MAX_BUCKETS_PER_CALL: u64 = 4096;
+        let guard = self.pin();
+        let mut found = Vec::new();
+        if matches!(guard, ReadGuard::Unprotected) {
+            return (found, Some(cursor));
+        }
+        let now = self.0.clock.now_ms();
+        let region = &self.0.region;
+        let end = self.0.geo.bucket_count.min(cursor.saturating_add(MAX_BUCKETS_PER_CALL));
+        let mut bucket = cursor;
+        while bucket < end && found.len() < limit.max(1) {
+            let mut cur = region.word(self.0.geo.buckets + bucket * 8).load(Ordering::Acquire);
+            let mut steps = 0;
+            while cur != 0 && steps <= self.0.geo.max_entries {
+                let Some(h) = EntryHeader::read(region, cur) else { break };
+                let key = h.key(region);
+                if !h.expired(now) && key.starts_with(prefix) {
+                    found.push(EntryInfo {
+                        key: key.to_vec(),
+                        tag: h.tag,
+                        value_len: h.value_len,
+                        block_bytes: self.0.alloc.payload_capacity(cur),
+                        ttl_left_ms: (h.expires_ms != 0).then(|| h.expires_ms.saturating_sub(now)),
+                        version: h.version,
+                        hits: region.word(cur + entry::USAGE).load(Ordering::Relaxed) / entry::HIT_UNIT,
+                    });
+                }
+                cur = match region.checked_word(cur + entry::NEXT) {
+                    Some(next) => next.load(Ordering::Acquire),
+                    None => break,
+                };
+                steps += 1;
+            }
+            bucket += 1;
+        }
+        drop(guard);
+        (found, (bucket < self.0.geo.bucket_count).then_some(bucket))
+    }
+
     // ----- figures and checks ------------------------------------------------------------------------
 
     pub fn stats(&self) -> BackendStats {
@@ -791,6 +849,30 @@ impl Backend {
         }
         Ok(VerifyReport { entries, retired_bytes: retired })
     }
+}
+
+/// What a lookup counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Counting {
+    Nothing,
+    Entry,
+    StatsAndEntry,
+}
+
+/// One entry as [`Backend::scan`] reports it: metadata only, never the value bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryInfo {
+    pub key: Vec<u8>,
+    pub tag: u16,
+    pub value_len: u64,
+    /// Heap bytes the entry occupies (header, key and value, rounded to its block).
+    pub block_bytes: u64,
+    /// Time left before expiry; `None` when the entry never expires.
+    pub ttl_left_ms: Option<u64>,
+    pub version: u64,
+    /// Fetches that reached the shared index ([`Backend::get`], [`Backend::fetch`]); repeated reads a
+    /// request serves from its own lookup cache count once.
+    pub hits: u64,
 }
 
 /// What `verify()` saw.

@@ -430,3 +430,48 @@ fn the_largest_value_that_fits_is_stored_and_one_byte_more_is_refused_without_ev
         v.verify().unwrap();
     }
 }
+
+#[test]
+fn scan_reports_every_live_entry_with_the_prefix_once_across_cursor_calls() {
+    let b = volatile(8 * MB);
+    for i in 0..500 {
+        b.store(format!("app:{i}").as_bytes(), 7, &vec![b'x'; i % 40], 0).unwrap();
+        b.store(format!("other:{i}").as_bytes(), 7, b"v", 0).unwrap();
+    }
+    b.store(b"app:short-lived", 7, b"v", 1).unwrap();
+    let mut seen = HashMap::new();
+    let (mut cursor, mut calls) = (Some(0), 0);
+    while let Some(c) = cursor {
+        let (batch, next) = b.scan(c, b"app:", 64);
+        assert!(batch.len() <= 64 + 8, "a call returns about `limit` entries, got {}", batch.len());
+        for e in batch {
+            assert!(seen.insert(e.key.clone(), e).is_none(), "an entry is reported once");
+        }
+        cursor = next;
+        calls += 1;
+    }
+    assert!(calls > 1, "the walk is split over several calls");
+    assert_eq!(seen.len(), 501);
+    let e = &seen[&b"app:39".to_vec()];
+    assert_eq!((e.tag, e.value_len, e.ttl_left_ms), (7, 39, None));
+    assert!(e.block_bytes >= 39 + 80);
+    assert!(seen[&b"app:short-lived".to_vec()].ttl_left_ms.is_some_and(|ms| ms <= 1000));
+}
+
+#[test]
+fn scan_counts_fetches_per_entry_but_not_peeks() {
+    let b = volatile(8 * MB);
+    b.store(b"k", 7, b"v", 0).unwrap();
+    for _ in 0..3 {
+        drop(b.get(b"k"));
+    }
+    drop(b.fetch(b"k"));
+    drop(b.peek(b"k"));
+    let (mut found, mut cursor) = (Vec::new(), Some(0));
+    while let Some(c) = cursor {
+        let (batch, next) = b.scan(c, b"", 10);
+        found.extend(batch);
+        cursor = next;
+    }
+    assert_eq!(found.iter().map(|e| (e.key.as_slice(), e.hits)).collect::<Vec<_>>(), vec![(&b"k"[..], 4)]);
+}

@@ -7,13 +7,13 @@
 //! +24 value_len
 //! +32 expires_ms  monotonic deadline, 0 = never
 //! +40 version     mutation epoch at store time (unique per stored version)
-//! +48 referenced  CLOCK bit set by readers (recency for eviction)
+//! +48 usage       bit 0: CLOCK referenced bit (recency for eviction); bits 1..: hits by shared lookups
 //! +56 retire_next retire-list link (written only after unlinking)
 //! +64 retire_tag  epoch at unlink time
 //! +72 check       xxh3-64 of bytes 8..48 (detects a corrupted header)
 //! +80 key bytes, then the value at the next multiple of 8
 //! ```
-//! Everything but `next`, `referenced` and the retire fields is written before the entry is published and
+//! Everything but `next`, `usage` and the retire fields is written before the entry is published and
 //! never changes afterwards, so a pinned reader can read it without locks.
 
 use crate::region::Region;
@@ -25,7 +25,10 @@ pub const META: u64 = 16;
 pub const VALUE_LEN: u64 = 24;
 pub const EXPIRES: u64 = 32;
 pub const VERSION: u64 = 40;
-pub const REFERENCED: u64 = 48;
+pub const USAGE: u64 = 48;
+/// The CLOCK bit of the usage word; the hit count sits above it.
+pub const REFERENCED_BIT: u64 = 1;
+pub const HIT_UNIT: u64 = 2;
 pub const RETIRE_NEXT: u64 = 56;
 pub const RETIRE_TAG: u64 = 64;
 pub const CHECK: u64 = 72;
@@ -118,7 +121,7 @@ pub fn write(region: &Region, off: u64, e: &NewEntry) {
     w(VALUE_LEN, value_len);
     w(EXPIRES, e.expires_ms);
     w(VERSION, e.version);
-    w(REFERENCED, 0);
+    w(USAGE, 0);
     w(RETIRE_NEXT, 0);
     w(RETIRE_TAG, 0);
     w(CHECK, checksum(hash, meta, value_len, e.expires_ms, e.version));

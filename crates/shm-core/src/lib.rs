@@ -20,7 +20,8 @@ pub mod reservation;
 pub mod segment;
 
 pub use backend::{
-    Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryRef, StoreError, VerifyReport, TAG_INT,
+    Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryInfo, EntryRef, StoreError, VerifyReport,
+    TAG_INT,
 };
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use reservation::RequestId;
