@@ -27,6 +27,7 @@ const MSG_RESERVED: &CStr = c"must not start with a reserved static-cache class 
 const MSG_LOADED_CLASS: &CStr = c"must not be a loaded class name";
 const MSG_CLOSURE: &CStr = c"must not be a Closure object";
 const MSG_NON_NEGATIVE: &CStr = c"must be greater than or equal to 0";
+const MSG_BACKEND: &CStr = c"must be \"volatile\" or \"pinned\"";
 const MSG_RESOURCE: &CStr = c"must be of type object|array|string|int|float|bool|null, resource given";
 const MSG_VALUES_KEYS: &CStr =
     c"must be an array with non-empty string keys that are not reserved static-cache class keys or loaded class names";
@@ -280,6 +281,24 @@ pub fn not_closure(n: u32, z: *mut zval) -> Parsed<()> {
 /// `$ttl` / `$lease`: seconds, at least 0.
 pub fn non_negative(n: u32, v: i64) -> Parsed<u64> {
     u64::try_from(v).or_else(|_| value_error(n, MSG_NON_NEGATIVE))
+}
+
+/// An integer argument that must lie in `min..=max` (`StaticCache\Admin::scan()`'s `$limit`).
+pub fn within(n: u32, v: i64, min: i64, max: i64) -> Parsed<i64> {
+    if (min..=max).contains(&v) {
+        return Ok(v);
+    }
+    let msg = zend::message(format!("must be between {min} and {max}").as_bytes());
+    value_error(n, &msg)
+}
+
+/// The backend a `StaticCache\Admin` method addresses: `"volatile"` or `"pinned"`.
+pub fn backend_name(n: u32, name: &[u8]) -> Parsed<crate::runtime::Tier> {
+    match name {
+        b"volatile" => Ok(crate::runtime::Tier::Volatile),
+        b"pinned" => Ok(crate::runtime::Tier::Pinned),
+        _ => value_error(n, MSG_BACKEND),
+    }
 }
 
 /// `getMultiple` / `deleteMultiple` keys: non-empty strings or ints (as decimal strings), checked

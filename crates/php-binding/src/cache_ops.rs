@@ -85,7 +85,7 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
 }
 
 /// Drops the caller's reservation of `key`, if any (delete, §10.2).
-fn release_own(tier: Tier, backend: &Backend, key: &[u8]) {
+pub fn release_own(tier: Tier, backend: &Backend, key: &[u8]) {
     if request::note_released(tier, key) {
         backend.release(key, request::owner());
     }

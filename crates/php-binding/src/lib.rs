@@ -3,6 +3,7 @@
 //! parsing arguments with PHP's rules, mapping shm-core results to PHP results, INI, availability,
 //! info() and phpinfo(). What it is not for: shared memory (shm-core) and value graphs (graph-codec).
 
+mod admin;
 mod args;
 mod attributes;
 mod cache_ops;

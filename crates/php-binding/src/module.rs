@@ -39,6 +39,7 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
             attributes::register();
             volatile_cache::register();
             pinned_cache::register();
+            crate::admin::register();
             test_hooks::register_if_enabled();
         }
         let runtime = runtime::Runtime::start(&ini::settings());

@@ -1,0 +1,292 @@
+<?php
+
+declare(strict_types=1);
+
+namespace StaticCache;
+
+use OPcache\CacheStoreType;
+use OPcache\PinnedCache;
+use OPcache\VolatileCache;
+
+/**
+ * One namespace of one static_cache backend: what every adapter of this package shares, and where the
+ * mismatches between the RFC's API and what frameworks expect are handled once.
+ *
+ * - Keys are stored as `StaticCache:<namespace>:<key>`. The `:` can be neither in a namespace nor in a
+ *   class name, so no namespace's keys start with another's prefix and no stored key is ever a loaded
+ *   class name (which the API would reject).
+ * - A stored `null` or `false` is a hit; a miss is told apart with a sentinel default, and `false`
+ *   from an unavailable backend is told apart through `info()`: everything is then a miss and every
+ *   write fails.
+ * - TTLs are deadlines on the machine's monotonic clock. The volatile backend keeps them itself; the
+ *   pinned backend has no TTL, so a value with one is stored in an {@see Expiring} envelope and
+ *   dropped when read after its deadline.
+ * - `clear()` deletes this namespace's keys only, through `StaticCache\Admin::deletePrefix()`.
+ * - `add()` and `increment()` are atomic against each other and against every write of the key: they
+ *   hold the key's reservation (`lock()`), which makes other requests' `set()` wait.
+ */
+final class KeySpace
+{
+    public const PREFIX = 'StaticCache:';
+    /** How long add-or-update operations wait for another request's reservation of the key. */
+    private const RESERVATION_WAIT_NS = 2_000_000_000;
+    private const NS = 1_000_000_000;
+
+    public readonly string $namespace;
+    /** What every stored key of this namespace starts with. */
+    public readonly string $prefix;
+    /** @var class-string<VolatileCache>|class-string<PinnedCache> */
+    private readonly string $api;
+    /** The default passed to get(): identity tells a miss from any stored value. */
+    private readonly object $miss;
+
+    public function __construct(string $namespace, public readonly Backend $backend = Backend::Volatile)
+    {
+        if ($namespace === '' || str_contains($namespace, ':')) {
+            throw new InvalidArgumentException(sprintf('A static_cache namespace must be a non-empty string without ":", "%s" given', $namespace));
+        }
+        $this->namespace = $namespace;
+        $this->prefix = self::PREFIX . $namespace . ':';
+        $this->api = $backend->api();
+        $this->miss = new \stdClass();
+    }
+
+    /** Whether the backend is usable in this process (§13: otherwise every call reads as a miss and writes fail). */
+    public function available(): bool
+    {
+        return ($this->api)::info()->available;
+    }
+
+    /**
+     * @param list<string> $keys
+     * @return array<string, mixed> the hits only, keyed by the caller's keys
+     */
+    public function fetch(array $keys): array
+    {
+        $ids = [];
+        foreach ($keys as $key) {
+            $ids[$this->prefix . $key] = $key;
+        }
+        if ($ids === []) {
+            return [];
+        }
+        $found = ($this->api)::getMultiple(array_keys($ids), array_fill_keys(array_keys($ids), $this->miss));
+        if ($found === false) {
+            return [];
+        }
+        $hits = [];
+        foreach ($found as $id => $value) {
+            if ($value instanceof Expiring) {
+                $value = $this->unwrap((string) $id, $value);
+            }
+            if ($value !== $this->miss) {
+                $hits[$ids[$id]] = $value;
+            }
+        }
+        return $hits;
+    }
+
+    /** The value of `$key`; `$hit` says whether there was one (a stored null is a hit). */
+    public function fetchOne(string $key, ?bool &$hit = null): mixed
+    {
+        $id = $this->prefix . $key;
+        $value = $this->raw($id);
+        if ($value instanceof Expiring) {
+            $value = $this->unwrap($id, $value);
+        }
+        $hit = $value !== $this->miss;
+        return $hit ? $value : null;
+    }
+
+    public function contains(string $key): bool
+    {
+        $type = ($this->api)::getCacheStoreType($this->prefix . $key);
+        if ($type !== CacheStoreType::SharedGraph && $type !== CacheStoreType::OPcacheSerialized) {
+            // Absent, or a scalar or a PHP-serialized value: never an envelope, no need to decode it.
+            return $type !== CacheStoreType::NotFound;
+        }
+        $this->fetchOne($key, $hit);
+        return $hit;
+    }
+
+    /**
+     * Stores each value under its key. `$ttl` in seconds: null never expires; 0 or less means already
+     * expired, so the keys are deleted.
+     *
+     * @param array<string|int, mixed> $values
+     * @return list<string|int> the keys that could not be stored
+     */
+    public function store(array $values, ?int $ttl = null): array
+    {
+        if ($ttl !== null && $ttl <= 0) {
+            return $this->remove(array_map('strval', array_keys($values))) ? [] : array_keys($values);
+        }
+        $deadline = $ttl === null ? null : hrtime(true) + $ttl * self::NS;
+        $failed = [];
+        foreach ($values as $key => $value) {
+            if (!$this->write($this->prefix . $key, $value, $deadline)) {
+                $failed[] = $key;
+            }
+        }
+        return $failed;
+    }
+
+    /** @param list<string> $keys */
+    public function remove(array $keys): bool
+    {
+        $ids = array_map(fn(string $key): string => $this->prefix . $key, $keys);
+        return ($this->api)::deleteMultiple($ids);
+    }
+
+    /** Deletes this namespace's keys (those starting with `$prefix` inside it), and nothing else. */
+    public function clear(string $prefix = ''): bool
+    {
+        return Admin::deletePrefix($this->backend->value, $this->prefix . $prefix) !== false;
+    }
+
+    /** Stores `$value` only if `$key` holds nothing; atomic against every other write of the key. */
+    public function add(string $key, mixed $value, ?int $ttl = null): bool
+    {
+        if ($ttl !== null && $ttl <= 0) {
+            return false;
+        }
+        $id = $this->prefix . $key;
+        // Another request holding the key is writing it: it is not ours to add.
+        if (!($this->api)::lock($id)) {
+            return false;
+        }
+        try {
+            return $this->raw($id) === $this->miss
+                && $this->write($id, $value, $ttl === null ? null : hrtime(true) + $ttl * self::NS);
+        } finally {
+            ($this->api)::unlock($id);
+        }
+    }
+
+    /**
+     * Adds `$step` to the integer under `$key` (a missing key counts as 0) and keeps its deadline to the
+     * millisecond, as Redis' INCRBY does. False when the value is not an integer, the sum overflows, or
+     * the key stayed reserved by another request for two seconds.
+     */
+    public function increment(string $key, int $step): int|false
+    {
+        $id = $this->prefix . $key;
+        if ($this->backend === Backend::Pinned) {
+            // A plain integer: the backend's own atomic counter (an Expiring one goes the long way).
+            $value = PinnedCache::increment($id, $step);
+            if ($value !== false || !$this->available()) {
+                return $value;
+            }
+        }
+        if (!$this->reserve($id)) {
+            return false;
+        }
+        try {
+            $raw = $this->raw($id);
+            [$value, $deadline] = match (true) {
+                $raw === $this->miss => [0, null],
+                $raw instanceof Expiring => [$raw->value, $raw->deadline],
+                default => [$raw, $this->deadlineOf($id)],
+            };
+            if (!is_int($value) || !is_int($next = $value + $step)) {
+                return false;
+            }
+            return $this->write($id, $next, $deadline, exact: true) ? $next : false;
+        } finally {
+            ($this->api)::unlock($id);
+        }
+    }
+
+    /** Deletes `$key` if it holds exactly `$expected`; atomic against every other write of the key. */
+    public function removeIf(string $key, mixed $expected): bool
+    {
+        $id = $this->prefix . $key;
+        if (!$this->reserve($id)) {
+            return false;
+        }
+        try {
+            $raw = $this->raw($id);
+            $value = $raw instanceof Expiring ? $raw->value : $raw;
+            return $raw !== $this->miss && $value === $expected && ($this->api)::delete($id);
+        } finally {
+            ($this->api)::unlock($id);
+        }
+    }
+
+    /** The stored value of `$id` as it is (an unexpired envelope included), or the miss sentinel. */
+    private function raw(string $id): mixed
+    {
+        $value = ($this->api)::get($id, $this->miss);
+        if ($value === false && !$this->available()) {
+            return $this->miss;
+        }
+        if ($value instanceof Expiring && $value->expired()) {
+            return $this->miss;
+        }
+        return $value;
+    }
+
+    /** The value inside an envelope read through getMultiple/get; an expired one is dropped. */
+    private function unwrap(string $id, Expiring $envelope): mixed
+    {
+        if (!$envelope->expired()) {
+            return $envelope->value;
+        }
+        // Deleted under the key's reservation, so that a value stored meanwhile is not lost.
+        if (($this->api)::lock($id)) {
+            try {
+                $now = ($this->api)::get($id, $this->miss);
+                if ($now instanceof Expiring && $now->expired()) {
+                    ($this->api)::delete($id);
+                }
+            } finally {
+                ($this->api)::unlock($id);
+            }
+        }
+        return $this->miss;
+    }
+
+    /**
+     * One write. `$deadline`: hrtime() nanoseconds, null for none. An envelope keeps the exact deadline
+     * where the backend cannot (pinned; `$exact` for counters, whose volatile TTL would otherwise be
+     * rounded to whole seconds at each increment), and marks the package's own Expiring values as data.
+     */
+    private function write(string $id, mixed $value, ?int $deadline, bool $exact = false): bool
+    {
+        $pinned = $this->backend === Backend::Pinned;
+        if ($value instanceof Expiring || ($deadline !== null && ($pinned || $exact))) {
+            $value = new Expiring($deadline, $value);
+        }
+        try {
+            if ($pinned) {
+                return PinnedCache::set($id, $value);
+            }
+            $ttl = $deadline === null ? 0 : max(1, intdiv($deadline - hrtime(true) + self::NS - 1, self::NS));
+            return VolatileCache::set($id, $value, $ttl);
+        } catch (\TypeError) {
+            return false; // a top-level Closure: not storable, as a nested one is not
+        }
+    }
+
+    /** The deadline the backend keeps for a plain entry, from its remaining TTL in milliseconds. */
+    private function deadlineOf(string $id): ?int
+    {
+        $left = Admin::entry($this->backend->value, $id)['ttl_left_ms'] ?? null;
+        return $left === null ? null : hrtime(true) + $left * 1_000_000;
+    }
+
+    /** Takes the reservation of `$id`, waiting up to two seconds for another request to let it go. */
+    private function reserve(string $id): bool
+    {
+        $until = hrtime(true) + self::RESERVATION_WAIT_NS;
+        $pause = 50;
+        while (!($this->api)::lock($id)) {
+            if (hrtime(true) >= $until || !$this->available()) {
+                return false;
+            }
+            usleep($pause);
+            $pause = min($pause * 2, 5000);
+        }
+        return true;
+    }
+}
