@@ -23,10 +23,7 @@ if (is_file($composer)) {
         'Cache/IntegrationTests/autoload.php',
         'Symfony/Component/Cache/autoload.php',
         'Symfony/Component/DependencyInjection/autoload.php',
-        'Illuminate/Cache/autoload.php',
-        'Illuminate/Container/autoload.php',
-        'Illuminate/Support/autoload.php',
-        'Illuminate/Config/autoload.php',
+        'Illuminate/autoload.php',
     ] as $file) {
         if (stream_resolve_include_path($file) !== false) {
             require_once $file;
@@ -42,3 +39,6 @@ spl_autoload_register(static function (string $class): void {
         }
     }
 });
+
+/** The extension the tests run with, for the PHP processes some of them start. */
+define('STATIC_CACHE_SO', getenv('STATIC_CACHE_SO') ?: dirname(__DIR__, 2) . '/build/static_cache.so');

@@ -1,0 +1,133 @@
+<?php
+
+namespace StaticCache\Tests\Symfony;
+
+use OPcache\PinnedCache;
+use OPcache\VolatileCache;
+use PHPUnit\Framework\TestCase;
+use StaticCache\Symfony\StaticCacheAdapter;
+use Symfony\Component\Cache\Adapter\ArrayAdapter;
+use Symfony\Component\Cache\Adapter\ChainAdapter;
+use Symfony\Component\Cache\Adapter\TagAwareAdapter;
+use Symfony\Component\Cache\DependencyInjection\CachePoolPass;
+use Symfony\Component\DependencyInjection\ContainerBuilder;
+use Symfony\Component\DependencyInjection\Definition;
+use Symfony\Contracts\Cache\ItemInterface;
+
+/** The Symfony adapter in the places Symfony applications put an adapter. */
+final class StaticCacheAdapterTest extends TestCase
+{
+    protected function tearDown(): void
+    {
+        VolatileCache::clear();
+        PinnedCache::clear();
+    }
+
+    public function testContractsGetComputesOnceAndStoresInTheNamespace(): void
+    {
+        $cache = new StaticCacheAdapter('app');
+        $calls = 0;
+        $compute = function (ItemInterface $item) use (&$calls) {
+            $calls++;
+            $item->expiresAfter(60);
+            return ['built' => true];
+        };
+        $this->assertSame(['built' => true], $cache->get('report', $compute));
+        $this->assertSame(['built' => true], $cache->get('report', $compute));
+        $this->assertSame(1, $calls);
+        $this->assertTrue(VolatileCache::has('StaticCache:app:report'), 'stored under the namespace prefix');
+        $ttl = \StaticCache\Admin::entry('volatile', 'StaticCache:app:report')['ttl_left_ms'];
+        $this->assertGreaterThan(58_000, $ttl);
+        $this->assertLessThanOrEqual(60_000, $ttl);
+    }
+
+    public function testClearRemovesOnlyItsNamespace(): void
+    {
+        $a = new StaticCacheAdapter('a');
+        $ab = new StaticCacheAdapter('ab');
+        $a->save($a->getItem('k')->set(1));
+        $ab->save($ab->getItem('k')->set(2));
+        VolatileCache::set('direct', 3);
+        $this->assertTrue($a->clear());
+        $this->assertFalse($a->getItem('k')->isHit());
+        $this->assertSame(2, $ab->getItem('k')->get());
+        $this->assertSame(3, VolatileCache::get('direct'));
+    }
+
+    public function testStoredNullAndFalseAreHits(): void
+    {
+        $cache = new StaticCacheAdapter('app');
+        $cache->save($cache->getItem('n')->set(null));
+        $cache->save($cache->getItem('f')->set(false));
+        $this->assertTrue($cache->getItem('n')->isHit());
+        $this->assertTrue($cache->getItem('f')->isHit());
+        $this->assertFalse($cache->getItem('f')->get());
+        $this->assertFalse($cache->getItem('absent')->isHit());
+    }
+
+    public function testPinnedBackendKeepsExpiryInTheValue(): void
+    {
+        $cache = new StaticCacheAdapter('app', 0, 'pinned');
+        $cache->save($cache->getItem('short')->set('v')->expiresAfter(1));
+        $cache->save($cache->getItem('long')->set('w'));
+        $this->assertSame('v', $cache->getItem('short')->get());
+        usleep(1_100_000);
+        $this->assertFalse($cache->getItem('short')->isHit());
+        $this->assertSame('w', $cache->getItem('long')->get());
+        $this->assertFalse(VolatileCache::has('StaticCache:app:long'), 'pinned, not volatile');
+    }
+
+    public function testMaxLifetimeCapsEveryItem(): void
+    {
+        $cache = new StaticCacheAdapter('l1', 0, 'volatile', 1);
+        $cache->save($cache->getItem('forever')->set('v'));
+        $cache->save($cache->getItem('hour')->set('w')->expiresAfter(3600));
+        $this->assertLessThanOrEqual(1000, \StaticCache\Admin::entry('volatile', 'StaticCache:l1:hour')['ttl_left_ms']);
+        usleep(1_100_000);
+        $this->assertFalse($cache->getItem('forever')->isHit());
+        $this->assertFalse($cache->getItem('hour')->isHit());
+    }
+
+    public function testInsideChainAdapterItIsTheFirstLevel(): void
+    {
+        $inner = new ArrayAdapter();
+        $inner->save($inner->getItem('k')->set('from level 2'));
+        $chain = new ChainAdapter([new StaticCacheAdapter('chain'), $inner]);
+        $this->assertSame('from level 2', $chain->getItem('k')->get());
+        $this->assertSame('from level 2', VolatileCache::get('StaticCache:chain:k'), 'copied into static_cache');
+        $chain->deleteItem('k');
+        $this->assertFalse(VolatileCache::has('StaticCache:chain:k'));
+        $this->assertFalse($inner->hasItem('k'));
+    }
+
+    public function testUnderTagAwareAdapterTagsInvalidate(): void
+    {
+        $cache = new TagAwareAdapter(new StaticCacheAdapter('items'), new StaticCacheAdapter('tags'));
+        $cache->save($cache->getItem('a')->set(1)->tag(['red']));
+        $cache->save($cache->getItem('b')->set(2)->tag(['blue']));
+        $this->assertTrue($cache->getItem('a')->isHit());
+        $this->assertTrue($cache->invalidateTags(['red']));
+        $this->assertFalse($cache->getItem('a')->isHit());
+        $this->assertSame(2, $cache->getItem('b')->get());
+    }
+
+    public function testAsAFrameworkCachePoolCachePoolPassFillsNamespaceAndLifetime(): void
+    {
+        $container = new ContainerBuilder();
+        $container->setParameter('kernel.container_class', 'AppContainer');
+        $container->setParameter('kernel.project_dir', __DIR__);
+        $container->setParameter('cache.prefix.seed', 'seed');
+        // As FrameworkBundle defines its cache.adapter.* services: namespace and lifetime placeholders.
+        $pool = (new Definition(StaticCacheAdapter::class, ['', 0]))->setPublic(true)
+            ->addTag('cache.pool', ['default_lifetime' => 30]);
+        $container->setDefinition('cache.static', $pool);
+        (new CachePoolPass())->process($container);
+        [$namespace, $lifetime] = $container->getDefinition('cache.static')->getArguments();
+        $this->assertMatchesRegularExpression('/^[A-Za-z0-9+\-]{10}$/', $namespace);
+        $this->assertSame(30, $lifetime);
+        $container->compile();
+        $adapter = $container->get('cache.static');
+        $adapter->save($adapter->getItem('k')->set('v'));
+        $this->assertSame('v', VolatileCache::get("StaticCache:$namespace:k"));
+    }
+}
