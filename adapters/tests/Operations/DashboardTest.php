@@ -1,0 +1,206 @@
+<?php
+
+namespace StaticCache\Tests\Operations;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * The dashboard in headless Chromium (Debian's chromium, driven through chromedriver's WebDriver
+ * HTTP API), served by `php -S` with the extension: the page loads, its figures are info()'s, and
+ * deleting a key through the page deletes it. Leaves a screenshot in build/test-logs/.
+ */
+final class DashboardTest extends TestCase
+{
+    use Processes;
+
+    private const PASSWORD = 'correct horse';
+    private string $driver;
+    private string $session;
+
+    public function testThePageShowsInfoFiguresAndDeletesAKey(): void
+    {
+        $root = self::workDir('dashboard');
+        $dashboard = dirname(__DIR__, 2) . '/public/dashboard.php';
+        file_put_contents("$root/index.php", "<?php require '$dashboard';");
+        file_put_contents("$root/seed.php", <<<'PHP'
+            <?php
+            use OPcache\{VolatileCache, PinnedCache};
+            VolatileCache::set('dash:keep', str_repeat('k', 4000));
+            VolatileCache::set('dash:victim', ['a' => [1, 2, 3]], 300);
+            VolatileCache::set("dash:bin\0ary", new ArrayObject([1]));
+            for ($i = 0; $i < 40; $i++) { VolatileCache::set("bulk:$i", $i); VolatileCache::get("bulk:$i"); }
+            VolatileCache::get('dash:absent');
+            PinnedCache::set('config', ['debug' => false]);
+            echo 'seeded';
+            PHP);
+        file_put_contents("$root/state.php", <<<'PHP'
+            <?php
+            use OPcache\{VolatileCache, PinnedCache};
+            echo json_encode(['volatile' => (array) VolatileCache::info(), 'pinned' => (array) PinnedCache::info(),
+                'victim' => VolatileCache::has('dash:victim'), 'keep' => VolatileCache::has('dash:keep')]);
+            PHP);
+        $port = self::freePort();
+        $this->serve([PHP_BINARY, '-n', '-d', 'extension=' . STATIC_CACHE_SO, '-S', "127.0.0.1:$port", '-t', $root], $port, "$root/server.log",
+            ['STATIC_CACHE_DASHBOARD_PASSWORD' => self::PASSWORD, 'PHP_CLI_SERVER_WORKERS' => '2']);
+        $site = "http://127.0.0.1:$port";
+        $this->assertSame('seeded', file_get_contents("$site/seed.php"));
+
+        $driverPort = self::freePort();
+        $this->serve(['/usr/bin/chromedriver', "--port=$driverPort"], $driverPort, "$root/chromedriver.log");
+        $this->driver = "http://127.0.0.1:$driverPort";
+        $this->session = $this->webdriver('POST', '/session', ['capabilities' => ['alwaysMatch' => [
+            'browserName' => 'chrome',
+            'goog:chromeOptions' => ['binary' => '/usr/bin/chromium', 'args' => [
+                '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+                '--disable-background-networking', '--disable-component-update', '--disable-sync',
+                '--disable-dev-shm-usage', "--user-data-dir=$root/chromium", '--window-size=1400,1500',
+            ]],
+        ]]])['sessionId'];
+        try {
+            $this->go("$site/?backend=volatile&prefix=dash:");
+            $this->assertStringContainsString('static_cache', $this->webdriver('GET', "/session/$this->session/title"));
+
+            // Log in through the form.
+            $this->type('#login input[name=password]', self::PASSWORD);
+            $this->click('#login button');
+            $this->awaitText('#message', 'Logged in.');
+
+            // Figures are info()'s (nothing in between changes them: the page and state.php only read).
+            $state = json_decode(file_get_contents("$site/state.php"), true);
+            foreach (['volatile', 'pinned'] as $backend) {
+                $info = $state[$backend];
+                foreach (['entries' => 'entry_count', 'hits' => 'hits', 'misses' => 'misses', 'evictions' => 'evictions',
+                    'free_memory' => 'free_memory', 'configured_memory' => 'configured_memory'] as $field => $property) {
+                    $shown = $this->attribute("[data-backend=$backend] [data-field=$field]", 'data-value');
+                    $this->assertSame((string) $info[$property], $shown, "$backend $field");
+                }
+            }
+            $this->assertSame('default', $this->text('#partition'));
+            $this->assertSame(43, $state['volatile']['entry_count']);
+
+            // The key browser lists the prefix's keys with their metadata; one is deleted through its button.
+            $victim = bin2hex('dash:victim');
+            $this->assertSame('dash:victim', $this->text("tr[data-key='$victim'] td.key"));
+            $this->assertSame('dash:bin\0ary', $this->text("tr[data-key='" . bin2hex("dash:bin\0ary") . "'] td.key"));
+            $this->assertCount(3, $this->elements('table.keys tr[data-key]'));
+            $this->screenshot(self::artifacts() . '/dashboard.png');
+            $this->click("tr[data-key='$victim'] button.delete");
+            $this->awaitText('#message', 'Deleted dash:victim');
+            $this->assertCount(2, $this->elements('table.keys tr[data-key]'));
+            $state = json_decode(file_get_contents("$site/state.php"), true);
+            $this->assertFalse($state['victim'], 'deleted in the shared cache');
+            $this->assertTrue($state['keep']);
+            $this->assertSame(42, $state['volatile']['entry_count']);
+            $this->screenshot(self::artifacts() . '/dashboard-after-delete.png');
+        } finally {
+            $this->webdriver('DELETE', "/session/$this->session");
+        }
+    }
+
+    public function testWithoutThePasswordActionsAreRefused(): void
+    {
+        $root = self::workDir('dashboard');
+        $dashboard = dirname(__DIR__, 2) . '/public/dashboard.php';
+        file_put_contents("$root/index.php", "<?php require '$dashboard';");
+        $port = self::freePort();
+        $this->serve([PHP_BINARY, '-n', '-d', 'extension=' . STATIC_CACHE_SO, '-S', "127.0.0.1:$port", '-t', $root], $port, "$root/server.log",
+            ['STATIC_CACHE_DASHBOARD_PASSWORD' => self::PASSWORD]);
+        $post = fn(array $form, string $cookie = '') => @file_get_contents("http://127.0.0.1:$port/", false, stream_context_create(['http' => [
+            'method' => 'POST', 'ignore_errors' => true, 'follow_location' => 0,
+            'header' => "Content-Type: application/x-www-form-urlencoded\r\n" . ($cookie !== '' ? "Cookie: sc_dashboard=$cookie\r\n" : ''),
+            'content' => http_build_query($form),
+        ]]));
+        $this->assertSame('Log in first.', $post(['action' => 'clear', 'backend' => 'volatile']));
+        $this->assertSame('Log in first.', $post(['action' => 'clear', 'backend' => 'volatile'], 'forged'));
+        $this->assertStringNotContainsString('button class="delete"', file_get_contents("http://127.0.0.1:$port/"));
+    }
+
+    /** One WebDriver call. Plain HTTP/1.1 over a socket: PHP's http:// wrapper waits for chromedriver to close kept-alive connections. */
+    private function webdriver(string $method, string $path, array|object|null $body = null): mixed
+    {
+        $address = substr($this->driver, 7);
+        $socket = stream_socket_client("tcp://$address", $errno, $error, 10);
+        stream_set_timeout($socket, 120);
+        $content = $body === null ? '' : json_encode($body);
+        fwrite($socket, "$method $path HTTP/1.1\r\nHost: $address\r\nContent-Type: application/json\r\n"
+            . 'Content-Length: ' . strlen($content) . "\r\nConnection: close\r\n\r\n$content");
+        $head = '';
+        while (!str_contains($head, "\r\n\r\n") && !feof($socket)) {
+            $head .= fread($socket, 1);
+        }
+        $length = preg_match('/^Content-Length: *(\d+)/mi', $head, $m) ? (int) $m[1] : 0;
+        $response = '';
+        while (strlen($response) < $length && !feof($socket)) {
+            $response .= fread($socket, $length - strlen($response));
+        }
+        fclose($socket);
+        $decoded = json_decode($response, true);
+        if (!is_array($decoded) || isset($decoded['value']['error'])) {
+            $this->fail("WebDriver $method $path: " . ($decoded['value']['error'] ?? '') . ': ' . ($decoded['value']['message'] ?? $head));
+        }
+        return $decoded['value'];
+    }
+
+    private function go(string $url): void
+    {
+        $this->webdriver('POST', "/session/$this->session/url", ['url' => $url]);
+    }
+
+    /** @return list<string> element ids */
+    private function elements(string $css): array
+    {
+        $found = $this->webdriver('POST', "/session/$this->session/elements", ['using' => 'css selector', 'value' => $css]);
+        return array_map(static fn(array $e) => (string) reset($e), $found);
+    }
+
+    private function element(string $css): string
+    {
+        $found = $this->elements($css);
+        $this->assertNotEmpty($found, "no element $css");
+        return $found[0];
+    }
+
+    private function click(string $css): void
+    {
+        $this->webdriver('POST', "/session/$this->session/element/{$this->element($css)}/click", new \stdClass());
+    }
+
+    private function type(string $css, string $text): void
+    {
+        $this->webdriver('POST', "/session/$this->session/element/{$this->element($css)}/value", ['text' => $text]);
+    }
+
+    private function text(string $css): string
+    {
+        return $this->webdriver('GET', "/session/$this->session/element/{$this->element($css)}/text");
+    }
+
+    /** Waits (up to 20 s) until the element shows `$expected`: a click's navigation may still be under way. */
+    private function awaitText(string $css, string $expected): void
+    {
+        $until = microtime(true) + 20;
+        do {
+            try {
+                if ($this->text($css) === $expected) {
+                    $this->addToAssertionCount(1);
+                    return;
+                }
+            } catch (\PHPUnit\Framework\AssertionFailedError) {
+                // not there yet, or replaced by the next page while it was read
+            }
+            usleep(100_000);
+        } while (microtime(true) < $until);
+        $this->assertSame($expected, $this->text($css));
+    }
+
+    private function attribute(string $css, string $name): ?string
+    {
+        return $this->webdriver('GET', "/session/$this->session/element/{$this->element($css)}/attribute/$name");
+    }
+
+    private function screenshot(string $file): void
+    {
+        file_put_contents($file, base64_decode($this->webdriver('GET', "/session/$this->session/screenshot")));
+        $this->assertStringStartsWith("\x89PNG", (string) file_get_contents($file));
+    }
+}
