@@ -10,6 +10,11 @@ trait Processes
 
     protected function tearDown(): void
     {
+        $this->stopProcesses();
+    }
+
+    private function stopProcesses(): void
+    {
         foreach ($this->procs as $proc) {
             // The process and what it started (php -S workers, Chromium under chromedriver), by pid.
             $pids = self::tree(proc_get_status($proc)['pid']);

@@ -1,0 +1,72 @@
+<?php
+
+namespace StaticCache\Tests\Operations;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * bin/static-cache-fcgi against a real php-fpm pool: the CLI has its own partition, so clearing a
+ * pool's cache from a shell has to run inside the pool; this tool does it through FastCGI.
+ */
+final class FastCgiToolTest extends TestCase
+{
+    use Processes;
+
+    public function testInfoClearAndDeleteReachThePoolsPartition(): void
+    {
+        $dir = self::workDir('fpm');
+        chmod($dir, 0755);
+        $port = self::freePort();
+        file_put_contents("$dir/app.php", <<<'PHP'
+            <?php
+            for ($i = 0; $i < 5; $i++) { OPcache\VolatileCache::set("app:$i", $i); }
+            OPcache\VolatileCache::set('other', 1);
+            OPcache\PinnedCache::set('app:config', [1]);
+            echo 'stored';
+            PHP);
+        file_put_contents("$dir/php-fpm.conf", "[global]\nerror_log = $dir/fpm.log\ndaemonize = no\npid = $dir/fpm.pid\n"
+            . "[web]\nlisten = 127.0.0.1:$port\npm = static\npm.max_children = 2\n");
+        $this->serve(['/usr/sbin/php-fpm8.2', '-n', '-R', '-F', '-y', "$dir/php-fpm.conf", '-d', 'extension=' . STATIC_CACHE_SO], $port, "$dir/stderr.log");
+        $this->assertStringEndsWith('stored', $this->fcgi($port, "$dir/app.php"));
+
+        $tool = fn(string ...$args) => $this->tool($port, $dir, $args);
+        [$ok, $info] = $tool('info');
+        $this->assertTrue($ok);
+        $this->assertSame('web', $info['volatile']['partition'], "the pool's partition, not the CLI's");
+        $this->assertSame(6, $info['volatile']['entry_count']);
+        $this->assertSame(1, $info['pinned']['entry_count']);
+
+        $this->assertSame([true, ['deleted' => 5]], $tool('delete-prefix', 'volatile', 'app:'));
+        $this->assertSame([true, ['deleted' => true]], $tool('delete', 'pinned', 'app:config'));
+        $this->assertSame(1, $tool('info')[1]['volatile']['entry_count']);
+        $this->assertSame([true, ['volatile' => true]], $tool('clear', 'volatile'));
+        $this->assertSame(0, $tool('info')[1]['volatile']['entry_count']);
+        $this->assertSame([true, ['volatile' => true, 'pinned' => true]], $tool('clear'));
+
+        [$ok, $error] = $tool('clear', 'bogus');
+        $this->assertFalse($ok);
+        $this->assertStringContainsString('unknown backend', $error['error']);
+        $this->assertSame([], glob("$dir/static-cache-fcgi.*"), 'the one-shot script is removed');
+    }
+
+    /** @return array{bool, mixed} exit status 0, decoded output */
+    private function tool(int $port, string $dir, array $args): array
+    {
+        $cmd = array_merge([dirname(__DIR__, 2) . '/bin/static-cache-fcgi', '--connect', "127.0.0.1:$port", '--dir', $dir], $args);
+        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        $out = stream_get_contents($pipes[1]);
+        $err = stream_get_contents($pipes[2]);
+        $status = proc_close($proc);
+        $this->assertSame('', $err);
+        return [$status === 0, json_decode($out, true)];
+    }
+
+    private function fcgi(int $port, string $script): string
+    {
+        $proc = proc_open(['cgi-fcgi', '-bind', '-connect', "127.0.0.1:$port"], [1 => ['pipe', 'w']], $pipes, null,
+            ['SCRIPT_FILENAME' => $script, 'REQUEST_METHOD' => 'GET', 'PATH' => getenv('PATH')]);
+        $out = stream_get_contents($pipes[1]);
+        proc_close($proc);
+        return rtrim($out);
+    }
+}
