@@ -98,3 +98,49 @@ final class PinnedCache
     public static function info(): StaticCacheInfo {}
 }
 }
+
+namespace StaticCache {
+
+/**
+ * Operator access to one backend of the calling partition (beyond the RFC): `$backend` is
+ * "volatile" or "pinned" (ValueError otherwise). Every method returns false when that backend is
+ * unavailable. Readers and writers are never blocked: each scan() step walks a bounded part of the
+ * index under a reader pin.
+ */
+final class Admin
+{
+    private function __construct() {}
+
+    /**
+     * One step of a walk over the live entries whose stored key starts with $prefix. Start with
+     * cursor 0 and pass the returned cursor back until it is null; an entry present during the whole
+     * walk is reported exactly once. A step may return no entry and still a cursor.
+     * Each entry: key (attribute state: its RFC identifier), kind ("key" or "attribute"),
+     * type (OPcache\CacheStoreType), size (value bytes), ttl_left_ms (?int), version,
+     * memory (bytes of its block), hits (lookups that reached the shared index).
+     * @return array{entries: list<array{key: string, kind: string, type: \OPcache\CacheStoreType, size: int, ttl_left_ms: ?int, version: int, memory: int, hits: int}>, cursor: ?int}|false
+     */
+    public static function scan(string $backend, string $prefix = '', int $cursor = 0, int $limit = 100): array|false {}
+
+    /**
+     * What scan() reports of one stored key (without memory and hits), null when absent or expired.
+     * Neither decodes the value nor counts a lookup.
+     * @return array{key: string, kind: string, type: \OPcache\CacheStoreType, size: int, ttl_left_ms: ?int, version: int}|null|false
+     */
+    public static function entry(string $backend, string $key): array|null|false {}
+
+    /**
+     * Deletes every explicit key starting with $prefix (non-empty) and returns how many entries it
+     * removed. Attribute state is never deleted this way (clear() and delete(ClassName) are its ways).
+     */
+    public static function deletePrefix(string $backend, string $prefix): int|false {}
+
+    /**
+     * The backend's memory map and counters: capacity, overhead (header and index), used, free,
+     * largest_free, fragmentation, retired (blocks of replaced entries awaiting reclamation),
+     * entries, max_entries, hits, misses, inserts, evictions, expirations, recoveries.
+     * @return array<string, int|float>|false
+     */
+    public static function memory(string $backend): array|false {}
+}
+}
