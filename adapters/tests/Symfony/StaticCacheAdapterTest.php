@@ -10,6 +10,7 @@ use Symfony\Component\Cache\Adapter\ArrayAdapter;
 use Symfony\Component\Cache\Adapter\ChainAdapter;
 use Symfony\Component\Cache\Adapter\TagAwareAdapter;
 use Symfony\Component\Cache\DependencyInjection\CachePoolPass;
+use Symfony\Component\DependencyInjection\ChildDefinition;
 use Symfony\Component\DependencyInjection\ContainerBuilder;
 use Symfony\Component\DependencyInjection\Definition;
 use Symfony\Contracts\Cache\ItemInterface;
@@ -117,17 +118,28 @@ final class StaticCacheAdapterTest extends TestCase
         $container->setParameter('kernel.container_class', 'AppContainer');
         $container->setParameter('kernel.project_dir', __DIR__);
         $container->setParameter('cache.prefix.seed', 'seed');
-        // As FrameworkBundle defines its cache.adapter.* services: namespace and lifetime placeholders.
-        $pool = (new Definition(StaticCacheAdapter::class, ['', 0]))->setPublic(true)
-            ->addTag('cache.pool', ['default_lifetime' => 30]);
+        // As in the README: an abstract adapter service (as FrameworkBundle declares cache.adapter.*) and a
+        // pool made from it, as framework.cache.pools makes one.
+        $container->setDefinition('cache.adapter.static_cache', (new Definition(StaticCacheAdapter::class, ['', 0]))->setAbstract(true));
+        $pool = (new ChildDefinition('cache.adapter.static_cache'))->setPublic(true)->addTag('cache.pool', ['default_lifetime' => 30]);
         $container->setDefinition('cache.static', $pool);
         (new CachePoolPass())->process($container);
-        [$namespace, $lifetime] = $container->getDefinition('cache.static')->getArguments();
-        $this->assertMatchesRegularExpression('/^[A-Za-z0-9+\-]{10}$/', $namespace);
-        $this->assertSame(30, $lifetime);
         $container->compile();
         $adapter = $container->get('cache.static');
+        $this->assertInstanceOf(StaticCacheAdapter::class, $adapter);
         $adapter->save($adapter->getItem('k')->set('v'));
-        $this->assertSame('v', VolatileCache::get("StaticCache:$namespace:k"));
+        $keys = [];
+        $step = null;
+        do {
+            $step = \StaticCache\Admin::scan('volatile', 'StaticCache:', $step['cursor'] ?? 0, 1000);
+            array_push($keys, ...array_column($step['entries'], 'key'));
+        } while ($step['cursor'] !== null);
+        $this->assertCount(1, $keys);
+        // The pool's namespace (CachePoolPass' seeded hash) and its default lifetime reached the adapter.
+        $this->assertMatchesRegularExpression('/^StaticCache:[A-Za-z0-9+\-]{10}:k$/', $keys[0]);
+        $this->assertSame('v', VolatileCache::get($keys[0]));
+        $ttl = \StaticCache\Admin::entry('volatile', $keys[0])['ttl_left_ms'];
+        $this->assertGreaterThan(28_000, $ttl);
+        $this->assertLessThanOrEqual(30_000, $ttl);
     }
 }
