@@ -13,9 +13,17 @@ final class PsrKey
 {
     public const RESERVED = '{}()/\@:';
 
-    public static function valid(mixed $key): bool
+    /**
+     * `$key` when it is valid; otherwise throws the PSR's InvalidArgumentException (`$exception`).
+     *
+     * @param class-string<\InvalidArgumentException> $exception
+     */
+    public static function check(mixed $key, string $exception): string
     {
-        return is_string($key) && $key !== '' && strpbrk($key, self::RESERVED) === false;
+        if (!is_string($key) || $key === '' || strpbrk($key, self::RESERVED) !== false) {
+            throw new $exception(sprintf('A cache key must be a non-empty string without any of "%s", %s given', self::RESERVED, get_debug_type($key)));
+        }
+        return $key;
     }
 
     /** Seconds of an int or DateInterval TTL (≤ 0: already expired); null stays null. */

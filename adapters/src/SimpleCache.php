@@ -90,10 +90,7 @@ class SimpleCache implements CacheInterface
 
     private static function key(mixed $key): string
     {
-        if (!PsrKey::valid($key)) {
-            throw new InvalidArgumentException(sprintf('A cache key must be a non-empty string without any of "%s", %s given', PsrKey::RESERVED, get_debug_type($key)));
-        }
-        return $key;
+        return PsrKey::check($key, InvalidArgumentException::class);
     }
 
     /** @return list<string> */
