@@ -19,7 +19,7 @@ final class DashboardTest extends TestCase
 
     public function testThePageShowsInfoFiguresAndDeletesAKey(): void
     {
-        $root = self::workDir('dashboard');
+        $root = $this->workDir('dashboard');
         $dashboard = dirname(__DIR__, 2) . '/public/dashboard.php';
         file_put_contents("$root/index.php", "<?php require '$dashboard';");
         file_put_contents("$root/seed.php", <<<'PHP'
@@ -99,7 +99,7 @@ final class DashboardTest extends TestCase
 
     public function testWithoutThePasswordActionsAreRefused(): void
     {
-        $root = self::workDir('dashboard');
+        $root = $this->workDir('dashboard');
         $dashboard = dirname(__DIR__, 2) . '/public/dashboard.php';
         file_put_contents("$root/index.php", "<?php require '$dashboard';");
         $port = self::freePort();

@@ -14,7 +14,7 @@ final class FastCgiToolTest extends TestCase
 
     public function testInfoClearAndDeleteReachThePoolsPartition(): void
     {
-        $dir = self::workDir('fpm');
+        $dir = $this->workDir('fpm');
         chmod($dir, 0755);
         $port = self::freePort();
         file_put_contents("$dir/app.php", <<<'PHP'

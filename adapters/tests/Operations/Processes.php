@@ -7,6 +7,8 @@ trait Processes
 {
     /** @var list<resource> */
     private array $procs = [];
+    /** @var list<string> */
+    private array $dirs = [];
 
     protected function tearDown(): void
     {
@@ -24,6 +26,10 @@ trait Processes
             proc_close($proc);
         }
         $this->procs = [];
+        foreach ($this->dirs as $dir) {
+            exec('rm -rf ' . escapeshellarg($dir));
+        }
+        $this->dirs = [];
     }
 
     /** @return list<int> `$pid` and its descendants, read from /proc */
@@ -63,10 +69,12 @@ trait Processes
         $this->fail("$cmd[0] did not listen on $port: " . @file_get_contents($log));
     }
 
-    private static function workDir(string $name): string
+    /** A fresh directory, removed with the test's processes. */
+    private function workDir(string $name): string
     {
         $dir = sys_get_temp_dir() . "/sc-$name-" . getmypid() . '-' . bin2hex(random_bytes(3));
         mkdir($dir);
+        $this->dirs[] = $dir;
         return $dir;
     }
 

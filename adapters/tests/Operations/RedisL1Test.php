@@ -22,7 +22,7 @@ final class RedisL1Test extends TestCase
 
     public function testWritesDeletesAndTtlsOnEachLevel(): void
     {
-        $dir = self::workDir('redis');
+        $dir = $this->workDir('redis');
         $port = self::freePort();
         $this->serve(['/usr/bin/redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', $dir],
             $port, "$dir/redis.log");
