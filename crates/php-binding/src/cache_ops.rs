@@ -68,6 +68,12 @@ fn fetch_into(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Pars
     Ok(None)
 }
 
+/// How long `set()`, `setMultiple()`, `increment()` and `decrement()` wait for another request's
+/// reservation of the key before they give up and return false (§10.2): a holder's request end, death
+/// or lease usually ends the wait much sooner; this bounds it when the holder hangs or holds a long
+/// lease.
+const RESERVATION_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2).
 fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
     let encoded = match zval_in::encode(value) {
@@ -76,7 +82,9 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
         Err(EncodeError::Thrown) => return Err(Thrown),
     };
     let owner = request::owner();
-    backend.wait_reservation(key, owner);
+    if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
+        return Ok(false);
+    }
     let stored = backend.store(key, encoded.tag, &encoded.bytes, ttl).is_ok();
     if stored && request::note_released(tier, key) {
         backend.release(key, owner);
@@ -356,7 +364,10 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
         return Ok(());
     };
     let owner = request::owner();
-    backend.wait_reservation(key, owner);
+    if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
+        call.ret().set_bool(false);
+        return Ok(());
+    }
     let outcome = match direction {
         Direction::Up => backend.increment(key, step),
         Direction::Down => backend.decrement(key, step),

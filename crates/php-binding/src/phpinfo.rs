@@ -8,7 +8,7 @@ use ext_php_rs::ffi;
 use ext_php_rs::zend::ModuleEntry;
 
 use crate::info::Figures;
-use crate::module;
+use crate::lifecycle;
 use crate::runtime::{self, Tier};
 
 fn row(label: &str, value: &str) {
@@ -22,7 +22,7 @@ pub unsafe extern "C" fn print(module: *mut ModuleEntry) {
     let _ = catch_unwind(|| {
         // SAFETY: phpinfo() is running.
         unsafe { ffi::php_info_print_table_start() };
-        row("static_cache support", if module::active() { "enabled" } else { "inactive" });
+        row("static_cache support", if lifecycle::active() { "enabled" } else { "inactive" });
         row("Version", env!("CARGO_PKG_VERSION"));
         if let Some(rt) = runtime::current() {
             row("Attribute mode", rt.attribute_mode.as_str());

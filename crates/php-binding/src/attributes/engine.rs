@@ -86,8 +86,8 @@ fn mode() -> Option<AttributeMode> {
 pub fn begin_request() {
     let mode = request::runtime().map(|rt| rt.attribute_mode);
     let old = STATE.with_borrow_mut(|s| std::mem::replace(s, State { mode, ..State::default() }));
-    // State left behind means the previous request bailed out during its end (a fatal error in a
-    // serialization hook): its zvals lived in that request's heap, which is gone. Leak, never free.
+    // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped): its
+    // zvals lived in that request's heap, which is gone. Leak, never free.
     std::mem::forget(old);
 }
 
@@ -751,17 +751,12 @@ pub fn published_assignment(id: usize) {
     publish_at_write(id);
 }
 
-/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode): publishes what §16.6
-/// publishes at the end, then forgets the request's state (`last`) or re-bases it on what is now
-/// stored (worker mode: the statics live on).
-pub fn end_request(last: bool) {
-    let Some(mode) = mode() else {
-        if last {
-            let old = STATE.with_borrow_mut(std::mem::take);
-            drop(old);
-        }
-        return;
-    };
+/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`): publishes what
+/// §16.6 publishes at the end. In worker mode the statics live on, so the published units' reference
+/// copies are re-based on what is now stored. A userland hook may bail out in here (at RSHUTDOWN a
+/// throw is fatal): the caller drops the state separately ([`forget_request`]).
+pub fn publish_at_end(worker: bool) {
+    let Some(mode) = mode() else { return };
     let count = STATE.with_borrow(|s| s.units.len());
     let mut published = Vec::new();
     for id in 0..count {
@@ -796,15 +791,19 @@ pub fn end_request(last: bool) {
             }
         }
     }
-    if last {
-        let old = STATE.with_borrow_mut(std::mem::take);
-        drop(old);
-        return;
+    if worker {
+        for id in published {
+            remember_published(id);
+            rebase(id);
+        }
     }
-    for id in published {
-        remember_published(id);
-        rebase(id);
-    }
+}
+
+/// RSHUTDOWN: drops the request's attribute state (its zvals live in the request heap, which is still
+/// there; the next request must not see any of it).
+pub fn forget_request() {
+    let old = STATE.with_borrow_mut(std::mem::take);
+    drop(old);
 }
 
 /// Worker mode: after publishing unit `id`, its baselines become what is now stored.

@@ -86,21 +86,34 @@ pub fn install_hooks(mode: AttributeMode) {
     }
 }
 
+/// MSHUTDOWN: puts back the handlers [`install_hooks`] replaced, so a module started again in this
+/// process chains to the engine's, not to its own previous generation. (The engine drops observer
+/// registrations itself at shutdown.)
+pub fn uninstall_hooks() {
+    exact::uninstall();
+    observers::uninstall();
+}
+
 /// RINIT.
 pub fn begin_request() {
     engine::begin_request();
     observers::scan_preloaded();
 }
 
-/// RSHUTDOWN: end-of-request publication (§16.6), then the request's state is dropped.
-pub fn end_request() {
-    engine::end_request(true);
+/// RSHUTDOWN: end-of-request publication (§16.6).
+pub fn publish_at_request_end() {
+    engine::publish_at_end(false);
+}
+
+/// RSHUTDOWN, after publication whatever its outcome: the request's attribute state is dropped.
+pub fn forget_request() {
+    engine::forget_request();
 }
 
 /// End of one HTTP request in FrankenPHP worker mode: publication per HTTP request; the statics and
 /// what they were restored from live on in the worker.
-pub fn end_http_request() {
-    engine::end_request(false);
+pub fn publish_at_http_request_end() {
+    engine::publish_at_end(true);
 }
 
 /// Storage key of the member entry of static property `prop` of class `class` (§5.12).
