@@ -93,7 +93,8 @@ pub fn install() {
         // SAFETY: MINIT, before any request; the engine keeps one handler per opcode.
         unsafe {
             let previous = zend_get_user_opcode_handler(op).map_or(0, |f| f as usize);
-            let ours = previous == on_static_prop as *const () as usize || previous == on_function_opcode as *const () as usize;
+            let ours = previous == on_static_prop as *const () as usize
+                || previous == on_function_opcode as *const () as usize;
             PREVIOUS[op as usize].store(if ours { 0 } else { previous }, Ordering::Relaxed);
             abi::zend_set_user_opcode_handler(op, Some(handler));
         }
