@@ -17,6 +17,7 @@ mod info;
 mod ini;
 mod internal_state;
 mod lifecycle;
+mod opcache_functions;
 mod phpinfo;
 mod pinned_cache;
 mod prototype;

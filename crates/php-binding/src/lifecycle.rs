@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ext_php_rs::zend::{bailout, try_catch, CatchError};
 
 use crate::{
-    attributes, enums, exception, info, ini, pinned_cache, read_cache, request, runtime, test_hooks, volatile_cache,
-    worker_mode, zend,
+    attributes, enums, exception, info, ini, opcache_functions, pinned_cache, read_cache, request, runtime, test_hooks,
+    volatile_cache, worker_mode, zend,
 };
 
 const SUCCESS: i32 = 0;
@@ -71,7 +71,8 @@ impl Steps {
 
 /// MINIT: the INI directives, then, unless the engine already ships the API (§2.4), every class, enum
 /// and attribute by hand, the test hooks if asked for, the runtime (availability + segment), the
-/// attribute hooks of its mode and the worker-mode SAPI wrapper.
+/// attribute hooks of its mode, the worker-mode SAPI wrapper and (once OPcache has started too) the
+/// `opcache_reset()`/`opcache_invalidate()` wrappers.
 pub unsafe extern "C" fn module_startup(_type: i32, module_number: i32) -> i32 {
     let mut steps = Steps::default();
     steps.run(|| {
@@ -94,6 +95,7 @@ pub unsafe extern "C" fn module_startup(_type: i32, module_number: i32) -> i32 {
         attributes::install_hooks(runtime.attribute_mode);
         runtime::install(runtime);
         worker_mode::install(&zend::sapi_name());
+        opcache_functions::install();
         ACTIVE.store(true, Ordering::Release);
     });
     steps.finish()

@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::os::unix::ffi::OsStrExt;
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_CONSTANT_AST, IS_OBJECT, IS_REFERENCE,
@@ -72,6 +73,8 @@ struct State {
     pending_links: Vec<*mut zend_class_entry>,
     /// Units whose stored value named classes that were not loaded yet: retried when classes link.
     retry: Vec<usize>,
+    /// `opcache_reset()` ran: nothing is published for the rest of the request (§14.6).
+    publication_off: bool,
 }
 
 thread_local! {
@@ -633,10 +636,13 @@ enum PublishError {
 
 /// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens).
 fn publish(id: usize) -> Result<(), PublishError> {
-    let (tier, key, ttl) = STATE.with_borrow(|s| {
+    let (tier, key, ttl, off) = STATE.with_borrow(|s| {
         let u = &s.units[id].unit;
-        (u.spec.tier, u.key.clone(), u.spec.ttl)
+        (u.spec.tier, u.key.clone(), u.spec.ttl, s.publication_off)
     });
+    if off {
+        return Ok(());
+    }
     let Some(runtime) = request::runtime() else { return Ok(()) };
     let Some(backend) = runtime.backend(tier) else { return Ok(()) };
     // SAFETY: during a request.
@@ -835,6 +841,41 @@ pub fn on_clear(tier: Tier) {
             u.suppressed = true;
         }
     });
+}
+
+/// `delete()` of an RFC attribute key (§16.3): the unit stored under `key` in `tier`, if this request
+/// has restored it, is not republished. Exact mode first publishes pending root writes.
+pub fn on_delete_unit(tier: Tier, key: &[u8]) {
+    if mode().is_none() {
+        return;
+    }
+    check_watched();
+    STATE.with_borrow_mut(|s| {
+        for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && u.unit.key == key) {
+            u.suppressed = true;
+        }
+    });
+}
+
+/// `opcache_reset()` (§14.6): nothing is published for the rest of the request.
+pub fn on_reset() {
+    STATE.with_borrow_mut(|s| s.publication_off = true);
+}
+
+/// The classes with attributed statics registered in this request whose declaring file is `path`
+/// (`opcache_invalidate($path, true)`, §14.6).
+pub fn classes_declared_in(path: &std::path::Path) -> Vec<*mut zend_class_entry> {
+    let classes: Vec<*mut zend_class_entry> = STATE.with_borrow(|s| s.classes.keys().copied().collect());
+    let wanted = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    classes
+        .into_iter()
+        .filter(|&ce| {
+            // SAFETY: registered classes are live user classes; their file name is a live string.
+            let file = unsafe { zend::zstr_bytes((*ce).info.user.filename) };
+            let file = std::path::Path::new(std::ffi::OsStr::from_bytes(file));
+            file == wanted || std::fs::canonicalize(file).is_ok_and(|f| f == wanted)
+        })
+        .collect()
 }
 
 /// `delete(Class)` (§5.7, §16.8): the keys of `ce`'s attribute state in `tier`, whose republication

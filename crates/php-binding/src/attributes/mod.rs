@@ -19,13 +19,15 @@ mod exact;
 mod observers;
 mod plan;
 
-pub use engine::{on_clear, on_delete_class};
+pub use engine::on_clear;
 
 use std::panic::AssertUnwindSafe;
 use std::ptr;
 
 use ext_php_rs::ffi::{zend_execute_data, zval};
 use ext_php_rs::zend::run_handler;
+
+use shm_core::Backend;
 
 use crate::args::{self, Call, Parsed};
 use crate::enums;
@@ -114,6 +116,81 @@ pub fn forget_request() {
 /// what they were restored from live on in the worker.
 pub fn publish_at_http_request_end() {
     engine::publish_at_end(true);
+}
+
+/// The attribute entry an RFC attribute key (`volatile_static:Foo::$bar`, `pinned_static:Foo::m()::$v`)
+/// addresses in `tier`'s backend (§16.3); `None` for other keys.
+pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
+    plan::parse_member_key(tier, key).map(|(class, member)| plan::member_key(tier, &class, &member))
+}
+
+/// Deletes the attribute state `delete($key)` (`class_selector`) or `deleteMultiple()` reaches besides
+/// the explicit entry `$key` (§5.7, §16.3), and suppresses its republication in this request (§16.8):
+/// * an RFC attribute key: that unit's entry;
+/// * with `class_selector`, a class name (one leading `\` ignored, no autoloading), loaded or not:
+///   the class blob and every member entry stored for that class. Member entries of a class that is
+///   not loaded (a maintenance script) are found by a walk of the backend's index (lock-free, about
+///   a millisecond for a 256 MB backend); only keys that are valid class names pay for it.
+pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) {
+    if let Some(unit) = addressed_unit(tier, key) {
+        engine::on_delete_unit(tier, &unit);
+        backend.delete(&unit);
+        return;
+    }
+    if !class_selector {
+        return;
+    }
+    let name = key.strip_prefix(b"\\").unwrap_or(key);
+    if !plan::is_class_name(name) {
+        return;
+    }
+    let lcclass = name.to_ascii_lowercase();
+    let mut keys = match zend::loaded_class(name) {
+        // SAFETY: a class from the class table, during a request.
+        Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
+        None => Vec::new(),
+    };
+    keys.push(plan::blob_key(tier, &lcclass));
+    keys.extend(stored_keys(backend, &plan::members_prefix(tier, &lcclass)));
+    for k in keys {
+        backend.delete(&k);
+    }
+}
+
+/// Keys of the live entries starting with `prefix`. A walk that cannot proceed (the backend's lock
+/// is unusable) stops where it is.
+fn stored_keys(backend: &Backend, prefix: &[u8]) -> Vec<Vec<u8>> {
+    let mut keys = Vec::new();
+    let mut cursor = 0;
+    loop {
+        let (found, next) = backend.scan(cursor, prefix, 1024);
+        let stuck = found.is_empty() && next == Some(cursor);
+        keys.extend(found.into_iter().map(|e| e.key));
+        match next {
+            Some(c) if !stuck => cursor = c,
+            _ => return keys,
+        }
+    }
+}
+
+/// `opcache_reset()` (§14.6): the attribute state of this request is not published any more.
+pub fn on_reset() {
+    engine::on_reset();
+}
+
+/// `opcache_invalidate($file, true)` (§14.6): the attribute state of the classes declared in `file`
+/// that this request has loaded is deleted from both backends of the partition, and not republished.
+pub fn on_invalidate(file: &std::path::Path) {
+    let Some(runtime) = crate::request::runtime() else { return };
+    for ce in engine::classes_declared_in(file) {
+        // SAFETY: a registered class is live for the request; its name is a live string.
+        let name = unsafe { zend::zstr_bytes((*ce).name) }.to_vec();
+        for tier in [Tier::Volatile, Tier::Pinned] {
+            if let Some(backend) = runtime.backend(tier) {
+                delete_addressed(tier, backend, &name, true);
+            }
+        }
+    }
 }
 
 /// Storage key of the member entry of static property `prop` of class `class` (§5.12).
