@@ -655,12 +655,18 @@ fn publish(id: usize) -> Result<(), PublishError> {
         }
         Err(EncodeError::Thrown) => return Err(PublishError::Thrown),
     };
+    let blob = STATE.with_borrow(|s| s.units[id].unit.blob);
+    let created = !blob && backend.peek(&key).is_none();
     backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
         PublishError::Message(match e {
             shm_core::StoreError::TableFull => "cache hash table is full".into(),
             _ => "not enough shared memory left".into(),
         })
-    })
+    })?;
+    if created {
+        super::member_search::note_created(tier, backend);
+    }
+    Ok(())
 }
 
 /// Publishes unit `id` now, from inside the request (exact mode): a `PinnedStatic` failure throws

@@ -5,6 +5,7 @@
 //! * `plan`: which statics of a class are covered, grouped into units with their keys;
 //! * `engine`: per-request restore and publication;
 //! * `compare`: has a static changed since it was restored or published;
+//! * `member_search`: the member entries of a class that is not loaded;
 //! * `diagnose`: why a value cannot be published;
 //! * `observers`: class-linked and fcall observers (both modes);
 //! * `exact`: the static-property opcode handlers of exact mode;
@@ -16,6 +17,7 @@ mod declaration;
 mod diagnose;
 mod engine;
 mod exact;
+mod member_search;
 mod observers;
 mod plan;
 
@@ -128,9 +130,8 @@ pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
 /// the explicit entry `$key` (§5.7, §16.3), and suppresses its republication in this request (§16.8):
 /// * an RFC attribute key: that unit's entry;
 /// * with `class_selector`, a class name (one leading `\` ignored, no autoloading), loaded or not:
-///   the class blob and every member entry stored for that class. Member entries of a class that is
-///   not loaded (a maintenance script) are found by a walk of the backend's index (lock-free, about
-///   a millisecond for a 256 MB backend); only keys that are valid class names pay for it.
+///   the class blob and every member entry stored for that class, found without the class
+///   (`member_search`).
 pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) {
     if let Some(unit) = addressed_unit(tier, key) {
         engine::on_delete_unit(tier, &unit);
@@ -151,25 +152,9 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
         None => Vec::new(),
     };
     keys.push(plan::blob_key(tier, &lcclass));
-    keys.extend(stored_keys(backend, &plan::members_prefix(tier, &lcclass)));
+    keys.extend(member_search::member_keys(tier, backend, &lcclass));
     for k in keys {
         backend.delete(&k);
-    }
-}
-
-/// Keys of the live entries starting with `prefix`. A walk that cannot proceed (the backend's lock
-/// is unusable) stops where it is.
-fn stored_keys(backend: &Backend, prefix: &[u8]) -> Vec<Vec<u8>> {
-    let mut keys = Vec::new();
-    let mut cursor = 0;
-    loop {
-        let (found, next) = backend.scan(cursor, prefix, 1024);
-        let stuck = found.is_empty() && next == Some(cursor);
-        keys.extend(found.into_iter().map(|e| e.key));
-        match next {
-            Some(c) if !stuck => cursor = c,
-            _ => return keys,
-        }
     }
 }
 
@@ -197,6 +182,12 @@ pub fn on_invalidate(file: &std::path::Path) {
 pub fn property_key(tier: Tier, class: &[u8], prop: &[u8]) -> Vec<u8> {
     let class = class.strip_prefix(b"\\").unwrap_or(class).to_ascii_lowercase();
     plan::member_key(tier, &class, &[b"$", prop].concat())
+}
+
+/// Entries of the internal key space that are bookkeeping, not attribute state (`info()` does not
+/// count them).
+pub fn bookkeeping_entries(tier: Tier, backend: &Backend) -> u64 {
+    u64::from(backend.peek(&member_search::stamp_key(tier)).is_some())
 }
 
 /// Whether an explicit key is one of the reserved prefixes behind which attribute state lives.
