@@ -112,12 +112,14 @@ pub unsafe extern "C" fn module_shutdown(_type: i32, _module_number: i32) -> i32
     steps.finish()
 }
 
-/// RINIT: a fresh request identity and runtime snapshot, then the attribute engine's request state.
+/// RINIT: INI warnings that could not be shown when their values were applied, a fresh request
+/// identity and runtime snapshot, then the attribute engine's request state.
 pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     if !active() {
         return SUCCESS;
     }
     let mut steps = Steps::default();
+    steps.run(ini::log_deferred_warnings);
     steps.run(request::begin);
     steps.run(attributes::begin_request);
     steps.finish_reraising()

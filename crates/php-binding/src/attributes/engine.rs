@@ -658,10 +658,16 @@ fn publish(id: usize) -> Result<(), PublishError> {
     let blob = STATE.with_borrow(|s| s.units[id].unit.blob);
     let created = !blob && backend.peek(&key).is_none();
     backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
-        PublishError::Message(match e {
-            shm_core::StoreError::TableFull => "cache hash table is full".into(),
-            _ => "not enough shared memory left".into(),
-        })
+        // §16.9's texts, plus the backend and the directive that gives it more room.
+        let problem = match e {
+            shm_core::StoreError::TableFull => "cache hash table is full",
+            _ => "not enough shared memory left",
+        };
+        let directive = match tier {
+            Tier::Volatile => "static_cache.volatile_size_mb",
+            Tier::Pinned => "static_cache.pinned_size_mb",
+        };
+        PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
     })?;
     if created {
         super::member_search::note_created(tier, backend);
