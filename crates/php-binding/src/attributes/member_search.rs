@@ -49,17 +49,15 @@ pub fn member_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>
         return Vec::new();
     }
     let keys = stored_keys(backend, &plan::members_prefix(tier, lcclass));
-    NONE_AT.with_borrow_mut(|m| {
-        match stamp {
-            Some(version) if keys.is_empty() => {
-                if m.len() >= MAX_REMEMBERED {
-                    m.clear();
-                }
-                m.insert(id, version);
+    NONE_AT.with_borrow_mut(|m| match stamp {
+        Some(version) if keys.is_empty() => {
+            if m.len() >= MAX_REMEMBERED {
+                m.clear();
             }
-            _ => {
-                m.remove(&id);
-            }
+            m.insert(id, version);
+        }
+        _ => {
+            m.remove(&id);
         }
     });
     keys
