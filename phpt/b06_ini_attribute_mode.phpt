@@ -11,5 +11,5 @@ use OPcache\{VolatileCache as V, PinnedCache as P, CacheStoreType, CacheStrategy
 echo V::info()->attribute_mode, "\n";
 ?>
 --EXPECTF--
-%AWarning: static_cache.attribute_mode must be "auto" or "deferred"; using "auto" in Unknown on line 0%A
+%AWarning: static_cache.attribute_mode must be "auto", "exact", "deferred" or "off" ("bogus" given); using "auto" in Unknown on line 0%A
 exact

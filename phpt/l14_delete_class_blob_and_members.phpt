@@ -1,5 +1,5 @@
 --TEST--
-L14 delete(Class) removes the class blob and member entries; a class that is not loaded is an ordinary key, no autoload (exact, deferred and jit modes; php -S)
+L14 delete(Class) removes the class blob and member entries; no autoload (exact, deferred and jit modes; php -S)
 --FILE--
 <?php
 require __DIR__ . '/inc/attr.inc';

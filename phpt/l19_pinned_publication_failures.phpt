@@ -15,6 +15,6 @@ var_dump(strlen(PF::$v)); t(function () { PF::$v = 'fits'; }); echo P::getCacheS
 PHP);
 ?>
 --EXPECT--
-exact: OPcache\StaticCacheException: resources cannot be stored in the static cache  OPcache\StaticCacheException: Closure objects cannot be stored in the static cache  OPcache\StaticCacheException: resources and Closure objects cannot be stored in the static cache  OPcache\StaticCacheException: objects of class Generator cannot be stored in the static cache  OPcache\StaticCacheException: not enough shared memory left  int(12582912)  NULL  Scalar
+exact: OPcache\StaticCacheException: resources cannot be stored in the static cache  OPcache\StaticCacheException: Closure objects cannot be stored in the static cache  OPcache\StaticCacheException: resources and Closure objects cannot be stored in the static cache  OPcache\StaticCacheException: objects of class Generator cannot be stored in the static cache  OPcache\StaticCacheException: not enough shared memory left in the pinned cache (raise static_cache.pinned_size_mb)  int(12582912)  NULL  Scalar
 deferred: NULL  NULL  NULL  NULL  NULL  int(12582912)  NULL  NotFound
 jit: NULL  NULL  NULL  NULL  NULL  int(12582912)  NULL  NotFound

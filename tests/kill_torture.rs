@@ -724,8 +724,9 @@ impl Torture {
             std::thread::sleep(Duration::from_micros(self.rng.below(10_000)));
         }
 
-        self.children[w].kill_keep_zombie();
-        // Dead, not yet reaped: its words are final, and shm-core still sees it alive.
+        self.children[w].stop();
+        // Stopped: its words are final, and shm-core still sees it alive (a dead one, even unreaped,
+        // would be taken over at once).
         let phase = self.sh.get(wf(w, PHASE));
         let target = self.sh.get(wf(w, TARGET));
         let held = self.sh.get(wf(w, HELD));
@@ -743,7 +744,7 @@ impl Torture {
             self.pin.stall_next_write(0);
             self.sh.set(PAUSE, 0);
         }
-        let code = self.children[w].wait();
+        let code = self.children[w].kill_stopped();
         if code != 128 + libc::SIGKILL {
             return Err(format!(
                 "worker {w} ended with {code} ({}) before the kill (detail {:#x})",

@@ -244,6 +244,31 @@ fn a_reservation_of_a_killed_process_is_free_again() -> Result<(), String> {
     Ok(())
 }
 
+fn a_reservation_of_a_killed_process_nobody_reaps_is_free_within_a_second() -> Result<(), String> {
+    let (_seg, v, p) = anon(MB, MB);
+    let held = Signal::new();
+    let (vc, pc) = (v.clone(), p.clone());
+    let child = fork(move || {
+        if !vc.try_reserve(b"job", RequestId(1), 0) || !pc.try_reserve(b"n", RequestId(1), 0) {
+            return 2;
+        }
+        held.notify();
+        std::thread::sleep(Duration::from_secs(30));
+        0
+    });
+    check(held.wait(Duration::from_secs(5)), "child did not reserve")?;
+    check(v.reserved_by_other(b"job", RequestId(1)), "a writer would not wait")?;
+    child.kill_keep_zombie();
+    // A zombie: its pid and start time are still there until the parent reaps it, which it does not.
+    let t = Instant::now();
+    check(v.wait_reservation(b"job", RequestId(1), Duration::from_secs(5)), "the writer waited for a zombie")?;
+    check(p.try_reserve(b"n", RequestId(1), 0), "the zombie's pinned reservation is still held")?;
+    check(v.try_reserve(b"job", RequestId(1), 0), "the zombie's volatile reservation is still held")?;
+    check(t.elapsed() < Duration::from_secs(1), "recovery took a second or more")?;
+    child.wait();
+    Ok(())
+}
+
 fn a_killed_reader_does_not_pin_memory_forever() -> Result<(), String> {
     let (_seg, v, _) = anon(MB, MB);
     v.store(b"k", 2, &vec![1u8; 50_000], 0).map_err(|e| format!("{e:?}"))?;
@@ -351,6 +376,10 @@ fn main() {
             a_process_killed_holding_the_write_lock_blocks_nobody,
         ),
         ("a_reservation_of_a_killed_process_is_free_again", a_reservation_of_a_killed_process_is_free_again),
+        (
+            "a_reservation_of_a_killed_process_nobody_reaps_is_free_within_a_second",
+            a_reservation_of_a_killed_process_nobody_reaps_is_free_within_a_second,
+        ),
         ("a_killed_reader_does_not_pin_memory_forever", a_killed_reader_does_not_pin_memory_forever),
         (
             "a_named_segment_maps_at_two_addresses_and_reads_the_same_data",

@@ -54,18 +54,36 @@ impl Child {
         Some(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 + libc::WTERMSIG(status) })
     }
 
-    /// SIGKILLs the child and waits until it is dead, but leaves it a zombie (not reaped): until
-    /// [`Child::wait`] reaps it, its pid still exists, so shm-core's liveness checks still see it alive
-    /// and nobody takes over what it held. Lets a test settle its own bookkeeping first.
+    /// SIGKILLs the child and waits until it is dead, but leaves it a zombie (not reaped): its pid
+    /// still exists until [`Child::wait`] reaps it, as with a parent that never waits.
     pub fn kill_keep_zombie(&self) {
         // SAFETY: signalling our own child.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
+        self.wait_for_state(libc::WEXITED);
+    }
+
+    /// SIGSTOPs the child and waits until it is stopped (or has exited): it no longer runs, so its
+    /// shared words are final, and shm-core's liveness checks still see it alive, so nobody takes over
+    /// what it holds. Lets a test settle its own bookkeeping before [`Child::kill_stopped`].
+    pub fn stop(&self) {
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(self.pid, libc::SIGSTOP) };
+        self.wait_for_state(libc::WSTOPPED | libc::WEXITED);
+    }
+
+    /// SIGKILLs a child stopped by [`Child::stop`] and reaps it: its exit code, or 128 + signal.
+    pub fn kill_stopped(&self) -> i32 {
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(self.pid, libc::SIGKILL) };
+        self.wait()
+    }
+
+    fn wait_for_state(&self, states: i32) {
         // SAFETY: an all-zero siginfo_t is a valid out-parameter; WNOWAIT leaves the child waitable.
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
         loop {
             // SAFETY: waiting for our own child with a valid out-pointer.
-            let rc =
-                unsafe { libc::waitid(libc::P_PID, self.pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT) };
+            let rc = unsafe { libc::waitid(libc::P_PID, self.pid as libc::id_t, &mut info, states | libc::WNOWAIT) };
             if rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
                 return;
             }

@@ -7,10 +7,16 @@
  *            static_cache_host_handle_request(callable); per HTTP request only the SAPI is
  *            deactivated/activated, as FrankenPHP's worker mode does.
  *
+ *   reload (-r R): the whole PHP lifecycle is run R + 1 times in one process, as FrankenPHP does on
+ *            `caddy reload`: a new main thread runs TSRM, SAPI and module startup, the request threads
+ *            of one generation, then module, SAPI and TSRM shutdown. After each generation the host
+ *            counts the process's shared mappings, open descriptors and RSS; the last line of its
+ *            output is a JSON object with those figures.
+ *
  * usage: zts-host [-t threads] [-n requests-per-thread] [-m classic|worker] [-s sapi-name]
- *                 [-f final.php] [-d name=value]... script.php
+ *                 [-r reloads] [-f final.php] [-d name=value]... script.php
  * -f runs one more request with final.php on the main thread after every thread has finished (to print
- * what the threads left in the cache).
+ * what the threads left in the cache); in reload mode, once per generation.
  * The SAPI name defaults to "frankenphp" (the name static_cache treats as FrankenPHP).
  * Scripts learn where they run from static_cache_host_request(): [thread, request].
  */
@@ -21,14 +27,16 @@
 #include <SAPI.h>
 #include <TSRM.h>
 #include <sapi/embed/php_embed.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int threads = 2, requests = 1, worker_mode = 0;
-static const char *script, *final_script;
+static int threads = 2, requests = 1, worker_mode = 0, reloads = -1;
+static const char *script, *final_script, *sapi_name = "frankenphp";
+static char *ini;
 
 static __thread int cur_thread, cur_request, requests_left;
 
@@ -117,20 +125,98 @@ static void *thread_main(void *arg)
 	return (void *)failures;
 }
 
+/* One generation of PHP in this process: startup, the request threads, the final script, shutdown. */
+static void *generation_main(void *arg)
+{
+	long failures = 0;
+	(void)arg;
+	php_tsrm_startup();
+	zend_signal_startup();
+	sapi_startup(&php_embed_module);
+	php_embed_module.name = (char *)sapi_name;
+	php_embed_module.ini_entries = ini;
+	php_embed_module.additional_functions = host_functions;
+	php_embed_module.php_ini_ignore = 1;
+	if (php_embed_module.startup(&php_embed_module) == FAILURE) {
+		fprintf(stderr, "zts-host: module startup failed\n");
+		return (void *)1;
+	}
+
+	pthread_t *tids = calloc(threads, sizeof(pthread_t));
+	for (int i = 0; i < threads; i++) {
+		pthread_create(&tids[i], NULL, thread_main, (void *)(intptr_t)i);
+	}
+	for (int i = 0; i < threads; i++) {
+		void *r;
+		pthread_join(tids[i], &r);
+		failures += (long)r;
+	}
+	free(tids);
+	if (final_script) {
+		cur_thread = -1;
+		failures += run_script(final_script);
+	}
+	php_module_shutdown();
+	sapi_shutdown();
+	tsrm_shutdown();
+	return (void *)failures;
+}
+
+/* Writable shared mappings of this process: a leaked segment stays mapped (read-only shared files such
+ * as glibc's gconv cache are mapped once and kept, and are not counted). */
+static long shared_writable_mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096], perms[8];
+	long n = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%*s %7s", perms) == 1 && perms[1] == 'w' && perms[3] == 's') {
+			n++;
+		}
+	}
+	if (f) fclose(f);
+	return n;
+}
+
+static long open_descriptors(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	long n = 0;
+	while (d && readdir(d)) {
+		n++;
+	}
+	if (d) closedir(d);
+	return n - 3; /* ".", ".." and the directory's own descriptor */
+}
+
+static long rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	while (f && fgets(line, sizeof line, f)) {
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1) {
+			break;
+		}
+	}
+	if (f) fclose(f);
+	return kb;
+}
+
 int main(int argc, char **argv)
 {
-	const char *sapi_name = "frankenphp";
 	size_t ini_len = 0, ini_cap = 4096;
-	char *ini = malloc(ini_cap);
 	int opt;
+	ini = malloc(ini_cap);
 	ini[0] = '\0';
-	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:r:")) != -1) {
 		switch (opt) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': requests = atoi(optarg); break;
 		case 'm': worker_mode = strcmp(optarg, "worker") == 0; break;
 		case 's': sapi_name = optarg; break;
 		case 'f': final_script = optarg; break;
+		case 'r': reloads = atoi(optarg); break;
 		case 'd': {
 			size_t n = strlen(optarg);
 			while (ini_len + n + 2 > ini_cap) ini = realloc(ini, ini_cap *= 2);
@@ -141,7 +227,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		default:
-			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-d k=v]... script\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-r reloads] [-d k=v]... script\n", argv[0]);
 			return 2;
 		}
 	}
@@ -151,36 +237,31 @@ int main(int argc, char **argv)
 	}
 	script = argv[optind];
 
-	php_tsrm_startup();
-	zend_signal_startup();
-	sapi_startup(&php_embed_module);
-	php_embed_module.name = (char *)sapi_name;
-	php_embed_module.ini_entries = ini;
-	php_embed_module.additional_functions = host_functions;
-	php_embed_module.php_ini_ignore = 1;
-	if (php_embed_module.startup(&php_embed_module) == FAILURE) {
-		fprintf(stderr, "zts-host: module startup failed\n");
-		return 1;
-	}
-
-	pthread_t *tids = calloc(threads, sizeof(pthread_t));
 	long failures = 0;
-	for (int i = 0; i < threads; i++) {
-		pthread_create(&tids[i], NULL, thread_main, (void *)(intptr_t)i);
+	if (reloads < 0) {
+		failures = (long)generation_main(NULL);
+		free(ini);
+		return failures ? 1 : 0;
 	}
-	for (int i = 0; i < threads; i++) {
+	long maps_before = shared_writable_mappings(), fds_before = open_descriptors();
+	long maps_max = 0, fds_max = 0, rss_first = 0, rss_tenth = 0, rss_last = 0;
+	for (int g = 0; g <= reloads; g++) {
+		pthread_t main_thread;
 		void *r;
-		pthread_join(tids[i], &r);
+		pthread_create(&main_thread, NULL, generation_main, NULL);
+		pthread_join(main_thread, &r);
 		failures += (long)r;
+		long maps = shared_writable_mappings() - maps_before, fds = open_descriptors() - fds_before;
+		maps_max = maps > maps_max ? maps : maps_max;
+		fds_max = fds > fds_max ? fds : fds_max;
+		rss_last = rss_kb();
+		if (g == 0) rss_first = rss_last;
+		if (g == 9 || (g < 9 && g == reloads)) rss_tenth = rss_last;
 	}
-	if (final_script) {
-		cur_thread = -1;
-		failures += run_script(final_script);
-	}
-	php_module_shutdown();
-	sapi_shutdown();
-	tsrm_shutdown();
+	fflush(stdout);
+	printf("\n{\"generations\":%d,\"failures\":%ld,\"shared_mappings_left_max\":%ld,\"descriptors_left_max\":%ld,"
+		"\"rss_first_kb\":%ld,\"rss_tenth_kb\":%ld,\"rss_last_kb\":%ld}\n",
+		reloads + 1, failures, maps_max, fds_max, rss_first, rss_tenth, rss_last);
 	free(ini);
-	free(tids);
 	return failures ? 1 : 0;
 }

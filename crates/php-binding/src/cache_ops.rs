@@ -68,6 +68,12 @@ fn fetch_into(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Pars
     Ok(None)
 }
 
+/// How long `set()`, `setMultiple()`, `increment()` and `decrement()` wait for another request's
+/// reservation of the key before they give up and return false (§10.2): a holder's request end, death
+/// or lease usually ends the wait much sooner; this bounds it when the holder hangs or holds a long
+/// lease.
+const RESERVATION_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2).
 fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
     let encoded = match zval_in::encode(value) {
@@ -76,7 +82,9 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
         Err(EncodeError::Thrown) => return Err(Thrown),
     };
     let owner = request::owner();
-    backend.wait_reservation(key, owner);
+    if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
+        return Ok(false);
+    }
     let stored = backend.store(key, encoded.tag, &encoded.bytes, ttl).is_ok();
     if stored && request::note_released(tier, key) {
         backend.release(key, owner);
@@ -250,7 +258,11 @@ pub fn has(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
     args::key(1, key, KeyRules::Full)?;
-    let present = available(tier).is_some_and(|(_rt, backend)| peek_type(&backend, key).is_some());
+    // An RFC attribute key (§16.3) is present when the attribute state or an explicit entry is.
+    let present = available(tier).is_some_and(|(_rt, backend)| {
+        attributes::addressed_unit(tier, key).is_some_and(|unit| peek_type(&backend, &unit).is_some())
+            || peek_type(&backend, key).is_some()
+    });
     call.ret().set_bool(present);
     Ok(())
 }
@@ -263,14 +275,9 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
         call.ret().set_bool(false);
         return Ok(());
     };
-    // A loaded class name also selects that class's attribute state; the explicit entry stored under
-    // exactly that string goes either way.
-    if let Some(ce) = zend::loaded_class(key) {
-        // SAFETY: a class from the class table, during a request.
-        for attribute_key in unsafe { attributes::on_delete_class(tier, ce) } {
-            backend.delete(&attribute_key);
-        }
-    }
+    // A class name or an RFC attribute key also selects attribute state; the explicit entry stored
+    // under exactly that string goes either way.
+    attributes::delete_addressed(tier, &backend, key, true);
     backend.delete(key);
     release_own(tier, &backend, key);
     call.ret().set_bool(true);
@@ -286,6 +293,7 @@ pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
         return Ok(());
     };
     for key in &keys {
+        attributes::delete_addressed(tier, &backend, key, false);
         backend.delete(key);
         release_own(tier, &backend, key);
     }
@@ -299,12 +307,18 @@ pub fn clear(tier: Tier, call: &Call) -> Parsed<()> {
         call.ret().set_bool(false);
         return Ok(());
     };
+    clear_backend(tier, &backend);
+    call.ret().set_bool(true);
+    Ok(())
+}
+
+/// Empties one backend for the calling request (`clear()`, `opcache_reset()`): attribute state the
+/// request touched is not republished, and the request's reservations there are released.
+pub fn clear_backend(tier: Tier, backend: &Backend) {
     attributes::on_clear(tier);
     backend.clear();
     backend.release_all(request::owner());
     request::forget_all(tier);
-    call.ret().set_bool(true);
-    Ok(())
 }
 
 pub fn lock(tier: Tier, call: &Call) -> Parsed<()> {
@@ -356,7 +370,10 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
         return Ok(());
     };
     let owner = request::owner();
-    backend.wait_reservation(key, owner);
+    if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
+        call.ret().set_bool(false);
+        return Ok(());
+    }
     let outcome = match direction {
         Direction::Up => backend.increment(key, step),
         Direction::Down => backend.decrement(key, step),
@@ -393,11 +410,14 @@ pub fn get_cache_store_type(tier: Tier, call: &Call) -> Parsed<()> {
         args::non_empty(2, class_name)?;
     }
     // With `$class_name`: the member entry of that static property, in the attribute key space.
-    // Without: an explicit key, which never reaches attribute state.
+    // Without: an RFC attribute key's state first (§16.3), else an explicit key; the internal key
+    // space is never reached directly.
     let tag = available(tier).and_then(|(_rt, backend)| match class_name {
         Some(class) => peek_type(&backend, &attributes::property_key(tier, class, key)),
         None if attributes::is_internal_key(key) => None,
-        None => peek_type(&backend, key),
+        None => attributes::addressed_unit(tier, key)
+            .and_then(|unit| peek_type(&backend, &unit))
+            .or_else(|| peek_type(&backend, key)),
     });
     let case = enums::store_type(tag.and_then(encoding::store_type));
     // SAFETY: enum cases are live objects for the request; set_object adds the returned reference.

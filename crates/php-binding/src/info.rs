@@ -88,6 +88,7 @@ impl Figures {
             BackendState::Ready { model, .. } => (true, None, false, *model),
         };
         let ready = slot.backend().is_some();
+        let bookkeeping = slot.backend().map_or(0, |b| crate::attributes::bookkeeping_entries(tier, b));
         Figures {
             enabled,
             available: ready,
@@ -95,7 +96,7 @@ impl Figures {
             backend_initialized: ready,
             configured_memory: slot.configured_bytes,
             shared_memory: if ready { stats.capacity_bytes.max(slot.configured_bytes) } else { 0 },
-            entry_count: stats.entries,
+            entry_count: stats.entries.saturating_sub(bookkeeping),
             segment_count: u64::from(ready),
             shared_model,
             failure_reason,

@@ -17,7 +17,8 @@ mod immutable;
 mod info;
 mod ini;
 mod internal_state;
-mod module;
+mod lifecycle;
+mod opcache_functions;
 mod phpinfo;
 mod pinned_cache;
 mod prototype;
@@ -38,10 +39,10 @@ use ext_php_rs::prelude::*;
 #[php_module]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
-        .startup_function(module::startup)
-        .shutdown_function(module::shutdown)
-        .request_startup_function(module::request_startup)
-        .request_shutdown_function(module::request_shutdown)
-        .post_deactivate_function(module::post_deactivate)
+        .startup_function(lifecycle::module_startup)
+        .shutdown_function(lifecycle::module_shutdown)
+        .request_startup_function(lifecycle::request_startup)
+        .request_shutdown_function(lifecycle::request_shutdown)
+        .post_deactivate_function(lifecycle::post_deactivate)
         .info_function(phpinfo::print)
 }

@@ -8,7 +8,7 @@ use ext_php_rs::ffi;
 use ext_php_rs::zend::ModuleEntry;
 
 use crate::info::Figures;
-use crate::module;
+use crate::lifecycle;
 use crate::runtime::{self, Tier};
 
 fn row(label: &str, value: &str) {
@@ -18,11 +18,27 @@ fn row(label: &str, value: &str) {
     unsafe { ffi::php_info_print_table_row(2, label.as_ptr(), value.as_ptr()) };
 }
 
+/// `enabled` when a backend is usable in this process, otherwise `inactive (why)` (§17.1).
+fn support() -> String {
+    if !lifecycle::active() {
+        return "inactive (this PHP build already provides OPcache\\VolatileCache)".to_owned();
+    }
+    let Some(rt) = runtime::current() else { return "inactive".to_owned() };
+    let figures = [Tier::Volatile, Tier::Pinned].map(|tier| Figures::of(&rt, tier));
+    if figures.iter().any(|f| f.available) {
+        return "enabled".to_owned();
+    }
+    match figures.iter().find_map(|f| f.failure_reason.as_deref()) {
+        Some(reason) => format!("inactive ({reason})"),
+        None => "inactive (static_cache.volatile_size_mb and static_cache.pinned_size_mb are 0)".to_owned(),
+    }
+}
+
 pub unsafe extern "C" fn print(module: *mut ModuleEntry) {
     let _ = catch_unwind(|| {
         // SAFETY: phpinfo() is running.
         unsafe { ffi::php_info_print_table_start() };
-        row("static_cache support", if module::active() { "enabled" } else { "inactive" });
+        row("static_cache support", &support());
         row("Version", env!("CARGO_PKG_VERSION"));
         if let Some(rt) = runtime::current() {
             row("Attribute mode", rt.attribute_mode.as_str());

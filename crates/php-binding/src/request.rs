@@ -26,17 +26,19 @@ thread_local! {
     static REQUEST: RefCell<RequestState> = RefCell::default();
 }
 
-/// RINIT: a fresh owner token and runtime snapshot.
+/// RINIT (and each new HTTP request in worker mode): a fresh owner token and runtime snapshot. A
+/// previous request whose end never ran (its RSHUTDOWN was skipped) has its reservations released first.
 pub fn begin() {
+    end();
     let id = NEXT_REQUEST.fetch_add(1, Ordering::Relaxed);
     let runtime = runtime::for_request();
     REQUEST.with_borrow_mut(|r| *r = RequestState { id, runtime, held: Default::default() });
 }
 
-/// RSHUTDOWN: releases every reservation this request still holds, flushes the locally counted hits
-/// and misses, and drops the snapshot.
+/// Request end: releases every reservation this request still holds, flushes the locally counted
+/// hits and misses, and drops the snapshot. Touches no request memory, so it is safe on state left by
+/// a request whose heap is gone.
 pub fn end() {
-    read_cache::drop_prototypes();
     let state = REQUEST.with_borrow_mut(std::mem::take);
     let Some(runtime) = state.runtime else { return };
     let owner = RequestId(state.id);
@@ -50,15 +52,9 @@ pub fn end() {
     }
 }
 
-/// End of one HTTP request inside a longer PHP request (FrankenPHP worker mode): the same work as
-/// request end, then a fresh identity for the next HTTP request. Does nothing outside a request.
-pub fn end_http_request() {
-    if REQUEST.with_borrow(|r| r.runtime.is_none()) {
-        return;
-    }
-    crate::attributes::end_http_request();
-    end();
-    begin();
+/// Whether a request is running on this thread (between [`begin`] and [`end`]).
+pub fn in_request() -> bool {
+    REQUEST.with_borrow(|r| r.runtime.is_some())
 }
 
 /// The runtime this request uses (the process runtime outside a request).

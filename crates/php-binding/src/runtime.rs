@@ -164,12 +164,11 @@ impl Runtime {
             BackendSlot { configured_bytes: configured[1], state: pinned },
         ];
         let any_ready = slots.iter().any(|s| s.backend().is_some());
-        let attribute_mode = if !any_ready {
-            AttributeMode::Off
-        } else if settings.attribute_mode_deferred || jit_configured(sapi) {
-            AttributeMode::Deferred
-        } else {
-            AttributeMode::Exact
+        let attribute_mode = match settings.attribute_mode {
+            _ if !any_ready => AttributeMode::Off,
+            Some(chosen) => chosen,
+            None if jit_configured(sapi) => AttributeMode::Deferred,
+            None => AttributeMode::Exact,
         };
         Runtime {
             slots,
@@ -219,7 +218,8 @@ fn create_segment(name: &str, configured: [u64; 2]) -> ([BackendState; 2], Optio
     let spec = PartitionSpec { name: name.to_owned(), volatile_bytes: configured[0], pinned_bytes: configured[1] };
     match Segment::create_anonymous(std::slice::from_ref(&spec)) {
         Ok(segment) => ready(name, configured, segment),
-        Err(_) => (unavailable(configured, STARTUP_FAILURE, true), None),
+        // The OS's reason tells the operator what to change (`mmap: Cannot allocate memory`).
+        Err(e) => (unavailable(configured, &format!("{STARTUP_FAILURE}: {e}"), true), None),
     }
 }
 

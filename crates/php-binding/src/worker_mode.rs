@@ -1,10 +1,8 @@
 //! FrankenPHP worker mode (spec §14.4, Appendix A.12): RINIT/RSHUTDOWN run once per worker script, and
 //! each HTTP request only deactivates and reactivates the SAPI. ext-php-rs has no deactivate hook, so
-//! the SAPI's `deactivate` callback is wrapped by hand (as ext-php-rs wraps `activate`): at the end of
-//! each HTTP request the request's reservations are released and its counters flushed, and the next
-//! HTTP request gets a new request identity. Pointer lifetime stays bounded by the worker script, so
-//! superseded copies are not freed here. Installed for the `frankenphp` SAPI only; in classic mode the
-//! wrapper runs after RSHUTDOWN and finds nothing left to release.
+//! the SAPI's `deactivate` callback is wrapped by hand (as ext-php-rs wraps `activate`) and runs the
+//! end of an HTTP request (`lifecycle::http_request_end`) before the SAPI's own callback. Installed for
+//! the `frankenphp` SAPI only; in classic mode the wrapper runs after RSHUTDOWN and finds no request.
 
 use std::sync::Mutex;
 
@@ -16,17 +14,18 @@ type Deactivate = unsafe extern "C" fn() -> i32;
 static ORIGINAL: Mutex<Option<Option<Deactivate>>> = Mutex::new(None);
 
 unsafe extern "C" fn deactivate() -> i32 {
-    let _ = std::panic::catch_unwind(|| {
-        if crate::module::active() {
-            crate::request::end_http_request();
-        }
-    });
+    let bailed_out = crate::lifecycle::http_request_end();
     let original = *ORIGINAL.lock().unwrap_or_else(|e| e.into_inner());
-    match original.flatten() {
+    let result = match original.flatten() {
         // SAFETY: the SAPI's own deactivate callback, called as the SAPI would.
         Some(f) => unsafe { f() },
         None => 0,
+    };
+    if bailed_out {
+        // SAFETY: the SAPI's callback has run; nothing in this frame needs dropping.
+        unsafe { crate::lifecycle::reraise() }
     }
+    result
 }
 
 /// MINIT: wraps the SAPI's deactivate callback when running under FrankenPHP.

@@ -255,13 +255,12 @@ pub fn loaded_class(name: &[u8]) -> Option<*mut zend_class_entry> {
         return None;
     }
     let lower = name.to_ascii_lowercase();
-    // SAFETY: the executor's class table is live during a request; at MINIT it is not set up yet
-    // and the compiler's (the same table) is used. The table is only read.
+    // The compiler's class table: during a request the executor's points to the same table, and at
+    // module startup only the compiler's is valid (under ZTS the executor's is unset then, or left over
+    // from before an in-process restart). It is only read.
+    // SAFETY: this thread's compiler globals are live while PHP runs; the table, when set, is live.
     unsafe {
-        let mut table = (*ffi::ext_php_rs_executor_globals()).class_table;
-        if table.is_null() {
-            table = (*ffi::ext_php_rs_compiler_globals()).class_table;
-        }
+        let table = (*ffi::ext_php_rs_compiler_globals()).class_table;
         if table.is_null() {
             return None;
         }

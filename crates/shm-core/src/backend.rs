@@ -704,14 +704,20 @@ impl Backend {
         self.0.reservations.held_by_other(key, process::current(), req, self.0.clock.now_ms())
     }
 
-    /// Blocks while another live request holds `key`: until it unlocks, writes, ends, dies, or its
-    /// lease passes. No timeout of its own (spec §10.2).
-    pub fn wait_reservation(&self, key: &[u8], req: RequestId) {
+    /// Waits while another live request holds `key`: until it unlocks, writes, ends, dies, or its
+    /// lease passes (true), or for at most `limit` (false: still held).
+    pub fn wait_reservation(&self, key: &[u8], req: RequestId, limit: std::time::Duration) -> bool {
+        let start = std::time::Instant::now();
         let mut pause = std::time::Duration::from_micros(50);
         while self.reserved_by_other(key, req) {
-            std::thread::sleep(pause);
+            let left = limit.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                return false;
+            }
+            std::thread::sleep(pause.min(left));
             pause = (pause * 2).min(std::time::Duration::from_millis(5));
         }
+        true
     }
 
     // ----- admin scan --------------------------------------------------------------------------------

@@ -56,26 +56,47 @@ pub fn current() -> Owner {
     owner
 }
 
-/// Start time of a process in clock ticks since boot, or `None` when it does not exist.
-pub fn start_time_of(pid: u32) -> Option<u64> {
+/// What /proc/PID/stat says about a process.
+struct Stat {
+    /// Field 3: `R`, `S`, `D`, `Z` (zombie), `X` (dead), …
+    state: u8,
+    /// Field 20: threads still running in the process.
+    threads: u64,
+    /// Field 22: start time in clock ticks since boot.
+    start_time: u64,
+}
+
+fn stat_of(pid: u32) -> Option<Stat> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) may contain spaces and parentheses: fields resume after the last ')'.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    // rest starts with field 3 (state); start time is field 22, i.e. the 20th after ')'.
-    rest.split_whitespace().nth(19)?.parse().ok()
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = *fields.next()?.as_bytes().first()?;
+    // After field 3 (state): field 20 is the 17th, field 22 the 19th.
+    let threads = fields.nth(16)?.parse().ok()?;
+    let start_time = fields.nth(1)?.parse().ok()?;
+    Some(Stat { state, threads, start_time })
+}
+
+/// Start time of a process in clock ticks since boot, or `None` when it does not exist.
+pub fn start_time_of(pid: u32) -> Option<u64> {
+    stat_of(pid).map(|s| s.start_time)
 }
 
 impl Owner {
-    /// True unless the owning process is provably gone (or replaced by another with its PID). An owner
-    /// recorded without a start time is treated as alive while its PID exists.
+    /// True unless the owning process is provably gone: no such PID, a process that has exited but
+    /// is not reaped yet (a zombie: its PID exists until its parent waits for it, which may be never),
+    /// or another process that got the PID (another start time). An owner recorded without a start
+    /// time is treated as alive while its PID exists.
     pub fn process_alive(&self) -> bool {
         // SAFETY: kill with signal 0 only checks for existence and permission.
         let rc = unsafe { libc::kill(self.pid as libc::pid_t, 0) };
         if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
             return false;
         }
-        match start_time_of(self.pid) {
-            Some(t) => self.start_time == 0 || t == self.start_time,
+        match stat_of(self.pid) {
+            // A zombie leader whose other threads still run is a live process.
+            Some(s) if matches!(s.state, b'Z' | b'X' | b'x') && s.threads <= 1 => false,
+            Some(s) => self.start_time == 0 || s.start_time == self.start_time,
             None => rc == 0,
         }
     }
@@ -117,6 +138,24 @@ mod tests {
         let mut me = current();
         me.start_time += 1;
         assert!(!me.process_alive());
+    }
+
+    #[test]
+    fn a_killed_child_that_is_never_reaped_is_dead() {
+        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let pid = child.id();
+        let owner = Owner { pid, tid: pid, start_time: start_time_of(pid).unwrap() };
+        assert!(owner.process_alive());
+        child.kill().unwrap();
+        // Not waited for: the child stays a zombie, its PID and start time still readable.
+        let zombie = (0..1000).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            stat_of(pid).is_some_and(|s| s.state == b'Z')
+        });
+        assert!(zombie, "the killed child never became a zombie");
+        assert!(!owner.process_alive());
+        assert!(!owner.thread_alive());
+        child.wait().unwrap();
     }
 
     #[test]

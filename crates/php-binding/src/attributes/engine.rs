@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::os::unix::ffi::OsStrExt;
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_CONSTANT_AST, IS_OBJECT, IS_REFERENCE,
@@ -72,6 +73,8 @@ struct State {
     pending_links: Vec<*mut zend_class_entry>,
     /// Units whose stored value named classes that were not loaded yet: retried when classes link.
     retry: Vec<usize>,
+    /// `opcache_reset()` ran: nothing is published for the rest of the request (§14.6).
+    publication_off: bool,
 }
 
 thread_local! {
@@ -86,8 +89,8 @@ fn mode() -> Option<AttributeMode> {
 pub fn begin_request() {
     let mode = request::runtime().map(|rt| rt.attribute_mode);
     let old = STATE.with_borrow_mut(|s| std::mem::replace(s, State { mode, ..State::default() }));
-    // State left behind means the previous request bailed out during its end (a fatal error in a
-    // serialization hook): its zvals lived in that request's heap, which is gone. Leak, never free.
+    // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped): its
+    // zvals lived in that request's heap, which is gone. Leak, never free.
     std::mem::forget(old);
 }
 
@@ -633,10 +636,13 @@ enum PublishError {
 
 /// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens).
 fn publish(id: usize) -> Result<(), PublishError> {
-    let (tier, key, ttl) = STATE.with_borrow(|s| {
+    let (tier, key, ttl, off) = STATE.with_borrow(|s| {
         let u = &s.units[id].unit;
-        (u.spec.tier, u.key.clone(), u.spec.ttl)
+        (u.spec.tier, u.key.clone(), u.spec.ttl, s.publication_off)
     });
+    if off {
+        return Ok(());
+    }
     let Some(runtime) = request::runtime() else { return Ok(()) };
     let Some(backend) = runtime.backend(tier) else { return Ok(()) };
     // SAFETY: during a request.
@@ -649,12 +655,24 @@ fn publish(id: usize) -> Result<(), PublishError> {
         }
         Err(EncodeError::Thrown) => return Err(PublishError::Thrown),
     };
+    let blob = STATE.with_borrow(|s| s.units[id].unit.blob);
+    let created = !blob && backend.peek(&key).is_none();
     backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
-        PublishError::Message(match e {
-            shm_core::StoreError::TableFull => "cache hash table is full".into(),
-            _ => "not enough shared memory left".into(),
-        })
-    })
+        // §16.9's texts, plus the backend and the directive that gives it more room.
+        let problem = match e {
+            shm_core::StoreError::TableFull => "cache hash table is full",
+            _ => "not enough shared memory left",
+        };
+        let directive = match tier {
+            Tier::Volatile => "static_cache.volatile_size_mb",
+            Tier::Pinned => "static_cache.pinned_size_mb",
+        };
+        PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
+    })?;
+    if created {
+        super::member_search::note_created(tier, backend);
+    }
+    Ok(())
 }
 
 /// Publishes unit `id` now, from inside the request (exact mode): a `PinnedStatic` failure throws
@@ -751,17 +769,12 @@ pub fn published_assignment(id: usize) {
     publish_at_write(id);
 }
 
-/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode): publishes what §16.6
-/// publishes at the end, then forgets the request's state (`last`) or re-bases it on what is now
-/// stored (worker mode: the statics live on).
-pub fn end_request(last: bool) {
-    let Some(mode) = mode() else {
-        if last {
-            let old = STATE.with_borrow_mut(std::mem::take);
-            drop(old);
-        }
-        return;
-    };
+/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`): publishes what
+/// §16.6 publishes at the end. In worker mode the statics live on, so the published units' reference
+/// copies are re-based on what is now stored. A userland hook may bail out in here (at RSHUTDOWN a
+/// throw is fatal): the caller drops the state separately ([`forget_request`]).
+pub fn publish_at_end(worker: bool) {
+    let Some(mode) = mode() else { return };
     let count = STATE.with_borrow(|s| s.units.len());
     let mut published = Vec::new();
     for id in 0..count {
@@ -796,15 +809,19 @@ pub fn end_request(last: bool) {
             }
         }
     }
-    if last {
-        let old = STATE.with_borrow_mut(std::mem::take);
-        drop(old);
-        return;
+    if worker {
+        for id in published {
+            remember_published(id);
+            rebase(id);
+        }
     }
-    for id in published {
-        remember_published(id);
-        rebase(id);
-    }
+}
+
+/// RSHUTDOWN: drops the request's attribute state (its zvals live in the request heap, which is still
+/// there; the next request must not see any of it).
+pub fn forget_request() {
+    let old = STATE.with_borrow_mut(std::mem::take);
+    drop(old);
 }
 
 /// Worker mode: after publishing unit `id`, its baselines become what is now stored.
@@ -836,6 +853,41 @@ pub fn on_clear(tier: Tier) {
             u.suppressed = true;
         }
     });
+}
+
+/// `delete()` of an RFC attribute key (§16.3): the unit stored under `key` in `tier`, if this request
+/// has restored it, is not republished. Exact mode first publishes pending root writes.
+pub fn on_delete_unit(tier: Tier, key: &[u8]) {
+    if mode().is_none() {
+        return;
+    }
+    check_watched();
+    STATE.with_borrow_mut(|s| {
+        for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && u.unit.key == key) {
+            u.suppressed = true;
+        }
+    });
+}
+
+/// `opcache_reset()` (§14.6): nothing is published for the rest of the request.
+pub fn on_reset() {
+    STATE.with_borrow_mut(|s| s.publication_off = true);
+}
+
+/// The classes with attributed statics registered in this request whose declaring file is `path`
+/// (`opcache_invalidate($path, true)`, §14.6).
+pub fn classes_declared_in(path: &std::path::Path) -> Vec<*mut zend_class_entry> {
+    let classes: Vec<*mut zend_class_entry> = STATE.with_borrow(|s| s.classes.keys().copied().collect());
+    let wanted = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    classes
+        .into_iter()
+        .filter(|&ce| {
+            // SAFETY: registered classes are live user classes; their file name is a live string.
+            let file = unsafe { zend::zstr_bytes((*ce).info.user.filename) };
+            let file = std::path::Path::new(std::ffi::OsStr::from_bytes(file));
+            file == wanted || std::fs::canonicalize(file).is_ok_and(|f| f == wanted)
+        })
+        .collect()
 }
 
 /// `delete(Class)` (§5.7, §16.8): the keys of `ce`'s attribute state in `tier`, whose republication

@@ -80,16 +80,39 @@ unsafe extern "C" {
     fn get_binary_op(opcode: c_int) -> Option<BinaryOp>;
 }
 
-/// Installs the handlers (MINIT, exact mode only).
+/// Our handler for each opcode we hook.
+fn handlers() -> impl Iterator<Item = (u8, OpcodeHandler)> {
+    let props = OPCODES.iter().map(|&op| (op, on_static_prop as OpcodeHandler));
+    props.chain(FUNCTION_OPCODES.iter().map(|&op| (op, on_function_opcode as OpcodeHandler)))
+}
+
+/// Installs the handlers (MINIT, exact mode only), remembering the ones installed before ours. One of
+/// our own is never remembered (a restart whose shutdown did not run would otherwise recurse forever).
 pub fn install() {
-    let handlers = OPCODES.iter().map(|&op| (op, on_static_prop as OpcodeHandler));
-    for (op, handler) in handlers.chain(FUNCTION_OPCODES.iter().map(|&op| (op, on_function_opcode as OpcodeHandler))) {
+    for (op, handler) in handlers() {
         // SAFETY: MINIT, before any request; the engine keeps one handler per opcode.
         unsafe {
-            if let Some(previous) = zend_get_user_opcode_handler(op) {
-                PREVIOUS[op as usize].store(previous as usize, Ordering::Relaxed);
-            }
+            let previous = zend_get_user_opcode_handler(op).map_or(0, |f| f as usize);
+            let ours = previous == on_static_prop as *const () as usize
+                || previous == on_function_opcode as *const () as usize;
+            PREVIOUS[op as usize].store(if ours { 0 } else { previous }, Ordering::Relaxed);
             abi::zend_set_user_opcode_handler(op, Some(handler));
+        }
+    }
+}
+
+/// Puts back the handlers that were installed before ours (MSHUTDOWN). An opcode whose handler was
+/// replaced after ours is left to whoever replaced it.
+pub fn uninstall() {
+    for (op, handler) in handlers() {
+        let previous = PREVIOUS[op as usize].swap(0, Ordering::Relaxed);
+        // SAFETY: MSHUTDOWN, no request running; a saved value is a handler function pointer.
+        unsafe {
+            if zend_get_user_opcode_handler(op).map(|f| f as usize) != Some(handler as usize) {
+                continue;
+            }
+            let restored = (previous != 0).then(|| std::mem::transmute::<usize, OpcodeHandler>(previous));
+            abi::zend_set_user_opcode_handler(op, restored);
         }
     }
 }

@@ -5,6 +5,7 @@
 //! * `plan`: which statics of a class are covered, grouped into units with their keys;
 //! * `engine`: per-request restore and publication;
 //! * `compare`: has a static changed since it was restored or published;
+//! * `member_search`: the member entries of a class that is not loaded;
 //! * `diagnose`: why a value cannot be published;
 //! * `observers`: class-linked and fcall observers (both modes);
 //! * `exact`: the static-property opcode handlers of exact mode;
@@ -16,16 +17,19 @@ mod declaration;
 mod diagnose;
 mod engine;
 mod exact;
+mod member_search;
 mod observers;
 mod plan;
 
-pub use engine::{on_clear, on_delete_class};
+pub use engine::on_clear;
 
 use std::panic::AssertUnwindSafe;
 use std::ptr;
 
 use ext_php_rs::ffi::{zend_execute_data, zval};
 use ext_php_rs::zend::run_handler;
+
+use shm_core::Backend;
 
 use crate::args::{self, Call, Parsed};
 use crate::enums;
@@ -86,27 +90,104 @@ pub fn install_hooks(mode: AttributeMode) {
     }
 }
 
+/// MSHUTDOWN: puts back the handlers [`install_hooks`] replaced, so a module started again in this
+/// process chains to the engine's, not to its own previous generation. (The engine drops observer
+/// registrations itself at shutdown.)
+pub fn uninstall_hooks() {
+    exact::uninstall();
+    observers::uninstall();
+}
+
 /// RINIT.
 pub fn begin_request() {
     engine::begin_request();
     observers::scan_preloaded();
 }
 
-/// RSHUTDOWN: end-of-request publication (§16.6), then the request's state is dropped.
-pub fn end_request() {
-    engine::end_request(true);
+/// RSHUTDOWN: end-of-request publication (§16.6).
+pub fn publish_at_request_end() {
+    engine::publish_at_end(false);
+}
+
+/// RSHUTDOWN, after publication whatever its outcome: the request's attribute state is dropped.
+pub fn forget_request() {
+    engine::forget_request();
 }
 
 /// End of one HTTP request in FrankenPHP worker mode: publication per HTTP request; the statics and
 /// what they were restored from live on in the worker.
-pub fn end_http_request() {
-    engine::end_request(false);
+pub fn publish_at_http_request_end() {
+    engine::publish_at_end(true);
+}
+
+/// The attribute entry an RFC attribute key (`volatile_static:Foo::$bar`, `pinned_static:Foo::m()::$v`)
+/// addresses in `tier`'s backend (§16.3); `None` for other keys.
+pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
+    plan::parse_member_key(tier, key).map(|(class, member)| plan::member_key(tier, &class, &member))
+}
+
+/// Deletes the attribute state `delete($key)` (`class_selector`) or `deleteMultiple()` reaches besides
+/// the explicit entry `$key` (§5.7, §16.3), and suppresses its republication in this request (§16.8):
+/// * an RFC attribute key: that unit's entry;
+/// * with `class_selector`, a class name (one leading `\` ignored, no autoloading), loaded or not:
+///   the class blob and every member entry stored for that class, found without the class
+///   (`member_search`).
+pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) {
+    if let Some(unit) = addressed_unit(tier, key) {
+        engine::on_delete_unit(tier, &unit);
+        backend.delete(&unit);
+        return;
+    }
+    if !class_selector {
+        return;
+    }
+    let name = key.strip_prefix(b"\\").unwrap_or(key);
+    if !plan::is_class_name(name) {
+        return;
+    }
+    let lcclass = name.to_ascii_lowercase();
+    let mut keys = match zend::loaded_class(name) {
+        // SAFETY: a class from the class table, during a request.
+        Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
+        None => Vec::new(),
+    };
+    keys.push(plan::blob_key(tier, &lcclass));
+    keys.extend(member_search::member_keys(tier, backend, &lcclass));
+    for k in keys {
+        backend.delete(&k);
+    }
+}
+
+/// `opcache_reset()` (§14.6): the attribute state of this request is not published any more.
+pub fn on_reset() {
+    engine::on_reset();
+}
+
+/// `opcache_invalidate($file, true)` (§14.6): the attribute state of the classes declared in `file`
+/// that this request has loaded is deleted from both backends of the partition, and not republished.
+pub fn on_invalidate(file: &std::path::Path) {
+    let Some(runtime) = crate::request::runtime() else { return };
+    for ce in engine::classes_declared_in(file) {
+        // SAFETY: a registered class is live for the request; its name is a live string.
+        let name = unsafe { zend::zstr_bytes((*ce).name) }.to_vec();
+        for tier in [Tier::Volatile, Tier::Pinned] {
+            if let Some(backend) = runtime.backend(tier) {
+                delete_addressed(tier, backend, &name, true);
+            }
+        }
+    }
 }
 
 /// Storage key of the member entry of static property `prop` of class `class` (§5.12).
 pub fn property_key(tier: Tier, class: &[u8], prop: &[u8]) -> Vec<u8> {
     let class = class.strip_prefix(b"\\").unwrap_or(class).to_ascii_lowercase();
     plan::member_key(tier, &class, &[b"$", prop].concat())
+}
+
+/// Entries of the internal key space that are bookkeeping, not attribute state (`info()` does not
+/// count them).
+pub fn bookkeeping_entries(tier: Tier, backend: &Backend) -> u64 {
+    u64::from(backend.peek(&member_search::stamp_key(tier)).is_some())
 }
 
 /// Whether an explicit key is one of the reserved prefixes behind which attribute state lives.

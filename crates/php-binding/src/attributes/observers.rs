@@ -32,10 +32,23 @@ pub fn install() {
     // nothing runs PHP code while the interrupt hook is swapped.
     unsafe {
         abi::zend_observer_class_linked_register(class_linked);
-        if let Some(previous) = ffi::zend_interrupt_function {
-            PREVIOUS_INTERRUPT.store(previous as usize, Ordering::Relaxed);
-        }
+        let previous = ffi::zend_interrupt_function.map_or(0, |f| f as usize);
+        let ours = previous == interrupted as *const () as usize;
+        PREVIOUS_INTERRUPT.store(if ours { 0 } else { previous }, Ordering::Relaxed);
         ffi::zend_interrupt_function = Some(interrupted);
+    }
+}
+
+/// Puts back the interrupt function that was installed before ours (MSHUTDOWN), unless another
+/// extension has replaced ours since.
+pub fn uninstall() {
+    let previous = PREVIOUS_INTERRUPT.swap(0, Ordering::Relaxed);
+    // SAFETY: MSHUTDOWN, no PHP code running; a saved value is an interrupt function pointer.
+    unsafe {
+        if ffi::zend_interrupt_function.map(|f| f as usize) == Some(interrupted as *const () as usize) {
+            ffi::zend_interrupt_function = (previous != 0)
+                .then(|| std::mem::transmute::<usize, unsafe extern "C" fn(*mut zend_execute_data)>(previous));
+        }
     }
 }
 

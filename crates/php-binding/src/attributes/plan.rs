@@ -54,7 +54,50 @@ pub fn blob_key(tier: Tier, lcclass: &[u8]) -> Vec<u8> {
 /// is an ordinary explicit key, so the entry is stored behind the reserved prefix and a NUL, which no
 /// class name contains.
 pub fn member_key(tier: Tier, lcclass: &[u8], member: &[u8]) -> Vec<u8> {
-    [reserved_prefix(tier), b"\0", spec_prefix(tier), lcclass, b"::", member].concat()
+    [&members_prefix(tier, lcclass)[..], member].concat()
+}
+
+/// What every member entry key of class `lcclass` starts with (and no other class's: `::` ends the
+/// class name), so the entries of a class that is not loaded can be found by a prefix scan.
+pub fn members_prefix(tier: Tier, lcclass: &[u8]) -> Vec<u8> {
+    [reserved_prefix(tier), b"\0", spec_prefix(tier), lcclass, b"::"].concat()
+}
+
+/// The class and member (`$prop`, `method()::$var`, names of class and method lower-cased) of the
+/// RFC's key of a member unit in `tier`'s backend: `volatile_static:Foo::$bar`,
+/// `pinned_static:Foo::m()::$v` (§16.3). `None` for any other key, which is then an ordinary key.
+pub fn parse_member_key(tier: Tier, key: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let rest = key.strip_prefix(spec_prefix(tier))?;
+    let rest = rest.strip_prefix(b"\\").unwrap_or(rest);
+    let split = rest.windows(2).position(|w| w == b"::")?;
+    let (class, member) = (&rest[..split], &rest[split + 2..]);
+    if !is_class_name(class) {
+        return None;
+    }
+    let member = match member.strip_prefix(b"$") {
+        Some(prop) if !prop.is_empty() => member.to_vec(),
+        Some(_) => return None,
+        None => {
+            let paren = member.windows(5).position(|w| w == b"()::$")?;
+            let (method, var) = (&member[..paren], &member[paren + 5..]);
+            if !is_identifier(method) || var.is_empty() {
+                return None;
+            }
+            [&method.to_ascii_lowercase()[..], b"()::$", var].concat()
+        }
+    };
+    Some((class.to_ascii_lowercase(), member))
+}
+
+/// A PHP identifier: `[A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*`.
+fn is_identifier(name: &[u8]) -> bool {
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b >= 0x80;
+    name.first().is_some_and(|b| word(b) && !b.is_ascii_digit()) && name.iter().all(word)
+}
+
+/// A class name as PHP writes one (without a leading `\`): identifiers separated by `\`.
+pub fn is_class_name(name: &[u8]) -> bool {
+    name.split(|&b| b == b'\\').all(is_identifier)
 }
 
 /// The units of `ce`, or an error text for a declaration that cannot be resolved (§16.1).
@@ -85,7 +128,7 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
         if let Some((attr, tier)) = class_attribute {
             let spec = declaration::read(attr, tier, ce)?;
             let mut members: Vec<(Vec<u8>, Member)> =
-                props.iter().map(|&p| ([b"$", zend::zstr_bytes((*p).name)].concat(), Member::Prop(p))).collect();
+                props.iter().map(|&p| ([b"$", declared_name(p)].concat(), Member::Prop(p))).collect();
             for &op in &methods {
                 let method = zend::zstr_bytes((*op).function_name).to_ascii_lowercase();
                 for var in static_vars(op) {
@@ -100,7 +143,7 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
         for p in props {
             let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
             let spec = declaration::read(attr, tier, ce)?;
-            let name = zend::zstr_bytes((*p).name);
+            let name = declared_name(p);
             let member = [b"$", name].concat();
             units.push(Unit {
                 spec,
@@ -131,6 +174,20 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
             }
         }
         Ok(units)
+    }
+}
+
+/// The name of a property as declared: the engine keeps private and protected names mangled
+/// (`"\0Class\0name"`, `"\0*\0name"`), keys and messages use the plain name.
+///
+/// # Safety
+/// `p` must be a live property info.
+unsafe fn declared_name<'a>(p: *mut zend_property_info) -> &'a [u8] {
+    // SAFETY: a property info's name is a live zend_string.
+    let name = unsafe { zend::zstr_bytes((*p).name) };
+    match name {
+        [0, rest @ ..] => rest.iter().position(|&b| b == 0).map_or(name, |i| &rest[i + 1..]),
+        _ => name,
     }
 }
 
