@@ -119,7 +119,8 @@ fn scan(call: &Call) -> Parsed<()> {
 /// One `Backend::scan` step. `None` when the backend could not protect the walk (every reader slot
 /// taken and its write lock unusable): the step made no progress and the caller reports false.
 fn scan_step(backend: &Backend, cursor: u64, prefix: &[u8], limit: usize) -> Option<(Vec<EntryInfo>, Option<u64>)> {
-    let (entries, next) = backend.scan(cursor, prefix, limit);
+    let (mut entries, next) = backend.scan(cursor, prefix, limit);
+    entries.retain(|e| !attributes::is_bookkeeping_key(&e.key));
     (next != Some(cursor)).then_some((entries, next))
 }
 
@@ -252,7 +253,7 @@ fn memory(call: &Call) -> Parsed<()> {
         (b"largest_free", long(s.largest_free)),
         (b"fragmentation", fragmentation),
         (b"retired", long(s.retired_bytes)),
-        (b"entries", long(s.entries)),
+        (b"entries", long(s.entries - attributes::bookkeeping_entries(tier, &backend))),
         (b"max_entries", long(s.max_entries)),
         (b"hits", long(s.hits)),
         (b"misses", long(s.misses)),

@@ -190,6 +190,11 @@ pub fn bookkeeping_entries(tier: Tier, backend: &Backend) -> u64 {
     u64::from(backend.peek(&member_search::stamp_key(tier)).is_some())
 }
 
+/// Whether `key` is a bookkeeping entry of the internal key space (hidden from operators too).
+pub fn is_bookkeeping_key(key: &[u8]) -> bool {
+    [Tier::Volatile, Tier::Pinned].iter().any(|&t| key == member_search::stamp_key(t))
+}
+
 /// Whether an explicit key is one of the reserved prefixes behind which attribute state lives.
 pub fn is_internal_key(key: &[u8]) -> bool {
     [Tier::Volatile, Tier::Pinned].iter().any(|&t| key.starts_with(plan::reserved_prefix(t)))
