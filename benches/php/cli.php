@@ -4,10 +4,13 @@
  * Prints one JSON object: {"section","workload","backend","us_per_op":[...], ...}.
  *
  *   php cli.php SECTION WORKLOAD BACKEND ITERATIONS OPS WARMUP
- *   SECTION: read | store | resident | bulk      BACKEND: volatile | pinned | apcu | resident
+ *   SECTION: read | store | resident | bulk      BACKEND: volatile | pinned | apcu | phpfiles | resident
  *   (bulk: WORKLOAD is bulk_read_32_keys or bulk_read_128_keys; BACKEND adds "-multi" or "-loop")
+ * A peer (APCu, PhpFilesAdapter) that cannot carry a workload's value is reported as unsupported, with
+ * the reason; the same from static_cache is an error. Every timed read is checked.
  */
 declare(strict_types=1);
+ini_set('display_errors', 'stderr');
 require __DIR__ . '/workloads.php';
 require __DIR__ . '/backends.php';
 
@@ -47,22 +50,41 @@ switch ($mode) {
             emit($base + ['error' => 'store failed']);
         }
         $probe = $w['probe'];
+        try {
+            $first = $probe($cache->get('bench'));
+        } catch (Throwable $e) {
+            $first = $e->getMessage();
+        }
+        if ($first !== $expected) {
+            $why = 'the value read back differs from the one stored (probe: ' . json_encode($first) . ')';
+            emit($base + (in_array($backend, ['apcu', 'phpfiles'], true) ? ['unsupported' => $why] : ['error' => $why]));
+        }
+        $pool = $cache instanceof PhpFilesBackend ? $cache->pool : null;
         for ($it = -$warmup; $it < $iterations; $it++) {
-            // One loop per backend with a direct call, so no wrapper cost is timed.
-            $t = hrtime(true);
-            switch ($backend) {
-                case 'volatile':
-                    for ($i = 0; $i < $ops; $i++) { $r = $probe($v = OPcache\VolatileCache::get('bench')); }
-                    break;
-                case 'pinned':
-                    for ($i = 0; $i < $ops; $i++) { $r = $probe($v = OPcache\PinnedCache::get('bench')); }
-                    break;
-                default:
-                    for ($i = 0; $i < $ops; $i++) { $r = $probe($v = apcu_fetch('bench')); }
+            // One loop per backend with a direct call, so no wrapper cost is timed. A miss makes the probe
+            // return something else or throw.
+            $wrong = 0;
+            try {
+                $t = hrtime(true);
+                switch ($backend) {
+                    case 'volatile':
+                        for ($i = 0; $i < $ops; $i++) { $wrong += $probe(OPcache\VolatileCache::get('bench')) !== $expected; }
+                        break;
+                    case 'pinned':
+                        for ($i = 0; $i < $ops; $i++) { $wrong += $probe(OPcache\PinnedCache::get('bench')) !== $expected; }
+                        break;
+                    case 'phpfiles':
+                        for ($i = 0; $i < $ops; $i++) { $item = $pool->getItem('bench'); $wrong += $probe($item->isHit() ? $item->get() : null) !== $expected; }
+                        break;
+                    default:
+                        for ($i = 0; $i < $ops; $i++) { $wrong += $probe(apcu_fetch('bench')) !== $expected; }
+                }
+                $dt = hrtime(true) - $t;
+            } catch (Throwable $e) {
+                emit($base + ['error' => 'miss or wrong value during a timed read: ' . $e->getMessage()]);
             }
-            $dt = hrtime(true) - $t;
-            if ($v === null || $v === false || $r !== $expected) {
-                emit($base + ['error' => 'miss or wrong value during a timed read']);
+            if ($wrong > 0) {
+                emit($base + ['error' => "$wrong misses or wrong values during a timed read"]);
             }
             if ($it >= 0) {
                 $samples[] = $dt / $ops / 1000;
