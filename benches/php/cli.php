@@ -50,6 +50,9 @@ switch ($mode) {
             emit($base + ['error' => 'store failed']);
         }
         $probe = $w['probe'];
+        if ($cache->get('bench') === null) {
+            emit($base + ['error' => 'miss right after the store']);
+        }
         try {
             $first = $probe($cache->get('bench'));
         } catch (Throwable $e) {

@@ -27,8 +27,10 @@ $w = $all[$wname];
 $key = "fpm:$wname";
 $probe = $w['probe'];
 if (isset($_GET['prime'])) {
-    if ($cache->get($key) === null || $cache->get($key) === false) {
-        $cache->set($key, ($w['build'])());
+    if ($cache->get($key) === null && (!$cache->set($key, ($w['build'])()) || $cache->get($key) === null)) {
+        http_response_code(503);
+        echo json_encode(['error' => 'store failed or missed right after the store']);
+        return;
     }
     try {
         $r = $probe($cache->get($key));

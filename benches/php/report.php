@@ -45,8 +45,8 @@ const NOTES = [
     'read' => "`phpfiles` is Symfony's PhpFilesAdapter (php-symfony-cache 5.4, append-only as Symfony's system cache), read through `getItem()`.\n\n",
     'fpm_attr' => "The state of benches/app: 300 compiled routes and the config in `#[PinnedStatic]` (attributes) or under "
         . "two keys, 200 product objects (DateTimeImmutable and array properties) in `#[VolatileStatic]` or under one "
-        . "key; sequential requests, one FPM master per attribute mode (JIT off; deferred forced by "
-        . "`static_cache.attribute_mode=deferred`). Rows per mode: the restore (attributes) or the three fetches, plus "
+        . "key; sequential requests, one FPM master per attribute mode (exact: the run's configuration without the JIT; "
+        . "deferred: the same with `static_cache.attribute_mode=deferred`, or the run's configuration with `--jit`). Rows per mode: the restore (attributes) or the three fetches, plus "
         . "a checksum over the data, wall µs inside the script; and the worker's CPU outside the script (request end, "
         . "where deferred publication is checked, + next request start) minus an empty request's, CPU µs. Ratios: "
         . "peer ÷ attributes.\n\n",
