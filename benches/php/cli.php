@@ -53,15 +53,7 @@ switch ($mode) {
         if ($cache->get('bench') === null) {
             emit($base + ['error' => 'miss right after the store']);
         }
-        try {
-            $first = $probe($cache->get('bench'));
-        } catch (Throwable $e) {
-            $first = $e->getMessage();
-        }
-        if ($first !== $expected) {
-            $why = 'the value read back differs from the one stored (probe: ' . json_encode($first) . ')';
-            emit($base + (in_array($backend, ['apcu', 'phpfiles'], true) ? ['unsupported' => $why] : ['error' => $why]));
-        }
+        check_read_back($base, $probe, $cache->get('bench'), $expected);
         $pool = $cache instanceof PhpFilesBackend ? $cache->pool : null;
         for ($it = -$warmup; $it < $iterations; $it++) {
             // One loop per backend with a direct call, so no wrapper cost is timed. A miss makes the probe
@@ -121,9 +113,7 @@ switch ($mode) {
                 $samples[] = $dt / $ops / 1000;
             }
         }
-        if (($w['probe'])($cache->get('k63')) !== $expected) {
-            emit($base + ['error' => 'final payload differs']);
-        }
+        check_read_back($base, $w['probe'], $cache->get('k63'), $expected);
         break;
     case 'resident':
         for ($it = -$warmup; $it < $iterations; $it++) {
@@ -141,6 +131,23 @@ switch ($mode) {
         emit($base + ['error' => "unknown section $section"]);
 }
 emit($base + ['us_per_op' => $samples]);
+
+/**
+ * Emits the sample as unsupported (a peer: APCu, PhpFilesAdapter) or as an error (static_cache) unless the
+ * value read back probes like the value stored.
+ */
+function check_read_back(array $base, callable $probe, mixed $value, mixed $expected): void
+{
+    try {
+        $got = $probe($value);
+    } catch (Throwable $e) {
+        $got = $e->getMessage();
+    }
+    if ($got !== $expected) {
+        $why = 'the value read back differs from the one stored (probe: ' . json_encode($got) . ')';
+        emit($base + (in_array($base['backend'], ['apcu', 'phpfiles'], true) ? ['unsupported' => $why] : ['error' => $why]));
+    }
+}
 
 /** Bulk read: a 32- or 128-key config payload, fetched as one multi-get or a per-key loop. */
 function bulk_samples(string $workload, string $backend, int $iterations, int $ops, int $warmup): array

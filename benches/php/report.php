@@ -125,7 +125,8 @@ foreach (TITLES as $section => $title) {
             $head .= ' ' . ($name === APCU ? 'APCu' : $name) . " ÷ $o |";
         }
     }
-    $head .= ' reference | target met |';
+    $refs = isset(REFERENCE[$section]);
+    $head .= $refs ? ' reference | target met |' : '';
     $md .= $head . "\n|" . str_repeat('---|', substr_count($head, '|') - 1) . "\n";
     foreach ($rows[$section] as $workload => $byLabel) {
         $line = "| $workload |";
@@ -165,7 +166,7 @@ foreach (TITLES as $section => $title) {
             default => $ref,
         };
         $met = $best === null || $target === null ? '–' : ($best >= $target ? 'yes' : 'no');
-        $line .= ($ref === null ? ' – |' : sprintf(' %s× |', $ref)) . " $met |";
+        $line .= $refs ? ($ref === null ? ' – |' : sprintf(' %s× |', $ref)) . " $met |" : '';
         $md .= $line . "\n";
         $summary[$section][$workload] = $med;
     }
