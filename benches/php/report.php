@@ -149,7 +149,7 @@ foreach (TITLES as $section => $title) {
         foreach ($peers as $name => $peer) {
             foreach ($ours as $o) {
                 $base = $med[$peer ?? str_replace(['volatile', 'pinned'], 'apcu', $o)] ?? null;
-                if ($base === null || !isset($med[$o]) || $med[$o] <= 0) {
+                if ($base === null || $base <= 0 || !isset($med[$o]) || $med[$o] <= 0) {
                     $line .= ' – |';
                     continue;
                 }
