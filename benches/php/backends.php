@@ -28,6 +28,53 @@ final class ApcuBackend implements BenchCache
     public function clear(): void { apcu_clear_cache(); }
 }
 
+/**
+ * Symfony's PhpFilesAdapter (Debian php-symfony-cache 5.4) as Symfony's system cache makes it
+ * (append-only): each value exported to a PHP file that OPcache keeps in shared memory, objects rebuilt
+ * through VarExporter on every fetch. Needs OPcache. PSR-6 keys cannot hold ':', hence the mapping.
+ */
+final class PhpFilesBackend implements BenchCache
+{
+    public Symfony\Component\Cache\Adapter\PhpFilesAdapter $pool;
+
+    public function __construct(string $dir)
+    {
+        $this->pool = new Symfony\Component\Cache\Adapter\PhpFilesAdapter('bench', 0, $dir, true);
+    }
+    public function get(string $key): mixed { $item = $this->pool->getItem(strtr($key, ':', '.')); return $item->isHit() ? $item->get() : null; }
+    public function getMultiple(array $keys): array
+    {
+        $out = [];
+        foreach ($this->pool->getItems(array_map(fn($k) => strtr($k, ':', '.'), $keys)) as $item) {
+            if ($item->isHit()) {
+                $out[strtr($item->getKey(), '.', ':')] = $item->get();
+            }
+        }
+        return $out;
+    }
+    public function set(string $key, mixed $value): bool { return $this->pool->save($this->pool->getItem(strtr($key, ':', '.'))->set($value)); }
+    public function clear(): void { $this->pool->clear(); }
+
+    /** The directory: BENCH_PHPFILES_DIR (FPM), else a directory of this process removed at its exit. */
+    public static function open(): ?self
+    {
+        $autoload = getenv('SYMFONY_CACHE_AUTOLOAD') ?: '/usr/share/php/Symfony/Component/Cache/autoload.php';
+        if (!is_file($autoload)) {
+            return null;
+        }
+        require_once $autoload;
+        if (!Symfony\Component\Cache\Adapter\PhpFilesAdapter::isSupported()) {
+            return null;
+        }
+        $dir = $_SERVER['BENCH_PHPFILES_DIR'] ?? '';
+        if ($dir === '') {
+            $dir = sys_get_temp_dir() . '/static_cache-bench-phpfiles-' . getmypid();
+            register_shutdown_function(fn() => exec('rm -rf ' . escapeshellarg($dir)));
+        }
+        return new self($dir);
+    }
+}
+
 function backend(string $name): ?BenchCache
 {
     return match ($name) {
@@ -36,6 +83,7 @@ function backend(string $name): ?BenchCache
         'pinned' => class_exists('OPcache\PinnedCache', false) && OPcache\PinnedCache::info()->available
             ? new StaticCacheBackend('OPcache\PinnedCache') : null,
         'apcu' => function_exists('apcu_enabled') && apcu_enabled() ? new ApcuBackend() : null,
+        'phpfiles' => PhpFilesBackend::open(),
         default => null,
     };
 }

@@ -4,10 +4,13 @@
  * Prints one JSON object: {"section","workload","backend","us_per_op":[...], ...}.
  *
  *   php cli.php SECTION WORKLOAD BACKEND ITERATIONS OPS WARMUP
- *   SECTION: read | store | resident | bulk      BACKEND: volatile | pinned | apcu | resident
+ *   SECTION: read | store | resident | bulk      BACKEND: volatile | pinned | apcu | phpfiles | resident
  *   (bulk: WORKLOAD is bulk_read_32_keys or bulk_read_128_keys; BACKEND adds "-multi" or "-loop")
+ * A peer (APCu, PhpFilesAdapter) that cannot carry a workload's value is reported as unsupported, with
+ * the reason; the same from static_cache is an error. Every timed read is checked.
  */
 declare(strict_types=1);
+ini_set('display_errors', 'stderr');
 require __DIR__ . '/workloads.php';
 require __DIR__ . '/backends.php';
 
@@ -47,22 +50,36 @@ switch ($mode) {
             emit($base + ['error' => 'store failed']);
         }
         $probe = $w['probe'];
+        if ($cache->get('bench') === null) {
+            emit($base + ['error' => 'miss right after the store']);
+        }
+        check_read_back($base, $probe, $cache->get('bench'), $expected);
+        $pool = $cache instanceof PhpFilesBackend ? $cache->pool : null;
         for ($it = -$warmup; $it < $iterations; $it++) {
-            // One loop per backend with a direct call, so no wrapper cost is timed.
-            $t = hrtime(true);
-            switch ($backend) {
-                case 'volatile':
-                    for ($i = 0; $i < $ops; $i++) { $r = $probe($v = OPcache\VolatileCache::get('bench')); }
-                    break;
-                case 'pinned':
-                    for ($i = 0; $i < $ops; $i++) { $r = $probe($v = OPcache\PinnedCache::get('bench')); }
-                    break;
-                default:
-                    for ($i = 0; $i < $ops; $i++) { $r = $probe($v = apcu_fetch('bench')); }
+            // One loop per backend with a direct call, so no wrapper cost is timed. A miss makes the probe
+            // return something else or throw.
+            $wrong = 0;
+            try {
+                $t = hrtime(true);
+                switch ($backend) {
+                    case 'volatile':
+                        for ($i = 0; $i < $ops; $i++) { $wrong += $probe(OPcache\VolatileCache::get('bench')) !== $expected; }
+                        break;
+                    case 'pinned':
+                        for ($i = 0; $i < $ops; $i++) { $wrong += $probe(OPcache\PinnedCache::get('bench')) !== $expected; }
+                        break;
+                    case 'phpfiles':
+                        for ($i = 0; $i < $ops; $i++) { $item = $pool->getItem('bench'); $wrong += $probe($item->isHit() ? $item->get() : null) !== $expected; }
+                        break;
+                    default:
+                        for ($i = 0; $i < $ops; $i++) { $wrong += $probe(apcu_fetch('bench')) !== $expected; }
+                }
+                $dt = hrtime(true) - $t;
+            } catch (Throwable $e) {
+                emit($base + ['error' => 'miss or wrong value during a timed read: ' . $e->getMessage()]);
             }
-            $dt = hrtime(true) - $t;
-            if ($v === null || $v === false || $r !== $expected) {
-                emit($base + ['error' => 'miss or wrong value during a timed read']);
+            if ($wrong > 0) {
+                emit($base + ['error' => "$wrong misses or wrong values during a timed read"]);
             }
             if ($it >= 0) {
                 $samples[] = $dt / $ops / 1000;
@@ -96,9 +113,7 @@ switch ($mode) {
                 $samples[] = $dt / $ops / 1000;
             }
         }
-        if (($w['probe'])($cache->get('k63')) !== $expected) {
-            emit($base + ['error' => 'final payload differs']);
-        }
+        check_read_back($base, $w['probe'], $cache->get('k63'), $expected);
         break;
     case 'resident':
         for ($it = -$warmup; $it < $iterations; $it++) {
@@ -116,6 +131,23 @@ switch ($mode) {
         emit($base + ['error' => "unknown section $section"]);
 }
 emit($base + ['us_per_op' => $samples]);
+
+/**
+ * Emits the sample as unsupported (a peer: APCu, PhpFilesAdapter) or as an error (static_cache) unless the
+ * value read back probes like the value stored.
+ */
+function check_read_back(array $base, callable $probe, mixed $value, mixed $expected): void
+{
+    try {
+        $got = $probe($value);
+    } catch (Throwable $e) {
+        $got = $e->getMessage();
+    }
+    if ($got !== $expected) {
+        $why = 'the value read back differs from the one stored (probe: ' . json_encode($got) . ')';
+        emit($base + (in_array($base['backend'], ['apcu', 'phpfiles'], true) ? ['unsupported' => $why] : ['error' => $why]));
+    }
+}
 
 /** Bulk read: a 32- or 128-key config payload, fetched as one multi-get or a per-key loop. */
 function bulk_samples(string $workload, string $backend, int $iterations, int $ops, int $warmup): array

@@ -1,77 +1,120 @@
 <?php
 /**
- * Drives the FPM sections through nginx: for each round, each workload and each backend (interleaved),
- * sends REQUESTS requests with CONCURRENCY in flight, and prints one JSON sample line per
- * (section, workload, backend, round) with the worker-side times the endpoint reported.
+ * Drives the FPM sections through nginx and prints one JSON sample line per (section, workload, backend,
+ * round) with the worker-side times the endpoints reported. Backends are interleaved within each round.
  *
- *   php fpm-driver.php BASE_URL SECTION(fpm_one|fpm_hot) ROUNDS REQUESTS CONCURRENCY WORKLOADS BACKENDS
+ *   php fpm-driver.php BASE_URL fpm_one|fpm_hot ROUNDS REQUESTS CONCURRENCY WORKLOADS BACKENDS
+ *   php fpm-driver.php BASE_URL fpm_attr ROUNDS REQUESTS 1 MODES BACKENDS
+ *
+ * fpm_one / fpm_hot: BASE_URL/fpm.php (see there). Every answer's probe must equal the probe of a fresh
+ * payload: a peer that cannot carry the value is reported as unsupported, anything else is an error.
+ * fpm_attr: BASE_URL/MODE/fpm-attributes.php for each attribute mode (one FPM master each), sequential
+ * requests; two rows per mode and backend: restore or fetch + checksum (wall µs), and the worker CPU
+ * outside the script (request end + next start) minus that of an empty request ("none") in the same
+ * round and mode.
  */
 declare(strict_types=1);
+require __DIR__ . '/http.php';
 
 [, $base, $section, $rounds, $requests, $concurrency, $workloads, $backends] = $argv;
-$mode = $section === 'fpm_hot' ? 'hot' : 'one';
+const PEERS = ['apcu', 'phpfiles'];
 
-/** Sends the URLs with at most $c connections open; returns the decoded bodies. */
-function fetch_all(array $urls, int $c): array
+/** The FPM master runs APCu with its default serializer (php). */
+function label(string $backend): string
 {
-    $out = [];
-    $pending = $urls;
-    $open = [];
-    while ($pending || $open) {
-        while ($pending && count($open) < $c) {
-            $url = array_shift($pending);
-            $p = parse_url($url);
-            $s = @stream_socket_client("tcp://{$p['host']}:{$p['port']}", $errno, $err, 5);
-            if (!$s) {
-                $out[] = ['error' => $err];
-                continue;
-            }
-            fwrite($s, "GET {$p['path']}?{$p['query']} HTTP/1.0\r\nHost: {$p['host']}\r\n\r\n");
-            stream_set_blocking($s, false);
-            $open[(int) $s] = [$s, ''];
+    return $backend === 'apcu' ? 'apcu-php' : $backend;
+}
+
+/** Decoded JSON answers of $n requests to $url with $c in flight; non-JSON answers become errors. */
+function json_answers(string $url, int $n, int $c): array
+{
+    return array_map(function (array $res): array {
+        if (isset($res['error'])) {
+            return $res;
         }
-        $r = array_map(fn($o) => $o[0], $open);
-        $w = $e = null;
-        if (@stream_select($r, $w, $e, 5) === false) {
-            break;
-        }
-        foreach ($r as $s) {
-            $chunk = fread($s, 65536);
-            $open[(int) $s][1] .= $chunk;
-            if (feof($s)) {
-                $body = substr($open[(int) $s][1], strpos($open[(int) $s][1], "\r\n\r\n") + 4);
-                $out[] = json_decode($body, true) ?? ['error' => 'bad body: ' . substr($body, 0, 200)];
-                fclose($s);
-                unset($open[(int) $s]);
-            }
-        }
-    }
-    return $out;
+        return json_decode($res['body'], true) ?? ['error' => "status {$res['status']}: " . substr($res['body'], 0, 200)];
+    }, http_get_all(array_fill(0, $n, $url), $c));
+}
+
+function emit(array $row): void
+{
+    echo json_encode($row, JSON_UNESCAPED_SLASHES), "\n";
+}
+
+function median(array $xs): float
+{
+    sort($xs);
+    $n = count($xs);
+    return $n === 0 ? NAN : ($n % 2 ? $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2);
 }
 
 $workloads = explode(',', $workloads);
 $backends = explode(',', $backends);
+$expected = [];   // "$workload/$backend" => checksum every answer must carry; absent if unsupported
 for ($round = 0; $round < (int) $rounds; $round++) {
     foreach ($workloads as $wl) {
-        foreach ($backends as $b) {
-            $url = "$base?w=$wl&b=$b&mode=$mode&n=200";
-            fetch_all([$url], 1); // primes on first use
-            $res = fetch_all(array_fill(0, (int) $requests, $url), (int) $concurrency);
-            $us = [];
+        $url = fn(string $b, string $q = '') => $section === 'fpm_attr'
+            ? "$base/$wl/fpm-attributes.php?b=$b$q" : "$base/fpm.php?w=$wl&b=$b&mode=" . ($section === 'fpm_hot' ? 'hot' : 'one') . "&n=200$q";
+        $rowsOf = [];
+        foreach ($section === 'fpm_attr' ? array_merge(['none'], $backends) : $backends as $b) {
+            $row = ['section' => $section, 'workload' => $wl, 'backend' => $b, 'label' => label($b), 'round' => $round];
+            $id = "$wl/$b";
+            if ($round === 0) {
+                $prime = json_answers($url($b, '&prime=1'), 1, 1)[0];
+                if (isset($prime['error']) || !array_key_exists('expected', $prime)) {
+                    emit($row + ['error' => 'priming failed: ' . ($prime['error'] ?? json_encode($prime))]);
+                    continue;
+                }
+                if ($section === 'fpm_attr' && $prime['mode'] !== $wl) {
+                    emit($row + ['error' => "the $wl master runs attribute mode {$prime['mode']}"]);
+                    continue;
+                }
+                if ($b !== 'none' && $prime['r'] !== $prime['expected']) {
+                    $why = 'the value read back differs from the one stored (probe: ' . json_encode($prime['r']) . ')';
+                    emit($row + (in_array($b, PEERS, true) ? ['unsupported' => $why] : ['error' => $why]));
+                    continue;
+                }
+                $expected[$id] = $prime['expected'];
+            }
+            if (!array_key_exists($id, $expected)) {
+                continue;
+            }
+            $us = $gap = [];
             $errors = [];
-            foreach ($res as $x) {
-                if (isset($x['us'])) {
+            foreach (json_answers($url($b), (int) $requests, (int) $concurrency) as $x) {
+                if (isset($x['error']) || !isset($x['us'])) {
+                    $errors[] = $x['error'] ?? 'no timing in the answer';
+                } elseif ($b !== 'none' && ($x['r'] ?? null) !== $expected[$id]) {
+                    $errors[] = 'wrong value during a timed read: ' . json_encode($x['r'] ?? null);
+                } else {
                     $us[] = $x['us'];
-                } elseif (!isset($x['primed'])) {
-                    $errors[] = $x['error'] ?? 'unknown';
+                    if (($x['gap'] ?? null) !== null) {
+                        $gap[] = $x['gap'];
+                    }
                 }
             }
-            // The FPM master runs APCu with its default serializer (php).
-            $row = ['section' => $section, 'workload' => $wl, 'backend' => $b, 'label' => $b === 'apcu' ? 'apcu-php' : $b, 'round' => $round, 'us_per_op' => $us];
             if ($errors) {
                 $row['error'] = $errors[0];
             }
-            echo json_encode($row, JSON_UNESCAPED_SLASHES), "\n";
+            $rowsOf[$b] = [$row, $us, $gap];
+        }
+        if ($section !== 'fpm_attr') {
+            foreach ($rowsOf as [$row, $us]) {
+                emit($row + ['us_per_op' => $us]);
+            }
+            continue;
+        }
+        $baseline = median($rowsOf['none'][2] ?? []);
+        foreach ($rowsOf as $b => [$row, $us, $gap]) {
+            if ($b === 'none') {
+                if (isset($row['error'])) {
+                    emit($row);
+                }
+                continue;
+            }
+            emit(['workload' => "$wl: restore or fetch + checksum"] + $row + ['us_per_op' => $us]);
+            emit(['workload' => "$wl: request end + start, CPU over an empty request's"] + $row
+                + ['us_per_op' => is_nan($baseline) ? [] : array_map(fn($g) => $g - $baseline, $gap)]);
         }
     }
 }

@@ -1,8 +1,11 @@
 <?php
 /**
- * FPM endpoint of the harness. Query: w=WORKLOAD, b=volatile|pinned|apcu, mode=one|hot, n=fetches (hot).
- * Stores the payload on first use, then times fetch + probe inside the worker with hrtime() and answers
- * {"us": time per fetch, "pid": worker}. "one": the request's single fetch. "hot": mean of fetches 2..n.
+ * FPM endpoint of the harness. Query: w=WORKLOAD, b=volatile|pinned|apcu|phpfiles, mode=one|hot,
+ * n=fetches (hot), prime=1. A prime request stores the payload if it is missing and answers
+ * {"expected": probe of a fresh payload, "r": probe of a fetch}; any other request times fetch + probe
+ * inside the worker with hrtime() and answers {"us": time per fetch, "pid": worker, "r": probe}.
+ * "one": the request's single fetch. "hot": mean of fetches 2..n, each checked against the first.
+ * A miss outside a prime request is an error (503).
  */
 declare(strict_types=1);
 require __DIR__ . '/workloads.php';
@@ -23,23 +26,40 @@ if (!isset($all[$wname]) || $cache === null) {
 $w = $all[$wname];
 $key = "fpm:$wname";
 $probe = $w['probe'];
-$t = hrtime(true);
-$v = $cache->get($key);
-$hit = $v !== null && $v !== false;
-$r = $hit ? $probe($v) : null;
-$first = (hrtime(true) - $t) / 1000;
-if (!$hit) {
-    $cache->set($key, ($w['build'])());
-    echo json_encode(['primed' => true]);
+if (isset($_GET['prime'])) {
+    if ($cache->get($key) === null && (!$cache->set($key, ($w['build'])()) || $cache->get($key) === null)) {
+        http_response_code(503);
+        echo json_encode(['error' => 'store failed or missed right after the store']);
+        return;
+    }
+    try {
+        $r = $probe($cache->get($key));
+    } catch (Throwable $e) {
+        $r = $e->getMessage();
+    }
+    echo json_encode(['expected' => $probe(($w['build'])()), 'r' => $r]);
     return;
 }
-if ($mode === 'one') {
-    $us = $first;
-} else {
+try {
     $t = hrtime(true);
-    for ($i = 1; $i < $n; $i++) {
-        $r = $probe($cache->get($key));
+    $r = $probe($cache->get($key));
+    $first = (hrtime(true) - $t) / 1000;
+    if ($mode === 'one') {
+        $us = $first;
+    } else {
+        $wrong = 0;
+        $t = hrtime(true);
+        for ($i = 1; $i < $n; $i++) {
+            $wrong += $probe($cache->get($key)) !== $r;
+        }
+        $us = (hrtime(true) - $t) / 1000 / ($n - 1);
+        if ($wrong) {
+            throw new RuntimeException("$wrong hot fetches differ from the first");
+        }
     }
-    $us = (hrtime(true) - $t) / 1000 / ($n - 1);
+} catch (Throwable $e) {
+    http_response_code(503);
+    echo json_encode(['error' => 'miss or wrong value during a timed read: ' . $e->getMessage()]);
+    return;
 }
 echo json_encode(['us' => $us, 'pid' => getmypid(), 'r' => $r]);

@@ -39,6 +39,17 @@ const TITLES = [
     'fpm_hot' => 'FPM hot read (worker-side µs per fetch after the first)',
     'zts_one' => 'ZTS host, classic mode: one fetch per request (FrankenPHP-like, worker-side µs)',
     'zts_hot' => 'ZTS host, worker mode: hot read (FrankenPHP-like, µs per fetch after the first)',
+    'fpm_attr' => 'FPM attribute path: the application state per request (µs)',
+];
+const NOTES = [
+    'read' => "`phpfiles` is Symfony's PhpFilesAdapter (php-symfony-cache 5.4, append-only as Symfony's system cache), read through `getItem()`.\n\n",
+    'fpm_attr' => "The state of benches/app: 300 compiled routes and the config in `#[PinnedStatic]` (attributes) or under "
+        . "two keys, 200 product objects (DateTimeImmutable and array properties) in `#[VolatileStatic]` or under one "
+        . "key; sequential requests, one FPM master per attribute mode (exact: the run's configuration without the JIT; "
+        . "deferred: the same with `static_cache.attribute_mode=deferred`, or the run's configuration with `--jit`). Rows per mode: the restore (attributes) or the three fetches, plus "
+        . "a checksum over the data, wall µs inside the script; and the worker's CPU outside the script (request end, "
+        . "where deferred publication is checked, + next request start) minus an empty request's, CPU µs. Ratios: "
+        . "peer ÷ attributes.\n\n",
 ];
 const APCU = 'apcu-php';
 
@@ -57,6 +68,7 @@ function quantile(array $xs, float $q): float
 
 $rows = [];
 $errors = [];
+$unsupported = [];   // [section][workload][label] => why a peer could not carry the value
 foreach (file($samplesFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
     $r = json_decode($line, true);
     if (!is_array($r)) {
@@ -65,6 +77,10 @@ foreach (file($samplesFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $l
     $label = $r['label'] ?? $r['backend'];
     if (isset($r['error'])) {
         $errors[] = "{$r['section']} / {$r['workload']} / $label: {$r['error']}";
+    }
+    if (isset($r['unsupported'])) {
+        $unsupported[$r['section']][$r['workload']][$label] = $r['unsupported'];
+        $rows[$r['section']][$r['workload']][$label] ??= [];
     }
     $xs = $r['us_per_op'] ?? $r['us_per_batch'] ?? [];
     foreach ($xs as $x) {
@@ -76,36 +92,52 @@ $env = json_decode((string) file_get_contents($envFile), true) ?: [];
 
 $md = "# static_cache benchmark report\n\n";
 $md .= "Generated " . gmdate('Y-m-d H:i') . " UTC by `benches/run`. Times are medians with the 10th–90th percentile "
-    . "spread; ratio = APCu (`apc.serializer=php`) ÷ static_cache, above 1 means static_cache is faster. Reference "
-    . "ratios are the spec's (§19.4, another machine and engine): only our own side-by-side ratios mean anything.\n\n";
+    . "spread; ratio = peer ÷ static_cache (APCu with `apc.serializer=php`; `phpfiles` is Symfony's PhpFilesAdapter), "
+    . "above 1 means static_cache is faster. Reference ratios are the spec's (§19.4, another machine and engine): "
+    . "only our own side-by-side ratios mean anything.\n\n";
 $md .= "## Environment\n\n";
 foreach ($env as $k => $v) {
     $md .= "* **$k**: `" . (is_array($v) ? json_encode($v) : $v) . "`\n";
 }
 $summary = [];
+$notMeasured = [];
 foreach (TITLES as $section => $title) {
     if (empty($rows[$section])) {
         continue;
     }
-    $md .= "\n## $title\n\n";
+    $md .= "\n## $title\n\n" . (NOTES[$section] ?? '');
     $labels = [];
     foreach ($rows[$section] as $byLabel) {
         $labels = array_unique(array_merge($labels, array_keys($byLabel)));
     }
     sort($labels);
-    $ours = array_values(array_filter($labels, fn($l) => str_starts_with($l, 'volatile') || str_starts_with($l, 'pinned')));
+    // The backends under test (ratio denominators) and the peers they are compared with (numerators).
+    $ours = array_values(array_filter($labels, fn($l) => $section === 'fpm_attr' ? $l === 'attributes'
+        : str_starts_with($l, 'volatile') || str_starts_with($l, 'pinned')));
+    $peers = match ($section) {
+        'bulk' => ['APCu (same mode)' => null],
+        'resident' => ['resident' => 'resident'],
+        default => array_intersect([APCU => APCU, 'volatile' => 'volatile', 'phpfiles' => 'phpfiles'], $section === 'fpm_attr' ? $labels : array_diff($labels, $ours)),
+    };
     $head = '| Workload | ' . implode(' | ', $labels) . ' |';
-    $baseName = match ($section) { 'bulk' => 'APCu (same mode)', 'resident' => 'resident', default => 'APCu' };
-    foreach ($ours as $o) {
-        $head .= " $baseName ÷ $o |";
+    foreach ($peers as $name => $_) {
+        foreach ($ours as $o) {
+            $head .= ' ' . ($name === APCU ? 'APCu' : $name) . " ÷ $o |";
+        }
     }
-    $head .= ' reference | target met |';
+    $refs = isset(REFERENCE[$section]);
+    $head .= $refs ? ' reference | target met |' : '';
     $md .= $head . "\n|" . str_repeat('---|', substr_count($head, '|') - 1) . "\n";
     foreach ($rows[$section] as $workload => $byLabel) {
         $line = "| $workload |";
         $med = [];
         foreach ($labels as $l) {
-            if (!isset($byLabel[$l])) {
+            if (isset($unsupported[$section][$workload][$l])) {
+                $notMeasured[] = "$section / $workload / $l: {$unsupported[$section][$workload][$l]}";
+                $line .= ' n/a |';
+                continue;
+            }
+            if (empty($byLabel[$l])) {
                 $line .= ' – |';
                 continue;
             }
@@ -114,15 +146,19 @@ foreach (TITLES as $section => $title) {
         }
         $ref = REFERENCE[$section][$workload] ?? null;
         $best = null;
-        foreach ($ours as $o) {
-            $base = $section === 'bulk' ? ($med[str_replace(['volatile', 'pinned'], 'apcu', $o)] ?? null) : ($section === 'resident' ? ($med['resident'] ?? null) : ($med[APCU] ?? null));
-            if ($base === null || !isset($med[$o]) || $med[$o] <= 0) {
-                $line .= ' – |';
-                continue;
+        foreach ($peers as $name => $peer) {
+            foreach ($ours as $o) {
+                $base = $med[$peer ?? str_replace(['volatile', 'pinned'], 'apcu', $o)] ?? null;
+                if ($base === null || $base <= 0 || !isset($med[$o]) || $med[$o] <= 0) {
+                    $line .= ' – |';
+                    continue;
+                }
+                $ratio = $base / $med[$o];
+                if ($peer !== 'phpfiles' && $peer !== 'volatile') {
+                    $best = max($best ?? 0, $ratio);
+                }
+                $line .= sprintf(' %.2f× |', $ratio);
             }
-            $ratio = $base / $med[$o];
-            $best = max($best ?? 0, $ratio);
-            $line .= sprintf(' %.2f× |', $ratio);
         }
         $target = match ($section) {
             'store' => 1.0,
@@ -130,7 +166,7 @@ foreach (TITLES as $section => $title) {
             default => $ref,
         };
         $met = $best === null || $target === null ? '–' : ($best >= $target ? 'yes' : 'no');
-        $line .= ($ref === null ? ' – |' : sprintf(' %s× |', $ref)) . " $met |";
+        $line .= $refs ? ($ref === null ? ' – |' : sprintf(' %s× |', $ref)) . " $met |" : '';
         $md .= $line . "\n";
         $summary[$section][$workload] = $med;
     }
@@ -140,6 +176,10 @@ foreach (TITLES as $section => $title) {
 $md .= "\nTargets: CLI read, FPM one fetch and FPM hot read at least the reference ratio; CLI store ratio ≥ 1.0 "
     . "(our own target, the in-engine reference was slower than APCu); resident probe: get + probe within 2× of the "
     . "resident literal (shown as resident ÷ volatile ≥ 0.5).\n";
+if ($notMeasured) {
+    $md .= "\n## Not measured (n/a)\n\nA peer that cannot carry a workload's value is not timed:\n\n"
+        . implode("\n", array_map(fn($e) => "* $e", array_unique($notMeasured))) . "\n";
+}
 if ($errors) {
     $md .= "\n## Errors\n\n" . implode("\n", array_map(fn($e) => "* $e", array_unique($errors))) . "\n";
 }

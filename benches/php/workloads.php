@@ -188,22 +188,14 @@ function load_carbon(): bool
 }
 
 /**
- * A real compiled route table: 300 routes (half static, half with a `{id}` requirement) compiled by
- * Symfony 5.4's CompiledUrlMatcherDumper and CompiledUrlGeneratorDumper (Debian php-symfony-routing).
+ * A real compiled route table: the 300 routes of benches/app (half static, half with a `{id}` requirement)
+ * compiled by Symfony 5.4's CompiledUrlMatcherDumper and CompiledUrlGeneratorDumper (Debian
+ * php-symfony-routing).
  */
 function build_route_table(): array
 {
-    require_once getenv('SYMFONY_ROUTING_AUTOLOAD') ?: '/usr/share/php/Symfony/Component/Routing/autoload.php';
-    $routes = new Symfony\Component\Routing\RouteCollection();
-    foreach (['blog' => 'post', 'api/v1' => 'item', 'shop' => 'cart', 'docs' => 'page', 'admin' => 'user'] as $prefix => $thing) {
-        for ($j = 0; $j < 60; $j++) {
-            $i = count($routes);
-            $defaults = ['_controller' => "App\\Controller\\{$thing}Controller::show"];
-            $routes->add("route_$i", $j % 2
-                ? new Symfony\Component\Routing\Route("/$prefix/$thing-$i", $defaults, [], [], '', [], ['GET', 'HEAD'])
-                : new Symfony\Component\Routing\Route("/$prefix/$thing-$i/{id}", $defaults, ['id' => '\d+'], [], '', [], ['GET']));
-        }
-    }
+    require_once __DIR__ . '/../app/src/Data.php';
+    $routes = BenchApp\Data::routes();
     return [
         'matcher' => (new Symfony\Component\Routing\Matcher\Dumper\CompiledUrlMatcherDumper($routes))->getCompiledRoutes(),
         'generator' => (new Symfony\Component\Routing\Generator\Dumper\CompiledUrlGeneratorDumper($routes))->getCompiledRoutes(),
