@@ -1,5 +1,5 @@
 --TEST--
-FPM: one partition per pool; every worker of a pool shares it, no API path crosses pools, and the master leaves nothing behind in /dev/shm (spec §14.3, M)
+FPM: one partition per pool; every worker of a pool shares it, no API path crosses pools, a reload starts a new, empty generation and removes the previous one's objects, and the master leaves nothing behind in /dev/shm (spec §14.3, M)
 --SKIPIF--
 <?php
 if (!is_executable(getenv('PHP_FPM') ?: '/usr/sbin/php-fpm8.2')) die('skip php-fpm8.2 not installed');
@@ -44,6 +44,21 @@ $expected = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment
 sort($expected);
 var_dump(sc_shm_list($shm) === $expected);
 var_dump(array_map(fn($n) => sc_owner_mode(sc_shm_path($shm, $n)), sc_shm_list($shm)));
+
+// A reload re-executes the master: a new generation, empty, and the previous one's objects are removed.
+$old = sc_fpm_generation($fpm);
+sc_kill($fpm['pid'], 12);
+sc_until(function () use ($fpm, $old) {
+    try {
+        return sc_fpm_generation($fpm) !== $old && count(sc_fpm_pool_workers($fpm, 'alpha')) === 2;
+    } catch (Throwable) {
+        return false;
+    }
+});
+var_dump(sc_fcgi($fpm, 'alpha', 'op=get')['r']);
+$now = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment($fpm, 'alpha')];
+sort($now);
+var_dump(sc_shm_list($shm) === $now);
 sc_fpm_stop($fpm);
 var_dump(sc_shm_settles($shm, []));
 sc_shm_close($shm);
@@ -100,5 +115,7 @@ array(3) {
   [2]=>
   string(8) "root 600"
 }
+NULL
+bool(true)
 array(0) {
 }

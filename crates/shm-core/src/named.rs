@@ -125,16 +125,20 @@ pub fn list(prefix: &str) -> Vec<String> {
     dir.flatten().filter_map(|e| e.file_name().into_string().ok()).filter(|n| n.starts_with(prefix)).collect()
 }
 
+/// A name no other test (of this or another process) uses.
+#[cfg(test)]
+pub(crate) fn test_name(what: &str) -> String {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("static_cache-test-{what}-{}-{n}", std::process::id())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 
-    fn unique(what: &str) -> String {
-        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        format!("static_cache-test-named-{what}-{}-{n}", std::process::id())
-    }
+    use super::test_name as unique;
 
     fn shm_path(name: &str) -> String {
         format!("{SHM_DIR}/{name}")

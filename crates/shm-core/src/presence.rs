@@ -104,11 +104,7 @@ pub fn probe(name: &str) -> Option<Vacancy> {
 mod tests {
     use super::*;
 
-    fn unique(what: &str) -> String {
-        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        format!("static_cache-test-presence-{what}-{}-{n}", std::process::id())
-    }
+    use crate::named::test_name as unique;
 
     /// Forks a child that runs `f` and exits (without running the parent's destructors).
     fn fork_child(f: impl FnOnce()) -> libc::pid_t {
