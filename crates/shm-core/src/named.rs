@@ -54,7 +54,7 @@ fn open(name: &str, flags: i32) -> Result<OwnedFd, SegmentError> {
 }
 
 /// Creates object `name`, which must not exist, with mode 0600 whatever the umask.
-pub fn create_exclusive(name: &str) -> Result<OwnedFd, SegmentError> {
+pub(crate) fn create_exclusive(name: &str) -> Result<OwnedFd, SegmentError> {
     let fd = open(name, libc::O_CREAT | libc::O_EXCL | libc::O_RDWR)?;
     // SAFETY: fd is the object just created.
     if unsafe { libc::fchmod(fd.as_raw_fd(), MODE as libc::mode_t) } != 0 {
@@ -66,7 +66,7 @@ pub fn create_exclusive(name: &str) -> Result<OwnedFd, SegmentError> {
 }
 
 /// Opens the existing object `name` for reading and writing, if it is this user's private object.
-pub fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError> {
+pub(crate) fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError> {
     let fd = open(name, libc::O_RDWR)?;
     let st = stat_fd(&fd)?;
     // SAFETY: geteuid has no preconditions.
@@ -80,7 +80,7 @@ pub fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError> {
 
 /// Opens the existing regular object `name` read-only, whoever owns it (for locking it, never for
 /// reading what it holds).
-pub fn open_for_lock(name: &str) -> Result<OwnedFd, SegmentError> {
+pub(crate) fn open_for_lock(name: &str) -> Result<OwnedFd, SegmentError> {
     let fd = open(name, libc::O_RDONLY)?;
     let st = stat_fd(&fd)?;
     if st.st_mode & libc::S_IFMT != libc::S_IFREG {
@@ -91,7 +91,7 @@ pub fn open_for_lock(name: &str) -> Result<OwnedFd, SegmentError> {
 
 /// Whether `name` still names the object open as `fd` (it may have been removed, or removed and made
 /// again, since `fd` was opened).
-pub fn names(name: &str, fd: &OwnedFd) -> bool {
+pub(crate) fn names(name: &str, fd: &OwnedFd) -> bool {
     let (Ok(p), Ok(held)) = (path(name), stat_fd(fd)) else { return false };
     // SAFETY: an all-zero stat is a valid out-parameter.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };

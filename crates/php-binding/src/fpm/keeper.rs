@@ -36,6 +36,10 @@ pub fn spawn(lock_name: &str, segment_name: &str, label: &str) -> std::io::Resul
     }
     // SAFETY: fd was just returned by pidfd_open and belongs to nobody else.
     let master = unsafe { OwnedFd::from_raw_fd(fd as libc::c_int) };
+    // SAFETY: as above. Still the parent: the pidfd refers to the master, not to a process that reused its pid.
+    if unsafe { libc::getppid() } != master_pid {
+        return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+    }
     let title = format!("php-fpm: static_cache keeper of pool {label}");
     // SAFETY: an FPM worker is single-threaded; the child never returns into PHP (it forks the keeper
     // and leaves with _exit, as the keeper does).
