@@ -256,7 +256,11 @@ fn join_pool(generation: &Generation) -> Result<Membership, String> {
         remove_vacant_scopes(&generation.id);
         let label = pool_name().unwrap_or_default();
         if let Err(e) = keeper::spawn(&lock_name, &generation.segment_name(&identity), &label) {
-            eprintln!("static_cache: cannot start the keeper of pool \"{label}\" ({e}); its shared memory stays in {} after the master exits, until the next start removes it", named::SHM_DIR);
+            eprintln!(
+                "static_cache: cannot start the keeper of pool \"{label}\" ({e}): its shared memory stays in {} \
+                 after the master exits, until a later start removes it",
+                named::SHM_DIR
+            );
         }
     }
     Ok(Membership::Pool { _lock: lock, identity })
@@ -409,13 +413,14 @@ mod tests {
     #[test]
     fn only_names_of_this_scheme_are_recognised() {
         let g = "0123456789abcdef";
-        let p = "fedcba9876543210";
+        let p = "01234567fedcba9876543210";
         assert_eq!(parse(&format!("static_cache.{g}.lock")), Some((g, None)));
         assert_eq!(parse(&format!("static_cache.{g}.{p}")), Some((g, Some(p))));
         assert_eq!(parse(&format!("static_cache.{g}.{p}.lock")), Some((g, Some(p))));
         for other in [
             format!("static_cache.{g}"),
             format!("static_cache.{g}.{p}.x"),
+            format!("static_cache.{g}.{}", &p[8..]),
             "static_cache.1234.0123456789abcdef.alpha".to_owned(),
             "static_cache.test.12.3.twomaps".to_owned(),
             format!("static_cache.{}.lock", g.to_uppercase()),
