@@ -53,6 +53,14 @@ sort($objects);
 var_dump(sc_shm_list($shm) === $objects);
 print_r(sc_shm_keepers($shm));
 
+echo "-- another user's lock planted beside them does not let a starting master remove them\n";
+$g = sc_fpm_generation($fpm);
+echo sc_shm_run($shm, "touch /dev/shm/static_cache.$g.lock && chown daemon /dev/shm/static_cache.$g.lock && chmod 600 /dev/shm/static_cache.$g.lock");
+$other = sc_fpm_start(['other' => ['children' => 1]], $app, ['shm' => $shm]);
+sc_fpm_stop($other);
+sc_fpm_cleanup($other);
+var_dump(sc_shm_list($shm) === $objects, sc_fcgi($fpm, 'alpha', 'op=get')['r'], count(sc_shm_keepers($shm)));
+
 echo "-- a reload starts a new generation, empty; the old one's objects and keepers are gone\n";
 $before = sc_shm_list($shm);
 sc_kill($fpm['pid'], 12);
@@ -119,6 +127,10 @@ Array
     [1] => www-data php-fpm: static_cache keeper of pool alpha
     [2] => www-data php-fpm: static_cache keeper of pool gamma
 )
+-- another user's lock planted beside them does not let a starting master remove them
+bool(true)
+string(2) "a1"
+int(3)
 -- a reload starts a new generation, empty; the old one's objects and keepers are gone
 NULL
 bool(true)

@@ -25,7 +25,7 @@ use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
 use shm_core::named;
-use shm_core::{presence, PartitionSpec, PresenceLock, Segment, SegmentError};
+use shm_core::{presence, PartitionSpec, PresenceLock, Segment, SegmentError, Vacancy};
 
 use crate::zend;
 
@@ -319,18 +319,18 @@ extern "C" fn leave_generation() {
         let Some(fpm) = FPM.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
         if let Ok(Membership::Generation(lock)) = fpm.membership {
             if let Some(vacancy) = lock.leave() {
-                remove_objects(&fpm.generation.id);
+                remove_objects(&fpm.generation.id, &vacancy);
                 vacancy.remove();
             }
         }
     });
 }
 
-/// Removes every object of generation `id` but its lock.
-fn remove_objects(id: &str) {
+/// Removes the objects of generation `id` that its vacant lock covers (all, if root's), but the lock.
+fn remove_objects(id: &str, vacancy: &Vacancy) {
     let lock = format!("{PREFIX}{id}{LOCK_SUFFIX}");
     for name in named::list(&format!("{PREFIX}{id}.")) {
-        if name != lock {
+        if name != lock && named::file_owner(&name).is_some_and(|uid| vacancy.covers(uid)) {
             let _ = named::unlink(&name);
         }
     }
@@ -360,11 +360,11 @@ fn remove_previous_generations(own: &str, socket_tag: &str) {
         if g == own || !pool.starts_with(socket_tag) || !name.ends_with(LOCK_SUFFIX) {
             continue;
         }
-        if std::fs::symlink_metadata(format!("{}/{name}", named::SHM_DIR)).is_ok_and(|m| {
-            use std::os::unix::fs::MetadataExt;
-            m.uid() == me && m.file_type().is_file()
-        }) {
-            let _ = named::unlink(&format!("{PREFIX}{g}.{pool}"));
+        let segment = format!("{PREFIX}{g}.{pool}");
+        if named::file_owner(&name) == Some(me) {
+            if named::file_owner(&segment) == Some(me) {
+                let _ = named::unlink(&segment);
+            }
             let _ = named::unlink(&name);
         }
     }
@@ -383,7 +383,7 @@ fn remove_vacant_scopes(own: &str) {
     for (g, pools) in generations {
         let lock = format!("{PREFIX}{g}{LOCK_SUFFIX}");
         if let Some(vacancy) = presence::probe(&lock) {
-            remove_objects(&g);
+            remove_objects(&g, &vacancy);
             vacancy.remove();
             continue;
         }
@@ -395,7 +395,9 @@ fn remove_vacant_scopes(own: &str) {
             let segment = format!("{PREFIX}{g}.{p}");
             let pool_lock = format!("{segment}{LOCK_SUFFIX}");
             if let Some(vacancy) = presence::probe(&pool_lock) {
-                let _ = named::unlink(&segment);
+                if named::file_owner(&segment).is_some_and(|uid| vacancy.covers(uid)) {
+                    let _ = named::unlink(&segment);
+                }
                 vacancy.remove();
             } else if !named::exists(&pool_lock) && !named::exists(&lock) {
                 // A lock is made before its scope's objects and removed after them: a segment without

@@ -80,33 +80,39 @@ pub(crate) fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError
 
 /// Opens the existing regular object `name` read-only, whoever owns it (for locking it, never for
 /// reading what it holds).
-pub(crate) fn open_for_lock(name: &str) -> Result<OwnedFd, SegmentError> {
+/// Returns the descriptor and the owner's uid.
+pub(crate) fn open_for_lock(name: &str) -> Result<(OwnedFd, u32), SegmentError> {
     let fd = open(name, libc::O_RDONLY)?;
     let st = stat_fd(&fd)?;
     if st.st_mode & libc::S_IFMT != libc::S_IFREG {
         return Err(SegmentError::Foreign { uid: st.st_uid, mode: st.st_mode & 0o7777, regular: false });
     }
-    Ok(fd)
+    Ok((fd, st.st_uid))
 }
 
 /// Whether `name` still names the object open as `fd` (it may have been removed, or removed and made
 /// again, since `fd` was opened).
 pub(crate) fn names(name: &str, fd: &OwnedFd) -> bool {
-    let (Ok(p), Ok(held)) = (path(name), stat_fd(fd)) else { return false };
-    // SAFETY: an all-zero stat is a valid out-parameter.
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: p is a valid C string; st is a valid out-pointer; lstat does not follow a link.
-    let found = unsafe { libc::lstat(p.as_ptr(), &mut st) } == 0;
-    found && st.st_dev == held.st_dev && st.st_ino == held.st_ino
+    let (Some(st), Ok(held)) = (lstat(name), stat_fd(fd)) else { return false };
+    st.st_dev == held.st_dev && st.st_ino == held.st_ino
 }
 
 /// Whether object `name` exists (of any kind, anyone's).
 pub fn exists(name: &str) -> bool {
-    let Ok(p) = path(name) else { return false };
+    lstat(name).is_some()
+}
+
+/// The owner's uid of object `name` if it is a regular file.
+pub fn file_owner(name: &str) -> Option<u32> {
+    lstat(name).filter(|st| st.st_mode & libc::S_IFMT == libc::S_IFREG).map(|st| st.st_uid)
+}
+
+fn lstat(name: &str) -> Option<libc::stat> {
+    let p = path(name).ok()?;
     // SAFETY: an all-zero stat is a valid out-parameter.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: p is a valid C string; st is a valid out-pointer.
-    unsafe { libc::lstat(p.as_ptr(), &mut st) == 0 }
+    // SAFETY: p is a valid C string; st is a valid out-pointer; lstat does not follow a link.
+    (unsafe { libc::lstat(p.as_ptr(), &mut st) } == 0).then_some(st)
 }
 
 /// Removes object `name` (processes that mapped it keep their mapping).

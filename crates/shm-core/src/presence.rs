@@ -82,9 +82,17 @@ impl PresenceLock {
 pub struct Vacancy {
     fd: OwnedFd,
     name: String,
+    owner: u32,
 }
 
 impl Vacancy {
+    /// Whether an object owned by `uid` may be removed on the strength of this vacancy. Anyone can make
+    /// an object of any free name (a lock beside someone else's objects), so only objects of the lock's
+    /// owner belong to its scope — all of them if root owns the lock.
+    pub fn covers(&self, uid: u32) -> bool {
+        self.owner == 0 || self.owner == uid
+    }
+
     /// Removes the lock object (the last object of a scope to go, so that a scope's objects never
     /// outlive the lock that tells whether they are in use).
     pub fn remove(self) {
@@ -96,8 +104,8 @@ impl Vacancy {
 /// The vacancy of scope `name`, or `None` when it has a member — or when this process cannot tell
 /// (the lock object is missing, not a regular file, or another user's private object).
 pub fn probe(name: &str) -> Option<Vacancy> {
-    let fd = named::open_for_lock(name).ok()?;
-    (flock(&fd, libc::LOCK_EX) && named::names(name, &fd)).then(|| Vacancy { fd, name: name.to_owned() })
+    let (fd, owner) = named::open_for_lock(name).ok()?;
+    (flock(&fd, libc::LOCK_EX) && named::names(name, &fd)).then(|| Vacancy { fd, name: name.to_owned(), owner })
 }
 
 #[cfg(test)]
@@ -211,6 +219,29 @@ mod tests {
         drop(_member);
         probe(&name).expect("the zombie holds nothing").remove();
         kill_and_reap(child);
+    }
+
+    #[test]
+    fn a_vacancy_covers_only_objects_of_its_locks_owner_unless_root() {
+        let name = unique("covers");
+        let (lock, _) = PresenceLock::join(&name).unwrap();
+        let vacancy = lock.leave().unwrap();
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        assert!(vacancy.covers(me));
+        assert_eq!(vacancy.covers(me + 1), me == 0, "a lock of root covers everyone's objects");
+        vacancy.remove();
+        if me != 0 {
+            return;
+        }
+        // A lock another user planted beside root's objects proves nothing about them.
+        let planted = unique("covers-planted");
+        std::fs::write(format!("{}/{planted}", named::SHM_DIR), b"").unwrap();
+        std::os::unix::fs::chown(format!("{}/{planted}", named::SHM_DIR), Some(65534), None).unwrap();
+        let vacancy = probe(&planted).expect("nobody holds the planted lock");
+        let (covers_own, covers_root, covers_other) = (vacancy.covers(65534), vacancy.covers(0), vacancy.covers(33));
+        vacancy.remove();
+        assert!(covers_own && !covers_root && !covers_other);
     }
 
     #[test]
