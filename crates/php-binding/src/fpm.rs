@@ -330,7 +330,7 @@ extern "C" fn leave_generation() {
 fn remove_objects(id: &str, vacancy: &Vacancy) {
     let lock = format!("{PREFIX}{id}{LOCK_SUFFIX}");
     for name in named::list(&format!("{PREFIX}{id}.")) {
-        if name != lock && named::file_owner(&name).is_some_and(|uid| vacancy.covers(uid)) {
+        if name != lock && named::owner(&name).is_some_and(|uid| vacancy.covers(uid)) {
             let _ = named::unlink(&name);
         }
     }
@@ -361,8 +361,8 @@ fn remove_previous_generations(own: &str, socket_tag: &str) {
             continue;
         }
         let segment = format!("{PREFIX}{g}.{pool}");
-        if named::file_owner(&name) == Some(me) {
-            if named::file_owner(&segment) == Some(me) {
+        if named::owner(&name) == Some(me) {
+            if named::owner(&segment) == Some(me) {
                 let _ = named::unlink(&segment);
             }
             let _ = named::unlink(&name);
@@ -395,7 +395,7 @@ fn remove_vacant_scopes(own: &str) {
             let segment = format!("{PREFIX}{g}.{p}");
             let pool_lock = format!("{segment}{LOCK_SUFFIX}");
             if let Some(vacancy) = presence::probe(&pool_lock) {
-                if named::file_owner(&segment).is_some_and(|uid| vacancy.covers(uid)) {
+                if named::owner(&segment).is_some_and(|uid| vacancy.covers(uid)) {
                     let _ = named::unlink(&segment);
                 }
                 vacancy.remove();

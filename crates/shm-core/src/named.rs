@@ -102,9 +102,9 @@ pub fn exists(name: &str) -> bool {
     lstat(name).is_some()
 }
 
-/// The owner's uid of object `name` if it is a regular file.
-pub fn file_owner(name: &str) -> Option<u32> {
-    lstat(name).filter(|st| st.st_mode & libc::S_IFMT == libc::S_IFREG).map(|st| st.st_uid)
+/// The owner's uid of object `name` (of any kind: a planted link is removed as readily as a file).
+pub fn owner(name: &str) -> Option<u32> {
+    lstat(name).map(|st| st.st_uid)
 }
 
 fn lstat(name: &str) -> Option<libc::stat> {
