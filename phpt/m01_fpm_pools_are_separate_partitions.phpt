@@ -1,7 +1,10 @@
 --TEST--
-FPM: one partition per pool; every worker of a pool shares it, no API path crosses pools, and the master leaves no segment behind (spec §14.3, M)
+FPM: one partition per pool; every worker of a pool shares it, no API path crosses pools, a reload starts a new, empty generation and removes the previous one's objects, and the master leaves nothing behind in /dev/shm (spec §14.3, M)
 --SKIPIF--
-<?php if (!is_executable(getenv('PHP_FPM') ?: '/usr/sbin/php-fpm8.2')) die('skip php-fpm8.2 not installed'); ?>
+<?php
+if (!is_executable(getenv('PHP_FPM') ?: '/usr/sbin/php-fpm8.2')) die('skip php-fpm8.2 not installed');
+if (trim((string) shell_exec('id -u')) !== '0') die('skip needs root (a private /dev/shm)');
+?>
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';
@@ -21,7 +24,8 @@ $r = match ($_GET['op']) {
 };
 echo json_encode(['pid' => getmypid(), 'r' => $r]);
 PHP;
-$fpm = sc_fpm_start(['alpha' => ['children' => 2], 'beta' => ['children' => 2]], $app);
+$shm = sc_shm_private();
+$fpm = sc_fpm_start(['alpha' => ['children' => 2], 'beta' => ['children' => 2]], $app, ['shm' => $shm]);
 
 function values(array $answers): array { return array_map(fn($a) => $a['r'], $answers); }
 function workers(array $answers): int { return count(array_unique(array_map(fn($a) => $a['pid'], $answers))); }
@@ -35,10 +39,29 @@ var_dump(sc_fcgi($fpm, 'beta', 'op=set&v=b1')['r'], sc_fcgi($fpm, 'alpha', 'op=g
 var_dump(sc_fcgi($fpm, 'beta', 'op=clear')['r'], sc_fcgi($fpm, 'alpha', 'op=get')['r'], sc_fcgi($fpm, 'beta', 'op=get')['r']);
 var_dump(sc_fcgi($fpm, 'alpha', 'op=info')['r'], sc_fcgi($fpm, 'beta', 'op=info')['r']);
 
-$segments = glob('/dev/shm/static_cache.' . $fpm['pid'] . '.*');
-var_dump(count($segments), array_map(fn($f) => sprintf('%o', fileperms($f) & 0777), $segments));
-$master = sc_fpm_stop($fpm);
-var_dump(glob("/dev/shm/static_cache.$master.*"));
+// The master's generation lock and one segment per pool, all private (0600), nothing else.
+$expected = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment($fpm, 'alpha'), sc_fpm_segment($fpm, 'beta')];
+sort($expected);
+var_dump(sc_shm_list($shm) === $expected);
+var_dump(array_map(fn($n) => sc_owner_mode(sc_shm_path($shm, $n)), sc_shm_list($shm)));
+
+// A reload re-executes the master: a new generation, empty, and the previous one's objects are removed.
+$old = sc_fpm_generation($fpm);
+sc_kill($fpm['pid'], 12);
+sc_until(function () use ($fpm, $old) {
+    try {
+        return sc_fpm_generation($fpm) !== $old && count(sc_fpm_pool_workers($fpm, 'alpha')) === 2;
+    } catch (Throwable) {
+        return false;
+    }
+});
+var_dump(sc_fcgi($fpm, 'alpha', 'op=get')['r']);
+$now = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment($fpm, 'alpha')];
+sort($now);
+var_dump(sc_shm_list($shm) === $now);
+sc_fpm_stop($fpm);
+var_dump(sc_shm_settles($shm, []));
+sc_shm_close($shm);
 sc_fpm_cleanup($fpm);
 ?>
 --EXPECT--
@@ -83,12 +106,16 @@ array(4) {
   [3]=>
   string(5) "posix"
 }
-int(2)
-array(2) {
+bool(true)
+array(3) {
   [0]=>
-  string(3) "600"
+  string(8) "root 600"
   [1]=>
-  string(3) "600"
+  string(8) "root 600"
+  [2]=>
+  string(8) "root 600"
 }
+NULL
+bool(true)
 array(0) {
 }

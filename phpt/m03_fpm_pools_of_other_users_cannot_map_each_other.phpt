@@ -19,38 +19,30 @@ use OPcache\VolatileCache as V;
 $r = match ($_GET['op']) {
     'set' => V::set('k', $_GET['v']),
     'get' => V::get('k'),
-    'peek' => array_map(fn($f) => @fopen($f, 'r') !== false, glob('/dev/shm/static_cache.*.' . $_GET['pool'])),
+    'peek' => @fopen('/dev/shm/' . basename($_GET['name']), 'r') !== false,
 };
 echo json_encode(['pid' => getmypid(), 'r' => $r]);
 PHP;
+$shm = sc_shm_private();
 $fpm = sc_fpm_start([
     'alpha' => ['children' => 1, 'conf' => ['user' => 'sc_alpha', 'group' => 'sc_alpha']],
     'beta' => ['children' => 1, 'conf' => ['user' => 'sc_beta', 'group' => 'sc_beta']],
-], $app);
+], $app, ['shm' => $shm]);
 var_dump(sc_fcgi($fpm, 'alpha', 'op=set&v=secret')['r'], sc_fcgi($fpm, 'beta', 'op=get')['r']);
-var_dump(sc_fcgi($fpm, 'alpha', 'op=peek&pool=alpha')['r']);   // its own segment: readable
-var_dump(sc_fcgi($fpm, 'beta', 'op=peek&pool=alpha')['r']);    // the other pool's: refused by the OS
-foreach (glob('/dev/shm/static_cache.' . $fpm['pid'] . '.*') as $f) {
-    echo substr($f, strrpos($f, '.') + 1), ' ', posix_getpwuid_name(fileowner($f)), ' ', sprintf('%o', fileperms($f) & 0777), "\n";
+$alpha = sc_fpm_segment($fpm, 'alpha');
+var_dump(sc_fcgi($fpm, 'alpha', "op=peek&name=$alpha")['r']);   // its own segment: readable
+var_dump(sc_fcgi($fpm, 'beta', "op=peek&name=$alpha")['r']);    // the other pool's: refused by the OS
+foreach (['alpha', 'beta'] as $pool) {
+    echo $pool, ' ', sc_owner_mode(sc_shm_path($shm, sc_fpm_segment($fpm, $pool))), "\n";
 }
 sc_fpm_stop($fpm);
+sc_shm_close($shm);
 sc_fpm_cleanup($fpm);
-
-function posix_getpwuid_name(int $uid): string
-{
-    return trim((string) shell_exec("id -nu $uid"));
-}
 ?>
 --EXPECT--
 bool(true)
 NULL
-array(1) {
-  [0]=>
-  bool(true)
-}
-array(1) {
-  [0]=>
-  bool(false)
-}
+bool(true)
+bool(false)
 alpha sc_alpha 600
 beta sc_beta 600

@@ -1,122 +1,452 @@
-//! php-fpm: one partition per pool (spec §14.3), in a named POSIX segment per pool.
+//! php-fpm: one partition per pool (spec §14.3), in a named segment that only the pool's own workers of
+//! the running master generation can find and use. The threat model is in the README's php-fpm section;
+//! the names and their derivation are in docs/LAYOUT.md.
 //!
-//! FPM runs MINIT before it reads the pool configuration, so segments are made in the workers: the
-//! first worker of a pool creates `static_cache.<master pid>.<generation>.<partition>` after FPM has
-//! switched it to the pool's user, with mode 0600, and labels it with its pool; the pool's other
-//! workers open it; a worker of another user cannot. The segment is position-independent, so each
-//! worker maps it wherever it likes. Workers never remove segments. The master removes its own at exit
-//! (an exit handler registered at MINIT, which finds nothing to remove in any other process because
-//! the names carry the master's pid), and each master start removes the segments of dead masters and
-//! of its own previous generation (a reload re-executes the master with the same pid).
+//! * **Pool identity** comes from php-fpm itself: the pool's FastCGI listening socket (its kernel inode),
+//!   which every worker of the pool holds and no other pool does, plus the worker's process title. The
+//!   partition's name (`static_cache.partition`, else the pool name in the title) is only a label.
+//! * **Names** derive from a secret of the master generation: the 16 random bytes the kernel gave the
+//!   php-fpm master at exec (`AT_RANDOM`). Every worker holds a copy, in both loading styles, as a fork
+//!   of the master; a reload re-executes the master and so starts a new generation. Other users cannot
+//!   know a name before its object exists, and a segment of this user made for another generation or
+//!   pool fails the binding check. Objects are created and opened by `shm_core::named` (this user's
+//!   0600 regular file or nothing).
+//! * **Liveness** is a presence lock (`shm_core::presence`), never a process id. Loaded with
+//!   `extension=`, MINIT runs in the master before it forks: the generation's lock descriptor is shared
+//!   by the master and every worker, so it is held until the last of them exits, and the one that finds
+//!   it vacant at exit (normally the master, which waits for its workers) removes the generation's
+//!   objects. Loaded per pool (`php_admin_value[extension]`), MINIT runs in each worker and nothing of
+//!   ours runs in the master: every worker holds its pool's lock, and the pool's [`keeper`] holds it for
+//!   the master. Whatever a killed master leaves behind is removed by the next master or pool start
+//!   that finds it vacant.
 
-use std::sync::OnceLock;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
 
-use shm_core::{PartitionSpec, Segment, SegmentError};
+use sha2::{Digest, Sha256};
+use shm_core::named;
+use shm_core::{presence, PartitionSpec, PresenceLock, Segment, SegmentError, Vacancy};
+
+use crate::zend;
+
+mod keeper;
 
 const PREFIX: &str = "static_cache.";
-const SHM_DIR: &str = "/dev/shm";
+const LOCK_SUFFIX: &str = ".lock";
 const TITLE_PREFIX: &[u8] = b"php-fpm: pool ";
+/// Hex digits of a generation id (64 bits).
+const ID_HEX: usize = 16;
+/// Hex digits of a pool's part of a name: its socket tag (32 bits, public) and its secret part (64 bits).
+const SOCKET_HEX: usize = 8;
+const POOL_HEX: usize = SOCKET_HEX + 16;
 
-/// Random token of this master start (inherited by its workers through fork).
-static GENERATION: OnceLock<u64> = OnceLock::new();
-
-fn generation() -> u64 {
-    *GENERATION.get_or_init(|| {
-        let mut v = 0u64;
-        // SAFETY: getrandom writes at most 8 bytes into `v`.
-        unsafe { libc::getrandom((&raw mut v).cast(), 8, 0) };
-        v
-    })
+/// The master generation: its secret and its public id.
+struct Generation {
+    secret: [u8; 16],
+    id: String,
 }
 
-fn prefix_of(master: u32) -> String {
-    format!("{PREFIX}{master}.{:016x}.", generation())
-}
-
-/// MINIT in the FPM master: clean up after dead masters and this pid's previous generation, and
-/// arrange for this master's segments to be removed when it exits.
-pub fn master_startup() {
-    generation();
-    remove_stale_segments();
-    extern "C" fn remove_own_segments() {
-        // SAFETY: getpid has no preconditions.
-        let me = unsafe { libc::getpid() } as u32;
-        remove_matching(|name| name.starts_with(&prefix_of(me)));
-    }
-    // SAFETY: registering a plain extern "C" function; when the module is unloaded in a worker, glibc
-    // runs it at dlclose, where it finds no segment named after the worker's pid.
-    unsafe { libc::atexit(remove_own_segments) };
-}
-
-fn remove_matching(pred: impl Fn(&str) -> bool) {
-    let Ok(dir) = std::fs::read_dir(SHM_DIR) else { return };
-    for entry in dir.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(PREFIX) && pred(&name) {
-            let _ = Segment::unlink_named(&name);
+impl Generation {
+    /// The generation of the php-fpm master this process was forked from (or is).
+    fn of_master() -> Result<Generation, String> {
+        // SAFETY: getauxval has no preconditions.
+        let at = unsafe { libc::getauxval(libc::AT_RANDOM) } as *const u8;
+        if at.is_null() {
+            return Err("the kernel gave this process no AT_RANDOM bytes".to_owned());
         }
+        let mut secret = [0u8; 16];
+        // SAFETY: AT_RANDOM points at 16 bytes on the initial stack of the program image (copied into
+        // this process by fork), mapped for the whole life of the process and never written after exec.
+        unsafe { std::ptr::copy_nonoverlapping(at, secret.as_mut_ptr(), 16) };
+        Ok(Generation::from_secret(secret))
+    }
+
+    fn from_secret(secret: [u8; 16]) -> Generation {
+        let id = hex(&sha256(&[b"generation\0", &secret])[..ID_HEX / 2]);
+        Generation { secret, id }
+    }
+
+    fn lock_name(&self) -> String {
+        format!("{PREFIX}{}{LOCK_SUFFIX}", self.id)
+    }
+
+    /// `static_cache.<generation>.<socket tag><pool>`: the socket tag lets the pool's next generation
+    /// (after a reload, which keeps the listening sockets) find this one; the rest only this generation
+    /// can compute.
+    fn segment_name(&self, pool: &PoolIdentity) -> String {
+        let secret = sha256(&[b"pool\0", &self.secret, &pool.socket.to_le_bytes(), &pool.title]);
+        format!("{PREFIX}{}.{}{}", self.id, pool.socket_tag(), hex(&secret[..(POOL_HEX - SOCKET_HEX) / 2]))
+    }
+
+    fn pool_lock_name(&self, pool: &PoolIdentity) -> String {
+        self.segment_name(pool) + LOCK_SUFFIX
+    }
+
+    /// The word a pool's segment carries: a segment of this user made for another generation or pool
+    /// (at a name it could only have by accident or by design) is refused.
+    fn binding(&self, pool: &PoolIdentity) -> u64 {
+        let d = sha256(&[b"binding\0", &self.secret, &pool.socket.to_le_bytes(), &pool.title]);
+        u64::from_le_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]])
     }
 }
 
-/// Segments whose master is gone, or that belong to an earlier generation of this very pid.
-fn remove_stale_segments() {
-    // SAFETY: getpid has no preconditions.
-    let me = unsafe { libc::getpid() } as u32;
-    let current = prefix_of(me);
-    remove_matching(|name| {
-        let Some(pid) = name[PREFIX.len()..].split('.').next().and_then(|p| p.parse::<u32>().ok()) else {
-            return false;
+fn sha256(parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().into()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What tells one pool of a master from another.
+#[derive(Clone)]
+struct PoolIdentity {
+    /// Inode of the pool's listening socket.
+    socket: u64,
+    /// The worker's process title, as FPM set it (possibly truncated).
+    title: Vec<u8>,
+}
+
+impl PoolIdentity {
+    /// During a request: the socket php-fpm accepts this worker's requests on.
+    fn of_request() -> Result<PoolIdentity, String> {
+        Ok(PoolIdentity { socket: request_socket()?, title: process_title().unwrap_or_default() })
+    }
+
+    /// While php-fpm sets a worker up (a per-pool `extension=` runs MINIT then): the pool's socket is the
+    /// listening socket held through the most descriptors, the master's and the worker's own duplicate
+    /// (FPM closes the master's descriptors of every pool's socket before the first request).
+    fn of_worker_setup() -> Result<PoolIdentity, String> {
+        let sockets = listening_sockets();
+        let most = sockets.values().copied().max().unwrap_or(0);
+        let top: Vec<u64> = sockets.iter().filter(|(_, &n)| n == most).map(|(&ino, _)| ino).collect();
+        let socket = match top.as_slice() {
+            [ino] => *ino,
+            [] => return Err(format!("{UNKNOWN_POOL}: it holds no listening socket")),
+            many => return Err(format!("{UNKNOWN_POOL}: it holds {} listening sockets alike", many.len())),
         };
-        if pid == me {
-            return !name.starts_with(&current);
-        }
-        // SAFETY: signal 0 only checks whether the process exists.
-        let rc = unsafe { libc::kill(pid as libc::pid_t, 0) };
-        rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
-    });
+        Ok(PoolIdentity { socket, title: process_title().unwrap_or_default() })
+    }
+
+    fn socket_tag(&self) -> String {
+        hex(&sha256(&[b"socket\0", &self.socket.to_le_bytes()])[..SOCKET_HEX / 2])
+    }
 }
 
-/// The pool this worker serves, from its process title `php-fpm: pool NAME`.
-pub fn pool_name() -> Option<String> {
+/// Listening sockets this process holds: inode → number of descriptors.
+fn listening_sockets() -> BTreeMap<u64, usize> {
+    let mut found = BTreeMap::new();
+    let Ok(dir) = std::fs::read_dir("/proc/self/fd") else { return found };
+    for fd in dir.flatten().filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<i32>().ok())) {
+        if let Some(ino) = listening_inode(fd) {
+            *found.entry(ino).or_insert(0) += 1;
+        }
+    }
+    found
+}
+
+/// The inode of `fd` if it is a listening socket.
+fn listening_inode(fd: libc::c_int) -> Option<u64> {
+    // SAFETY: an all-zero stat is a valid out-parameter.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fstat only writes `st`; an invalid or closed descriptor just fails.
+    if unsafe { libc::fstat(fd, &mut st) } != 0 || st.st_mode & libc::S_IFMT != libc::S_IFSOCK {
+        return None;
+    }
+    let mut listening: libc::c_int = 0;
+    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: fd is a socket; the option value is an int of `len` bytes.
+    let ok =
+        unsafe { libc::getsockopt(fd, libc::SOL_SOCKET, libc::SO_ACCEPTCONN, (&raw mut listening).cast(), &mut len) }
+            == 0;
+    (ok && listening != 0).then_some(st.st_ino)
+}
+
+const UNKNOWN_POOL: &str = "Unable to determine the FPM pool of this worker";
+
+/// The inode of the listening socket php-fpm accepts the current request on. During a request
+/// `SG(server_context)` is php-fpm's `fcgi_request`, whose first field is that descriptor (`main/fastcgi.c`,
+/// unchanged since PHP 5.4).
+fn request_socket() -> Result<u64, String> {
+    let context = zend::sapi_server_context();
+    if context.is_null() {
+        return Err(format!("{UNKNOWN_POOL}: no FastCGI request"));
+    }
+    // SAFETY: under the fpm-fcgi SAPI a non-null server context during a request is php-fpm's
+    // fcgi_request, which starts with the int descriptor of its listening socket.
+    let fd = unsafe { *(context as *const libc::c_int) };
+    listening_inode(fd).ok_or_else(|| format!("{UNKNOWN_POOL}: descriptor {fd} is not its FastCGI listening socket"))
+}
+
+/// The first string of `/proc/self/cmdline`: FPM writes a worker's title (`php-fpm: pool NAME`) there.
+fn process_title() -> Option<Vec<u8>> {
     let cmdline = std::fs::read("/proc/self/cmdline").ok()?;
-    let title = cmdline.split(|&b| b == 0).next()?;
+    cmdline.split(|&b| b == 0).next().map(<[u8]>::to_vec)
+}
+
+/// The pool this worker serves, from its process title `php-fpm: pool NAME` (FPM truncates titles that
+/// do not fit its command line and environment: the label, not the partition, is then cut short).
+pub fn pool_name() -> Option<String> {
+    let title = process_title()?;
     let name = title.strip_prefix(TITLE_PREFIX)?;
     let name = String::from_utf8_lossy(name).trim().to_owned();
     (!name.is_empty()).then_some(name)
 }
 
-/// Opens this worker's partition segment, creating it if this is the pool's first worker.
-/// The error is the `failure_reason` of §13.2.
-pub fn attach(partition: &str, pool: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result<Segment, String> {
-    // SAFETY: getppid has no preconditions; a worker's parent is its master.
-    let master = unsafe { libc::getppid() } as u32;
-    let name = format!("{}{partition}", prefix_of(master));
-    let spec = PartitionSpec { name: partition.to_owned(), volatile_bytes, pinned_bytes };
-    let os_error = |e: SegmentError| format!(r#"Unable to attach the shared memory of partition "{partition}": {e}"#);
-    let segment = match Segment::create_named(&name, std::slice::from_ref(&spec), 0o600, pool) {
-        Ok(s) => s,
-        Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
-            open_formatted(&name).map_err(os_error)?
-        }
-        Err(e) => return Err(os_error(e)),
-    };
-    let owner = segment.owner();
-    if owner != pool {
-        return Err(format!(r#"Partition "{partition}" belongs to FPM pool "{owner}""#));
-    }
-    Ok(segment)
+/// This process's part in the liveness of its objects.
+enum Membership {
+    /// Loaded with `extension=`: one descriptor of the generation's lock, taken by the master before
+    /// forking and shared with every worker.
+    Generation(PresenceLock),
+    /// Loaded per pool: this worker's own hold on its pool's lock (released when the worker exits).
+    Pool { _lock: PresenceLock, identity: PoolIdentity },
 }
 
-/// Opens a segment another worker is creating right now: it is valid once its creator has written
-/// the magic (well under a second).
-fn open_formatted(name: &str) -> Result<Segment, SegmentError> {
-    let mut last = None;
+struct Fpm {
+    generation: Generation,
+    /// Why the pools of this process cannot have a partition, if startup failed.
+    membership: Result<Membership, String>,
+}
+
+static FPM: Mutex<Option<Fpm>> = Mutex::new(None);
+
+/// MINIT under php-fpm: in the master (`extension=`) or in a worker (per-pool `php_admin_value`).
+/// Failures are kept and become each pool's `failure_reason` at attach.
+pub fn startup() {
+    let fpm = match Generation::of_master() {
+        Ok(generation) => {
+            let membership =
+                if zend::loaded_after_startup() { join_pool(&generation) } else { join_generation(&generation) };
+            Fpm { generation, membership }
+        }
+        Err(e) => Fpm { generation: Generation::from_secret([0; 16]), membership: Err(e) },
+    };
+    let generation_wide = matches!(fpm.membership, Ok(Membership::Generation(_)));
+    *FPM.lock().unwrap_or_else(|e| e.into_inner()) = Some(fpm);
+    if generation_wide {
+        static AT_EXIT: std::sync::Once = std::sync::Once::new();
+        // SAFETY: registering a plain extern "C" function (it runs at exit, or at dlclose of the module in
+        // a worker).
+        AT_EXIT.call_once(|| unsafe {
+            libc::atexit(leave_generation);
+        });
+    }
+}
+
+fn join_generation(generation: &Generation) -> Result<Membership, String> {
+    let name = generation.lock_name();
+    let (lock, _) = PresenceLock::join(&name).map_err(|e| format!("{}/{name}: {e}", named::SHM_DIR))?;
+    remove_vacant_scopes(&generation.id);
+    Ok(Membership::Generation(lock))
+}
+
+/// A worker of a pool that loads the extension itself. The pool's first worker of this generation also
+/// removes the pool's previous generation (a reload), cleans up after masters that are gone, and starts
+/// the pool's keeper.
+fn join_pool(generation: &Generation) -> Result<Membership, String> {
+    let identity = PoolIdentity::of_worker_setup()?;
+    let lock_name = generation.pool_lock_name(&identity);
+    let (lock, created) = PresenceLock::join(&lock_name).map_err(|e| format!("{}/{lock_name}: {e}", named::SHM_DIR))?;
+    if created {
+        remove_previous_generations(&generation.id, &identity.socket_tag());
+        remove_vacant_scopes(&generation.id);
+        let label = pool_name().unwrap_or_default();
+        if let Err(e) = keeper::spawn(&lock_name, &generation.segment_name(&identity), &label) {
+            eprintln!(
+                "static_cache: cannot start the keeper of pool \"{label}\" ({e}): its shared memory stays in {} \
+                 after the master exits, until a later start removes it",
+                named::SHM_DIR
+            );
+        }
+    }
+    Ok(Membership::Pool { _lock: lock, identity })
+}
+
+/// Opens this worker's partition segment, creating it if this is the pool's first worker to attach.
+/// The error is the `failure_reason` of §13.2.
+pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result<Segment, String> {
+    let guard = FPM.lock().unwrap_or_else(|e| e.into_inner());
+    let unable =
+        |e: &dyn std::fmt::Display| format!(r#"Unable to attach the shared memory of partition "{partition}": {e}"#);
+    let fpm = guard.as_ref().ok_or_else(|| unable(&"php-fpm startup did not run"))?;
+    let identity = match &fpm.membership {
+        Err(e) => return Err(unable(e)),
+        Ok(Membership::Generation(_)) => PoolIdentity::of_request()?,
+        Ok(Membership::Pool { identity, .. }) => {
+            // The socket taken at setup must be the one requests come from.
+            if PoolIdentity::of_request()?.socket != identity.socket {
+                return Err(format!("{UNKNOWN_POOL}: its requests do not come from the socket it was set up with"));
+            }
+            identity.clone()
+        }
+    };
+    let name = fpm.generation.segment_name(&identity);
+    let binding = fpm.generation.binding(&identity);
+    let spec = PartitionSpec { name: partition.to_owned(), volatile_bytes, pinned_bytes };
+    let at = |e: SegmentError| unable(&format!("{}/{name}: {e}", named::SHM_DIR));
+    match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
+        Ok(s) => Ok(s),
+        Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
+            open_formatted(&name, binding).map_err(at)
+        }
+        Err(e) => Err(at(e)),
+    }
+}
+
+/// Opens a segment another worker of the pool may be creating right now: it is valid once its creator
+/// has written the magic (well under a second).
+fn open_formatted(name: &str, binding: u64) -> Result<Segment, SegmentError> {
+    let mut last = SegmentError::BadMagic;
     for _ in 0..200 {
-        match Segment::open_named(name) {
-            Err(SegmentError::BadMagic) => last = Some(SegmentError::BadMagic),
+        match Segment::open_named(name, binding) {
+            Err(SegmentError::BadMagic) => last = SegmentError::BadMagic,
             other => return other,
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    Err(last.unwrap_or(SegmentError::BadMagic))
+    Err(last)
+}
+
+/// At exit (or at dlclose of the module in a worker) of a process of a generation loaded with
+/// `extension=`: leave it, and remove its objects if this process was the last one (normally the master,
+/// which exits after its workers).
+extern "C" fn leave_generation() {
+    let _ = std::panic::catch_unwind(|| {
+        let Some(fpm) = FPM.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
+        if let Ok(Membership::Generation(lock)) = fpm.membership {
+            if let Some(vacancy) = lock.leave() {
+                remove_objects(&fpm.generation.id, &vacancy);
+                vacancy.remove();
+            }
+        }
+    });
+}
+
+/// Removes the objects of generation `id` that its vacant lock covers (all, if root's), but the lock.
+fn remove_objects(id: &str, vacancy: &Vacancy) {
+    let lock = format!("{PREFIX}{id}{LOCK_SUFFIX}");
+    for name in named::list(&format!("{PREFIX}{id}.")) {
+        if name != lock && named::owner(&name).is_some_and(|uid| vacancy.covers(uid)) {
+            let _ = named::unlink(&name);
+        }
+    }
+}
+
+/// `static_cache.<generation>.lock`, `static_cache.<generation>.<pool>` or
+/// `static_cache.<generation>.<pool>.lock`: (generation, pool). Anything else is not ours to touch.
+fn parse(name: &str) -> Option<(&str, Option<&str>)> {
+    let rest = name.strip_prefix(PREFIX)?;
+    let rest = rest.strip_suffix(LOCK_SUFFIX).unwrap_or(rest);
+    let hex = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    match rest.split_once('.') {
+        None if hex(rest, ID_HEX) && name.ends_with(LOCK_SUFFIX) => Some((rest, None)),
+        Some((g, p)) if hex(g, ID_HEX) && hex(p, POOL_HEX) => Some((g, Some(p))),
+        _ => None,
+    }
+}
+
+/// After a reload (the master re-executes itself once its workers are gone, keeping the listening
+/// sockets) the pool's previous generation is over: removes this user's per-pool objects of other
+/// generations of the same socket. Their keeper sees its lock's name gone and exits.
+fn remove_previous_generations(own: &str, socket_tag: &str) {
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for name in named::list(PREFIX) {
+        let Some((g, Some(pool))) = parse(&name) else { continue };
+        if g == own || !pool.starts_with(socket_tag) || !name.ends_with(LOCK_SUFFIX) {
+            continue;
+        }
+        let segment = format!("{PREFIX}{g}.{pool}");
+        if named::owner(&name) == Some(me) {
+            if named::owner(&segment) == Some(me) {
+                let _ = named::unlink(&segment);
+            }
+            let _ = named::unlink(&name);
+        }
+    }
+}
+
+/// Removes what masters and pools that are gone left in /dev/shm (a killed master; a SIGTERM stop,
+/// which ends workers without running any code): the objects of every other generation whose lock no
+/// process holds. Objects this process cannot probe (another user's) are left to their owner or root.
+fn remove_vacant_scopes(own: &str) {
+    let mut generations: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for name in named::list(PREFIX) {
+        if let Some((g, pool)) = parse(&name).filter(|(g, _)| *g != own) {
+            generations.entry(g.to_owned()).or_default().extend(pool.map(str::to_owned));
+        }
+    }
+    for (g, pools) in generations {
+        let lock = format!("{PREFIX}{g}{LOCK_SUFFIX}");
+        if let Some(vacancy) = presence::probe(&lock) {
+            remove_objects(&g, &vacancy);
+            vacancy.remove();
+            continue;
+        }
+        if named::exists(&lock) {
+            continue;
+        }
+        // Loaded per pool (or a generation whose lock is gone): each pool on its own.
+        for p in pools {
+            let segment = format!("{PREFIX}{g}.{p}");
+            let pool_lock = format!("{segment}{LOCK_SUFFIX}");
+            if let Some(vacancy) = presence::probe(&pool_lock) {
+                if named::owner(&segment).is_some_and(|uid| vacancy.covers(uid)) {
+                    let _ = named::unlink(&segment);
+                }
+                vacancy.remove();
+            } else if !named::exists(&pool_lock) && !named::exists(&lock) {
+                // A lock is made before its scope's objects and removed after them: a segment without
+                // one is an orphan.
+                let _ = named::unlink(&segment);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_names_of_this_scheme_are_recognised() {
+        let g = "0123456789abcdef";
+        let p = "01234567fedcba9876543210";
+        assert_eq!(parse(&format!("static_cache.{g}.lock")), Some((g, None)));
+        assert_eq!(parse(&format!("static_cache.{g}.{p}")), Some((g, Some(p))));
+        assert_eq!(parse(&format!("static_cache.{g}.{p}.lock")), Some((g, Some(p))));
+        for other in [
+            format!("static_cache.{g}"),
+            format!("static_cache.{g}.{p}.x"),
+            format!("static_cache.{g}.{}", &p[8..]),
+            "static_cache.1234.0123456789abcdef.alpha".to_owned(),
+            "static_cache.test.12.3.twomaps".to_owned(),
+            format!("static_cache.{}.lock", g.to_uppercase()),
+            format!("other.{g}.lock"),
+        ] {
+            assert_eq!(parse(&other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn names_differ_per_pool_and_per_generation() {
+        let a = Generation::from_secret([1; 16]);
+        let b = Generation::from_secret([2; 16]);
+        let pool = |socket: u64, title: &str| PoolIdentity { socket, title: title.as_bytes().to_vec() };
+        let alpha = pool(10, "php-fpm: pool alpha");
+        assert_ne!(a.id, b.id);
+        assert_ne!(a.segment_name(&alpha), a.segment_name(&pool(11, "php-fpm: pool alpha")));
+        assert_ne!(a.segment_name(&alpha), a.segment_name(&pool(10, "php-fpm: pool beta")));
+        assert_ne!(a.segment_name(&alpha), b.segment_name(&alpha));
+        assert_ne!(a.binding(&alpha), b.binding(&alpha));
+        assert_ne!(a.binding(&alpha), a.binding(&pool(11, "php-fpm: pool alpha")));
+        let segment = a.segment_name(&alpha);
+        assert_eq!(parse(&segment).map(|(g, _)| g), Some(a.id.as_str()));
+        assert_eq!(parse(&a.pool_lock_name(&alpha)), parse(&segment));
+        assert_eq!(parse(&a.lock_name()), Some((a.id.as_str(), None)));
+    }
 }

@@ -108,12 +108,13 @@ impl Runtime {
         self.slot(tier).backend()
     }
 
-    /// Decides availability and creates the segment (MINIT). Under FPM the pools are not known yet:
-    /// the master only prepares the segment bookkeeping, and each worker attaches at its first request.
+    /// Decides availability and creates the segment (MINIT). Under FPM the pool's settings are not in
+    /// effect yet: MINIT only joins the generation or pool (`fpm::startup`), and each worker attaches
+    /// at its first request.
     pub fn start(settings: &Settings) -> Runtime {
         let sapi = zend::sapi_name();
         if sapi == FPM_SAPI {
-            fpm::master_startup();
+            fpm::startup();
             let mut pending = Runtime::build(settings, &sapi, None);
             pending.fpm_pending = true;
             return pending;
@@ -144,17 +145,12 @@ impl Runtime {
         let (states, segment): ([BackendState; 2], Option<Segment>) = match reason {
             Some((reason, startup_failed)) => (unavailable(configured, &reason, startup_failed), None),
             None if configured == [0, 0] => ([BackendState::Disabled, BackendState::Disabled], None),
-            None => match &fpm_pool {
-                None => create_segment(&name, configured),
-                Some(pool) => {
-                    let pool = pool.clone().unwrap_or_else(|| name.clone());
-                    match fpm::attach(&name, &pool, configured[0], configured[1]) {
-                        Ok(segment) => ready(&name, configured, segment),
-                        Err(reason) => {
-                            eprintln!("static_cache: {reason}");
-                            (unavailable(configured, &reason, true), None)
-                        }
-                    }
+            None if fpm_pool.is_none() => create_segment(&name, configured),
+            None => match fpm::attach(&name, configured[0], configured[1]) {
+                Ok(segment) => ready(&name, configured, segment),
+                Err(reason) => {
+                    eprintln!("static_cache: {reason}");
+                    (unavailable(configured, &reason, true), None)
                 }
             },
         };
@@ -275,10 +271,12 @@ pub fn current() -> Option<Arc<Runtime>> {
 }
 
 /// The runtime a starting request uses. In an FPM worker the first request attaches the pool's
-/// partition (once per worker process).
+/// partition (once per worker process). Loading the extension per pool, php-fpm also calls RINIT right
+/// after MINIT, outside any request and before the pool's later `php_admin_value`s are applied: that
+/// call attaches nothing.
 pub fn for_request() -> Option<Arc<Runtime>> {
     let runtime = current()?;
-    if !runtime.fpm_pending {
+    if !runtime.fpm_pending || !zend::request_starting() {
         return Some(runtime);
     }
     install(Runtime::start_fpm_worker(&ini::settings()));

@@ -17,6 +17,8 @@ unsafe extern "C" {
     fn zend_internal_attribute_register(ce: *mut zend_class_entry, flags: u32) -> *mut c_void;
     /// `zend_closures.h` is not part of ext-php-rs's wrapper header either.
     static zend_ce_closure: *mut zend_class_entry;
+    /// `main/php_main.h`: whether PHP's module startup has finished.
+    fn php_get_module_initialized() -> std::ffi::c_int;
 }
 
 pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
@@ -300,6 +302,27 @@ pub fn sapi_name() -> String {
             CStr::from_ptr(name).to_string_lossy().into_owned()
         }
     }
+}
+
+/// Whether PHP's startup had already finished when this is called: at MINIT, true only for an extension
+/// loaded later, as php-fpm loads `php_admin_value[extension]` in each worker.
+pub fn loaded_after_startup() -> bool {
+    // SAFETY: reads a flag main.c sets once at the end of php_module_startup.
+    unsafe { php_get_module_initialized() != 0 }
+}
+
+/// Whether PHP is starting a request (RINIT inside php_request_startup), as opposed to `dl()` calling RINIT
+/// on its own outside any request.
+pub fn request_starting() -> bool {
+    // SAFETY: the core globals exist from SAPI startup on; the flag is set at request startup and cleared
+    // when the script starts.
+    unsafe { (*ffi::ext_php_rs_process_globals()).during_request_startup }
+}
+
+/// `SG(server_context)`: the SAPI's record of the current request (null outside one).
+pub fn sapi_server_context() -> *mut std::ffi::c_void {
+    // SAFETY: the SAPI globals exist from SAPI startup on; reading one pointer field.
+    unsafe { (*ffi::ext_php_rs_sapi_globals()).server_context }
 }
 
 /// A C string for messages: interior NUL bytes (binary keys) are shown as `\0`.

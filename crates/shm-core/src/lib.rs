@@ -4,8 +4,9 @@
 //! [`Backend`]; a backend is a key/value store with an offset-based allocator, a chained hash index with
 //! lock-free readers, epoch-based reclamation, TTL, CLOCK eviction, a crash-safe write lock with an undo
 //! journal, per-key reservations and atomic counters. Values are opaque bytes with a 16-bit tag chosen by
-//! the caller ([`TAG_INT`] is the integer tag counters use). Not here: PHP values (graph-codec) and PHP
-//! glue (php-binding).
+//! the caller ([`TAG_INT`] is the integer tag counters use). A named segment is this user's private
+//! object or nothing ([`named`]); [`presence`] locks tell whether any process of a scope is still alive.
+//! Not here: PHP values (graph-codec) and PHP glue (php-binding).
 
 pub mod allocator;
 pub mod backend;
@@ -13,6 +14,8 @@ pub mod clock;
 pub mod entry;
 pub mod journal;
 pub mod lock;
+pub mod named;
+pub mod presence;
 pub mod process;
 pub mod reclaim;
 pub mod region;
@@ -24,6 +27,7 @@ pub use backend::{
     TAG_INT,
 };
 pub use clock::{Clock, ManualClock, MonotonicClock};
+pub use presence::{PresenceLock, Vacancy};
 pub use reservation::RequestId;
 pub use segment::{Partition, PartitionSpec, Segment, SegmentError, SharedModel};
 #[cfg(test)]

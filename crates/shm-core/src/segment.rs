@@ -2,29 +2,31 @@
 //!
 //! A segment is either an anonymous shared mapping (created before fork, inherited by every child: CLI,
 //! `php -S` workers) or a named POSIX shared-memory object (`/dev/shm/NAME`) that unrelated processes open
-//! by name (per-pool segments, tests with independent processes). Page 0 is the segment header; the
-//! partition directory follows it; each backend is a page-aligned region after that. The magic word is
-//! written last, so an opener never sees a half-formatted segment as valid. Dropping a handle unmaps;
-//! it never unlinks (the `shared_memory` crate's owner-unlinks-on-drop would let the first FPM worker to
-//! exit destroy its pool's segment, and it cannot make MAP_SHARED anonymous mappings, so this module uses
-//! libc directly).
+//! by name (php-fpm pools). Page 0 is the segment header; the partition directory follows it; each backend
+//! is a page-aligned region after that. The magic word is written last, so an opener never sees a
+//! half-formatted segment as valid. A named segment is made and opened through [`crate::named`] (this
+//! user's private object or nothing) and carries a binding word its creator chose (php-fpm: derived from
+//! the master generation's secret and the pool), checked on every open. Dropping a handle unmaps; it never
+//! unlinks (the `shared_memory` crate's owner-unlinks-on-drop would let the first FPM worker to exit
+//! destroy its pool's segment, and it cannot make MAP_SHARED anonymous mappings, so this module uses libc
+//! directly).
 
 use crate::backend::{self, Backend, BackendKind, OpenError};
+use crate::named;
 use crate::region::Region;
-use std::ffi::CString;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 pub const SEGMENT_MAGIC: u64 = u64::from_le_bytes(*b"SCSEGMNT");
-pub const SEGMENT_LAYOUT_VERSION: u64 = 1;
+pub const SEGMENT_LAYOUT_VERSION: u64 = 2;
 const PAGE: u64 = 4096;
 const HEADER_BYTES: u64 = PAGE;
 const MAGIC: u64 = 0;
 const VERSION: u64 = 8;
 const TOTAL: u64 = 16;
 const PARTITIONS: u64 = 24;
-const OWNER_LEN: u64 = 32;
-const OWNER: u64 = 40; // 64 bytes: the label of whoever created the segment (an FPM pool name)
+const BINDING: u64 = 32; // chosen by the creator of a named segment, checked by every opener (0: anonymous)
 const DIRECTORY: u64 = 128;
 const DIR_ENTRY: u64 = 128; // name_len, name[64], volatile off/size, pinned off/size
 pub const MAX_PARTITIONS: usize = ((HEADER_BYTES - DIRECTORY) / DIR_ENTRY) as usize;
@@ -73,6 +75,15 @@ pub enum SegmentError {
     BadSize,
     BadName,
     TooManyPartitions,
+    /// A named object that is not this user's private regular file (planted by someone else).
+    Foreign {
+        uid: u32,
+        mode: u32,
+        regular: bool,
+    },
+    /// A segment of this user whose binding word is not the one expected (made for another php-fpm
+    /// master generation or pool).
+    Binding,
 }
 
 impl std::fmt::Display for SegmentError {
@@ -84,6 +95,15 @@ impl std::fmt::Display for SegmentError {
             SegmentError::BadSize => f.write_str("segment size does not match its header"),
             SegmentError::BadName => f.write_str("invalid segment or partition name"),
             SegmentError::TooManyPartitions => f.write_str("too many partitions for one segment"),
+            SegmentError::Foreign { uid, mode, regular } => write!(
+                f,
+                "the object is {} owned by uid {uid} with mode {mode:04o}, not a private object of this user \
+                 (mode 0600); it was planted by someone else and is not used",
+                if *regular { "a file" } else { "not a regular file," }
+            ),
+            SegmentError::Binding => {
+                f.write_str("the segment was not created for this php-fpm master generation and pool; it is not used")
+            }
         }
     }
 }
@@ -130,15 +150,6 @@ fn os(what: &'static str) -> SegmentError {
 
 fn round_page(n: u64) -> u64 {
     n.div_ceil(PAGE) * PAGE
-}
-
-fn shm_name(name: &str) -> Result<CString, SegmentError> {
-    let ok =
-        !name.is_empty() && name.len() < 200 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-    if !ok {
-        return Err(SegmentError::BadName);
-    }
-    CString::new(format!("/{name}")).map_err(|_| SegmentError::BadName)
 }
 
 /// Lays out the partitions: (spec, volatile offset, pinned offset) and the total size.
@@ -194,91 +205,56 @@ impl Segment {
         Ok(seg)
     }
 
-    /// Creates the named POSIX object `/dev/shm/NAME` (it must not exist) with permission `mode`, and
-    /// formats it. `owner` labels the creator (e.g. an FPM pool) for [`Segment::owner`].
-    pub fn create_named(name: &str, parts: &[PartitionSpec], mode: u32, owner: &str) -> Result<Segment, SegmentError> {
-        let cname = shm_name(name)?;
+    /// Creates the named object `/dev/shm/NAME` (it must not exist) as this user's private object,
+    /// formats it, and records `binding` for [`Segment::open_named`] to check.
+    pub fn create_named(name: &str, parts: &[PartitionSpec], binding: u64) -> Result<Segment, SegmentError> {
         let (offsets, total) = plan(parts)?;
-        // SAFETY: cname is a valid C string; O_EXCL guarantees we format a brand-new object.
-        let fd = unsafe {
-            libc::shm_open(
-                cname.as_ptr(),
-                libc::O_CREAT | libc::O_EXCL | libc::O_RDWR | libc::O_CLOEXEC,
-                mode as libc::mode_t,
-            )
-        };
-        if fd < 0 {
-            return Err(os("shm_open"));
-        }
+        let fd = named::create_exclusive(name)?;
         let result = (|| {
-            // SAFETY: fd is the object just created; fchmod overrides the umask so the mode is exact.
-            if unsafe { libc::fchmod(fd, mode as libc::mode_t) } != 0 {
-                return Err(os("fchmod"));
-            }
-            // SAFETY: as above; ftruncate grows the new object (sparse, zero-filled).
-            if unsafe { libc::ftruncate(fd, total as libc::off_t) } != 0 {
+            // SAFETY: fd is the object just created; ftruncate grows it (sparse, zero-filled).
+            if unsafe { libc::ftruncate(fd.as_raw_fd(), total as libc::off_t) } != 0 {
                 return Err(os("ftruncate"));
             }
-            let seg = Segment { mapping: Arc::new(map_fd(fd, total)?), model: SharedModel::Posix };
-            seg.set_owner(owner);
+            let seg = Segment { mapping: Arc::new(map_fd(&fd, total)?), model: SharedModel::Posix };
+            seg.header().word(BINDING).store(binding, Ordering::Relaxed);
             seg.format(parts, &offsets, total)?;
             Ok(seg)
         })();
-        // SAFETY: fd is ours; the mapping stays valid after close.
-        unsafe { libc::close(fd) };
         if result.is_err() {
-            // SAFETY: removing the half-made object we created.
-            unsafe { libc::shm_unlink(cname.as_ptr()) };
+            let _ = named::unlink(name);
         }
         result
     }
 
-    /// Opens and maps an existing named segment, checking magic, version and size.
-    pub fn open_named(name: &str) -> Result<Segment, SegmentError> {
-        let cname = shm_name(name)?;
-        // SAFETY: cname is a valid C string.
-        let fd = unsafe { libc::shm_open(cname.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC, 0) };
-        if fd < 0 {
-            return Err(os("shm_open"));
+    /// Opens and maps an existing named segment: this user's private object (see [`crate::named`]),
+    /// with valid magic, version and size, made with `binding`.
+    pub fn open_named(name: &str, binding: u64) -> Result<Segment, SegmentError> {
+        let (fd, st) = named::open_own(name)?;
+        let size = st.st_size as u64;
+        if size < HEADER_BYTES {
+            return Err(SegmentError::BadMagic);
         }
-        let result = (|| {
-            // SAFETY: an all-zero stat is a valid out-parameter.
-            let mut st: libc::stat = unsafe { std::mem::zeroed() };
-            // SAFETY: fd is open; st is a valid out-pointer.
-            if unsafe { libc::fstat(fd, &mut st) } != 0 {
-                return Err(os("fstat"));
-            }
-            let size = st.st_size as u64;
-            if size < HEADER_BYTES {
-                return Err(SegmentError::BadMagic);
-            }
-            let seg = Segment { mapping: Arc::new(map_fd(fd, size)?), model: SharedModel::Posix };
-            let h = seg.header();
-            if h.word(MAGIC).load(Ordering::Acquire) != SEGMENT_MAGIC {
-                return Err(SegmentError::BadMagic);
-            }
-            let v = h.word(VERSION).load(Ordering::Acquire);
-            if v != SEGMENT_LAYOUT_VERSION {
-                return Err(SegmentError::BadVersion(v));
-            }
-            if h.word(TOTAL).load(Ordering::Acquire) != size {
-                return Err(SegmentError::BadSize);
-            }
-            Ok(seg)
-        })();
-        // SAFETY: fd is ours.
-        unsafe { libc::close(fd) };
-        result
+        let seg = Segment { mapping: Arc::new(map_fd(&fd, size)?), model: SharedModel::Posix };
+        let h = seg.header();
+        if h.word(MAGIC).load(Ordering::Acquire) != SEGMENT_MAGIC {
+            return Err(SegmentError::BadMagic);
+        }
+        let v = h.word(VERSION).load(Ordering::Acquire);
+        if v != SEGMENT_LAYOUT_VERSION {
+            return Err(SegmentError::BadVersion(v));
+        }
+        if h.word(TOTAL).load(Ordering::Acquire) != size {
+            return Err(SegmentError::BadSize);
+        }
+        if h.word(BINDING).load(Ordering::Acquire) != binding {
+            return Err(SegmentError::Binding);
+        }
+        Ok(seg)
     }
 
     /// Removes a named segment (processes that mapped it keep their mapping).
     pub fn unlink_named(name: &str) -> Result<(), SegmentError> {
-        let cname = shm_name(name)?;
-        // SAFETY: cname is a valid C string.
-        if unsafe { libc::shm_unlink(cname.as_ptr()) } != 0 {
-            return Err(os("shm_unlink"));
-        }
-        Ok(())
+        named::unlink(name)
     }
 
     fn region(&self) -> Region {
@@ -288,20 +264,6 @@ impl Segment {
 
     fn header(&self) -> Region {
         self.region().sub(0, HEADER_BYTES)
-    }
-
-    fn set_owner(&self, owner: &str) {
-        let h = self.header();
-        let bytes = &owner.as_bytes()[..owner.len().min(64)];
-        h.write_bytes(OWNER, bytes);
-        h.word(OWNER_LEN).store(bytes.len() as u64, Ordering::Release);
-    }
-
-    /// The creator label given to [`Segment::create_named`] ("" for anonymous segments).
-    pub fn owner(&self) -> String {
-        let h = self.header();
-        let len = h.word(OWNER_LEN).load(Ordering::Acquire).min(64);
-        String::from_utf8_lossy(h.bytes(OWNER, len).unwrap_or_default()).into_owned()
     }
 
     fn format(&self, parts: &[PartitionSpec], offsets: &[(u64, u64)], total: u64) -> Result<(), SegmentError> {
@@ -381,10 +343,18 @@ impl Segment {
     }
 }
 
-fn map_fd(fd: i32, size: u64) -> Result<Mapping, SegmentError> {
-    // SAFETY: fd refers to a shared-memory object of at least `size` bytes; no address hint.
+fn map_fd(fd: &OwnedFd, size: u64) -> Result<Mapping, SegmentError> {
+    // SAFETY: fd refers to a shared-memory object of at least `size` bytes; no address hint. The mapping
+    // stays valid after the descriptor is closed.
     let base = unsafe {
-        libc::mmap(std::ptr::null_mut(), size as usize, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
+        libc::mmap(
+            std::ptr::null_mut(),
+            size as usize,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            fd.as_raw_fd(),
+            0,
+        )
     };
     if base == libc::MAP_FAILED {
         return Err(os("mmap"));

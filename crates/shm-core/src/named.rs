@@ -1,0 +1,243 @@
+//! Named POSIX shared-memory objects (`/dev/shm/NAME`), made and opened so that no other local user can
+//! get us to use an object of theirs.
+//!
+//! `/dev/shm` is world-writable (sticky), so any user can create any free name. Therefore: an object is
+//! created with `O_EXCL` and mode 0600 (never adopting what is already there); opened with `O_NOFOLLOW`
+//! (a planted symbolic link is refused) and `O_NONBLOCK` (a planted FIFO cannot stall the opener); and
+//! used only when `fstat` on the open descriptor — not a check of the name, which another process could
+//! swap in between — shows a regular file owned by this process's user with mode 0600. The sticky bit
+//! keeps other users from renaming or removing an object once it is ours.
+
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+use crate::segment::SegmentError;
+
+pub const SHM_DIR: &str = "/dev/shm";
+/// The only mode an object of ours ever has.
+pub const MODE: u32 = 0o600;
+const OPEN_FLAGS: i32 = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+
+fn os(what: &'static str) -> SegmentError {
+    SegmentError::Os(what, std::io::Error::last_os_error())
+}
+
+/// The path of object `name`: letters, digits, `.`, `_` and `-` only (no directory can be named).
+fn path(name: &str) -> Result<CString, SegmentError> {
+    let ok =
+        !name.is_empty() && name.len() < 200 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if !ok || name.starts_with('.') {
+        return Err(SegmentError::BadName);
+    }
+    CString::new(format!("{SHM_DIR}/{name}")).map_err(|_| SegmentError::BadName)
+}
+
+fn stat_fd(fd: &OwnedFd) -> Result<libc::stat, SegmentError> {
+    // SAFETY: an all-zero stat is a valid out-parameter.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fd is open; st is a valid out-pointer.
+    if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } != 0 {
+        return Err(os("fstat"));
+    }
+    Ok(st)
+}
+
+fn open(name: &str, flags: i32) -> Result<OwnedFd, SegmentError> {
+    let p = path(name)?;
+    // SAFETY: p is a valid C string; the mode argument is only read with O_CREAT.
+    let fd = unsafe { libc::open(p.as_ptr(), flags | OPEN_FLAGS, MODE as libc::c_uint) };
+    if fd < 0 {
+        return Err(os("open"));
+    }
+    // SAFETY: fd was just returned by open and is owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// Creates object `name`, which must not exist, with mode 0600 whatever the umask.
+pub(crate) fn create_exclusive(name: &str) -> Result<OwnedFd, SegmentError> {
+    let fd = open(name, libc::O_CREAT | libc::O_EXCL | libc::O_RDWR)?;
+    // SAFETY: fd is the object just created.
+    if unsafe { libc::fchmod(fd.as_raw_fd(), MODE as libc::mode_t) } != 0 {
+        let e = os("fchmod");
+        let _ = unlink(name);
+        return Err(e);
+    }
+    Ok(fd)
+}
+
+/// Opens the existing object `name` for reading and writing, if it is this user's private object.
+pub(crate) fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError> {
+    let fd = open(name, libc::O_RDWR)?;
+    let st = stat_fd(&fd)?;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let regular = st.st_mode & libc::S_IFMT == libc::S_IFREG;
+    if !regular || st.st_uid != me || st.st_mode & 0o7777 != MODE {
+        return Err(SegmentError::Foreign { uid: st.st_uid, mode: st.st_mode & 0o7777, regular });
+    }
+    Ok((fd, st))
+}
+
+/// Opens the existing regular object `name` read-only, whoever owns it (for locking it, never for
+/// reading what it holds).
+/// Returns the descriptor and the owner's uid.
+pub(crate) fn open_for_lock(name: &str) -> Result<(OwnedFd, u32), SegmentError> {
+    let fd = open(name, libc::O_RDONLY)?;
+    let st = stat_fd(&fd)?;
+    if st.st_mode & libc::S_IFMT != libc::S_IFREG {
+        return Err(SegmentError::Foreign { uid: st.st_uid, mode: st.st_mode & 0o7777, regular: false });
+    }
+    Ok((fd, st.st_uid))
+}
+
+/// Whether `name` still names the object open as `fd` (it may have been removed, or removed and made
+/// again, since `fd` was opened).
+pub(crate) fn names(name: &str, fd: &OwnedFd) -> bool {
+    let (Some(st), Ok(held)) = (lstat(name), stat_fd(fd)) else { return false };
+    st.st_dev == held.st_dev && st.st_ino == held.st_ino
+}
+
+/// Whether object `name` exists (of any kind, anyone's).
+pub fn exists(name: &str) -> bool {
+    lstat(name).is_some()
+}
+
+/// The owner's uid of object `name` (of any kind: a planted link is removed as readily as a file).
+pub fn owner(name: &str) -> Option<u32> {
+    lstat(name).map(|st| st.st_uid)
+}
+
+fn lstat(name: &str) -> Option<libc::stat> {
+    let p = path(name).ok()?;
+    // SAFETY: an all-zero stat is a valid out-parameter.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: p is a valid C string; st is a valid out-pointer; lstat does not follow a link.
+    (unsafe { libc::lstat(p.as_ptr(), &mut st) } == 0).then_some(st)
+}
+
+/// Removes object `name` (processes that mapped it keep their mapping).
+pub fn unlink(name: &str) -> Result<(), SegmentError> {
+    let p = path(name)?;
+    // SAFETY: p is a valid C string.
+    if unsafe { libc::unlink(p.as_ptr()) } != 0 {
+        return Err(os("unlink"));
+    }
+    Ok(())
+}
+
+/// Names of the objects in `/dev/shm` that start with `prefix`.
+pub fn list(prefix: &str) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir(SHM_DIR) else { return Vec::new() };
+    dir.flatten().filter_map(|e| e.file_name().into_string().ok()).filter(|n| n.starts_with(prefix)).collect()
+}
+
+/// A name no other test (of this or another process) uses.
+#[cfg(test)]
+pub(crate) fn test_name(what: &str) -> String {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("static_cache-test-{what}-{}-{n}", std::process::id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::test_name as unique;
+
+    fn shm_path(name: &str) -> String {
+        format!("{SHM_DIR}/{name}")
+    }
+
+    #[test]
+    fn created_objects_are_private_whatever_the_umask() {
+        let name = unique("mode");
+        // SAFETY: umask has no preconditions; a permissive umask must not widen the mode.
+        let old = unsafe { libc::umask(0) };
+        let fd = create_exclusive(&name);
+        // SAFETY: restoring the previous umask.
+        unsafe { libc::umask(old) };
+        let mode = std::fs::metadata(shm_path(&name)).map(|m| m.permissions().mode() & 0o7777);
+        let again = create_exclusive(&name);
+        let reopened = open_own(&name).is_ok();
+        let _ = unlink(&name);
+        assert!(fd.is_ok());
+        assert_eq!(mode.unwrap(), 0o600);
+        assert!(matches!(again, Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST)));
+        assert!(reopened);
+    }
+
+    #[test]
+    fn an_object_with_a_wider_mode_is_refused() {
+        let name = unique("wide");
+        std::fs::write(shm_path(&name), b"planted").unwrap();
+        std::fs::set_permissions(shm_path(&name), std::fs::Permissions::from_mode(0o666)).unwrap();
+        let r = open_own(&name);
+        let _ = unlink(&name);
+        assert!(matches!(r, Err(SegmentError::Foreign { mode: 0o666, regular: true, .. })), "{:?}", r.err());
+    }
+
+    #[test]
+    fn an_object_of_another_user_is_refused() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("an_object_of_another_user_is_refused needs root (to give the object away)");
+            return;
+        }
+        let name = unique("foreign");
+        std::fs::write(shm_path(&name), b"planted").unwrap();
+        std::fs::set_permissions(shm_path(&name), std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::chown(shm_path(&name), Some(65534), Some(65534)).unwrap();
+        let r = open_own(&name);
+        let _ = unlink(&name);
+        assert!(matches!(r, Err(SegmentError::Foreign { uid: 65534, .. })), "{:?}", r.err());
+    }
+
+    #[test]
+    fn a_symbolic_link_or_a_fifo_is_refused_without_waiting() {
+        let link = unique("link");
+        let target = unique("target");
+        let target_fd = create_exclusive(&target).unwrap();
+        std::os::unix::fs::symlink(shm_path(&target), shm_path(&link)).unwrap();
+        let via_link = open_own(&link);
+        let lock_via_link = open_for_lock(&link);
+        let fifo = unique("fifo");
+        let c = CString::new(shm_path(&fifo)).unwrap();
+        // SAFETY: c is a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let started = std::time::Instant::now();
+        let via_fifo = open_own(&fifo);
+        let lock_via_fifo = open_for_lock(&fifo);
+        for n in [&link, &target, &fifo] {
+            let _ = unlink(n);
+        }
+        drop(target_fd);
+        let eloop = |r: &Result<_, SegmentError>| matches!(r, Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::ELOOP));
+        assert!(eloop(&via_link.map(|_| ())));
+        assert!(eloop(&lock_via_link.map(|_| ())));
+        assert!(matches!(via_fifo, Err(SegmentError::Foreign { regular: false, .. })));
+        assert!(matches!(lock_via_fifo, Err(SegmentError::Foreign { regular: false, .. })));
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    }
+
+    #[test]
+    fn names_tells_a_removed_or_replaced_object_from_the_open_one() {
+        let name = unique("names");
+        let fd = create_exclusive(&name).unwrap();
+        assert!(names(&name, &fd));
+        unlink(&name).unwrap();
+        assert!(!names(&name, &fd));
+        let other = create_exclusive(&name).unwrap();
+        assert!(!names(&name, &fd));
+        assert!(names(&name, &other));
+        let _ = unlink(&name);
+    }
+
+    #[test]
+    fn names_that_could_leave_the_directory_are_rejected() {
+        for bad in ["", "a/b", "..", ".hidden", "x\0y"] {
+            assert!(matches!(create_exclusive(bad), Err(SegmentError::BadName)), "{bad:?}");
+        }
+    }
+}
