@@ -5,6 +5,7 @@
 //! caller's store function only once the encoding is complete and no PHP code can run any more.
 
 use std::cell::Cell;
+use std::ptr::NonNull;
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -30,9 +31,37 @@ pub enum EncodeError {
 }
 
 thread_local! {
-    /// The walk's buffers, reused by the next store on this thread. A store that starts while another
-    /// one is encoding (a hook that calls `set()`) gets buffers of its own.
-    static WALK: Cell<Option<Box<Walk>>> = const { Cell::new(None) };
+    /// The walk's buffers, reused by the next store on this thread.
+    static IDLE_WALK: Cell<Option<Box<Walk>>> = const { Cell::new(None) };
+    /// The walk lent to the encoding in progress, and the request that borrowed it. A fatal error in a
+    /// hook unwinds past the encoding without returning the walk; the next request takes it back.
+    static LENT_WALK: Cell<Option<(NonNull<Walk>, u64)>> = const { Cell::new(None) };
+}
+
+/// Runs `encode` with this thread's walk and the current request's id. A store that starts while another
+/// one is encoding in the same request (a hook that calls `set()`) gets a walk of its own.
+fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
+    let request = request::owner().0;
+    let walk = match (IDLE_WALK.take(), LENT_WALK.get()) {
+        (Some(walk), _) => walk,
+        (None, None) => Box::new(Walk::new()),
+        (None, Some((lent, borrower))) if borrower != request => {
+            // SAFETY: the walk was lent to an earlier request whose encoding never returned it: PHP bailed
+            // out of a hook (a longjmp past every frame of that request), so nothing uses it any more.
+            let mut walk = unsafe { Box::from_raw(lent.as_ptr()) };
+            walk.abandon();
+            walk
+        }
+        (None, Some(_)) => return encode(&mut Walk::new(), request),
+    };
+    let lent = NonNull::from(Box::leak(walk));
+    LENT_WALK.set(Some((lent, request)));
+    // SAFETY: the walk is this call's alone until it is returned below (nested stores get their own).
+    let result = encode(unsafe { &mut *lent.as_ptr() }, request);
+    LENT_WALK.set(None);
+    // SAFETY: leaked above and no longer borrowed.
+    IDLE_WALK.set(Some(unsafe { Box::from_raw(lent.as_ptr()) }));
+    result
 }
 
 /// Encodes `z` (already checked for a top-level resource or Closure where the API requires it) and
@@ -49,10 +78,7 @@ pub fn encode_with<R>(z: *mut zval, store: impl FnOnce(u16, &[u8]) -> R) -> Resu
             IS_DOUBLE => store(encoding::TAG_DOUBLE, &(*z).value.dval.to_bits().to_le_bytes()),
             IS_STRING => store(encoding::TAG_STRING, zend::str_bytes(z)),
             IS_ARRAY | IS_OBJECT => {
-                let mut walk = WALK.take().unwrap_or_else(|| Box::new(Walk::new()));
-                let stored = encode_graph(&mut walk, z).map(|tag| store(tag, walk.bytes()));
-                WALK.set(Some(walk));
-                stored?
+                with_walk(|walk, request| encode_graph(walk, z, request).map(|tag| store(tag, walk.bytes())))?
             }
             _ => return Err(EncodeError::Unstorable),
         })
@@ -66,9 +92,9 @@ pub fn encode(z: *mut zval) -> Result<Encoded, EncodeError> {
 
 /// # Safety
 /// `z` must be a live array or object zval.
-unsafe fn encode_graph(walk: &mut Walk, z: *mut zval) -> Result<u16, EncodeError> {
+unsafe fn encode_graph(walk: &mut Walk, z: *mut zval, request: u64) -> Result<u16, EncodeError> {
     // SAFETY: caller guarantees a live value.
-    match unsafe { walk.encode(z, request::owner().0) } {
+    match unsafe { walk.encode(z, request) } {
         Ok(tier) => Ok(encoding::graph_tag(tier)),
         Err(Stop::Unstorable) => Err(EncodeError::Unstorable),
         Err(Stop::Thrown) => Err(EncodeError::Thrown),

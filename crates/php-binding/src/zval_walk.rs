@@ -192,6 +192,12 @@ impl Walk {
         unsafe { self.writer.php_serialized(zend::zstr_bytes(serialized), zend::string_hash(serialized)) };
     }
 
+    /// Forgets the values an encoding that never returned had pinned: the request they belonged to has
+    /// ended, and its memory with it.
+    pub fn abandon(&mut self) {
+        self.pinned.drain(..).for_each(std::mem::forget);
+    }
+
     /// The last completed encoding.
     pub fn bytes(&self) -> &[u8] {
         self.writer.encoded()
