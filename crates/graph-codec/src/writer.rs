@@ -34,6 +34,9 @@ const STRICT: u64 = 1 << 63;
 /// Buffers larger than this are given back when the next encoding starts, so that one huge value does
 /// not keep its memory for the life of the thread.
 const KEEP_BYTES: usize = 4 << 20;
+/// The room kept at the start of the array section at first, and at most, for the header and strings.
+const FIRST_GAP: usize = 4 << 10;
+const MAX_GAP: usize = 1 << 20;
 
 /// The offset of a string record in the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +119,16 @@ struct Open {
     state: Option<(StateFamily, u64, u64)>,
 }
 
+/// Where a complete encoding is.
+#[derive(Clone, Copy)]
+enum Output {
+    /// `out`: header, strings, then every section copied after them.
+    Out,
+    /// The array section from this index: the header and strings copied into its gap, the only records
+    /// written in place after them.
+    Arrays(usize),
+}
+
 /// Encodes one value at a time; see the module documentation.
 pub struct GraphWriter {
     /// Header, then the string records; `finish` appends the sections.
@@ -134,8 +147,11 @@ pub struct GraphWriter {
     enum_cases: HashMap<(u64, u64), EnumCaseRef>,
     root: Option<u32>,
     root_written: bool,
-    /// `out` holds a complete encoding.
-    complete: bool,
+    /// Where the last complete encoding is.
+    complete: Option<Output>,
+    /// Bytes at the start of the array section kept for the header and strings: a value whose records
+    /// are all arrays (the common case) is finished in place there, without copying its records.
+    gap: usize,
     open: Option<Open>,
     /// The open record's section, taken out of `sections` while the record is written.
     current: Vec<u8>,
@@ -171,7 +187,8 @@ impl GraphWriter {
             enum_cases: HashMap::new(),
             root: None,
             root_written: false,
-            complete: false,
+            complete: None,
+            gap: FIRST_GAP,
             open: None,
             current: Vec::new(),
             record_count: 0,
@@ -194,9 +211,16 @@ impl GraphWriter {
         self.out.extend_from_slice(&[0u8; HEADER_LEN]);
         self.string_count = 0;
         self.strings.reset();
-        for section in &mut self.sections {
+        for (index, section) in self.sections.iter_mut().enumerate() {
             trim(section);
-            section.clear();
+            if index != ARRAYS {
+                section.clear();
+            } else if section.len() >= self.gap {
+                section.truncate(self.gap);
+            } else {
+                // Zeroed once, when the room grows; later encodings write over it.
+                section.resize(self.gap, 0);
+            }
         }
         for fixups in &mut self.fixups {
             trim(fixups);
@@ -215,7 +239,7 @@ impl GraphWriter {
         }
         self.root = None;
         self.root_written = false;
-        self.complete = false;
+        self.complete = None;
         self.open = None;
         self.current.clear();
         self.record_count = 0;
@@ -603,8 +627,8 @@ impl GraphWriter {
     /// (`SharedGraph` with hooks or dynamic properties, `Scalar` with a record), is nested deeper than
     /// 10,000 levels, or an `SplObjectStorage` key or `ArrayObject` storage lost its record.
     pub fn finish(&mut self, tier: StoreTier) -> Result<&[u8], EncodeError> {
-        if self.open.is_some() || !self.root_written {
-            return Err(EncodeError::Misuse("finish needs the root and every record complete"));
+        if self.open.is_some() || !self.root_written || self.complete.is_some() {
+            return Err(EncodeError::Misuse("finish once, with the root and every record complete"));
         }
         let fits = match tier {
             StoreTier::Scalar => self.record_count == 0 && self.root.is_none(),
@@ -634,34 +658,54 @@ impl GraphWriter {
         .filter(|(set, _)| *set)
         .fold(0, |all, (_, flag)| all | flag);
 
-        let records_offset = self.out.len();
-        let mut bases = [0usize; SECTIONS + 1];
-        let mut end = records_offset;
-        for (index, section) in self.sections.iter().enumerate() {
+        for section in &self.sections {
             if u32::try_from(section.len()).is_err() {
                 return Err(StructureError::TooLarge.into());
             }
-            bases[index] = end;
-            end += section.len();
         }
-        self.out.reserve(end - records_offset);
-        for section in &self.sections {
-            self.out.extend_from_slice(section);
-        }
-
-        let out = &mut self.out;
+        // `origin[k]`: where index 0 of section `k`'s buffer lands in the output (the header's is 0).
+        let head_len = self.out.len();
+        let gap = self.gap;
+        let arrays_only = [SHAPES, ENUM_CASES, OBJECTS, REFERENCES].iter().all(|&k| self.sections[k].is_empty());
+        let mut origin = [0isize; SECTIONS + 1];
+        let output = if arrays_only && head_len <= gap {
+            let start = gap - head_len;
+            self.sections[ARRAYS][start..gap].copy_from_slice(&self.out);
+            origin[ARRAYS] = -(start as isize);
+            Output::Arrays(start)
+        } else {
+            if arrays_only {
+                self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
+            }
+            let mut at = head_len;
+            for (index, section) in self.sections.iter().enumerate() {
+                let skip = if index == ARRAYS { gap } else { 0 };
+                origin[index] = at as isize - skip as isize;
+                at += section.len() - skip;
+            }
+            self.out.reserve(at - head_len);
+            for (index, section) in self.sections.iter().enumerate() {
+                self.out.extend_from_slice(&section[if index == ARRAYS { gap } else { 0 }..]);
+            }
+            Output::Out
+        };
+        let out = match output {
+            Output::Out => &mut self.out[..],
+            Output::Arrays(start) => &mut self.sections[ARRAYS][start..],
+        };
+        let at = |section: usize, pos: u32| (pos as isize + origin[section]) as usize;
         for (index, fixups) in self.fixups.iter().enumerate() {
             for &pos in fixups {
-                let at = bases[index] + pos as usize;
-                let placeholder = u64::from_le_bytes(out[at..at + 8].try_into().unwrap_or_default());
+                let slot = at(index, pos);
+                let placeholder = u64::from_le_bytes(out[slot..slot + 8].try_into().unwrap_or_default());
                 let node = self.nodes[(placeholder & !STRICT) as usize];
                 if node.pos != UNPLACED {
-                    let offset = (bases[node.section as usize] + node.pos as usize) as u64;
-                    out[at..at + 8].copy_from_slice(&offset.to_le_bytes());
+                    let offset = at(node.section as usize, node.pos) as u64;
+                    out[slot..slot + 8].copy_from_slice(&offset.to_le_bytes());
                 } else if placeholder & STRICT == 0 {
                     // An object whose `__sleep()` failed reads `null`, as `serialize()` writes `N;` for it.
-                    out[at - 8] = tag::NULL;
-                    out[at..at + 8].copy_from_slice(&[0u8; 8]);
+                    out[slot - 8] = tag::NULL;
+                    out[slot..slot + 8].copy_from_slice(&[0u8; 8]);
                 } else {
                     return Err(EncodeError::Misuse("an SplObjectStorage key or ArrayObject storage has no record"));
                 }
@@ -670,29 +714,29 @@ impl GraphWriter {
         for &id in &self.named_twice {
             let node = self.nodes[id as usize];
             if node.pos != UNPLACED {
-                out[bases[node.section as usize] + node.pos as usize + 1] |= RECORD_SHARED;
+                out[at(node.section as usize, node.pos) + 1] |= RECORD_SHARED;
             }
         }
         let fields = HeaderFields {
             tier,
             flags: header_flags,
             depth,
-            total_len: end as u64,
+            total_len: out.len() as u64,
             string_count: self.string_count,
             record_count: self.record_count,
-            records_offset: records_offset as u64,
+            records_offset: head_len as u64,
         };
         fields.write(&mut out[..header::ROOT_SLOT]);
-        self.complete = true;
-        Ok(&self.out)
+        self.complete = Some(output);
+        Ok(self.encoded())
     }
 
     /// The encoding [`Self::finish`] or [`Self::php_serialized`] completed last (empty before).
     pub fn encoded(&self) -> &[u8] {
-        if self.complete {
-            &self.out
-        } else {
-            &[]
+        match self.complete {
+            Some(Output::Out) => &self.out,
+            Some(Output::Arrays(start)) => &self.sections[ARRAYS][start..],
+            None => &[],
         }
     }
 
@@ -738,7 +782,7 @@ impl GraphWriter {
         fields.write(&mut self.out[..header::ROOT_SLOT]);
         self.out[header::ROOT_SLOT] = tag::STRING;
         self.out[header::ROOT_SLOT + 8..HEADER_LEN].copy_from_slice(&string.0.to_le_bytes());
-        self.complete = true;
+        self.complete = Some(Output::Out);
         &self.out
     }
 }
@@ -974,6 +1018,45 @@ mod tests {
         let decoded = decode(&fresh).unwrap();
         assert_eq!(decoded.header.string_count, 3);
         assert_eq!(decoded.graph.arrays.len(), 2);
+    }
+
+    /// A list of one long string, or of a `stdClass` object.
+    fn write_list(writer: &mut GraphWriter, long_string: usize, with_object: bool) -> Vec<u8> {
+        writer.reset();
+        let list = writer.node(NodeKind::Array);
+        let object = writer.node(NodeKind::Object);
+        writer.root(Slot::Node(list)).unwrap();
+        writer.begin_packed_array(list, 1, 1).unwrap();
+        let text = "x".repeat(long_string);
+        let value = if with_object { Slot::Node(object) } else { Slot::String(self::text(writer, &text)) };
+        writer.slot(value);
+        writer.end().unwrap();
+        if with_object {
+            let class = self::text(writer, "stdClass");
+            let shape = writer.shape(class, &[]);
+            writer.begin_object(object, shape, ObjectRestore::Properties).unwrap();
+            writer.end().unwrap();
+        }
+        writer.finish(StoreTier::OPcacheSerialized).unwrap().to_vec()
+    }
+
+    #[test]
+    fn values_finished_in_place_or_copied_are_the_same_bytes() {
+        let mut writer = GraphWriter::new();
+        // Strings larger than the room kept for them: copied, and the room grows for the next value.
+        let copied = write_list(&mut writer, 3 * FIRST_GAP, false);
+        assert!(matches!(writer.complete, Some(Output::Out)));
+        let in_place = write_list(&mut writer, 3 * FIRST_GAP, false);
+        assert!(matches!(writer.complete, Some(Output::Arrays(_))));
+        assert_eq!(in_place, copied);
+        assert_eq!(write_list(&mut GraphWriter::new(), 3 * FIRST_GAP, false), copied);
+        // A record that is not an array: copied, skipping the room.
+        let with_object = write_list(&mut writer, 0, true);
+        assert!(matches!(writer.complete, Some(Output::Out)));
+        assert_eq!(with_object, write_list(&mut GraphWriter::new(), 0, true));
+        for bytes in [copied, with_object] {
+            decode(&bytes).unwrap();
+        }
     }
 
     #[test]
