@@ -2,12 +2,15 @@
 //! binding's walk over zvals, or [`crate::encode`] over a model). It needs no picture of the whole graph and
 //! no second pass: strings go straight into the output buffer, each distinct string once; every record is
 //! appended to its section when the walk writes it, in whatever order the walk writes records; and every
-//! pointer to a record is left as a node number that [`GraphWriter::finish`] resolves once it concatenates
-//! the sections. `finish` also derives what the header and the `shared` bits record (flags, depth) from
-//! what was written, so no encoder computes them.
+//! pointer to a record is left as a node number that [`GraphWriter::finish`] resolves when it assembles
+//! the output. It appends the sections after the header and strings or, when every record is an array
+//! (the common case), copies the header and strings into room kept before the array section, so that the
+//! records themselves are never copied. `finish` also derives what the header and the `shared` bits
+//! record (flags, depth) from what was written, so no encoder computes them.
 //!
-//! One writer serves any number of encodings in turn: its buffers keep their capacity and are never
-//! zeroed, because every byte of the output is written exactly once, padding included.
+//! One writer serves any number of encodings in turn: its buffers keep their capacity and are not zeroed
+//! (only the room before the array section, once, when it grows); every byte of an encoding is written,
+//! padding included.
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -34,7 +37,8 @@ const STRICT: u64 = 1 << 63;
 /// Buffers larger than this are given back when the next encoding starts, so that one huge value does
 /// not keep its memory for the life of the thread.
 const KEEP_BYTES: usize = 4 << 20;
-/// The room kept at the start of the array section at first, and at most, for the header and strings.
+/// The room kept before the array section for the header and strings; it grows, up to `MAX_GAP`, after
+/// a value whose header and strings did not fit.
 const FIRST_GAP: usize = 4 << 10;
 const MAX_GAP: usize = 1 << 20;
 
@@ -159,6 +163,8 @@ pub struct GraphWriter {
     deepest: u32,
     /// Some record was written before any slot named it, so levels were not known at writing time.
     unnamed_first: bool,
+    /// A slot was written with no record open.
+    stray_slot: bool,
     hooks: bool,
     dynamic: bool,
     visited: Vec<bool>,
@@ -194,6 +200,7 @@ impl GraphWriter {
             record_count: 0,
             deepest: 0,
             unnamed_first: false,
+            stray_slot: false,
             hooks: false,
             dynamic: false,
             visited: Vec::new(),
@@ -245,6 +252,7 @@ impl GraphWriter {
         self.record_count = 0;
         self.deepest = 0;
         self.unnamed_first = false;
+        self.stray_slot = false;
         self.hooks = false;
         self.dynamic = false;
     }
@@ -485,7 +493,7 @@ impl GraphWriter {
         Ok(())
     }
 
-    /// Writes the next slot of the open record (nothing when no record is open; `end` then reports it).
+    /// Writes the next slot of the open record (with none open, nothing is written and `finish` fails).
     #[inline(always)]
     pub fn slot(&mut self, slot: Slot) {
         match slot {
@@ -505,14 +513,20 @@ impl GraphWriter {
 
     #[inline(always)]
     fn put(&mut self, tag: u8, payload: u64) {
-        let Some(open) = &mut self.open else { return };
+        let Some(open) = &mut self.open else {
+            self.stray_slot = true;
+            return;
+        };
         open.slots += 1;
         open.undefs += u64::from(tag == tag::UNDEF);
         put_slot(&mut self.current, tag, payload);
     }
 
     fn node_slot(&mut self, NodeId(id): NodeId) {
-        let Some(open) = &mut self.open else { return };
+        let Some(open) = &mut self.open else {
+            self.stray_slot = true;
+            return;
+        };
         let strict = match open.state {
             // An `SplObjectStorage` key (every other value) and an `ArrayObject`'s storage must keep their
             // object or array.
@@ -627,7 +641,7 @@ impl GraphWriter {
     /// (`SharedGraph` with hooks or dynamic properties, `Scalar` with a record), is nested deeper than
     /// 10,000 levels, or an `SplObjectStorage` key or `ArrayObject` storage lost its record.
     pub fn finish(&mut self, tier: StoreTier) -> Result<&[u8], EncodeError> {
-        if self.open.is_some() || !self.root_written || self.complete.is_some() {
+        if self.open.is_some() || !self.root_written || self.complete.is_some() || self.stray_slot {
             return Err(EncodeError::Misuse("finish once, with the root and every record complete"));
         }
         let fits = match tier {
@@ -1179,5 +1193,10 @@ mod tests {
         assert!(writer.finish(StoreTier::SharedGraph).is_err());
         assert!(writer.end().is_err());
         assert!(writer.begin_hash_array(array, i64::MIN, 1).is_err());
+
+        writer.reset();
+        writer.root(Slot::Int(1)).unwrap();
+        writer.slot(Slot::Int(2));
+        assert!(writer.finish(StoreTier::Scalar).is_err());
     }
 }
