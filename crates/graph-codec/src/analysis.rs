@@ -1,8 +1,9 @@
 //! Whole-graph facts and rules, computed without recursion: id ranges, nested references, array cycles,
 //! which nodes are shared, the header flags and the nesting depth.
 //!
-//! The encoder runs this on the model it is given; the decoder runs it on the model it rebuilt and
-//! compares the results with what the bytes claim, so both sides agree by construction.
+//! [`crate::encode`] runs this on a model to check its rules before writing it; the decoder runs it on the
+//! model it rebuilt and compares the results with what the bytes claim. The store path's `GraphWriter`
+//! derives the same facts from what it writes, and the decoder's check holds it to them.
 
 use crate::error::StructureError;
 use crate::internal_state::InternalState;

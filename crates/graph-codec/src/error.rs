@@ -68,11 +68,8 @@ impl std::error::Error for StructureError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EncodeError {
     Structure(StructureError),
-    /// [`crate::EncodePlan::write_to`] was given a destination of the wrong size.
-    DestinationSizeMismatch {
-        expected: usize,
-        actual: usize,
-    },
+    /// The encoder called [`crate::GraphWriter`] out of order (a bug in the encoder, never in the value).
+    Misuse(&'static str),
 }
 
 impl From<StructureError> for EncodeError {
@@ -85,9 +82,7 @@ impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EncodeError::Structure(error) => error.fmt(f),
-            EncodeError::DestinationSizeMismatch { expected, actual } => {
-                write!(f, "destination is {actual} bytes, the encoding needs {expected}")
-            }
+            EncodeError::Misuse(what) => write!(f, "graph writer misused: {what}"),
         }
     }
 }

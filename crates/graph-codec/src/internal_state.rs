@@ -241,22 +241,6 @@ impl<'a, V> InternalState<'a, V> {
         }
     }
 
-    /// The one string the state stores in its words, if any (zone name, interval text, iterator class).
-    pub(crate) fn string(&self) -> Option<&[u8]> {
-        match self {
-            InternalState::DateTime(DateTimeState { zone: Some(zone), .. }) | InternalState::DateTimeZone(zone) => {
-                match zone {
-                    TimeZoneState::Offset { .. } => None,
-                    TimeZoneState::Abbreviation { abbreviation, .. } => Some(abbreviation),
-                    TimeZoneState::Identifier { name } => Some(name),
-                }
-            }
-            InternalState::DateInterval(s) => s.from_string.as_deref(),
-            InternalState::ArrayStorage(s) => s.iterator_class.as_deref(),
-            _ => None,
-        }
-    }
-
     /// The family's words; `string_offset` gives the encoded offset of an interned string (never 0, so
     /// 0 can mean "absent").
     pub(crate) fn words(&self, string_offset: &mut dyn FnMut(&[u8]) -> u64) -> Vec<u64> {

@@ -4,16 +4,17 @@
 //! shared object identity, cycles, enum cases, objects with declared, dynamic, readonly and uninitialized
 //! properties, objects restored through serialization hooks, and the internal state of the safe-direct
 //! internal classes — into one self-contained byte buffer with relative offsets only, which can be copied
-//! to any address and read in place; and back. It also decides which storage tier (spec §6.1) a value
-//! needs, from facts about its classes.
+//! to any address and read in place; and back. It also decides which storage tier (spec §6.1) an object
+//! needs, from facts about its class.
 //!
 //! **Not for:** touching PHP. The crate knows nothing of zvals, class entries or the engine: the binding
-//! fills a [`Graph`] from zvals (running userland hooks itself and handing over their results) and builds
-//! zvals back from a [`GraphView`] or a decoded [`Graph`]. Nor does it manage memory: where the bytes live
-//! (shared memory, a process-local copy) is the caller's business.
+//! walks zvals and drives a [`GraphWriter`] (running userland hooks itself and handing over their
+//! results), and builds zvals back from a [`GraphView`] or a decoded [`Graph`]. Nor does it manage memory:
+//! where the bytes live (shared memory, a process-local copy) is the caller's business.
 //!
-//! The flow on store: build a [`Graph`] → [`classify`] → [`EncodePlan::new`] (or [`encode`]) → copy into
-//! place with [`EncodePlan::write_to`]. On fetch: [`GraphView::new`] and walk it, or [`decode`]. Decoding
+//! The flow on store: one walk over the value calls [`GraphWriter`] (or [`encode`] writes a whole
+//! [`Graph`] model), and [`GraphWriter::finish`] returns the bytes. On fetch: [`GraphView::new`] and walk
+//! it, or [`decode`]. Decoding
 //! is total: any byte buffer yields a value or a [`DecodeError`], never a panic, an out-of-bounds read, an
 //! endless loop or an allocation larger than a constant times the buffer. The layout is drawn byte by byte
 //! in `LAYOUT.md`.
@@ -30,9 +31,10 @@ mod model;
 mod php_hash;
 mod tier;
 mod view;
+mod writer;
 
 pub use decode::{decode, validate, Decoded};
-pub use encode::{encode, encode_php_serialized, EncodePlan};
+pub use encode::{encode, encode_php_serialized};
 pub use error::{DecodeError, EncodeError, StructureError};
 pub use internal_state::{
     ArrayStorageState, CivilDateTime, DateIntervalState, DateTimeState, DoublyLinkedListState, FixedArrayState,
@@ -45,8 +47,9 @@ pub use model::{
     ObjectState, Properties, ReferenceId, ReferenceNode, Value,
 };
 pub use php_hash::zend_string_hash;
-pub use tier::{classify, ClassInfo, ClassKind, ClassRejection, Classification, StoreTier, Unstorable, UserlandHooks};
+pub use tier::{ClassInfo, ClassKind, ClassRejection, StoreTier, UserlandHooks};
 pub use view::{
     ArrayView, DeclaredPropertyView, EnumCaseView, GraphView, Header, KeyView, ObjectStateKind, ObjectView,
     ReferenceView, SlotView, StringView,
 };
+pub use writer::{EnumCaseRef, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef, Slot, StringRef};

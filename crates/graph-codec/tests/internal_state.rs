@@ -240,7 +240,7 @@ fn a_subclass_with_its_own_serialize_hooks_is_stored_through_unserialize_as_opca
     let object =
         graph.push_object(ObjectNode { class_name: s("Carbon\\Carbon"), state: ObjectState::Unserialize(data) });
     graph.root = Value::Object(object);
-    let tier = classify(&graph, |_| carbon).unwrap().tier;
+    let tier = carbon.object_tier(false).unwrap();
     assert_eq!(tier, StoreTier::OPcacheSerialized);
     let bytes = encode(&graph, tier).unwrap();
     assert_eq!(decode(&bytes).unwrap().graph, graph);

@@ -76,16 +76,15 @@ const RESERVATION_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_se
 
 /// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2).
 fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
-    let encoded = match zval_in::encode(value) {
-        Ok(e) => e,
+    let owner = request::owner();
+    let stored = zval_in::encode_with(value, |tag, bytes| {
+        backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) && backend.store(key, tag, bytes, ttl).is_ok()
+    });
+    let stored = match stored {
+        Ok(stored) => stored,
         Err(EncodeError::Unstorable) => return Ok(false),
         Err(EncodeError::Thrown) => return Err(Thrown),
     };
-    let owner = request::owner();
-    if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
-        return Ok(false);
-    }
-    let stored = backend.store(key, encoded.tag, &encoded.bytes, ttl).is_ok();
     if stored && request::note_released(tier, key) {
         backend.release(key, owner);
     }

@@ -32,6 +32,7 @@ mod worker_mode;
 mod zend;
 mod zval_in;
 mod zval_out;
+mod zval_walk;
 mod zvals;
 
 use ext_php_rs::prelude::*;

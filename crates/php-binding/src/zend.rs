@@ -19,6 +19,8 @@ unsafe extern "C" {
     static zend_ce_closure: *mut zend_class_entry;
     /// `main/php_main.h`: whether PHP's module startup has finished.
     fn php_get_module_initialized() -> std::ffi::c_int;
+    /// What `zend_string_hash_val` calls when `h` is not cached yet: computes and caches it.
+    fn zend_string_hash_func(s: *mut zend_string) -> u64;
 }
 
 pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
@@ -231,6 +233,20 @@ pub unsafe fn str_bytes<'a>(z: *const zval) -> &'a [u8] {
 pub unsafe fn zstr_bytes<'a>(s: *const zend_string) -> &'a [u8] {
     // SAFETY: a zend_string stores `len` bytes inline starting at `val`.
     unsafe { std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len) }
+}
+
+/// `zend_string_hash_val`: the string's hash as PHP computes it, cached in the string.
+///
+/// # Safety
+/// `s` must be a live zend_string that is interned (its hash is always cached) or writable.
+pub unsafe fn string_hash(s: *mut zend_string) -> u64 {
+    // SAFETY: caller guarantees a live string; PHP's function writes `h` of a writable one.
+    unsafe {
+        match (*s).h {
+            0 => zend_string_hash_func(s),
+            h => h,
+        }
+    }
 }
 
 /// Number of live elements of an array.

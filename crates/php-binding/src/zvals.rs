@@ -5,8 +5,8 @@
 use std::ptr;
 
 use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_function, zend_object, zend_property_info, zend_reference, zval, HashTable, IS_ARRAY,
-    IS_OBJECT, IS_REFERENCE, IS_UNDEF,
+    self, zend_class_entry, zend_function, zend_object, zend_property_info, zend_reference, zend_string, zval, Bucket,
+    HashTable, IS_ARRAY, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
 };
 use ext_php_rs::types::ZendStr;
 
@@ -165,6 +165,21 @@ pub unsafe fn object_zval(obj: *mut zend_object) -> zval {
     }
 }
 
+/// A zval owning one more reference to the PHP reference `r`.
+///
+/// # Safety
+/// `r` must be a live reference.
+pub unsafe fn reference_zval(r: *mut zend_reference) -> zval {
+    // SAFETY: caller guarantees a live reference; the new zval takes one reference to it.
+    unsafe {
+        (*r).gc.refcount += 1;
+        let mut z = zval::new();
+        z.value.ref_ = r;
+        z.u1.type_info = IS_REFERENCE | (IS_TYPE_REFCOUNTED << Z_TYPE_FLAGS_SHIFT);
+        z
+    }
+}
+
 /// Marks an object whose restore did not complete so that releasing it does not run `__destruct`,
 /// as `unserialize()` does on failure.
 ///
@@ -274,32 +289,76 @@ pub enum Key<'a> {
     Str(&'a [u8]),
 }
 
+/// The used storage of a packed table, one zval per index (holes are `IS_UNDEF`).
+///
+/// # Safety
+/// `ht` must be a live packed array that outlives the slice and is not modified while it is used.
+pub unsafe fn packed_storage<'a>(ht: *const HashTable) -> &'a [zval] {
+    // SAFETY: caller guarantees a live packed table; its first nNumUsed slots are initialised. An
+    // empty table may point at a shared placeholder that is not aligned for a zval: not read.
+    unsafe {
+        match (*ht).nNumUsed as usize {
+            0 => &[],
+            used => std::slice::from_raw_parts((*ht).__bindgen_anon_1.arPacked, used),
+        }
+    }
+}
+
+/// The used buckets of a hash table in insertion order (deleted ones are `IS_UNDEF`).
+///
+/// # Safety
+/// `ht` must be a live hash-form array that outlives the slice and is not modified while it is used.
+pub unsafe fn hash_storage<'a>(ht: *const HashTable) -> &'a [Bucket] {
+    // SAFETY: caller guarantees a live hash table; its first nNumUsed buckets are initialised. An
+    // uninitialised table points at a shared placeholder that is not aligned for a bucket: not read.
+    unsafe {
+        match (*ht).nNumUsed as usize {
+            0 => &[],
+            used => std::slice::from_raw_parts((*ht).__bindgen_anon_1.arData, used),
+        }
+    }
+}
+
+/// An array key as the table holds it: an integer, or the key's zend_string (whose cached hash the
+/// encoder reuses).
+#[derive(Clone, Copy)]
+pub enum RawKey {
+    Int(i64),
+    Str(*mut zend_string),
+}
+
 /// The live elements of a table in storage order (packed or hash form), without calling into the
 /// engine. Values may be `IS_INDIRECT` (symbol and property tables); the caller follows them.
 ///
 /// # Safety
+/// `ht` must be a live array that is not modified while the iterator is used.
+pub unsafe fn raw_entries<'a>(ht: *const HashTable) -> impl Iterator<Item = (RawKey, *mut zval)> + 'a {
+    // SAFETY: caller guarantees a live, unmodified table.
+    let (packed, buckets): (&[zval], &[Bucket]) = unsafe {
+        if is_packed(ht) {
+            (packed_storage(ht), &[])
+        } else {
+            (&[], hash_storage(ht))
+        }
+    };
+    let packed = packed.iter().enumerate().map(|(i, z)| (RawKey::Int(i as i64), z));
+    let hashed =
+        buckets.iter().map(|b| (if b.key.is_null() { RawKey::Int(b.h as i64) } else { RawKey::Str(b.key) }, &b.val));
+    packed.chain(hashed).filter_map(|(key, z)| {
+        // SAFETY: `z` is an initialised slot of the live table.
+        (!unsafe { is_undef(z) }).then_some((key, std::ptr::from_ref(z).cast_mut()))
+    })
+}
+
+/// [`raw_entries`] with string keys as bytes.
+///
+/// # Safety
 /// `ht` must be a live array that is not modified while the iterator is used; keys borrow from it.
 pub unsafe fn entries<'a>(ht: *mut HashTable) -> impl Iterator<Item = (Key<'a>, *mut zval)> {
-    // SAFETY: caller guarantees a live, unmodified table; nNumUsed bounds both storage forms.
-    unsafe {
-        let used = (*ht).nNumUsed as usize;
-        let packed = is_packed(ht);
-        let data = (*ht).__bindgen_anon_1.arData;
-        let packed_data = (*ht).__bindgen_anon_1.arPacked;
-        (0..used).filter_map(move |i| {
-            if packed {
-                let z = packed_data.add(i);
-                (!is_undef(z)).then_some((Key::Int(i as i64), z))
-            } else {
-                let b = data.add(i);
-                let z = &raw mut (*b).val;
-                if is_undef(z) {
-                    return None;
-                }
-                let key =
-                    if (*b).key.is_null() { Key::Int((*b).h as i64) } else { Key::Str(zend::zstr_bytes((*b).key)) };
-                Some((key, z))
-            }
-        })
-    }
+    // SAFETY: caller guarantees a live, unmodified table; a string key is a live zend_string it owns.
+    unsafe { raw_entries(ht) }.map(|(key, z)| match key {
+        RawKey::Int(i) => (Key::Int(i), z),
+        // SAFETY: as above.
+        RawKey::Str(s) => (Key::Str(unsafe { zend::zstr_bytes(s) }), z),
+    })
 }

@@ -364,7 +364,7 @@ pub fn build(seed: &GraphSeed) -> Graph<'static> {
 /// The lowest tier the encoder accepts for `graph`.
 pub fn lowest_tier(graph: &Graph<'_>) -> StoreTier {
     for tier in [StoreTier::Scalar, StoreTier::SharedGraph] {
-        if EncodePlan::new(graph, tier).is_ok() {
+        if encode(graph, tier).is_ok() {
             return tier;
         }
     }

@@ -1,0 +1,1202 @@
+//! The one writer of the byte layout (`LAYOUT.md`), driven by a walk over whatever holds the value (the
+//! binding's walk over zvals, or [`crate::encode`] over a model). It needs no picture of the whole graph and
+//! no second pass: strings go straight into the output buffer, each distinct string once; every record is
+//! appended to its section when the walk writes it, in whatever order the walk writes records; and every
+//! pointer to a record is left as a node number that [`GraphWriter::finish`] resolves when it assembles
+//! the output. It appends the sections after the header and strings or, when every record is an array
+//! (the common case), copies the header and strings into room kept before the array section, so that the
+//! records themselves are never copied. `finish` also derives what the header and the `shared` bits
+//! record (flags, depth) from what was written, so no encoder computes them.
+//!
+//! One writer serves any number of encodings in turn: its buffers keep their capacity and are not zeroed
+//! (only the room before the array section, once, when it grows); every byte of an encoding is written,
+//! padding included.
+
+use foldhash::{HashMap, HashMapExt};
+
+use crate::error::{EncodeError, StructureError};
+use crate::internal_state::{InternalState, StateFamily};
+use crate::layout::{self, flags, header, object_state, tag, RecordKind, HEADER_LEN, MAX_DEPTH, RECORD_SHARED};
+use crate::php_hash::zend_string_hash;
+use crate::tier::StoreTier;
+
+/// The sections of the record area, in layout order; `HEAD` is the header, where the root slot lives.
+const SHAPES: usize = 0;
+const ENUM_CASES: usize = 1;
+const ARRAYS: usize = 2;
+const OBJECTS: usize = 3;
+const REFERENCES: usize = 4;
+const SECTIONS: usize = 5;
+const HEAD: usize = SECTIONS;
+
+/// `Node::pos` of a node whose record has not been written (yet).
+const UNPLACED: u32 = u32::MAX;
+/// Set in the placeholder of a slot that must keep its record; any other slot of a node that is never
+/// written reads `null`.
+const STRICT: u64 = 1 << 63;
+/// Buffers larger than this are given back when the next encoding starts, so that one huge value does
+/// not keep its memory for the life of the thread.
+const KEEP_BYTES: usize = 4 << 20;
+/// The room kept before the array section for the header and strings; it grows, up to `MAX_GAP`, after
+/// a value whose header and strings did not fit.
+const FIRST_GAP: usize = 4 << 10;
+const MAX_GAP: usize = 1 << 20;
+
+/// The offset of a string record in the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StringRef(u64);
+
+/// An array, object or PHP reference of the value. Its record is written when the walk gets to it, or
+/// never (an object whose `__sleep()` failed): then every slot naming it reads `null`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NodeId(u32);
+
+/// A shape record: a class name plus declared property names, stored once per distinct shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShapeRef {
+    node: u32,
+    declared: u32,
+}
+
+/// An enum-case record, stored once per distinct case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnumCaseRef(u32);
+
+/// What a [`NodeId`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    Array,
+    Object,
+    Reference,
+}
+
+/// One value slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Slot {
+    /// A packed-array hole or an uninitialized typed property.
+    Undef,
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Stored bit-exactly.
+    Float(f64),
+    String(StringRef),
+    Node(NodeId),
+    EnumCase(EnumCaseRef),
+}
+
+/// How an object is restored: the `state` byte of its record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectRestore {
+    Properties,
+    PropertiesThenWakeup,
+    Unserialize,
+    Internal,
+}
+
+#[derive(Clone, Copy)]
+struct Node {
+    section: u8,
+    in_degree: u8,
+    /// Nesting level where the first slot named the node; exact when no node is shared.
+    level: u32,
+    pos: u32,
+    /// The node's child nodes in slot order, a range of `GraphWriter::edges`.
+    edges: (u32, u32),
+}
+
+/// The record being written.
+#[derive(Clone, Copy)]
+struct Open {
+    node: u32,
+    kind: RecordKind,
+    section: usize,
+    start: usize,
+    level: u32,
+    slots: u64,
+    undefs: u64,
+    /// Objects only: declared slot count, how the object is restored, dynamic properties written, and
+    /// once the internal-state block is written, its family, value count and the slot count before it.
+    declared: u32,
+    restore: ObjectRestore,
+    dynamic: u64,
+    state: Option<(StateFamily, u64, u64)>,
+}
+
+/// Where a complete encoding is.
+#[derive(Clone, Copy)]
+enum Output {
+    /// `out`: header, strings, then every section copied after them.
+    Out,
+    /// The array section from this index: the header and strings copied into its gap, the only records
+    /// written in place after them.
+    Arrays(usize),
+}
+
+/// Encodes one value at a time; see the module documentation.
+pub struct GraphWriter {
+    /// Header, then the string records; `finish` appends the sections.
+    out: Vec<u8>,
+    string_count: u32,
+    strings: StringIndex,
+    sections: [Vec<u8>; SECTIONS],
+    /// Per section, and for the header, the positions of record pointers still to resolve.
+    fixups: [Vec<u32>; SECTIONS + 1],
+    nodes: Vec<Node>,
+    edges: Vec<u32>,
+    /// Nodes named by a second slot: the candidates for the `shared` flag.
+    named_twice: Vec<u32>,
+    shapes: HashMap<Vec<u64>, ShapeRef>,
+    shape_key: Vec<u64>,
+    enum_cases: HashMap<(u64, u64), EnumCaseRef>,
+    root: Option<u32>,
+    root_written: bool,
+    /// Where the last complete encoding is.
+    complete: Option<Output>,
+    /// Bytes at the start of the array section kept for the header and strings: a value whose records
+    /// are all arrays (the common case) is finished in place there, without copying its records.
+    gap: usize,
+    open: Option<Open>,
+    /// The open record's section, taken out of `sections` while the record is written.
+    current: Vec<u8>,
+    record_count: u32,
+    deepest: u32,
+    /// Some record was written before any slot named it, so levels were not known at writing time.
+    unnamed_first: bool,
+    /// A slot was written with no record open.
+    stray_slot: bool,
+    hooks: bool,
+    dynamic: bool,
+    visited: Vec<bool>,
+    stack: Vec<(u32, u32)>,
+}
+
+impl Default for GraphWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GraphWriter {
+    pub fn new() -> Self {
+        let mut writer = GraphWriter {
+            out: Vec::new(),
+            string_count: 0,
+            strings: StringIndex::default(),
+            sections: Default::default(),
+            fixups: Default::default(),
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            named_twice: Vec::new(),
+            shapes: HashMap::new(),
+            shape_key: Vec::new(),
+            enum_cases: HashMap::new(),
+            root: None,
+            root_written: false,
+            complete: None,
+            gap: FIRST_GAP,
+            open: None,
+            current: Vec::new(),
+            record_count: 0,
+            deepest: 0,
+            unnamed_first: false,
+            stray_slot: false,
+            hooks: false,
+            dynamic: false,
+            visited: Vec::new(),
+            stack: Vec::new(),
+        };
+        writer.reset();
+        writer
+    }
+
+    /// Starts a new encoding; whatever was written before is forgotten.
+    pub fn reset(&mut self) {
+        trim(&mut self.out);
+        self.out.clear();
+        // The header and the root slot, filled in by `root` and `finish`.
+        self.out.extend_from_slice(&[0u8; HEADER_LEN]);
+        self.string_count = 0;
+        self.strings.reset();
+        for (index, section) in self.sections.iter_mut().enumerate() {
+            trim(section);
+            if index != ARRAYS {
+                section.clear();
+            } else if section.len() >= self.gap {
+                section.truncate(self.gap);
+            } else {
+                // Zeroed once, when the room grows; later encodings write over it.
+                section.resize(self.gap, 0);
+            }
+        }
+        for fixups in &mut self.fixups {
+            trim(fixups);
+            fixups.clear();
+        }
+        trim(&mut self.nodes);
+        self.nodes.clear();
+        trim(&mut self.edges);
+        self.edges.clear();
+        self.named_twice.clear();
+        if !self.shapes.is_empty() {
+            self.shapes.clear();
+        }
+        if !self.enum_cases.is_empty() {
+            self.enum_cases.clear();
+        }
+        self.root = None;
+        self.root_written = false;
+        self.complete = None;
+        self.open = None;
+        self.current.clear();
+        self.record_count = 0;
+        self.deepest = 0;
+        self.unnamed_first = false;
+        self.stray_slot = false;
+        self.hooks = false;
+        self.dynamic = false;
+    }
+
+    /// The string record of `bytes`, appended the first time these bytes are met. `hash` must be
+    /// `zend_string_hash(bytes)` (PHP's cached `zend_string::h`). `identity` is 0 or a token of the
+    /// caller's such that two calls with the same token pass the same bytes, until
+    /// [`Self::forget_identities`]: a string met again by identity is found without comparing its bytes.
+    #[inline]
+    pub fn string(&mut self, bytes: &[u8], hash: u64, identity: usize) -> StringRef {
+        match self.strings.find(&self.out, bytes, hash, identity) {
+            Ok(offset) => StringRef(offset),
+            Err(vacant) => self.append_string(bytes, hash, identity, vacant),
+        }
+    }
+
+    /// Appends the string record of `bytes` and files it in the index entry `vacant`.
+    fn append_string(&mut self, bytes: &[u8], hash: u64, identity: usize, vacant: usize) -> StringRef {
+        let offset = self.out.len();
+        // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.
+        let record_len = layout::STRING_FIXED_LEN + (bytes.len() + layout::ALIGN) / layout::ALIGN * layout::ALIGN;
+        let mut head = [0u8; layout::STRING_FIXED_LEN];
+        head[..8].copy_from_slice(&hash.to_le_bytes());
+        head[8..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+        self.out.reserve(record_len + layout::ALIGN);
+        self.out.extend_from_slice(&head);
+        self.out.extend_from_slice(bytes);
+        // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
+        self.out.extend_from_slice(&[0u8; layout::ALIGN]);
+        self.out.truncate(offset + record_len);
+        self.string_count = self.string_count.wrapping_add(1);
+        self.strings.insert(vacant, offset as u64, hash, identity);
+        StringRef(offset as u64)
+    }
+
+    /// From now on an identity token may name other bytes (the caller's strings may be freed and their
+    /// memory reused).
+    pub fn forget_identities(&mut self) {
+        self.strings.forget_identities();
+    }
+
+    /// A new node; its record is written later with `begin_*`.
+    #[inline]
+    pub fn node(&mut self, kind: NodeKind) -> NodeId {
+        let section = match kind {
+            NodeKind::Array => ARRAYS,
+            NodeKind::Object => OBJECTS,
+            NodeKind::Reference => REFERENCES,
+        };
+        self.push_node(section, UNPLACED)
+    }
+
+    #[inline]
+    fn push_node(&mut self, section: usize, pos: u32) -> NodeId {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node { section: section as u8, in_degree: 0, level: 0, pos, edges: (0, 0) });
+        NodeId(id)
+    }
+
+    /// The shape of class `class_name` with these declared properties (mangled name, readonly).
+    pub fn shape(&mut self, class_name: StringRef, properties: &[(StringRef, bool)]) -> ShapeRef {
+        self.shape_key.clear();
+        self.shape_key.push(class_name.0);
+        self.shape_key.extend(properties.iter().map(|&(name, readonly)| name.0 << 1 | u64::from(readonly)));
+        if let Some(&shape) = self.shapes.get(&self.shape_key[..]) {
+            return shape;
+        }
+        let section = &mut self.sections[SHAPES];
+        let pos = section.len();
+        record_header(section, RecordKind::Shape, 0, 0, properties.len() as u32);
+        section.extend_from_slice(&class_name.0.to_le_bytes());
+        for &(name, readonly) in properties {
+            section.extend_from_slice(&name.0.to_le_bytes());
+            let flags = if readonly { layout::PROPERTY_READONLY } else { 0 };
+            // The flags word, then 4 reserved bytes.
+            section.extend_from_slice(&u64::from(flags).to_le_bytes());
+        }
+        let NodeId(node) = self.push_node(SHAPES, pos as u32);
+        self.record_count = self.record_count.wrapping_add(1);
+        let shape = ShapeRef { node, declared: properties.len() as u32 };
+        self.shapes.insert(self.shape_key.clone(), shape);
+        shape
+    }
+
+    /// The enum case `class_name::case_name`.
+    pub fn enum_case(&mut self, class_name: StringRef, case_name: StringRef) -> EnumCaseRef {
+        if let Some(&case) = self.enum_cases.get(&(class_name.0, case_name.0)) {
+            return case;
+        }
+        let section = &mut self.sections[ENUM_CASES];
+        let pos = section.len();
+        record_header(section, RecordKind::EnumCase, 0, 0, 0);
+        section.extend_from_slice(&class_name.0.to_le_bytes());
+        section.extend_from_slice(&case_name.0.to_le_bytes());
+        let NodeId(node) = self.push_node(ENUM_CASES, pos as u32);
+        self.record_count = self.record_count.wrapping_add(1);
+        let case = EnumCaseRef(node);
+        self.enum_cases.insert((class_name.0, case_name.0), case);
+        case
+    }
+
+    /// Writes the root slot: once, before any record.
+    pub fn root(&mut self, slot: Slot) -> Result<(), EncodeError> {
+        if self.root_written || self.open.is_some() || slot == Slot::Undef {
+            return Err(EncodeError::Misuse("the root is one defined slot, written first"));
+        }
+        self.root_written = true;
+        let (tag, payload) = match slot {
+            Slot::Node(NodeId(id)) => {
+                let node = &mut self.nodes[id as usize];
+                node.in_degree = 1;
+                node.level = level_step(node.section as usize);
+                self.root = Some(id);
+                self.fixups[HEAD].push(header::ROOT_SLOT as u32 + 8);
+                (section_tag(node.section as usize), u64::from(id))
+            }
+            Slot::EnumCase(EnumCaseRef(id)) => {
+                self.fixups[HEAD].push(header::ROOT_SLOT as u32 + 8);
+                (tag::ENUM_CASE, u64::from(id))
+            }
+            scalar => scalar_slot(scalar),
+        };
+        self.out[header::ROOT_SLOT] = tag;
+        self.out[header::ROOT_SLOT + 8..HEADER_LEN].copy_from_slice(&payload.to_le_bytes());
+        Ok(())
+    }
+
+    /// Starts the record of packed array `node`; its slots follow, holes being [`Slot::Undef`].
+    /// `capacity` is the expected slot count (a hint).
+    pub fn begin_packed_array(
+        &mut self,
+        node: NodeId,
+        next_free_index: i64,
+        capacity: usize,
+    ) -> Result<(), EncodeError> {
+        // Slot count and element count are patched by `end`.
+        self.begin_array(node, RecordKind::PackedArray, next_free_index, capacity * layout::SLOT_LEN)
+    }
+
+    /// Starts the record of hash array `node`; key and value slots follow in turn, keys being
+    /// [`Slot::Int`] or [`Slot::String`]. `capacity` is the expected entry count (a hint).
+    pub fn begin_hash_array(&mut self, node: NodeId, next_free_index: i64, capacity: usize) -> Result<(), EncodeError> {
+        // Entry count (patched by `end`), next free index, reserved.
+        self.begin_array(node, RecordKind::HashArray, next_free_index, capacity * layout::HASH_ENTRY_LEN)
+    }
+
+    fn begin_array(
+        &mut self,
+        node: NodeId,
+        kind: RecordKind,
+        next_free_index: i64,
+        slots_len: usize,
+    ) -> Result<(), EncodeError> {
+        self.begin(node, kind, 0, 0, layout::ARRAY_FIXED_LEN + slots_len)?;
+        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN - 8];
+        fixed[8..16].copy_from_slice(&next_free_index.to_le_bytes());
+        self.current.extend_from_slice(&fixed);
+        Ok(())
+    }
+
+    /// Starts the record of object `node`. Its `shape`'s declared slots follow, then
+    /// [`Self::dynamic_property`] entries, then the tail: for `Unserialize` the array slot
+    /// `__unserialize()` receives (and no properties), for `Internal` [`Self::internal_state`] and the
+    /// state's value slots.
+    pub fn begin_object(&mut self, node: NodeId, shape: ShapeRef, restore: ObjectRestore) -> Result<(), EncodeError> {
+        let state = match restore {
+            ObjectRestore::Properties => object_state::PROPERTIES,
+            ObjectRestore::PropertiesThenWakeup => object_state::PROPERTIES_THEN_WAKEUP,
+            ObjectRestore::Unserialize => object_state::UNSERIALIZE,
+            ObjectRestore::Internal => object_state::INTERNAL,
+        };
+        if restore == ObjectRestore::Unserialize && shape.declared != 0 {
+            return Err(EncodeError::Misuse("an __unserialize object has no properties"));
+        }
+        let capacity = layout::OBJECT_FIXED_LEN + (shape.declared as usize + 1) * layout::SLOT_LEN;
+        self.begin(node, RecordKind::Object, state, shape.declared, capacity)?;
+        self.hooks |= matches!(restore, ObjectRestore::PropertiesThenWakeup | ObjectRestore::Unserialize);
+        // The shape pointer, then the dynamic property count (patched by `end`).
+        self.fixups[OBJECTS].push(self.current.len() as u32);
+        self.current.extend_from_slice(&u64::from(shape.node).to_le_bytes());
+        self.current.extend_from_slice(&[0u8; 8]);
+        if let Some(open) = &mut self.open {
+            open.declared = shape.declared;
+            open.restore = restore;
+        }
+        Ok(())
+    }
+
+    /// Starts the record of reference `node`; its one value slot follows.
+    pub fn begin_reference(&mut self, node: NodeId) -> Result<(), EncodeError> {
+        self.begin(node, RecordKind::Reference, 0, 0, layout::REFERENCE_LEN)
+    }
+
+    fn begin(
+        &mut self,
+        node: NodeId,
+        kind: RecordKind,
+        sub: u8,
+        count: u32,
+        capacity: usize,
+    ) -> Result<(), EncodeError> {
+        let section = match kind {
+            RecordKind::PackedArray | RecordKind::HashArray => ARRAYS,
+            RecordKind::Object => OBJECTS,
+            _ => REFERENCES,
+        };
+        let open = self.open.is_some();
+        let Some(entry) = self.nodes.get_mut(node.0 as usize) else {
+            return Err(EncodeError::Misuse("unknown node"));
+        };
+        if open || entry.pos != UNPLACED || entry.section as usize != section {
+            return Err(EncodeError::Misuse("records are written one at a time, once, as their node's kind"));
+        }
+        self.current = std::mem::take(&mut self.sections[section]);
+        let start = self.current.len();
+        entry.pos = u32::try_from(start).unwrap_or(UNPLACED - 1);
+        let edges = self.edges.len() as u32;
+        entry.edges = (edges, edges);
+        let level = entry.level;
+        self.deepest = self.deepest.max(level);
+        self.unnamed_first |= entry.in_degree == 0;
+        self.record_count = self.record_count.wrapping_add(1);
+        self.current.reserve(capacity);
+        record_header(&mut self.current, kind, 0, sub, count);
+        self.open = Some(Open {
+            node: node.0,
+            kind,
+            section,
+            start,
+            level,
+            slots: 0,
+            undefs: 0,
+            declared: 0,
+            restore: ObjectRestore::Properties,
+            dynamic: 0,
+            state: None,
+        });
+        Ok(())
+    }
+
+    /// Writes the next slot of the open record (with none open, nothing is written and `finish` fails).
+    #[inline(always)]
+    pub fn slot(&mut self, slot: Slot) {
+        match slot {
+            Slot::Node(node) => self.node_slot(node),
+            Slot::EnumCase(EnumCaseRef(id)) => {
+                if let Some(open) = &self.open {
+                    self.fixups[open.section].push(self.current.len() as u32 + 8);
+                }
+                self.put(tag::ENUM_CASE, u64::from(id));
+            }
+            scalar => {
+                let (tag, payload) = scalar_slot(scalar);
+                self.put(tag, payload);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, tag: u8, payload: u64) {
+        let Some(open) = &mut self.open else {
+            self.stray_slot = true;
+            return;
+        };
+        open.slots += 1;
+        open.undefs += u64::from(tag == tag::UNDEF);
+        put_slot(&mut self.current, tag, payload);
+    }
+
+    fn node_slot(&mut self, NodeId(id): NodeId) {
+        let Some(open) = &mut self.open else {
+            self.stray_slot = true;
+            return;
+        };
+        let strict = match open.state {
+            // An `SplObjectStorage` key (every other value) and an `ArrayObject`'s storage must keep their
+            // object or array.
+            Some((StateFamily::ObjectStorage, _, before)) => (open.slots - before) % 2 == 0,
+            Some((StateFamily::ArrayStorage, _, _)) => true,
+            _ => false,
+        };
+        let node = &mut self.nodes[id as usize];
+        match node.in_degree {
+            0 => node.level = open.level.saturating_add(level_step(node.section as usize)),
+            1 => self.named_twice.push(id),
+            _ => {}
+        }
+        node.in_degree = node.in_degree.saturating_add(1);
+        let tag = section_tag(node.section as usize);
+        self.edges.push(id);
+        self.fixups[open.section].push(self.current.len() as u32 + 8);
+        open.slots += 1;
+        put_slot(&mut self.current, tag, u64::from(id) | if strict { STRICT } else { 0 });
+    }
+
+    /// Writes a dynamic property of the open object, after its declared slots.
+    pub fn dynamic_property(&mut self, name: StringRef, value: Slot) -> Result<(), EncodeError> {
+        match self.open {
+            Some(Open { kind: RecordKind::Object, slots, declared, state: None, restore, .. })
+                if slots == u64::from(declared) && restore != ObjectRestore::Unserialize && value != Slot::Undef => {}
+            _ => return Err(EncodeError::Misuse("dynamic properties are defined and follow the declared ones")),
+        }
+        put_slot(&mut self.current, tag::STRING, name.0);
+        self.slot(value);
+        if let Some(open) = &mut self.open {
+            // The value slot is counted as a dynamic property, not a declared one.
+            open.slots -= 1;
+            open.dynamic += 1;
+        }
+        self.dynamic = true;
+        Ok(())
+    }
+
+    /// Writes the internal-state block of the open `Internal` object, after its properties; the state's
+    /// value slots follow, in `for_each_value` order.
+    pub fn internal_state<V>(&mut self, state: &InternalState<'_, V>) -> Result<(), EncodeError> {
+        let slots = match self.open {
+            Some(Open {
+                kind: RecordKind::Object,
+                slots,
+                declared,
+                state: None,
+                restore: ObjectRestore::Internal,
+                ..
+            }) if slots == u64::from(declared) => slots,
+            _ => return Err(EncodeError::Misuse("an internal state follows an Internal object's properties")),
+        };
+        let words = state.words(&mut |bytes| self.string(bytes, zend_string_hash(bytes), 0).0);
+        let values = state.value_count() as u64;
+        let current = &mut self.current;
+        current.push(state.family() as u8);
+        current.extend_from_slice(&[0u8; 3]);
+        current.extend_from_slice(&(words.len() as u32).to_le_bytes());
+        current.extend_from_slice(&values.to_le_bytes());
+        for word in words {
+            current.extend_from_slice(&word.to_le_bytes());
+        }
+        if let Some(open) = &mut self.open {
+            open.state = Some((state.family(), values, slots));
+        }
+        Ok(())
+    }
+
+    /// Ends the open record.
+    pub fn end(&mut self) -> Result<(), EncodeError> {
+        let Some(open) = self.open.take() else {
+            return Err(EncodeError::Misuse("no record is open"));
+        };
+        let mut patch = |at: usize, value: u64| {
+            self.current[open.start + at..open.start + at + 8].copy_from_slice(&value.to_le_bytes())
+        };
+        let well_formed = match open.kind {
+            RecordKind::PackedArray => {
+                patch(8, open.slots);
+                patch(24, open.slots - open.undefs);
+                true
+            }
+            RecordKind::HashArray => {
+                patch(8, open.slots / 2);
+                open.slots % 2 == 0 && open.undefs == 0
+            }
+            RecordKind::Object => {
+                patch(16, open.dynamic);
+                let declared = u64::from(open.declared);
+                match (open.restore, open.state) {
+                    (ObjectRestore::Unserialize, None) => open.slots == 1 && open.undefs == 0,
+                    (ObjectRestore::Internal, Some((_, values, before))) => {
+                        before == declared && open.slots - before == values
+                    }
+                    (ObjectRestore::Properties | ObjectRestore::PropertiesThenWakeup, None) => open.slots == declared,
+                    _ => false,
+                }
+            }
+            _ => open.slots == 1 && open.undefs == 0,
+        };
+        self.nodes[open.node as usize].edges.1 = self.edges.len() as u32;
+        self.sections[open.section] = std::mem::take(&mut self.current);
+        if well_formed {
+            Ok(())
+        } else {
+            Err(EncodeError::Misuse("a record's slots do not match its kind"))
+        }
+    }
+
+    /// Completes the encoding as `tier` and returns it. Fails when the value does not fit the tier
+    /// (`SharedGraph` with hooks or dynamic properties, `Scalar` with a record), is nested deeper than
+    /// 10,000 levels, or an `SplObjectStorage` key or `ArrayObject` storage lost its record.
+    pub fn finish(&mut self, tier: StoreTier) -> Result<&[u8], EncodeError> {
+        if self.open.is_some() || !self.root_written || self.complete.is_some() || self.stray_slot {
+            return Err(EncodeError::Misuse("finish once, with the root and every record complete"));
+        }
+        let fits = match tier {
+            StoreTier::Scalar => self.record_count == 0 && self.root.is_none(),
+            StoreTier::SharedGraph => !self.hooks && !self.dynamic,
+            StoreTier::OPcacheSerialized => true,
+            StoreTier::PHPSerialized => false,
+        };
+        if !fits {
+            return Err(StructureError::TierMismatch(tier).into());
+        }
+        let nodes = &self.nodes;
+        let shared = self.named_twice.iter().any(|&id| nodes[id as usize].pos != UNPLACED);
+        let depth = if shared || self.unnamed_first { self.traversal_depth() } else { self.deepest };
+        if depth > MAX_DEPTH {
+            return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
+        }
+        let contains_objects = !self.sections[OBJECTS].is_empty() || !self.sections[ENUM_CASES].is_empty();
+        let contains_references = !self.sections[REFERENCES].is_empty();
+        let header_flags = [
+            (contains_objects, flags::CONTAINS_OBJECTS),
+            (contains_references, flags::CONTAINS_REFERENCES),
+            (!contains_objects && !contains_references, flags::IMMUTABLE_ELIGIBLE),
+            (shared, flags::CONTAINS_SHARED),
+            (self.hooks, flags::CONTAINS_HOOKS),
+        ]
+        .iter()
+        .filter(|(set, _)| *set)
+        .fold(0, |all, (_, flag)| all | flag);
+
+        for section in &self.sections {
+            if u32::try_from(section.len()).is_err() {
+                return Err(StructureError::TooLarge.into());
+            }
+        }
+        // `origin[k]`: where index 0 of section `k`'s buffer lands in the output (the header's is 0).
+        let head_len = self.out.len();
+        let gap = self.gap;
+        let arrays_only = [SHAPES, ENUM_CASES, OBJECTS, REFERENCES].iter().all(|&k| self.sections[k].is_empty());
+        let mut origin = [0isize; SECTIONS + 1];
+        let output = if arrays_only && head_len <= gap {
+            let start = gap - head_len;
+            self.sections[ARRAYS][start..gap].copy_from_slice(&self.out);
+            origin[ARRAYS] = -(start as isize);
+            Output::Arrays(start)
+        } else {
+            if arrays_only {
+                self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
+            }
+            let mut at = head_len;
+            for (index, section) in self.sections.iter().enumerate() {
+                let skip = if index == ARRAYS { gap } else { 0 };
+                origin[index] = at as isize - skip as isize;
+                at += section.len() - skip;
+            }
+            self.out.reserve(at - head_len);
+            for (index, section) in self.sections.iter().enumerate() {
+                self.out.extend_from_slice(&section[if index == ARRAYS { gap } else { 0 }..]);
+            }
+            Output::Out
+        };
+        let out = match output {
+            Output::Out => &mut self.out[..],
+            Output::Arrays(start) => &mut self.sections[ARRAYS][start..],
+        };
+        let at = |section: usize, pos: u32| (pos as isize + origin[section]) as usize;
+        for (index, fixups) in self.fixups.iter().enumerate() {
+            for &pos in fixups {
+                let slot = at(index, pos);
+                let placeholder = u64::from_le_bytes(out[slot..slot + 8].try_into().unwrap_or_default());
+                let node = self.nodes[(placeholder & !STRICT) as usize];
+                if node.pos != UNPLACED {
+                    let offset = at(node.section as usize, node.pos) as u64;
+                    out[slot..slot + 8].copy_from_slice(&offset.to_le_bytes());
+                } else if placeholder & STRICT == 0 {
+                    // An object whose `__sleep()` failed reads `null`, as `serialize()` writes `N;` for it.
+                    out[slot - 8] = tag::NULL;
+                    out[slot..slot + 8].copy_from_slice(&[0u8; 8]);
+                } else {
+                    return Err(EncodeError::Misuse("an SplObjectStorage key or ArrayObject storage has no record"));
+                }
+            }
+        }
+        for &id in &self.named_twice {
+            let node = self.nodes[id as usize];
+            if node.pos != UNPLACED {
+                out[at(node.section as usize, node.pos) + 1] |= RECORD_SHARED;
+            }
+        }
+        let fields = HeaderFields {
+            tier,
+            flags: header_flags,
+            depth,
+            total_len: out.len() as u64,
+            string_count: self.string_count,
+            record_count: self.record_count,
+            records_offset: head_len as u64,
+        };
+        fields.write(&mut out[..header::ROOT_SLOT]);
+        self.complete = Some(output);
+        Ok(self.encoded())
+    }
+
+    /// The encoding [`Self::finish`] or [`Self::php_serialized`] completed last (empty before).
+    pub fn encoded(&self) -> &[u8] {
+        match self.complete {
+            Some(Output::Out) => &self.out,
+            Some(Output::Arrays(start)) => &self.sections[ARRAYS][start..],
+            None => &[],
+        }
+    }
+
+    /// The layout's depth when some node is shared (or levels were not known while writing): a depth-first
+    /// walk in slot order that expands each node the first time it meets it, as the decoder's check walks.
+    fn traversal_depth(&mut self) -> u32 {
+        let Some(root) = self.root else { return 0 };
+        self.visited.clear();
+        self.visited.resize(self.nodes.len(), false);
+        self.stack.clear();
+        self.stack.push((root, level_step(self.nodes[root as usize].section as usize)));
+        let mut deepest = 0;
+        while let Some((id, level)) = self.stack.pop() {
+            if std::mem::replace(&mut self.visited[id as usize], true) {
+                continue;
+            }
+            deepest = deepest.max(level);
+            let (start, end) = self.nodes[id as usize].edges;
+            for &child in self.edges[start as usize..end as usize].iter().rev() {
+                let node = self.nodes[child as usize];
+                if node.pos != UNPLACED {
+                    self.stack.push((child, level.saturating_add(level_step(node.section as usize))));
+                }
+            }
+        }
+        deepest
+    }
+
+    /// A `PHPSerialized` container around the bytes of PHP's `serialize()`, whose `zend_string_hash` is
+    /// `hash`. Starts a new encoding.
+    pub fn php_serialized(&mut self, serialized: &[u8], hash: u64) -> &[u8] {
+        self.reset();
+        let string = self.string(serialized, hash, 0);
+        let fields = HeaderFields {
+            tier: StoreTier::PHPSerialized,
+            flags: 0,
+            depth: 0,
+            total_len: self.out.len() as u64,
+            string_count: 1,
+            record_count: 0,
+            records_offset: self.out.len() as u64,
+        };
+        fields.write(&mut self.out[..header::ROOT_SLOT]);
+        self.out[header::ROOT_SLOT] = tag::STRING;
+        self.out[header::ROOT_SLOT + 8..HEADER_LEN].copy_from_slice(&string.0.to_le_bytes());
+        self.complete = Some(Output::Out);
+        &self.out
+    }
+}
+
+/// The header fields before the root slot.
+struct HeaderFields {
+    tier: StoreTier,
+    flags: u32,
+    depth: u32,
+    total_len: u64,
+    string_count: u32,
+    record_count: u32,
+    records_offset: u64,
+}
+
+impl HeaderFields {
+    fn write(&self, head: &mut [u8]) {
+        let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
+        put(header::MAGIC, &layout::MAGIC);
+        put(header::VERSION, &layout::LAYOUT_VERSION.to_le_bytes());
+        put(header::TIER, &[self.tier as u8, 0]);
+        put(header::FLAGS, &self.flags.to_le_bytes());
+        put(header::DEPTH, &self.depth.to_le_bytes());
+        put(header::TOTAL_LEN, &self.total_len.to_le_bytes());
+        put(header::STRING_COUNT, &self.string_count.to_le_bytes());
+        put(header::RECORD_COUNT, &self.record_count.to_le_bytes());
+        put(header::STRINGS_OFFSET, &(HEADER_LEN as u64).to_le_bytes());
+        put(header::STRINGS_LEN, &(self.records_offset - HEADER_LEN as u64).to_le_bytes());
+        put(header::RECORDS_OFFSET, &self.records_offset.to_le_bytes());
+        put(header::RECORDS_LEN, &(self.total_len - self.records_offset).to_le_bytes());
+    }
+}
+
+/// Slot tag of a pointer to a record of `section`.
+fn section_tag(section: usize) -> u8 {
+    match section {
+        ARRAYS => tag::ARRAY,
+        OBJECTS => tag::OBJECT,
+        _ => tag::REFERENCE,
+    }
+}
+
+/// Levels a node of `section` adds: arrays and objects nest, references are transparent.
+fn level_step(section: usize) -> u32 {
+    u32::from(section == ARRAYS || section == OBJECTS)
+}
+
+/// Tag and payload of a slot that points at no record.
+#[inline(always)]
+fn scalar_slot(slot: Slot) -> (u8, u64) {
+    match slot {
+        Slot::Undef => (tag::UNDEF, 0),
+        Slot::Null => (tag::NULL, 0),
+        Slot::Bool(false) => (tag::FALSE, 0),
+        Slot::Bool(true) => (tag::TRUE, 0),
+        Slot::Int(i) => (tag::INT, i as u64),
+        Slot::Float(f) => (tag::FLOAT, f.to_bits()),
+        Slot::String(StringRef(offset)) => (tag::STRING, offset),
+        // Pointers are resolved by the callers; never reached.
+        Slot::Node(_) | Slot::EnumCase(_) => (tag::NULL, 0),
+    }
+}
+
+#[inline(always)]
+fn put_slot(out: &mut Vec<u8>, tag: u8, payload: u64) {
+    let mut slot = [0u8; layout::SLOT_LEN];
+    slot[0] = tag;
+    slot[8..].copy_from_slice(&payload.to_le_bytes());
+    out.extend_from_slice(&slot);
+}
+
+fn record_header(out: &mut Vec<u8>, kind: RecordKind, flags: u8, sub: u8, count: u32) {
+    let mut header = [kind as u8, flags, sub, 0, 0, 0, 0, 0];
+    header[4..].copy_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&header);
+}
+
+/// Gives back a buffer that grew past [`KEEP_BYTES`].
+fn trim<T>(buffer: &mut Vec<T>) {
+    if buffer.capacity() * std::mem::size_of::<T>() > KEEP_BYTES {
+        *buffer = Vec::new();
+    }
+}
+
+/// Where each distinct string of the current encoding was written: open addressing keyed by PHP's hash,
+/// entries compared by identity token first and by bytes second. Entries of earlier encodings are told
+/// apart by a generation number, so starting an encoding costs nothing.
+#[derive(Default)]
+struct StringIndex {
+    entries: Vec<StringEntry>,
+    len: usize,
+    generation: u32,
+    identity_epoch: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct StringEntry {
+    hash: u64,
+    identity: usize,
+    offset: u64,
+    generation: u32,
+    identity_epoch: u32,
+}
+
+impl StringIndex {
+    const MIN_CAPACITY: usize = 64;
+
+    fn reset(&mut self) {
+        if self.entries.len() * std::mem::size_of::<StringEntry>() > KEEP_BYTES {
+            self.entries = Vec::new();
+        }
+        if self.entries.is_empty() {
+            self.entries.resize(Self::MIN_CAPACITY, StringEntry::default());
+        }
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped: entries of 2^32 encodings ago would look current.
+            self.entries.fill(StringEntry::default());
+            self.generation = 1;
+        }
+    }
+
+    fn forget_identities(&mut self) {
+        self.identity_epoch = self.identity_epoch.wrapping_add(1);
+        if self.identity_epoch == 0 {
+            self.entries.iter_mut().for_each(|e| e.identity = 0);
+        }
+    }
+
+    #[inline(always)]
+    fn home(&self, hash: u64) -> usize {
+        // Fibonacci hashing spreads DJB hashes of similar strings; the table length is a power of two.
+        let shift = 64 - self.entries.len().trailing_zeros();
+        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+    }
+
+    /// The offset of `bytes` in `out` if they were written in this encoding, else the vacant entry where
+    /// they belong.
+    #[inline(always)]
+    fn find(&mut self, out: &[u8], bytes: &[u8], hash: u64, identity: usize) -> Result<u64, usize> {
+        let mask = self.entries.len() - 1;
+        let mut index = self.home(hash);
+        loop {
+            let entry = &mut self.entries[index];
+            if entry.generation != self.generation {
+                return Err(index);
+            }
+            if entry.hash == hash {
+                if identity != 0 && entry.identity == identity && entry.identity_epoch == self.identity_epoch {
+                    return Ok(entry.offset);
+                }
+                let start = entry.offset as usize + layout::STRING_FIXED_LEN;
+                if out.get(start - 8..start) == Some(&(bytes.len() as u64).to_le_bytes()[..])
+                    && out.get(start..start + bytes.len()) == Some(bytes)
+                {
+                    entry.identity = identity;
+                    entry.identity_epoch = self.identity_epoch;
+                    return Ok(entry.offset);
+                }
+            }
+            index = (index + 1) & mask;
+        }
+    }
+
+    /// Files a new string in `vacant`, the entry [`Self::find`] returned; keeps the table at most half full.
+    fn insert(&mut self, vacant: usize, offset: u64, hash: u64, identity: usize) {
+        self.entries[vacant] =
+            StringEntry { hash, identity, offset, generation: self.generation, identity_epoch: self.identity_epoch };
+        self.len += 1;
+        if self.len * 2 > self.entries.len() {
+            self.grow();
+        }
+    }
+
+    fn place(&mut self, entry: StringEntry) {
+        let mask = self.entries.len() - 1;
+        let mut index = self.home(entry.hash);
+        while self.entries[index].generation == self.generation {
+            index = (index + 1) & mask;
+        }
+        self.entries[index] = entry;
+    }
+
+    fn grow(&mut self) {
+        let capacity = (self.entries.len() * 2).max(Self::MIN_CAPACITY);
+        let old = std::mem::replace(&mut self.entries, vec![StringEntry::default(); capacity]);
+        let generation = self.generation;
+        for entry in old.into_iter().filter(|e| e.generation == generation) {
+            self.place(entry);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+    use crate::model::Value;
+
+    fn text(writer: &mut GraphWriter, s: &str) -> StringRef {
+        writer.string(s.as_bytes(), zend_string_hash(s.as_bytes()), 0)
+    }
+
+    /// `["k" => "v", "list" => [1, hole, 3]]`, the list written first.
+    fn write_sample(writer: &mut GraphWriter) -> Vec<u8> {
+        writer.reset();
+        let root = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(root)).unwrap();
+        let list = writer.node(NodeKind::Array);
+        writer.begin_hash_array(root, i64::MIN, 2).unwrap();
+        for (key, value) in [("k", Slot::String(text(writer, "v"))), ("list", Slot::Node(list))] {
+            let key = text(writer, key);
+            writer.slot(Slot::String(key));
+            writer.slot(value);
+        }
+        writer.end().unwrap();
+        writer.begin_packed_array(list, 3, 3).unwrap();
+        for slot in [Slot::Int(1), Slot::Undef, Slot::Int(3)] {
+            writer.slot(slot);
+        }
+        writer.end().unwrap();
+        writer.finish(StoreTier::SharedGraph).unwrap().to_vec()
+    }
+
+    #[test]
+    fn a_reused_writer_writes_exactly_what_a_fresh_one_writes() {
+        let fresh = write_sample(&mut GraphWriter::new());
+        let mut reused = GraphWriter::new();
+        reused.php_serialized(&[0xAA; 300], zend_string_hash(&[0xAA; 300]));
+        write_sample(&mut reused);
+        assert_eq!(write_sample(&mut reused), fresh);
+        let decoded = decode(&fresh).unwrap();
+        assert_eq!(decoded.header.string_count, 3);
+        assert_eq!(decoded.graph.arrays.len(), 2);
+    }
+
+    /// A list of one long string, or of a `stdClass` object.
+    fn write_list(writer: &mut GraphWriter, long_string: usize, with_object: bool) -> Vec<u8> {
+        writer.reset();
+        let list = writer.node(NodeKind::Array);
+        let object = writer.node(NodeKind::Object);
+        writer.root(Slot::Node(list)).unwrap();
+        writer.begin_packed_array(list, 1, 1).unwrap();
+        let text = "x".repeat(long_string);
+        let value = if with_object { Slot::Node(object) } else { Slot::String(self::text(writer, &text)) };
+        writer.slot(value);
+        writer.end().unwrap();
+        if with_object {
+            let class = self::text(writer, "stdClass");
+            let shape = writer.shape(class, &[]);
+            writer.begin_object(object, shape, ObjectRestore::Properties).unwrap();
+            writer.end().unwrap();
+        }
+        writer.finish(StoreTier::OPcacheSerialized).unwrap().to_vec()
+    }
+
+    #[test]
+    fn values_finished_in_place_or_copied_are_the_same_bytes() {
+        let mut writer = GraphWriter::new();
+        // Strings larger than the room kept for them: copied, and the room grows for the next value.
+        let copied = write_list(&mut writer, 3 * FIRST_GAP, false);
+        assert!(matches!(writer.complete, Some(Output::Out)));
+        let in_place = write_list(&mut writer, 3 * FIRST_GAP, false);
+        assert!(matches!(writer.complete, Some(Output::Arrays(_))));
+        assert_eq!(in_place, copied);
+        assert_eq!(write_list(&mut GraphWriter::new(), 3 * FIRST_GAP, false), copied);
+        // A record that is not an array: copied, skipping the room.
+        let with_object = write_list(&mut writer, 0, true);
+        assert!(matches!(writer.complete, Some(Output::Out)));
+        assert_eq!(with_object, write_list(&mut GraphWriter::new(), 0, true));
+        for bytes in [copied, with_object] {
+            decode(&bytes).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_string_met_again_by_identity_or_by_content_is_stored_once_until_identities_are_forgotten() {
+        let mut writer = GraphWriter::new();
+        let hash = zend_string_hash(b"name");
+        let first = writer.string(b"name", hash, 7);
+        assert_eq!(writer.string(b"name", hash, 7), first);
+        assert_eq!(writer.string(b"name", hash, 8), first);
+        assert_eq!(writer.string(b"name", hash, 0), first);
+        writer.forget_identities();
+        // Token 7 now names other bytes: they must not be taken for "name".
+        let other = writer.string(b"other", zend_string_hash(b"other"), 7);
+        assert_ne!(other, first);
+        assert_eq!(writer.string_count, 2);
+    }
+
+    #[test]
+    fn an_object_whose_record_is_never_written_reads_null_in_every_slot() {
+        let mut writer = GraphWriter::new();
+        let root = writer.node(NodeKind::Array);
+        let gone = writer.node(NodeKind::Object);
+        let reference = writer.node(NodeKind::Reference);
+        writer.root(Slot::Node(root)).unwrap();
+        writer.begin_packed_array(root, 3, 3).unwrap();
+        for slot in [Slot::Node(gone), Slot::Node(gone), Slot::Node(reference)] {
+            writer.slot(slot);
+        }
+        writer.end().unwrap();
+        writer.begin_reference(reference).unwrap();
+        writer.slot(Slot::Node(gone));
+        writer.end().unwrap();
+        let bytes = writer.finish(StoreTier::OPcacheSerialized).unwrap().to_vec();
+        let decoded = decode(&bytes).unwrap();
+        assert_eq!(decoded.graph.objects.len(), 0);
+        assert_eq!(decoded.graph.references[0].value, Value::Null);
+        assert_eq!(decoded.header.flags & flags::CONTAINS_OBJECTS, 0);
+    }
+
+    #[test]
+    fn an_object_storage_key_whose_record_is_never_written_is_refused() {
+        let mut writer = GraphWriter::new();
+        let storage = writer.node(NodeKind::Object);
+        let key = writer.node(NodeKind::Object);
+        writer.root(Slot::Node(storage)).unwrap();
+        let class = text(&mut writer, "SplObjectStorage");
+        let shape = writer.shape(class, &[]);
+        writer.begin_object(storage, shape, ObjectRestore::Internal).unwrap();
+        let state = InternalState::ObjectStorage(crate::ObjectStorageState {
+            entries: vec![crate::ObjectStorageEntry { object: (), data: () }],
+        });
+        writer.internal_state(&state).unwrap();
+        writer.slot(Slot::Node(key));
+        writer.slot(Slot::Null);
+        writer.end().unwrap();
+        assert!(matches!(writer.finish(StoreTier::SharedGraph), Err(EncodeError::Misuse(_))));
+    }
+
+    #[test]
+    fn depth_follows_the_decoders_walk_when_a_shared_node_is_written_early() {
+        // root [A, X] with A = [[[X]]] and X = [[1]]; X is written before A's chain names it again, at a
+        // shallower level than the slot-order walk meets it.
+        let mut writer = GraphWriter::new();
+        let [root, a, a1, a2, x, x1] = [(); 6].map(|_| writer.node(NodeKind::Array));
+        writer.root(Slot::Node(root)).unwrap();
+        let records = [(root, vec![a, x]), (x, vec![x1]), (a, vec![a1]), (a1, vec![a2]), (a2, vec![x])];
+        for (node, children) in records {
+            writer.begin_packed_array(node, children.len() as i64, children.len()).unwrap();
+            children.into_iter().for_each(|child| writer.slot(Slot::Node(child)));
+            writer.end().unwrap();
+        }
+        writer.begin_packed_array(x1, 1, 1).unwrap();
+        writer.slot(Slot::Int(1));
+        writer.end().unwrap();
+        let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
+        let decoded = decode(&bytes).expect("the decoder agrees with the depth and shared flags");
+        assert_eq!(decoded.header.depth, 6);
+        assert_ne!(decoded.header.flags & flags::CONTAINS_SHARED, 0);
+    }
+
+    #[test]
+    fn values_that_do_not_fit_their_tier_or_nest_too_deep_are_refused() {
+        let mut writer = GraphWriter::new();
+        let object = writer.node(NodeKind::Object);
+        writer.root(Slot::Node(object)).unwrap();
+        let class = text(&mut writer, "stdClass");
+        let shape = writer.shape(class, &[]);
+        writer.begin_object(object, shape, ObjectRestore::Properties).unwrap();
+        let name = text(&mut writer, "dynamic");
+        writer.dynamic_property(name, Slot::Int(1)).unwrap();
+        writer.end().unwrap();
+        assert_eq!(
+            writer.finish(StoreTier::SharedGraph),
+            Err(EncodeError::Structure(StructureError::TierMismatch(StoreTier::SharedGraph)))
+        );
+        assert!(writer.finish(StoreTier::OPcacheSerialized).is_ok());
+
+        writer.reset();
+        let nodes = (0..=MAX_DEPTH).map(|_| writer.node(NodeKind::Array)).collect::<Vec<_>>();
+        writer.root(Slot::Node(nodes[0])).unwrap();
+        for (level, &node) in nodes.iter().enumerate() {
+            writer.begin_packed_array(node, 1, 1).unwrap();
+            writer.slot(nodes.get(level + 1).map_or(Slot::Null, |&child| Slot::Node(child)));
+            writer.end().unwrap();
+        }
+        assert_eq!(
+            writer.finish(StoreTier::SharedGraph),
+            Err(EncodeError::Structure(StructureError::TooDeep { depth: MAX_DEPTH + 1, limit: MAX_DEPTH }))
+        );
+    }
+
+    #[test]
+    fn records_out_of_order_or_incomplete_are_refused_as_misuse() {
+        let mut writer = GraphWriter::new();
+        let array = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(array)).unwrap();
+        assert!(writer.begin_reference(array).is_err());
+        writer.begin_hash_array(array, i64::MIN, 1).unwrap();
+        writer.slot(Slot::Int(1));
+        assert!(writer.finish(StoreTier::SharedGraph).is_err());
+        assert!(writer.end().is_err());
+        assert!(writer.begin_hash_array(array, i64::MIN, 1).is_err());
+
+        writer.reset();
+        writer.root(Slot::Int(1)).unwrap();
+        writer.slot(Slot::Int(2));
+        assert!(writer.finish(StoreTier::Scalar).is_err());
+    }
+}

@@ -1,0 +1,842 @@
+//! One pass from an array or object zval to its encoded bytes (§6): the walk drives graph-codec's
+//! `GraphWriter` directly, one record per array, object and PHP reference, with no model in between.
+//! Strings keep PHP's cached hash and are found again by zend_string identity before their bytes are
+//! compared.
+//!
+//! The walk has two phases. First everything that needs no userland code is written; nothing can change
+//! under the walk. Then each object with a serialization hook (`__serialize`, `__sleep`) has its hook run
+//! once, in the order the walk met the objects, and what the hook selected is written before the next
+//! hook runs. From the first hook on, every object and reference the walk has met is pinned so that its
+//! identity cannot be recycled, and string and array identities are forgotten before each hook. A value
+//! that needs `PHPSerialized` is detected before any hook runs. Runs before any shm-core call; its
+//! buffers are reused from one store to the next.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashSet, HashSetExt};
+
+use ext_php_rs::ffi::{
+    zend_class_entry, zend_function, zend_object, zend_reference, zend_string, zval, HashTable, IS_ARRAY, IS_DOUBLE,
+    IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE, IS_UNDEF,
+};
+use ext_php_rs::zend::ce;
+use graph_codec::{
+    zend_string_hash, ClassKind, EncodeError, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef, Slot,
+    StateFamily, StoreTier, StringRef,
+};
+
+use crate::class_info::{self, ClassFacts};
+use crate::internal_state::{self, StateError};
+use crate::zend;
+use crate::zvals::{self, RawKey};
+
+/// Names `DateInterval`'s `get_properties` handler writes into the property table; they mirror the
+/// internal state and are not dynamic properties.
+const INTERVAL_FIELDS: [&[u8]; 11] =
+    [b"y", b"m", b"d", b"h", b"i", b"s", b"f", b"invert", b"days", b"from_string", b"date_string"];
+
+/// Why the walk stopped early.
+pub enum Stop {
+    /// A nested resource, Closure or non-serializable object, or nesting beyond the limit.
+    Unstorable,
+    /// A userland hook threw; the exception propagates.
+    Thrown,
+    /// Some object needs PHP's `serialize()`; found before any hook ran.
+    NeedsPhpSerialize,
+}
+
+impl From<EncodeError> for Stop {
+    fn from(_: EncodeError) -> Self {
+        Stop::Unstorable
+    }
+}
+
+/// A node whose record is still to be written.
+enum Task {
+    Array(NodeId, *mut HashTable),
+    Object(NodeId, *mut zend_object),
+    Reference(NodeId, *mut zend_reference),
+}
+
+/// What the walk knows about a class: its facts for the whole request (a class entry cannot change or
+/// go away before the request ends), its name and full shape for the encoding numbered `encoding`.
+struct Class {
+    facts: ClassFacts,
+    encoding: u64,
+    name: Option<StringRef>,
+    /// The shape with every declared property.
+    shape: Option<ShapeRef>,
+}
+
+/// The name of a property as the object's tables hold it.
+#[derive(Clone, Copy)]
+pub enum PropertyName {
+    Str(*mut zend_string),
+    /// Property tables may hold integer keys (old array casts); a property name is text.
+    Int(i64),
+}
+
+impl PropertyName {
+    /// # Safety
+    /// A string name must be live.
+    unsafe fn bytes<'a>(self) -> Cow<'a, [u8]> {
+        match self {
+            // SAFETY: caller guarantees a live name.
+            PropertyName::Str(s) => Cow::Borrowed(unsafe { zend::zstr_bytes(s) }),
+            PropertyName::Int(i) => Cow::Owned(i.to_string().into_bytes()),
+        }
+    }
+}
+
+/// One property of a live object, before its value is read.
+pub struct PropertySlot {
+    pub name: PropertyName,
+    pub slot: *mut zval,
+    pub declared: bool,
+    pub readonly: bool,
+}
+
+/// A property chosen for the record of a hooked object; `value` is `None` for an uninitialized
+/// declared property, or for a name `__sleep()` returned that the object does not have (stored as
+/// `null`, as `serialize()` does).
+struct Selected {
+    name: StringRef,
+    value: Option<*mut zval>,
+    declared: bool,
+    readonly: bool,
+}
+
+/// The walk's state, reused from one encoding to the next.
+pub struct Walk {
+    writer: GraphWriter,
+    tasks: Vec<Task>,
+    /// Objects whose hooks run in the second phase, in discovery order.
+    hooked: VecDeque<(NodeId, *mut zend_object)>,
+    objects: HashMap<*mut zend_object, NodeId>,
+    references: HashMap<*mut zend_reference, NodeId>,
+    /// Arrays held more than once (copy-on-write sharing), stored once. An array with one holder can be
+    /// met only once, so it is not looked up.
+    arrays: HashMap<*mut HashTable, NodeId>,
+    classes: HashMap<*mut zend_class_entry, Class>,
+    /// The request `classes` belongs to (0: outside a request, not kept from one encoding to the next).
+    request: u64,
+    /// Numbers the encodings, for `Class::encoding`.
+    encoding: u64,
+    /// Values kept alive until the walk ends: hook results, internal-state exports, and from the first
+    /// hook on every object and reference the identity maps name.
+    pinned: Vec<zval>,
+    names: Vec<(StringRef, bool)>,
+    tier: StoreTier,
+    hooks_started: bool,
+}
+
+impl Walk {
+    pub fn new() -> Self {
+        Walk {
+            writer: GraphWriter::new(),
+            tasks: Vec::new(),
+            hooked: VecDeque::new(),
+            objects: HashMap::default(),
+            references: HashMap::default(),
+            arrays: HashMap::default(),
+            classes: HashMap::default(),
+            request: 0,
+            encoding: 0,
+            pinned: Vec::new(),
+            names: Vec::new(),
+            tier: StoreTier::SharedGraph,
+            hooks_started: false,
+        }
+    }
+
+    fn reset(&mut self, request: u64) {
+        self.writer.reset();
+        self.tasks.clear();
+        self.hooked.clear();
+        clear(&mut self.objects);
+        clear(&mut self.references);
+        clear(&mut self.arrays);
+        if request != self.request || request == 0 {
+            clear(&mut self.classes);
+            self.request = request;
+        }
+        self.encoding += 1;
+        self.tier = StoreTier::SharedGraph;
+        self.hooks_started = false;
+    }
+
+    /// Encodes the array or object `z` and returns its tier; [`Self::bytes`] holds the encoding.
+    /// `request` identifies the current request (0 outside one).
+    ///
+    /// # Safety
+    /// `z` must be a live array or object zval.
+    pub unsafe fn encode(&mut self, z: *const zval, request: u64) -> Result<StoreTier, Stop> {
+        self.reset(request);
+        // SAFETY: caller guarantees a live value.
+        let walked = unsafe { self.walk(z) };
+        // Releasing pinned values may run destructors: done before any shm-core call.
+        self.pinned.clear();
+        walked?;
+        self.writer.finish(self.tier)?;
+        Ok(self.tier)
+    }
+
+    /// Encodes `serialized`, the result of PHP's `serialize()`, as a `PHPSerialized` container;
+    /// [`Self::bytes`] holds it.
+    ///
+    /// # Safety
+    /// `serialized` must be a live, writable (or interned) zend_string.
+    pub unsafe fn php_serialized(&mut self, serialized: *mut zend_string) {
+        // SAFETY: caller guarantees a live string.
+        unsafe { self.writer.php_serialized(zend::zstr_bytes(serialized), zend::string_hash(serialized)) };
+    }
+
+    /// Forgets the values an encoding that never returned had pinned: the request they belonged to has
+    /// ended, and its memory with it.
+    pub fn abandon(&mut self) {
+        self.pinned.drain(..).for_each(std::mem::forget);
+    }
+
+    /// The last completed encoding.
+    pub fn bytes(&self) -> &[u8] {
+        self.writer.encoded()
+    }
+
+    /// # Safety
+    /// `z` must be a live array or object zval.
+    unsafe fn walk(&mut self, z: *const zval) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live root; the first phase runs no userland code, and each hook's
+        // result is pinned before it is walked.
+        unsafe {
+            let root = self.slot(z)?;
+            self.writer.root(root)?;
+            self.drain()?;
+            while let Some((id, obj)) = self.hooked.pop_front() {
+                self.before_hook();
+                self.run_hook(id, obj)?;
+                self.drain()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Userland code is about to run: pin what the identity maps name (once), and forget identities
+    /// that a hook could recycle.
+    fn before_hook(&mut self) {
+        if !self.hooks_started {
+            self.hooks_started = true;
+            // SAFETY: every key of the maps is a live object or reference: nothing has run since the
+            // walk read them.
+            unsafe {
+                for &obj in self.objects.keys() {
+                    self.pinned.push(zvals::object_zval(obj));
+                }
+                for &r in self.references.keys() {
+                    self.pinned.push(zvals::reference_zval(r));
+                }
+            }
+        }
+        self.writer.forget_identities();
+        clear(&mut self.arrays);
+    }
+
+    /// The string record of `s`.
+    ///
+    /// # Safety
+    /// `s` must be a live zend_string.
+    #[inline]
+    unsafe fn string(&mut self, s: *mut zend_string) -> StringRef {
+        // SAFETY: caller guarantees a live string; its address identifies it until userland code runs.
+        unsafe { self.writer.string(zend::zstr_bytes(s), zend::string_hash(s), s as usize) }
+    }
+
+    /// The string record of a property name.
+    ///
+    /// # Safety
+    /// A string name must be live.
+    unsafe fn property_name(&mut self, name: PropertyName) -> StringRef {
+        match name {
+            // SAFETY: caller guarantees a live name.
+            PropertyName::Str(s) => unsafe { self.string(s) },
+            PropertyName::Int(i) => {
+                let text = i.to_string();
+                self.writer.string(text.as_bytes(), zend_string_hash(text.as_bytes()), 0)
+            }
+        }
+    }
+
+    /// What the walk knows of `ce`; its facts are read once per request.
+    ///
+    /// # Safety
+    /// `ce` must be a live class entry.
+    unsafe fn class(&mut self, ce: *mut zend_class_entry) -> &mut Class {
+        let encoding = self.encoding;
+        let class = self.classes.entry(ce).or_insert_with(|| Class {
+            // SAFETY: caller guarantees a live class.
+            facts: unsafe { class_info::facts(ce) },
+            encoding,
+            name: None,
+            shape: None,
+        });
+        if class.encoding != encoding {
+            *class = Class { encoding, name: None, shape: None, ..*class };
+        }
+        class
+    }
+
+    /// # Safety
+    /// `ce` must be a live class entry.
+    unsafe fn class_name(&mut self, ce: *mut zend_class_entry) -> StringRef {
+        // SAFETY: caller guarantees a live class; its name lives as long as it.
+        unsafe {
+            if let Some(name) = self.class(ce).name {
+                return name;
+            }
+            let name = self.string((*ce).name);
+            self.class(ce).name = Some(name);
+            name
+        }
+    }
+
+    /// The shape of `ce` with all its declared properties.
+    ///
+    /// # Safety
+    /// `ce` must be a live, linked class entry.
+    unsafe fn full_shape(&mut self, ce: *mut zend_class_entry) -> Result<ShapeRef, Stop> {
+        // SAFETY: caller guarantees a live class; slot infos come from its linked tables.
+        unsafe {
+            if let Some(shape) = self.class(ce).shape {
+                return Ok(shape);
+            }
+            let class_name = self.class_name(ce);
+            let mut names = std::mem::take(&mut self.names);
+            names.clear();
+            for index in 0..zvals::slot_count(ce) {
+                let info = zvals::slot_info(ce, index);
+                if info.is_null() {
+                    self.names = names;
+                    return Err(Stop::Unstorable);
+                }
+                names.push((self.string((*info).name), (*info).flags & zend::ZEND_ACC_READONLY != 0));
+            }
+            let shape = self.writer.shape(class_name, &names);
+            self.names = names;
+            self.class(ce).shape = Some(shape);
+            Ok(shape)
+        }
+    }
+
+    /// The slot of one value; an array, object or reference is a node whose record is written later.
+    ///
+    /// # Safety
+    /// `z` must point to a live zval reachable from the root.
+    #[inline(always)]
+    unsafe fn slot(&mut self, z: *const zval) -> Result<Slot, Stop> {
+        // SAFETY: caller guarantees a live zval; every pointer followed is owned by it.
+        unsafe {
+            let mut z = z;
+            if zend::type_of(z) == IS_INDIRECT {
+                z = (*z).value.zv;
+            }
+            Ok(match zend::type_of(z) {
+                IS_UNDEF | IS_NULL => Slot::Null,
+                IS_FALSE => Slot::Bool(false),
+                IS_TRUE => Slot::Bool(true),
+                IS_LONG => Slot::Int((*z).value.lval),
+                IS_DOUBLE => Slot::Float((*z).value.dval),
+                IS_STRING => Slot::String(self.string((*z).value.str_)),
+                IS_ARRAY => self.array_slot((*z).value.arr),
+                IS_OBJECT => self.object_slot((*z).value.obj)?,
+                IS_REFERENCE => self.reference_slot((*z).value.ref_)?,
+                _ => return Err(Stop::Unstorable),
+            })
+        }
+    }
+
+    /// # Safety
+    /// `ht` must be a live array reachable from the root.
+    unsafe fn array_slot(&mut self, ht: *mut HashTable) -> Slot {
+        // SAFETY: caller guarantees a live array.
+        let shared = unsafe { (*ht).gc.refcount } > 1;
+        if shared {
+            if let Some(&id) = self.arrays.get(&ht) {
+                return Slot::Node(id);
+            }
+        }
+        let id = self.writer.node(NodeKind::Array);
+        if shared {
+            self.arrays.insert(ht, id);
+        }
+        self.tasks.push(Task::Array(id, ht));
+        Slot::Node(id)
+    }
+
+    /// # Safety
+    /// `r` must be a live reference reachable from the root.
+    unsafe fn reference_slot(&mut self, r: *mut zend_reference) -> Result<Slot, Stop> {
+        // SAFETY: caller guarantees a live reference.
+        unsafe {
+            // A reference nobody else holds is a plain value, as serialize() treats it.
+            if (*r).gc.refcount == 1 {
+                let inner = &raw const (*r).val;
+                return if zend::type_of(inner) == IS_REFERENCE { Err(Stop::Unstorable) } else { self.slot(inner) };
+            }
+            if let Some(&id) = self.references.get(&r) {
+                return Ok(Slot::Node(id));
+            }
+            let id = self.writer.node(NodeKind::Reference);
+            self.references.insert(r, id);
+            if self.hooks_started {
+                self.pinned.push(zvals::reference_zval(r));
+            }
+            self.tasks.push(Task::Reference(id, r));
+            Ok(Slot::Node(id))
+        }
+    }
+
+    /// # Safety
+    /// `obj` must be a live object reachable from the root.
+    unsafe fn object_slot(&mut self, obj: *mut zend_object) -> Result<Slot, Stop> {
+        if let Some(&id) = self.objects.get(&obj) {
+            return Ok(Slot::Node(id));
+        }
+        // SAFETY: caller guarantees a live object; its class outlives it.
+        unsafe {
+            let ce = (*obj).ce;
+            let info = self.class(ce).facts.info;
+            if info.kind == ClassKind::Enum {
+                // The case name is the enum object's first property slot.
+                let name = zvals::property_slot(obj, 0);
+                if zvals::slot_count(ce) == 0 || zend::type_of(name) != IS_STRING {
+                    return Err(Stop::Unstorable);
+                }
+                let class_name = self.class_name(ce);
+                let case_name = self.string((*name).value.str_);
+                return Ok(Slot::EnumCase(self.writer.enum_case(class_name, case_name)));
+            }
+            match info.object_tier(false) {
+                Err(_) => return Err(Stop::Unstorable),
+                // Only reachable before any hook ran if the whole walk so far was hook-free; after that,
+                // `serialize()` would run the hooks a second time, so this is refused instead.
+                Ok(StoreTier::PHPSerialized) if !self.hooks_started => return Err(Stop::NeedsPhpSerialize),
+                Ok(StoreTier::PHPSerialized) => return Err(Stop::Unstorable),
+                Ok(tier) => self.tier = self.tier.max(tier),
+            }
+            let id = self.writer.node(NodeKind::Object);
+            self.objects.insert(obj, id);
+            if self.hooks_started {
+                self.pinned.push(zvals::object_zval(obj));
+            }
+            if info.userland_hooks.any() {
+                self.hooked.push_back((id, obj));
+            } else {
+                self.tasks.push(Task::Object(id, obj));
+            }
+            Ok(Slot::Node(id))
+        }
+    }
+
+    /// Writes the record of every pending node.
+    ///
+    /// # Safety
+    /// Every pending task must name a live node (true while no userland code runs).
+    unsafe fn drain(&mut self) -> Result<(), Stop> {
+        while let Some(task) = self.tasks.pop() {
+            // SAFETY: caller guarantees the task's node is live.
+            unsafe {
+                match task {
+                    Task::Array(id, ht) => self.write_array(id, ht)?,
+                    Task::Object(id, obj) => self.write_object(id, obj)?,
+                    Task::Reference(id, r) => {
+                        self.writer.begin_reference(id)?;
+                        let slot = self.slot(&raw const (*r).val)?;
+                        self.writer.slot(slot);
+                        self.writer.end()?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// # Safety
+    /// `ht` must be a live array, not modified while it is written (no userland code runs).
+    unsafe fn write_array(&mut self, id: NodeId, ht: *mut HashTable) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live, unchanging array.
+        unsafe {
+            let next_free_index = (*ht).nNextFreeElement;
+            if zvals::is_packed(ht) {
+                let slots = zvals::packed_storage(ht);
+                self.writer.begin_packed_array(id, next_free_index, slots.len())?;
+                for z in slots {
+                    let slot = if zvals::is_undef(z) { Slot::Undef } else { self.slot(z)? };
+                    self.writer.slot(slot);
+                }
+            } else {
+                self.writer.begin_hash_array(id, next_free_index, zend::array_len(ht))?;
+                for bucket in zvals::hash_storage(ht) {
+                    let z = &raw const bucket.val;
+                    match zend::type_of(z) {
+                        IS_UNDEF => continue,
+                        IS_INDIRECT if zvals::is_undef((*z).value.zv) => continue,
+                        _ => {}
+                    }
+                    let key = if bucket.key.is_null() {
+                        Slot::Int(bucket.h as i64)
+                    } else {
+                        Slot::String(self.string(bucket.key))
+                    };
+                    self.writer.slot(key);
+                    let value = self.slot(z)?;
+                    self.writer.slot(value);
+                }
+            }
+            self.writer.end()?;
+        }
+        Ok(())
+    }
+
+    /// Writes an object whose class has no userland serialization hook.
+    ///
+    /// # Safety
+    /// `obj` must be a live object.
+    unsafe fn write_object(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live object; its facts were read when it got its id.
+        unsafe {
+            let ce = (*obj).ce;
+            let facts = self.class(ce).facts;
+            let shape = self.full_shape(ce)?;
+            let dynamic = match facts.family() {
+                Some(family) => {
+                    let extracted = internal_state::extract(family, obj, facts.internal_base).map_err(|e| match e {
+                        StateError::Thrown => Stop::Thrown,
+                        StateError::Malformed => Stop::Unstorable,
+                    })?;
+                    // The class's internal code ran: any string it freed may have been reused.
+                    self.writer.forget_identities();
+                    self.writer.begin_object(id, shape, ObjectRestore::Internal)?;
+                    self.declared_properties(obj, ce)?;
+                    let dynamic = self.dynamic_properties(obj, family == StateFamily::DateInterval)?;
+                    self.writer.internal_state(&extracted.state)?;
+                    let mut walked = Ok(());
+                    extracted.state.for_each_value(|&z| {
+                        if walked.is_ok() {
+                            match self.slot(z) {
+                                Ok(slot) => self.writer.slot(slot),
+                                Err(stop) => walked = Err(stop),
+                            }
+                        }
+                    });
+                    // The state's values point into the export; its arrays are written later.
+                    self.pinned.extend(extracted.keep);
+                    walked?;
+                    dynamic
+                }
+                None => {
+                    self.writer.begin_object(id, shape, ObjectRestore::Properties)?;
+                    self.declared_properties(obj, ce)?;
+                    self.dynamic_properties(obj, false)?
+                }
+            };
+            self.writer.end()?;
+            if dynamic {
+                self.tier = self.tier.max(StoreTier::OPcacheSerialized);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes every declared property slot of `obj` (uninitialized ones stay undefined).
+    ///
+    /// # Safety
+    /// `obj` must be a live object of class `ce`.
+    unsafe fn declared_properties(&mut self, obj: *mut zend_object, ce: *mut zend_class_entry) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live object with `slot_count(ce)` declared slots.
+        unsafe {
+            for index in 0..zvals::slot_count(ce) {
+                let z = zvals::property_slot(obj, index);
+                let slot = if zvals::is_undef(z) { Slot::Undef } else { self.slot(z)? };
+                self.writer.slot(slot);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the dynamic properties of `obj` and tells whether there were any.
+    ///
+    /// # Safety
+    /// `obj` must be a live object.
+    unsafe fn dynamic_properties(&mut self, obj: *mut zend_object, skip_interval_fields: bool) -> Result<bool, Stop> {
+        // SAFETY: caller guarantees a live object; its property table is not modified during the loop.
+        unsafe {
+            let table = (*obj).properties;
+            if table.is_null() {
+                return Ok(false);
+            }
+            let mut any = false;
+            for (key, z) in zvals::raw_entries(table) {
+                // Declared slots appear here as INDIRECT entries; they were written already.
+                if zend::type_of(z) == IS_INDIRECT {
+                    continue;
+                }
+                let name = property_name(key);
+                if skip_interval_fields && INTERVAL_FIELDS.contains(&&*name.bytes()) {
+                    continue;
+                }
+                let name = self.property_name(name);
+                let value = self.slot(z)?;
+                self.writer.dynamic_property(name, value)?;
+                any = true;
+            }
+            Ok(any)
+        }
+    }
+
+    /// Runs the object's serialization hook and writes what it selected (§6.4: once per store).
+    ///
+    /// # Safety
+    /// `obj` must be a live (pinned) object.
+    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live object; hooks run with no shm-core state held, and what they
+        // return is pinned before the walk reads it.
+        unsafe {
+            let ce = (*obj).ce;
+            if !(*ce).__serialize.is_null() {
+                let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
+                if zend::type_of(&raw const data) != IS_ARRAY {
+                    let class = String::from_utf8_lossy(zend::zstr_bytes((*ce).name)).into_owned();
+                    let _ = ext_php_rs::exception::throw(
+                        ce::type_error(),
+                        &format!("{class}::__serialize() must return an array"),
+                    );
+                    return Err(Stop::Thrown);
+                }
+                let class_name = self.class_name(ce);
+                let shape = self.writer.shape(class_name, &[]);
+                self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
+                let slot = self.slot(&raw const data);
+                self.pinned.push(data);
+                self.writer.slot(slot?);
+                self.writer.end()?;
+                return Ok(());
+            }
+            let sleep = class_info::method(ce, b"__sleep");
+            let selection = if sleep.is_null() {
+                None
+            } else {
+                match self.sleep(obj, sleep)? {
+                    Some(names) => Some(names),
+                    // As `serialize()` writes `N;`: every slot naming the object reads null.
+                    None => return Ok(()),
+                }
+            };
+            let properties = self.select_properties(obj, selection)?;
+            let class_name = self.class_name(ce);
+            if !(*ce).__unserialize.is_null() {
+                // `__unserialize()` receives the properties as an array keyed by mangled name.
+                let shape = self.writer.shape(class_name, &[]);
+                self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
+                let array = self.writer.node(NodeKind::Array);
+                self.writer.slot(Slot::Node(array));
+                self.writer.end()?;
+                self.writer.begin_hash_array(array, i64::MIN, properties.len())?;
+                for property in &properties {
+                    if property.declared && property.value.is_none() {
+                        continue;
+                    }
+                    self.writer.slot(Slot::String(property.name));
+                    let value = match property.value {
+                        Some(z) => self.slot(z)?,
+                        None => Slot::Null,
+                    };
+                    self.writer.slot(value);
+                }
+                self.writer.end()?;
+                return Ok(());
+            }
+            let restore = if class_info::method(ce, b"__wakeup").is_null() {
+                ObjectRestore::Properties
+            } else {
+                ObjectRestore::PropertiesThenWakeup
+            };
+            let declared = properties.iter().filter(|p| p.declared).map(|p| (p.name, p.readonly)).collect::<Vec<_>>();
+            let shape = self.writer.shape(class_name, &declared);
+            self.writer.begin_object(id, shape, restore)?;
+            for property in properties.iter().filter(|p| p.declared) {
+                let slot = match property.value {
+                    Some(z) => self.slot(z)?,
+                    None => Slot::Undef,
+                };
+                self.writer.slot(slot);
+            }
+            let mut dynamic = false;
+            for property in properties.iter().filter(|p| !p.declared) {
+                let value = match property.value {
+                    Some(z) => self.slot(z)?,
+                    None => Slot::Null,
+                };
+                self.writer.dynamic_property(property.name, value)?;
+                dynamic = true;
+            }
+            self.writer.end()?;
+            if dynamic {
+                self.tier = self.tier.max(StoreTier::OPcacheSerialized);
+            }
+            Ok(())
+        }
+    }
+
+    /// Calls `__sleep()` and returns the names it selected (warnings as `serialize()` gives them), or
+    /// `None` when it returned something else than an array (the object is then stored as `null`).
+    ///
+    /// # Safety
+    /// `obj` must be a live object and `sleep` its class's `__sleep`.
+    unsafe fn sleep(&mut self, obj: *mut zend_object, sleep: *mut zend_function) -> Result<Option<Vec<Vec<u8>>>, Stop> {
+        // SAFETY: caller guarantees the method belongs to the object's class.
+        unsafe {
+            let class = String::from_utf8_lossy(zend::zstr_bytes((*(*obj).ce).name)).into_owned();
+            let warn_shape = || {
+                zend::warning_docref(
+                    format!("{class}::__sleep() should return an array only containing the names of instance-variables to serialize")
+                        .as_bytes(),
+                )
+            };
+            let names = zvals::call_method(sleep, obj, &mut []).map_err(|()| Stop::Thrown)?;
+            if zend::type_of(&raw const names) != IS_ARRAY {
+                warn_shape();
+                return Ok(None);
+            }
+            let mut selected = Vec::new();
+            for (_, z) in zvals::entries(zvals::table(&raw const names)) {
+                let z = zend::deref(if zend::type_of(z) == IS_INDIRECT { (*z).value.zv } else { z });
+                match zend::type_of(z) {
+                    IS_STRING => selected.push(zend::str_bytes(z).to_vec()),
+                    IS_LONG => {
+                        warn_shape();
+                        selected.push((*z).value.lval.to_string().into_bytes());
+                    }
+                    _ => warn_shape(),
+                }
+            }
+            Ok(Some(selected))
+        }
+    }
+
+    /// The properties of `obj` a hook selected: all of them, or those `__sleep()` named (a name matches
+    /// a set property, public, private or protected; an uninitialized typed one is skipped; an unknown
+    /// one warns and is stored as `null`, as `serialize()` does).
+    ///
+    /// # Safety
+    /// `obj` must be a live object; no userland code may run before the selection is written.
+    unsafe fn select_properties(
+        &mut self,
+        obj: *mut zend_object,
+        selection: Option<Vec<Vec<u8>>>,
+    ) -> Result<Vec<Selected>, Stop> {
+        // SAFETY: caller guarantees a live object; slots are read before any userland code runs.
+        unsafe {
+            let slots = property_slots(obj)?;
+            let mut selected = Vec::with_capacity(slots.len());
+            let Some(names) = selection else {
+                for slot in &slots {
+                    selected.push(Selected {
+                        name: self.property_name(slot.name),
+                        value: (!zvals::is_undef(slot.slot)).then_some(slot.slot),
+                        declared: slot.declared,
+                        readonly: slot.readonly,
+                    });
+                }
+                return Ok(selected);
+            };
+            let class = zend::zstr_bytes((*(*obj).ce).name);
+            let mut seen = HashSet::new();
+            for name in names {
+                let private = [&b"\0"[..], class, b"\0", &name].concat();
+                let protected = [&b"\0*\0"[..], &name].concat();
+                // A name matches a set property, or an uninitialized typed one (skipped).
+                let found = [&name, &private, &protected].into_iter().find_map(|candidate| {
+                    slots.iter().enumerate().find(|(_, s)| {
+                        *s.name.bytes() == *candidate.as_slice() && (!zvals::is_undef(s.slot) || s.declared)
+                    })
+                });
+                match found {
+                    Some((_, slot)) if zvals::is_undef(slot.slot) => {}
+                    Some((index, slot)) => {
+                        if seen.insert(index) {
+                            selected.push(Selected {
+                                name: self.property_name(slot.name),
+                                value: Some(slot.slot),
+                                declared: slot.declared,
+                                readonly: slot.readonly,
+                            });
+                        }
+                    }
+                    None => {
+                        zend::warning_docref(
+                            format!(
+                                "\"{}\" returned as member variable from __sleep() but does not exist",
+                                String::from_utf8_lossy(&name)
+                            )
+                            .as_bytes(),
+                        );
+                        let name = self.writer.string(&name, zend_string_hash(&name), 0);
+                        selected.push(Selected { name, value: None, declared: false, readonly: false });
+                    }
+                }
+            }
+            Ok(selected)
+        }
+    }
+}
+
+/// Empties an identity map; one that a huge value grew is given back.
+fn clear<K, V>(map: &mut HashMap<K, V>) {
+    if map.capacity() > 1 << 16 {
+        *map = HashMap::default();
+    } else if !map.is_empty() {
+        map.clear();
+    }
+}
+
+fn property_name(key: RawKey) -> PropertyName {
+    match key {
+        RawKey::Str(s) => PropertyName::Str(s),
+        RawKey::Int(i) => PropertyName::Int(i),
+    }
+}
+
+/// Every property of `obj`: declared slots (set or not) by mangled name, then dynamic properties.
+///
+/// # Safety
+/// `obj` must be a live object; the names borrow from its class and property table.
+pub unsafe fn property_slots(obj: *mut zend_object) -> Result<Vec<PropertySlot>, Stop> {
+    // SAFETY: caller guarantees a live object; slot infos come from its linked class.
+    unsafe {
+        let ce = (*obj).ce;
+        let count = zvals::slot_count(ce);
+        let mut slots = Vec::with_capacity(count);
+        for index in 0..count {
+            let info = zvals::slot_info(ce, index);
+            if info.is_null() {
+                return Err(Stop::Unstorable);
+            }
+            slots.push(PropertySlot {
+                name: PropertyName::Str((*info).name),
+                slot: zvals::property_slot(obj, index),
+                declared: true,
+                readonly: (*info).flags & zend::ZEND_ACC_READONLY != 0,
+            });
+        }
+        let table = (*obj).properties;
+        if !table.is_null() {
+            for (key, z) in zvals::raw_entries(table) {
+                // Declared slots appear here as INDIRECT entries; they were read above.
+                if zend::type_of(z) != IS_INDIRECT {
+                    slots.push(PropertySlot { name: property_name(key), slot: z, declared: false, readonly: false });
+                }
+            }
+        }
+        Ok(slots)
+    }
+}
