@@ -33,7 +33,10 @@ mod tier;
 mod view;
 mod writer;
 
-pub use decode::{decode, validate, Decoded};
+pub use decode::{
+    decode, validate, CheckedArray, CheckedGraph, CheckedKey, CheckedObject, CheckedShape, CheckedSlot, CheckedString,
+    Decoded,
+};
 pub use encode::{encode, encode_php_serialized};
 pub use error::{DecodeError, EncodeError, StructureError};
 pub use internal_state::{
@@ -43,8 +46,8 @@ pub use internal_state::{
 };
 pub use layout::{flags, RecordKind, HEADER_LEN, LAYOUT_VERSION, MAGIC, MAX_DEPTH, MAX_DEPTH_PHP_SERIALIZED};
 pub use model::{
-    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, Graph, ObjectId, ObjectNode,
-    ObjectState, Properties, ReferenceId, ReferenceNode, Value,
+    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId,
+    ObjectNode, ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
 pub use php_hash::zend_string_hash;
 pub use tier::{ClassInfo, ClassKind, ClassRejection, StoreTier, UserlandHooks};

@@ -51,16 +51,31 @@ fn peek_type(backend: &Backend, key: &[u8]) -> Option<u16> {
 /// Fetches `key` into `out` through the read cache. `Ok(Some(true))` hit, `Ok(Some(false))` miss,
 /// `Ok(None)` a broken entry, already reported (§5.1: warning, removal).
 fn fetch_into(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Parsed<Option<bool>> {
-    let problem = match read_cache::fetch(tier, backend, key, out) {
+    report_fetch(tier, backend, key, read_cache::fetch(tier, backend, key, out), out)
+}
+
+/// Maps a fetch's result (see [`fetch_into`]); a broken entry is removed, a key fetched again by its
+/// own restore hooks is refused and kept.
+fn report_fetch(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    fetched: Result<read_cache::Fetched, DecodeError>,
+    out: &mut zval,
+) -> Parsed<Option<bool>> {
+    let problem = match fetched {
         Ok(read_cache::Fetched::Hit) => return Ok(Some(true)),
         Ok(read_cache::Fetched::Miss) => return Ok(Some(false)),
         Err(DecodeError::Thrown) => return Err(Thrown),
         Err(DecodeError::Corrupted) => "is corrupted",
         Err(DecodeError::Undecodable) => "could not be decoded",
         Err(DecodeError::UnknownType) => "has an unknown type",
+        Err(DecodeError::Reentered) => "is being restored: a hook of that value fetched it again",
     };
     out.set_null();
-    backend.delete(key);
+    if !matches!(fetched, Err(DecodeError::Reentered)) {
+        backend.delete(key);
+    }
     let mut text = format!("Stored {} value for key \"", tier.label()).into_bytes();
     text.extend_from_slice(key);
     text.extend_from_slice(format!("\" {problem}").as_bytes());
@@ -184,12 +199,16 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
         return Ok(());
     };
     let mut seen = HashSet::with_capacity(keys.len());
+    let keys: Vec<&[u8]> = keys.iter().map(|k| &k[..]).filter(|k| seen.insert(*k)).collect();
     let result = zvals::new_array(keys.len(), false);
     // SAFETY: `result` holds a fresh array owned by this function.
     let ht = unsafe { result.value.arr };
-    for key in keys.iter().filter(|k| seen.insert(&k[..])) {
+    // One pass over the lookup cache for every key, then each is handed out in order.
+    let lookups = read_cache::lookup_many(tier, &backend, &keys);
+    for (key, looked) in keys.into_iter().zip(lookups) {
         let mut value = zval::new();
-        match fetch_into(tier, &backend, key, &mut value)? {
+        let fetched = read_cache::fetch_looked_up(tier, &backend, key, looked, &mut value, 1);
+        match report_fetch(tier, &backend, key, fetched, &mut value)? {
             Some(true) => {}
             None => {
                 // The whole result is discarded (§5.3); `result` is released by its drop.

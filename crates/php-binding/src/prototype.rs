@@ -72,6 +72,12 @@ impl Copier {
         // SAFETY: the caller passes an IS_ARRAY zval.
         let ht: *mut HashTable = unsafe { z.value.arr };
         // SAFETY: live table (caller).
+        if unsafe { zvals::is_immutable(ht) } {
+            // Engine-immutable arrays hold no object and are never written: share it.
+            // SAFETY: a live zval.
+            return Some(unsafe { zvals::copy(z) });
+        }
+        // SAFETY: live table (caller).
         match unsafe { holds_objects(ht, depth) } {
             // A PHP reference would be shared by every copy of the array: no prototype.
             None => return None,
@@ -176,6 +182,10 @@ impl Copier {
 unsafe fn holds_objects(ht: *mut HashTable, depth: usize) -> Option<bool> {
     if depth > MAX_DEPTH {
         return None;
+    }
+    // SAFETY: live table (caller).
+    if unsafe { zvals::is_immutable(ht) } {
+        return Some(false);
     }
     let mut found = false;
     // SAFETY: live table (caller); nested arrays are live tables of it.

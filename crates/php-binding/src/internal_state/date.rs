@@ -8,7 +8,7 @@ use std::ffi::{c_char, c_int, CStr};
 use ext_php_rs::ffi::{zend_class_entry, zend_object, zval, HashTable, IS_DOUBLE, IS_FALSE, IS_LONG, IS_TRUE};
 use graph_codec::{CivilDateTime, DateIntervalState, DateTimeState, InternalState, TimeZoneState};
 
-use super::{long, long_at, map, string_at, StateError};
+use super::{long_at, string_at, Arg, StateError};
 use crate::class_info;
 use crate::zend;
 use crate::zvals;
@@ -203,8 +203,8 @@ pub unsafe fn extract_interval<'a>(ht: *mut HashTable) -> Result<InternalState<'
     }
 }
 
-/// The `__unserialize()` array of a date-time.
-pub fn date_time_array(state: &DateTimeState<'_>) -> zval {
+/// The `__unserialize()` argument of a date-time.
+pub fn date_time_argument<'a, V>(state: &DateTimeState<'_>) -> Arg<'a, V> {
     let c = state.civil;
     let sign = if c.year < 0 { "-" } else { "" };
     let date = format!(
@@ -217,48 +217,40 @@ pub fn date_time_array(state: &DateTimeState<'_>) -> zval {
         c.second,
         state.microsecond
     );
-    let mut entries = vec![(&b"date"[..], zvals::string(date.as_bytes()))];
+    let mut entries = vec![(&b"date"[..], Arg::Bytes(Cow::Owned(date.into_bytes())))];
     if let Some(zone) = &state.zone {
         let (kind, name) = zone_text(zone);
-        entries.push((b"timezone_type", long(kind)));
-        entries.push((b"timezone", zvals::string(&name)));
+        entries.push((b"timezone_type", Arg::Long(kind)));
+        entries.push((b"timezone", Arg::Bytes(Cow::Owned(name))));
     }
-    map(entries)
+    Arg::Map(entries)
 }
 
-/// The `__unserialize()` array of a zone.
-pub fn zone_array(zone: &TimeZoneState<'_>) -> zval {
+/// The `__unserialize()` argument of a zone.
+pub fn zone_argument<'a, V>(zone: &TimeZoneState<'_>) -> Arg<'a, V> {
     let (kind, name) = zone_text(zone);
-    map(vec![(b"timezone_type", long(kind)), (b"timezone", zvals::string(&name))])
+    Arg::Map(vec![(b"timezone_type", Arg::Long(kind)), (b"timezone", Arg::Bytes(Cow::Owned(name)))])
 }
 
-/// The `__unserialize()` array of an interval.
-pub fn interval_array(s: &DateIntervalState<'_>) -> zval {
+/// The `__unserialize()` argument of an interval.
+pub fn interval_argument<'a, V>(s: &DateIntervalState<'_>) -> Arg<'a, V> {
     if let Some(text) = &s.from_string {
-        let mut yes = zval::new();
-        yes.set_bool(true);
-        return map(vec![(b"from_string", yes), (b"date_string", zvals::string(text))]);
+        return Arg::Map(vec![
+            (b"from_string", Arg::Bool(true)),
+            (b"date_string", Arg::Bytes(Cow::Owned(text.to_vec()))),
+        ]);
     }
-    let mut f = zval::new();
-    f.set_double(s.microseconds as f64 / 1_000_000.0);
-    let mut days = zval::new();
-    match s.total_days {
-        Some(d) => days.set_long(d),
-        None => days.set_bool(false),
-    }
-    let mut no = zval::new();
-    no.set_bool(false);
-    map(vec![
-        (b"y", long(s.years)),
-        (b"m", long(s.months)),
-        (b"d", long(s.days)),
-        (b"h", long(s.hours)),
-        (b"i", long(s.minutes)),
-        (b"s", long(s.seconds)),
-        (b"f", f),
-        (b"invert", long(i64::from(s.invert))),
-        (b"days", days),
-        (b"from_string", no),
+    Arg::Map(vec![
+        (b"y", Arg::Long(s.years)),
+        (b"m", Arg::Long(s.months)),
+        (b"d", Arg::Long(s.days)),
+        (b"h", Arg::Long(s.hours)),
+        (b"i", Arg::Long(s.minutes)),
+        (b"s", Arg::Long(s.seconds)),
+        (b"f", Arg::Double(s.microseconds as f64 / 1_000_000.0)),
+        (b"invert", Arg::Long(i64::from(s.invert))),
+        (b"days", s.total_days.map_or(Arg::Bool(false), Arg::Long)),
+        (b"from_string", Arg::Bool(false)),
     ])
 }
 

@@ -11,7 +11,7 @@ use graph_codec::{
     StateFamily,
 };
 
-use super::{list, long, StateError};
+use super::{Arg, StateError};
 use crate::zend;
 use crate::zvals;
 
@@ -82,22 +82,25 @@ unsafe fn elements(ht: *mut HashTable) -> Vec<*mut zval> {
     unsafe { (0..).map_while(|i| zvals::find_int(ht, i)).collect() }
 }
 
-/// The `__unserialize()` array for `state` (values moved).
-pub fn array(state: InternalState<'_, zval>) -> Result<zval, StateError> {
-    let empty = || zvals::new_array(0, true);
+/// The `__unserialize()` argument for `state`.
+pub fn argument<V>(state: InternalState<'_, V>) -> Result<Arg<'_, V>, StateError> {
+    let empty = || Arg::List(Vec::new());
+    let values = |elements: Vec<V>| Arg::List(elements.into_iter().map(Arg::Value).collect());
     Ok(match state {
         InternalState::ArrayStorage(s) => {
             let class = match s.iterator_class {
-                Some(name) => zvals::string(&name),
-                None => zval::new(),
+                Some(name) => Arg::Bytes(name),
+                None => Arg::Null,
             };
-            list(vec![long(i64::from(s.flags)), s.storage, empty(), class])
+            Arg::List(vec![Arg::Long(i64::from(s.flags)), Arg::Value(s.storage), empty(), class])
         }
-        InternalState::FixedArray(s) => list(s.elements),
-        InternalState::DoublyLinkedList(s) => list(vec![long(i64::from(s.iterator_mode)), list(s.elements), empty()]),
+        InternalState::FixedArray(s) => values(s.elements),
+        InternalState::DoublyLinkedList(s) => {
+            Arg::List(vec![Arg::Long(i64::from(s.iterator_mode)), values(s.elements), empty()])
+        }
         InternalState::ObjectStorage(s) => {
             let flat = s.entries.into_iter().flat_map(|e| [e.object, e.data]).collect();
-            list(vec![list(flat), empty()])
+            Arg::List(vec![values(flat), empty()])
         }
         _ => return Err(StateError::Malformed),
     })
