@@ -111,6 +111,9 @@ pub struct ObjectPlan {
 /// A class name and its declared property names (mangled), as stored.
 pub struct Shape {
     pub class_name: Box<[u8]>,
+    /// The name and its lower-case form as strings, for class-table lookups without allocation
+    /// (`None` for a name no class can have).
+    pub lookup: Option<(Ready, Ready)>,
     /// Name bytes and the name as a string value (for dynamic properties).
     pub properties: Vec<(Box<[u8]>, Ready)>,
 }
@@ -206,6 +209,14 @@ impl Blueprint {
             + self.arrays.capacity() * size_of::<ArrayPlan>()
     }
 
+    /// The value itself when it needs no materialisation (a scalar, a string, an object-free array).
+    pub fn ready_root(&self) -> Option<Ready> {
+        match self.root {
+            Cell::Ready(ready) if self.php_serialized.is_none() => Some(ready),
+            _ => None,
+        }
+    }
+
     /// Whether fetching runs userland code (`__wakeup`, `__unserialize`, `unserialize()`), so a request
     /// keeps a prototype to run it once per key and version (§6.4).
     pub fn runs_hooks(&self) -> bool {
@@ -284,7 +295,13 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .iter()
                 .map(|(name, _)| (Box::from(name.bytes), self.graph_string(name.id, name.bytes, name.hash)))
                 .collect();
-            self.bp.shapes.push(Shape { class_name: shape.class_name.bytes.into(), properties });
+            let name = shape.class_name;
+            let valid = !name.bytes.is_empty() && !name.bytes.contains(&0) && name.bytes[0] != b'\\';
+            let lookup = valid.then(|| {
+                let lower = name.bytes.to_ascii_lowercase();
+                (self.graph_string(name.id, name.bytes, name.hash), self.extra_string(&lower))
+            });
+            self.bp.shapes.push(Shape { class_name: name.bytes.into(), lookup, properties });
         }
         for id in 0..self.checked.enum_case_count() {
             let (class, case) = self.checked.enum_case(graph_codec::EnumCaseId(id as u32)).map_err(corrupt)?;

@@ -45,7 +45,7 @@ pub struct Local {
     version: u64,
     expires_ms: u64,
     value: LocalValue,
-    /// What this request resolved for the blueprint (classes, enum cases, prototypes).
+    /// What requests resolved for the blueprint (classes, enum cases, prototypes; see `RequestMemo`).
     memo: RefCell<Option<RequestMemo>>,
 }
 
@@ -159,19 +159,16 @@ fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Resu
     let request = request::owner().0;
     // The memo is taken out for the call (hooks may fetch this key again) and put back after.
     let taken = local.memo.borrow_mut().take();
-    let mut memo = match taken {
-        Some(memo) if memo.request() == request => memo,
-        stale => {
-            if let Some(stale) = stale {
-                stale.forget_stale();
-            }
-            CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
-            RequestMemo::new(request, blueprint)
-        }
-    };
+    let mut memo = taken.unwrap_or_else(|| RequestMemo::new(0, blueprint));
+    if memo.request() != request {
+        memo.renew(request);
+        CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
+    }
     let result = zval_out::materialise(blueprint, &mut memo, out);
-    let replaced = local.memo.borrow_mut().replace(memo);
-    drop(replaced);
+    // A nested fetch of this key (from a hook) put its own memo back meanwhile: release it.
+    if let Some(mut nested) = local.memo.borrow_mut().replace(memo) {
+        nested.end_request(true);
+    }
     result
 }
 
@@ -186,13 +183,14 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
             &built
         }
     };
+    if let Some(ready) = blueprint.ready_root() {
+        *out = ready.to_zval();
+        return Ok(());
+    }
     if !blueprint.runs_hooks() {
         return match &local.value {
             LocalValue::Built(_) => materialise(local, blueprint, out),
-            LocalValue::Encoded { .. } => {
-                let mut memo = RequestMemo::new(request::owner().0, blueprint);
-                zval_out::materialise(blueprint, &mut memo, out)
-            }
+            LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out),
         };
     }
     let from_prototype = CACHE.with_borrow(|c| match c.prototypes[tier.index()].get(key) {
@@ -211,10 +209,7 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
     CACHE.with_borrow_mut(|c| c.restoring.push(restoring.clone()));
     let result = match &local.value {
         LocalValue::Built(_) => materialise(local, blueprint, out),
-        LocalValue::Encoded { .. } => {
-            let mut memo = RequestMemo::new(request::owner().0, blueprint);
-            zval_out::materialise(blueprint, &mut memo, out)
-        }
+        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out),
     };
     CACHE.with_borrow_mut(|c| c.restoring.retain(|r| *r != restoring));
     result?;
@@ -242,7 +237,11 @@ pub fn drop_prototypes() {
     drop(prototypes);
     for local in memos {
         let memo = local.memo.borrow_mut().take();
-        drop(memo);
+        if let Some(mut memo) = memo {
+            memo.end_request(true);
+            let replaced = local.memo.borrow_mut().replace(memo);
+            drop(replaced);
+        }
     }
 }
 

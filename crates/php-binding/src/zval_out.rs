@@ -34,6 +34,8 @@ const CONST_IS_CASE: u32 = 1 << 6;
 /// `ZEND_FETCH_CLASS_SILENT`.
 const FETCH_SILENT: u32 = 0x100;
 const INCOMPLETE_CLASS_NAME: &[u8] = b"__PHP_Incomplete_Class_Name";
+/// `ZEND_INTERNAL_CLASS`.
+const ZEND_INTERNAL_CLASS: std::ffi::c_char = 1;
 
 pub enum DecodeError {
     /// The bytes are not a valid encoding (or disagree with their tag).
@@ -50,12 +52,30 @@ pub enum DecodeError {
 }
 
 /// What a request resolved for one blueprint: class entries and property slots per shape, enum cases,
-/// and the prototypes of safe-direct objects copied with their clone handler. Valid for one request.
+/// and the prototypes of safe-direct objects copied with their clone handler. Valid for one request,
+/// except the shapes of internal classes, which live as long as the module (and the blueprint, which
+/// the read cache drops when the module's backends change).
 pub struct RequestMemo {
     request: u64,
     shapes: Vec<Option<ShapeClass>>,
     enum_cases: Vec<*mut zend_object>,
     prototypes: Vec<Prototype>,
+}
+
+impl Drop for RequestMemo {
+    /// A memo dropped without [`RequestMemo::end_request`] may outlive its request's heap: its
+    /// prototypes are forgotten, never released.
+    fn drop(&mut self) {
+        self.end_request(false);
+    }
+}
+
+/// Materialises `blueprint` with a memo used for this one call (a blueprint kept for one fetch).
+pub fn materialise_once(blueprint: &Blueprint, request: u64, out: &mut zval) -> Result<(), DecodeError> {
+    let mut memo = RequestMemo::new(request, blueprint);
+    let result = materialise(blueprint, &mut memo, out);
+    memo.end_request(true);
+    result
 }
 
 /// A safe-direct object's prototype for this request.
@@ -101,13 +121,36 @@ impl RequestMemo {
         self.request
     }
 
-    /// Forgets what a request that ended without releasing it left behind (its heap is gone, so the
-    /// prototypes are not released but forgotten).
-    pub fn forget_stale(self) {
-        for prototype in self.prototypes {
-            if let Prototype::Kept(z) = prototype {
-                std::mem::forget(z);
+    /// Ends the request: releases the prototypes (`release`, while the request heap is alive; else they
+    /// are forgotten) and everything that names request-scoped entries; keeps internal classes.
+    pub fn end_request(&mut self, release: bool) {
+        for prototype in &mut self.prototypes {
+            if let Prototype::Kept(z) = std::mem::replace(prototype, Prototype::Unseen) {
+                if release {
+                    drop(z);
+                } else {
+                    std::mem::forget(z);
+                }
             }
+        }
+        for shape in &mut self.shapes {
+            // SAFETY: a class resolved in a live request; internal classes live as long as the module.
+            if shape.as_ref().is_some_and(|c| unsafe { (*c.ce).type_ } != ZEND_INTERNAL_CLASS) {
+                *shape = None;
+            }
+        }
+        self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
+        self.request = 0;
+    }
+
+    /// Adopts this memo for `request` (after [`RequestMemo::end_request`], or when a request ended
+    /// without it: then nothing of that request's heap is touched).
+    pub fn renew(&mut self, request: u64) {
+        if self.request != request {
+            if self.request != 0 {
+                self.end_request(false);
+            }
+            self.request = request;
         }
     }
 }
@@ -243,7 +286,9 @@ impl Run<'_, '_> {
         if self.memo.shapes[shape].is_none() {
             let stored = &self.bp.shapes[shape];
             // Autoloading may run userland code: nothing of the memo is borrowed across it.
-            let found = class_lookup::find(&stored.class_name).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
+            let keyed = stored.lookup.map(|(name, key)| (name.as_string(), key.as_string()));
+            let found =
+                class_lookup::find(&stored.class_name, keyed).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
             let Some(ce) = found else { return Ok(None) };
             // SAFETY: the engine returned a live, linked class.
             let class = unsafe { resolve_shape(ce, stored) }?;
@@ -347,7 +392,7 @@ impl Run<'_, '_> {
         }
         let bp = self.bp;
         let (class, case) = &bp.enum_cases[index];
-        let ce = class_lookup::find(class)
+        let ce = class_lookup::find(class, None)
             .map_err(|class_lookup::Thrown| DecodeError::Thrown)?
             .ok_or(DecodeError::Undecodable)?;
         // SAFETY: `ce` is a live class; the constant table maps names to live zend_class_constant
