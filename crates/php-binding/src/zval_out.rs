@@ -96,6 +96,8 @@ struct ShapeClass {
     /// Slots by mangled name, for dynamic properties that match a declared one.
     by_name: HashMap<Box<[u8]>, usize>,
     allows_dynamic: bool,
+    /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
+    forbids_dynamic: bool,
     /// The class and its ancestors have no `__clone` and the handlers a clone handler.
     clonable: bool,
 }
@@ -448,7 +450,7 @@ impl Run<'_, '_> {
                     };
                     // SAFETY: an element of the live array.
                     let value = unsafe { zvals::copy(value) };
-                    self.write_named(index, &name, Some(value))?;
+                    self.write_named(index, &name, Some(value), false)?;
                 }
                 self.defer_wakeup(index);
                 Ok(())
@@ -527,21 +529,28 @@ impl Run<'_, '_> {
             // SAFETY: a string value the blueprint keeps.
             let name = unsafe { zend::zstr_bytes(name.as_string()) };
             let value = self.cell(*cell)?;
-            self.write_named(index, name, Some(value))?;
+            self.write_named(index, name, Some(value), true)?;
         }
         Ok(())
     }
 
-    /// Writes the property `name` (mangled): its declared slot, or a dynamic property where the class
-    /// allows them; dropped otherwise.
-    fn write_named(&mut self, index: usize, name: &[u8], value: Option<zval>) -> Result<(), DecodeError> {
+    /// Writes the property `name` (mangled): its declared slot, else a dynamic property where the class
+    /// allows them or where it was one when stored (as `unserialize()` restores it, without its
+    /// deprecation; never on a class that forbids them); dropped otherwise (§6.5).
+    fn write_named(
+        &mut self,
+        index: usize,
+        name: &[u8],
+        value: Option<zval>,
+        stored_dynamic: bool,
+    ) -> Result<(), DecodeError> {
         let shape = self.bp.objects[index].shape as usize;
         let target = match self.memo.shapes[shape].as_ref() {
             None => SlotTarget::Dynamic,
             Some(class) => match class.by_name.get(name) {
                 // SAFETY: `slot` is a declared slot of the class.
                 Some(&slot) => SlotTarget::Declared { slot, info: unsafe { zvals::slot_info(class.ce, slot) } },
-                None if class.allows_dynamic => SlotTarget::Dynamic,
+                None if class.allows_dynamic || (stored_dynamic && !class.forbids_dynamic) => SlotTarget::Dynamic,
                 None => SlotTarget::Dropped,
             },
         };
@@ -675,7 +684,8 @@ unsafe fn resolve_shape(
             })
             .collect();
         let clonable = (*ce).clone.is_null();
-        Ok(ShapeClass { ce, facts, slots, by_name, allows_dynamic, clonable })
+        let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
+        Ok(ShapeClass { ce, facts, slots, by_name, allows_dynamic, forbids_dynamic, clonable })
     }
 }
 

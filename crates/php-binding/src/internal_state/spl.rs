@@ -12,6 +12,9 @@ use graph_codec::{
 };
 
 use super::{Arg, StateError};
+
+/// `SPL_ARRAY_IS_SELF`: the object is its own storage.
+const ARRAY_IS_SELF: u32 = 0x0100_0000;
 use crate::zend;
 use crate::zvals;
 
@@ -31,7 +34,10 @@ pub unsafe fn extract<'a>(family: StateFamily, ht: *mut HashTable) -> Result<Int
         Ok(match family {
             StateFamily::ArrayStorage => {
                 let storage = at(1)?;
-                if !matches!(zend::type_of(storage), IS_ARRAY | IS_OBJECT) {
+                // A self-backed object (`$o->exchangeArray($o)`) exports no storage: its elements are
+                // its own properties.
+                let self_backed = flags(0)? & ARRAY_IS_SELF != 0 && zend::type_of(storage) == IS_NULL;
+                if !self_backed && !matches!(zend::type_of(storage), IS_ARRAY | IS_OBJECT) {
                     return Err(StateError::Malformed);
                 }
                 let class = at(3)?;
