@@ -12,10 +12,10 @@
 
 use std::borrow::Cow;
 
-use crate::analysis::analyze;
-use crate::error::DecodeError;
+use crate::analysis::{traversal_depth, NodeRef};
+use crate::error::{DecodeError, StructureError};
 use crate::internal_state::InternalState;
-use crate::layout::{header, RecordKind, PROPERTY_READONLY};
+use crate::layout::{flags, header, RecordKind, MAX_DEPTH, PROPERTY_READONLY};
 use crate::model::{
     ArrayElements, ArrayId, ArrayKey, ArrayNode, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId, ObjectNode,
     ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
@@ -154,21 +154,25 @@ fn offset_of(starts: &[u64], id: u32) -> Result<u64, DecodeError> {
 }
 
 impl<'a> CheckedGraph<'a> {
-    /// Validates `bytes` completely (see the module documentation).
+    /// Validates `bytes` completely (see the module documentation), without building the model.
     pub fn check(bytes: &'a [u8]) -> Result<Self, DecodeError> {
-        Self::check_and_build(bytes).map(|(checked, _)| checked)
-    }
-
-    /// The checked graph and the model it describes; the graph-level rules and flags are checked on the
-    /// model.
-    fn check_and_build(bytes: &'a [u8]) -> Result<(Self, Graph<'a>), DecodeError> {
         let view = GraphView::new(bytes)?;
         let index = RecordIndex::scan(&view)?;
         let checked = CheckedGraph { view, index };
-        let (graph, shared) = checked.build()?;
-        if view.tier() != StoreTier::PHPSerialized {
-            checked.compare_analysis(&graph, &shared)?;
+        if view.tier() == StoreTier::PHPSerialized {
+            let CheckedSlot::String(_) = checked.root()? else {
+                return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
+            };
+        } else {
+            checked.check_graph()?;
         }
+        Ok(checked)
+    }
+
+    /// The checked graph and the model it describes.
+    fn check_and_build(bytes: &'a [u8]) -> Result<(Self, Graph<'a>), DecodeError> {
+        let checked = Self::check(bytes)?;
+        let graph = checked.build()?;
         Ok((checked, graph))
     }
 
@@ -316,7 +320,7 @@ impl<'a> CheckedGraph<'a> {
                         if let CheckedSlot::Array(child) = array.value(i)? {
                             match state.get(child.index()) {
                                 Some(&UNSEEN) => stack.push(child.index()),
-                                Some(&OPEN) => return Err(DecodeError::Structure(crate::StructureError::ArrayCycle)),
+                                Some(&OPEN) => return Err(StructureError::ArrayCycle.into()),
                                 _ => {}
                             }
                         }
@@ -341,8 +345,8 @@ impl<'a> CheckedGraph<'a> {
         Ok(state.into_iter().map(|s| s == PLAIN).collect())
     }
 
-    /// Builds the model, with the `shared` flag each array, object and reference record carries.
-    fn build(&self) -> Result<(Graph<'a>, [Vec<bool>; 3]), DecodeError> {
+    /// Builds the model of a checked buffer.
+    fn build(&self) -> Result<Graph<'a>, DecodeError> {
         let value = |slot: CheckedSlot<'a>| -> Result<Value<'a>, DecodeError> {
             Ok(match slot {
                 CheckedSlot::Undef => return Err(DecodeError::UndefOutOfPlace { offset: header::ROOT_SLOT as u64 }),
@@ -367,29 +371,20 @@ impl<'a> CheckedGraph<'a> {
             let CheckedSlot::String(serialized) = self.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
             };
-            return Ok((Graph::new(Value::String(Cow::Borrowed(serialized.bytes))), Default::default()));
+            return Ok(Graph::new(Value::String(Cow::Borrowed(serialized.bytes))));
         }
         let mut graph = Graph::new(value(self.root()?)?);
-        let mut shared: [Vec<bool>; 3] = Default::default();
 
         graph.arrays.reserve_exact(self.array_count());
         for id in 0..self.array_count() {
             let array = self.array(ArrayId(id as u32))?;
-            shared[0].push(array.view.is_shared);
             let elements = if array.is_packed() {
                 let mut slots = Vec::with_capacity(array.len() as usize);
-                let mut present = 0u64;
                 for i in 0..array.len() {
                     slots.push(match array.value(i)? {
                         CheckedSlot::Undef => None,
-                        slot => {
-                            present += 1;
-                            Some(value(slot)?)
-                        }
+                        slot => Some(value(slot)?),
                     });
-                }
-                if present != array.view.packed_element_count {
-                    return Err(DecodeError::HeaderMismatch { field: "packed element count" });
                 }
                 ArrayElements::Packed(slots)
             } else {
@@ -410,7 +405,6 @@ impl<'a> CheckedGraph<'a> {
         graph.objects.reserve_exact(self.object_count());
         for id in 0..self.object_count() {
             let object = self.object(ObjectId(id as u32))?;
-            shared[1].push(object.view.is_shared);
             let shape = self.shape(object.shape())?;
             let mut properties = Properties {
                 declared: Vec::with_capacity(shape.properties.len()),
@@ -444,42 +438,173 @@ impl<'a> CheckedGraph<'a> {
 
         graph.references.reserve_exact(self.reference_count());
         for id in 0..self.reference_count() {
-            let offset = offset_of(&self.index.references, id as u32)?;
-            shared[2].push(self.view.reference_at(offset)?.is_shared);
             graph.references.push(ReferenceNode { value: value(self.reference(ReferenceId(id as u32))?)? });
         }
-
-        for id in 0..self.shape_count() {
-            // Shapes are read through objects; an unreferenced one must still name real strings.
-            self.shape(ShapeId(id as u32))?;
-        }
-        Ok((graph, shared))
+        Ok(graph)
     }
 
-    /// Recomputes the graph-level facts on `graph` and compares them with what the bytes claim.
-    fn compare_analysis(&self, graph: &Graph<'a>, shared: &[Vec<bool>; 3]) -> Result<(), DecodeError> {
-        let header = self.header();
-        let analysis = analyze(graph, header.tier)?;
-        if analysis.flags != header.flags {
-            return Err(DecodeError::HeaderMismatch { field: "flags" });
+    /// Reads every record once and checks the graph-level rules (as `analysis` states them for the
+    /// model): every reference is to a record start of the right kind, `Undef` only in holes and
+    /// uninitialized properties, no reference to a reference, no array-only cycle, object storage keyed
+    /// by objects, the `shared` flags, the header flags and depth, and that the graph fits its tier.
+    fn check_graph(&self) -> Result<(), DecodeError> {
+        let header = *self.header();
+        let counts = [self.array_count(), self.object_count(), self.reference_count()];
+        for id in 0..self.shape_count() {
+            self.shape(ShapeId(id as u32))?;
         }
-        if analysis.depth != header.depth {
+        // Children of every node in encoded order (the order `analysis` walks), as one flat list.
+        let mut edges: Vec<NodeRef> = Vec::new();
+        // Where each node's children start (arrays, then objects, then references; one past the end).
+        let mut firsts: Vec<u32> = Vec::with_capacity(counts.iter().sum::<usize>() + 1);
+        let mut contains_enum_case = false;
+        let mut note = |slot: CheckedSlot<'a>, edges: &mut Vec<NodeRef>| match slot {
+            CheckedSlot::Array(id) => edges.push(NodeRef::Array(id.0)),
+            CheckedSlot::Object(id) => edges.push(NodeRef::Object(id.0)),
+            CheckedSlot::Reference(id) => edges.push(NodeRef::Reference(id.0)),
+            CheckedSlot::EnumCase(_) => contains_enum_case = true,
+            _ => {}
+        };
+        let root = match self.root()? {
+            CheckedSlot::Undef => return Err(DecodeError::UndefOutOfPlace { offset: header::ROOT_SLOT as u64 }),
+            root => root,
+        };
+        let mut shared_claims: [Vec<bool>; 3] = Default::default();
+        for id in 0..counts[0] {
+            firsts.push(edges.len() as u32);
+            let array = self.array(ArrayId(id as u32))?;
+            shared_claims[0].push(array.view.is_shared);
+            let mut present = 0u64;
+            for i in 0..array.len() {
+                let value = array.value(i)?;
+                present += u64::from(!matches!(value, CheckedSlot::Undef));
+                note(value, &mut edges);
+            }
+            if present != array.element_count() {
+                return Err(DecodeError::HeaderMismatch { field: "packed element count" });
+            }
+        }
+        let mut contains_hooks = false;
+        let mut contains_dynamic = false;
+        for id in 0..counts[1] {
+            firsts.push(edges.len() as u32);
+            let object = self.object(ObjectId(id as u32))?;
+            shared_claims[1].push(object.view.is_shared);
+            for i in 0..object.declared_len() {
+                note(object.declared(i)?, &mut edges);
+            }
+            for i in 0..object.dynamic_len() {
+                note(object.dynamic(i)?.1, &mut edges);
+            }
+            match object.state() {
+                ObjectStateKind::Properties => contains_dynamic |= object.dynamic_len() > 0,
+                ObjectStateKind::PropertiesThenWakeup => contains_hooks = true,
+                ObjectStateKind::Unserialize => {
+                    contains_hooks = true;
+                    note(CheckedSlot::Array(object.unserialize_data()?), &mut edges);
+                }
+                ObjectStateKind::Internal => {
+                    contains_dynamic |= object.dynamic_len() > 0;
+                    let state = object.internal_state()?;
+                    if let InternalState::ObjectStorage(storage) = &state {
+                        if storage.entries.iter().any(|e| !matches!(e.object, CheckedSlot::Object(_))) {
+                            return Err(StructureError::StorageKeyNotObject(ObjectId(id as u32)).into());
+                        }
+                    }
+                    state.for_each_value(|value| note(*value, &mut edges));
+                }
+            }
+        }
+        for id in 0..counts[2] {
+            firsts.push(edges.len() as u32);
+            let offset = offset_of(&self.index.references, id as u32)?;
+            shared_claims[2].push(self.view.reference_at(offset)?.is_shared);
+            let value = self.reference(ReferenceId(id as u32))?;
+            if let CheckedSlot::Reference(_) = value {
+                return Err(StructureError::NestedReference(ReferenceId(id as u32)).into());
+            }
+            note(value, &mut edges);
+        }
+        firsts.push(edges.len() as u32);
+        let children = |node: NodeRef| -> &[NodeRef] {
+            let at = match node {
+                NodeRef::Array(i) => i as usize,
+                NodeRef::Object(i) => counts[0] + i as usize,
+                NodeRef::Reference(i) => counts[0] + counts[1] + i as usize,
+            };
+            match (firsts.get(at), firsts.get(at + 1)) {
+                (Some(&start), Some(&end)) => &edges[start as usize..end as usize],
+                _ => &[],
+            }
+        };
+
+        // Shared: reachable more than once, the root counting as one incoming edge.
+        let mut in_degree = [vec![0u8; counts[0]], vec![0u8; counts[1]], vec![0u8; counts[2]]];
+        let mut root_edge = Vec::new();
+        note(root, &mut root_edge);
+        for edge in root_edge.iter().chain(&edges) {
+            let (kind, id) = match *edge {
+                NodeRef::Array(i) => (0, i),
+                NodeRef::Object(i) => (1, i),
+                NodeRef::Reference(i) => (2, i),
+            };
+            let degree = &mut in_degree[kind][id as usize];
+            *degree = degree.saturating_add(1);
+        }
+        let starts = [&self.index.arrays, &self.index.objects, &self.index.references];
+        for kind in 0..3 {
+            if let Some(i) = (0..counts[kind]).find(|&i| shared_claims[kind][i] != (in_degree[kind][i] >= 2)) {
+                return Err(DecodeError::SharedFlagMismatch { offset: starts[kind][i] });
+            }
+        }
+        let any_shared = in_degree.iter().flatten().any(|&d| d >= 2);
+
+        self.plain_arrays()?; // rejects an array-only cycle
+        let depth = traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
+            out.extend_from_slice(children(node))
+        });
+        if depth > MAX_DEPTH {
+            return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
+        }
+        if depth != header.depth {
             return Err(DecodeError::HeaderMismatch { field: "depth" });
         }
-        let mismatch = |claimed: &[bool], actual: &[bool], offsets: &[u64]| {
-            claimed
-                .iter()
-                .zip(actual)
-                .position(|(a, b)| a != b)
-                .map(|i| DecodeError::SharedFlagMismatch { offset: offsets[i] })
+
+        let contains_objects = counts[1] > 0 || contains_enum_case;
+        let contains_references = counts[2] > 0;
+        let tier_fits = match header.tier {
+            StoreTier::Scalar => {
+                !matches!(root, CheckedSlot::Array(_) | CheckedSlot::Object(_) | CheckedSlot::Reference(_))
+                    && counts == [0, 0, 0]
+                    && !contains_enum_case
+            }
+            StoreTier::SharedGraph => !contains_hooks && !contains_dynamic,
+            StoreTier::OPcacheSerialized => true,
+            StoreTier::PHPSerialized => false,
         };
-        match mismatch(&shared[0], &analysis.array_shared, &self.index.arrays)
-            .or_else(|| mismatch(&shared[1], &analysis.object_shared, &self.index.objects))
-            .or_else(|| mismatch(&shared[2], &analysis.reference_shared, &self.index.references))
-        {
-            Some(error) => Err(error),
-            None => Ok(()),
+        if !tier_fits {
+            return Err(StructureError::TierMismatch(header.tier).into());
         }
+        let mut header_flags = 0;
+        if contains_objects {
+            header_flags |= flags::CONTAINS_OBJECTS;
+        }
+        if contains_references {
+            header_flags |= flags::CONTAINS_REFERENCES;
+        }
+        if !contains_objects && !contains_references {
+            header_flags |= flags::IMMUTABLE_ELIGIBLE;
+        }
+        if any_shared {
+            header_flags |= flags::CONTAINS_SHARED;
+        }
+        if contains_hooks {
+            header_flags |= flags::CONTAINS_HOOKS;
+        }
+        if header_flags != header.flags {
+            return Err(DecodeError::HeaderMismatch { field: "flags" });
+        }
+        Ok(())
     }
 }
 
@@ -569,9 +694,10 @@ impl<'a> CheckedObject<'_, 'a> {
         self.view.declared_len
     }
 
-    /// Value of declared property `index` (`Undef`: an uninitialized typed property).
+    /// Value of declared property `index` (`Undef`: an uninitialized typed property); its name and
+    /// flags are the shape's, checked once per shape.
     pub fn declared(&self, index: u32) -> Result<CheckedSlot<'a>, DecodeError> {
-        self.graph.resolve(self.view.declared(index)?.value)
+        self.graph.resolve(self.view.declared_value(index)?)
     }
 
     pub fn dynamic_len(&self) -> u64 {
