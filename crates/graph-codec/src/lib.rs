@@ -13,8 +13,9 @@
 //! where the bytes live (shared memory, a process-local copy) is the caller's business.
 //!
 //! The flow on store: one walk over the value calls [`GraphWriter`] (or [`encode`] writes a whole
-//! [`Graph`] model), and [`GraphWriter::finish`] returns the bytes. On fetch: [`GraphView::new`] and walk
-//! it, or [`decode`]. Decoding
+//! [`Graph`] model), and [`GraphWriter::finish`] returns the bytes. On fetch: [`CheckedGraph::check`]
+//! once, then read it by record number (what the binding does), or [`decode`] into the model;
+//! [`GraphView`] reads unchecked bytes. Decoding
 //! is total: any byte buffer yields a value or a [`DecodeError`], never a panic, an out-of-bounds read, an
 //! endless loop or an allocation larger than a constant times the buffer. The layout is drawn byte by byte
 //! in `LAYOUT.md`.

@@ -3,10 +3,15 @@
 //! `ext/date/php_date.h` publishes (its abbreviation offset and DST flag are not in `__serialize`).
 
 use std::borrow::Cow;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 
-use ext_php_rs::ffi::{zend_class_entry, zend_object, zval, HashTable, IS_DOUBLE, IS_FALSE, IS_LONG, IS_TRUE};
-use graph_codec::{CivilDateTime, DateIntervalState, DateTimeState, InternalState, TimeZoneState};
+use ext_php_rs::ffi::{
+    zend_class_entry, zend_object, zend_string, zval, HashTable, IS_DOUBLE, IS_FALSE, IS_LONG, IS_TRUE,
+};
+use graph_codec::{CivilDateTime, DateIntervalState, DateTimeState, InternalState, StateFamily, TimeZoneState};
+
+/// `IS_STR_INTERNED` (`GC_IMMUTABLE`): a string without a refcount.
+const IS_STR_INTERNED: u32 = 1 << 6;
 
 use super::{long_at, string_at, Arg, StateError};
 use crate::class_info;
@@ -42,6 +47,139 @@ struct TimezoneObj {
     type_: c_int,
     tzi: ZoneInfo,
     std: zend_object,
+}
+
+/// `timelib_rel_time` (timelib.h, PHP 8.2).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct RelTime {
+    ymdhis_us: [i64; 7],
+    weekday: c_int,
+    weekday_behavior: c_int,
+    first_last_day_of: c_int,
+    invert: c_int,
+    days: i64,
+    special_type: c_uint,
+    special_amount: i64,
+    have_weekday_relative: c_uint,
+    have_special_relative: c_uint,
+}
+
+/// `timelib_time` (timelib.h, PHP 8.2): copied whole, as `date_object_clone_date` does.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct TimelibTime {
+    ymdhis_us: [i64; 7],
+    z: c_int,
+    tz_abbr: *mut c_char,
+    tz_info: *mut c_void,
+    dst: c_int,
+    relative: RelTime,
+    sse: i64,
+    flags: [c_uint; 9],
+}
+
+/// `php_date_obj` (ext/date/php_date.h).
+#[repr(C)]
+struct DateObj {
+    time: *mut TimelibTime,
+    std: zend_object,
+}
+
+/// `php_interval_obj` (ext/date/php_date.h, PHP 8.2).
+#[repr(C)]
+struct IntervalObj {
+    diff: *mut RelTime,
+    civil_or_wall: c_int,
+    from_string: bool,
+    date_string: *mut zend_string,
+    initialized: bool,
+    std: zend_object,
+}
+
+// Checked against PHP 8.2's headers (sizeof/offsetof compiled from php_date.h).
+const _: () = assert!(size_of::<TimelibTime>() == 240 && size_of::<RelTime>() == 104);
+const _: () = assert!(std::mem::offset_of!(DateObj, std) == 8 && std::mem::offset_of!(IntervalObj, std) == 32);
+const _: () = assert!(std::mem::offset_of!(TimezoneObj, std) == 32 && std::mem::offset_of!(TimelibTime, tz_abbr) == 64);
+
+/// The container of `std`.
+///
+/// # Safety
+/// `obj` must be the `std` member of a live `T` at offset `offset`.
+unsafe fn container<T>(obj: *mut zend_object, offset: usize) -> *mut T {
+    // SAFETY: caller guarantees the layout.
+    unsafe { obj.cast::<u8>().sub(offset).cast::<T>() }
+}
+
+/// Copies the internal state of `src` into `dst`, a fresh object of the same family, the way the
+/// class's own clone handler does (`date_object_clone_date`, `_timezone`, `_interval`) but without
+/// calling a userland `__clone` (Carbon defines one). Properties are the caller's business.
+///
+/// # Safety
+/// `src` must be a live object and `dst` a freshly created one (no constructor run), both of classes
+/// whose nearest internal ancestor belongs to `family`, a date family.
+pub unsafe fn copy_state(family: StateFamily, src: *mut zend_object, dst: *mut zend_object) -> Result<(), StateError> {
+    // SAFETY: caller guarantees both layouts; memory is allocated with the engine allocator, which
+    // timelib uses in PHP (timelib_config.h), so the objects' own free handlers release it.
+    unsafe {
+        match family {
+            StateFamily::DateTime => {
+                let (from, to) = (
+                    container::<DateObj>(src, std::mem::offset_of!(DateObj, std)),
+                    container::<DateObj>(dst, std::mem::offset_of!(DateObj, std)),
+                );
+                if (*from).time.is_null() || !(*to).time.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                let time = ext_php_rs::ffi::_emalloc(size_of::<TimelibTime>()).cast::<TimelibTime>();
+                time.write(*(*from).time);
+                if !(*time).tz_abbr.is_null() {
+                    (*time).tz_abbr = ext_php_rs::ffi::_estrdup((*time).tz_abbr);
+                }
+                (*to).time = time;
+            }
+            StateFamily::DateTimeZone => {
+                let offset = std::mem::offset_of!(TimezoneObj, std);
+                let (from, to) = (container::<TimezoneObj>(src, offset), container::<TimezoneObj>(dst, offset));
+                if !(*from).initialized || (*to).initialized {
+                    return Err(StateError::Malformed);
+                }
+                (*to).type_ = (*from).type_;
+                (*to).tzi = match (*from).type_ {
+                    ZONETYPE_ABBR => {
+                        let mut z = (*from).tzi.z;
+                        if !z.abbr.is_null() {
+                            z.abbr = ext_php_rs::ffi::_estrdup(z.abbr);
+                        }
+                        ZoneInfo { z }
+                    }
+                    ZONETYPE_OFFSET => ZoneInfo { utc_offset: (*from).tzi.utc_offset },
+                    _ => ZoneInfo { tz: (*from).tzi.tz },
+                };
+                (*to).initialized = true;
+            }
+            StateFamily::DateInterval => {
+                let offset = std::mem::offset_of!(IntervalObj, std);
+                let (from, to) = (container::<IntervalObj>(src, offset), container::<IntervalObj>(dst, offset));
+                if (*from).diff.is_null() || !(*to).diff.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                let diff = ext_php_rs::ffi::_emalloc(size_of::<RelTime>()).cast::<RelTime>();
+                diff.write(*(*from).diff);
+                (*to).diff = diff;
+                (*to).civil_or_wall = (*from).civil_or_wall;
+                (*to).from_string = (*from).from_string;
+                let text = (*from).date_string;
+                if !text.is_null() && (*text).gc.u.type_info & IS_STR_INTERNED == 0 {
+                    (*text).gc.refcount += 1; // zend_string_copy
+                }
+                (*to).date_string = text;
+                (*to).initialized = (*from).initialized;
+            }
+            _ => return Err(StateError::Malformed),
+        }
+        Ok(())
+    }
 }
 
 /// # Safety

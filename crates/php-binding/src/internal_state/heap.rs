@@ -104,7 +104,8 @@ pub unsafe fn extract<'a>(
     }
 }
 
-/// Writes `elements` (moved; data, priority pairs for a priority queue) into `obj` in the given order.
+/// Writes heap elements (moved; data, priority pairs for a priority queue) into `obj` in stored (heap)
+/// order, so `compare()` is never called.
 ///
 /// # Safety
 /// `obj` must be a freshly created (empty) object of a heap (`family` `Heap`) or priority-queue class.

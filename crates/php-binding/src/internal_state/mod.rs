@@ -8,6 +8,9 @@ mod date;
 mod heap;
 mod spl;
 
+pub use date::copy_state;
+pub use heap::inject as restore_heap;
+
 use std::borrow::Cow;
 
 use ext_php_rs::ffi::{zend_class_entry, zend_object, zval, HashTable, IS_ARRAY};
@@ -108,22 +111,6 @@ pub fn restore<V>(state: InternalState<'_, V>) -> Result<Restore<'_, V>, StateEr
         },
         other => Restore::Unserialize(spl::argument(other)?),
     })
-}
-
-/// Writes heap elements (moved) into `obj`, a fresh heap or priority queue of `family`.
-///
-/// # Safety
-/// `obj` must be a live, freshly created object whose class has a heap of `family` as its nearest
-/// internal ancestor.
-pub unsafe fn restore_heap(
-    family: StateFamily,
-    obj: *mut zend_object,
-    elements: Vec<zval>,
-    extract_flags: Option<u32>,
-    heap_flags: u32,
-) -> Result<(), StateError> {
-    // SAFETY: forwarded from the caller.
-    unsafe { heap::inject(family, obj, elements, extract_flags, heap_flags) }
 }
 
 /// `base::__serialize()` on `obj`; the result must be an array.
