@@ -585,22 +585,7 @@ impl<'a> CheckedGraph<'a> {
         if !tier_fits {
             return Err(StructureError::TierMismatch(header.tier).into());
         }
-        let mut header_flags = 0;
-        if contains_objects {
-            header_flags |= flags::CONTAINS_OBJECTS;
-        }
-        if contains_references {
-            header_flags |= flags::CONTAINS_REFERENCES;
-        }
-        if !contains_objects && !contains_references {
-            header_flags |= flags::IMMUTABLE_ELIGIBLE;
-        }
-        if any_shared {
-            header_flags |= flags::CONTAINS_SHARED;
-        }
-        if contains_hooks {
-            header_flags |= flags::CONTAINS_HOOKS;
-        }
+        let header_flags = flags::of(contains_objects, contains_references, any_shared, contains_hooks);
         if header_flags != header.flags {
             return Err(DecodeError::HeaderMismatch { field: "flags" });
         }
