@@ -12,6 +12,7 @@
 //! from the second fetch of the request on (never where the class has a `__clone`).
 
 use foldhash::{HashMap, HashMapExt};
+use std::ffi::c_void;
 use std::ptr;
 
 use ext_php_rs::ffi::{
@@ -23,7 +24,7 @@ use graph_codec::StateFamily;
 use crate::blueprint::{Blueprint, Cell, Key, ObjectPlan, RestorePlan, StatePlan};
 use crate::class_info::{self, ClassFacts};
 use crate::class_lookup;
-use crate::internal_state::{self, StateError};
+use crate::internal_state::{self, DateSnapshot, StateError};
 use crate::zend;
 use crate::zvals;
 
@@ -60,6 +61,11 @@ pub struct RequestMemo {
     shapes: Vec<Option<ShapeClass>>,
     enum_cases: Vec<*mut zend_object>,
     prototypes: Vec<Prototype>,
+    /// Per object: the state of a date-family object as first restored in this thread (kept across
+    /// requests), so later restores copy it instead of parsing.
+    dates: Vec<Option<DateSnapshot>>,
+    /// This request's tzinfo per zone identifier, met while restoring (the date extension owns them).
+    zones: HashMap<Box<[u8]>, *mut c_void>,
 }
 
 impl Drop for RequestMemo {
@@ -116,6 +122,8 @@ impl RequestMemo {
             shapes: (0..blueprint.shapes.len()).map(|_| None).collect(),
             enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
             prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
+            dates: (0..blueprint.objects.len()).map(|_| None).collect(),
+            zones: HashMap::new(),
         }
     }
 
@@ -142,6 +150,7 @@ impl RequestMemo {
             }
         }
         self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
+        self.zones.clear();
         self.request = 0;
     }
 
@@ -469,11 +478,28 @@ impl Run<'_, '_> {
         };
         let obj = self.object_ptr(index);
         let bp = self.bp;
+        let date = matches!(family, StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval);
+        if let Some(snapshot) = self.memo.dates[index].as_ref().filter(|_| date) {
+            let tz = match snapshot.zone() {
+                None => Some(ptr::null_mut()),
+                Some(zone) => self.memo.zones.get(zone).copied(),
+            };
+            // Without this request's tzinfo of the zone yet, restore as below (which loads it).
+            if let Some(tz) = tz {
+                // SAFETY: the object is fresh and of the snapshot's family (checked by create_object);
+                // `tz` was met in this request.
+                return unsafe { snapshot.apply(obj, tz) }.map_err(|_| DecodeError::Undecodable);
+            }
+        }
         let restored = match state {
             StatePlan::Unserialize(argument) => {
                 let argument = self.cell(*argument)?;
                 // SAFETY: create_object checked that the class belongs to `family`; the object is fresh.
-                unsafe { internal_state::unserialize(obj, base, argument) }
+                let restored = unsafe { internal_state::unserialize(obj, base, argument) };
+                if restored.is_ok() && date {
+                    self.remember_date(index, family, obj);
+                }
+                restored
             }
             StatePlan::Heap { elements, extract_flags, heap_flags } => {
                 let values = bp.cells[elements.range()].iter().map(|c| self.cell(*c)).collect::<Result<_, _>>()?;
@@ -487,6 +513,18 @@ impl Run<'_, '_> {
             }
             DecodeError::Undecodable
         })
+    }
+
+    /// Keeps the state of a freshly restored date-family object for later restores, and its tzinfo for
+    /// the rest of the request.
+    fn remember_date(&mut self, index: usize, family: StateFamily, obj: *mut zend_object) {
+        // SAFETY: `obj` was just restored by its class's own __unserialize.
+        if let Ok((snapshot, tz)) = unsafe { DateSnapshot::capture(family, obj) } {
+            if let Some(zone) = snapshot.zone() {
+                self.memo.zones.insert(zone.into(), tz);
+            }
+            self.memo.dates[index].get_or_insert(snapshot);
+        }
     }
 
     /// The object's class this request, or null for an incomplete class.

@@ -8,7 +8,7 @@ mod date;
 mod heap;
 mod spl;
 
-pub use date::copy_state;
+pub use date::{copy_state, DateSnapshot};
 pub use heap::inject as restore_heap;
 
 use std::borrow::Cow;
