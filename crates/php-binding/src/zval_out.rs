@@ -69,10 +69,15 @@ pub struct RequestMemo {
 }
 
 impl Drop for RequestMemo {
-    /// A memo dropped without [`RequestMemo::end_request`] may outlive its request's heap: its
-    /// prototypes are forgotten, never released.
+    /// A memo dropped without [`RequestMemo::end_request`] may outlive its request's heap (and, at
+    /// process exit, the classes): its prototypes are forgotten, never released, and nothing it points
+    /// at is read.
     fn drop(&mut self) {
-        self.end_request(false);
+        for prototype in std::mem::take(&mut self.prototypes) {
+            if let Prototype::Kept(z) = prototype {
+                std::mem::forget(z);
+            }
+        }
     }
 }
 
