@@ -453,6 +453,9 @@ impl<'a> CheckedGraph<'a> {
         for id in 0..self.shape_count() {
             self.shape(ShapeId(id as u32))?;
         }
+        for id in 0..self.enum_case_count() {
+            self.enum_case(EnumCaseId(id as u32))?;
+        }
         // Children of every node in encoded order (the order `analysis` walks), as one flat list.
         let mut edges: Vec<NodeRef> = Vec::new();
         // Where each node's children start (arrays, then objects, then references; one past the end).

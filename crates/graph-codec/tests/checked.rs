@@ -155,3 +155,12 @@ proptest! {
         prop_assert_eq!(checked.object_count(), graph.objects.len());
     }
 }
+
+/// Found by the fuzzer: an enum case whose name offset points inside a string record, in a buffer
+/// that is otherwise consistent, must be refused by the check, as decoding refuses it.
+#[test]
+fn an_enum_case_naming_no_string_start_is_refused() {
+    let bytes = include_bytes!("data/enum_case_name_inside_a_string.bin");
+    assert!(matches!(CheckedGraph::check(bytes), Err(DecodeError::NotAStringStart { .. })));
+    assert!(decode(bytes).is_err());
+}
