@@ -1,5 +1,6 @@
 //! graph-codec encode/decode cost at 10k, 100k and 1M elements, reported per element (throughput), so
-//! linear cost shows as a flat elements/second across sizes.
+//! linear cost shows as a flat elements/second across sizes. `check` and `check_read` are the read
+//! path's view step (checking a stored value once, then reading it by record number).
 //!
 //! Run: `cargo bench -p benches --bench codec`.
 
@@ -9,8 +10,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use graph_codec::{
-    decode, encode, ArrayElements, ArrayKey, ArrayNode, DeclaredProperty, Graph, GraphView, ObjectNode, ObjectState,
-    Properties, SlotView, StoreTier, Value,
+    decode, encode, ArrayElements, ArrayId, ArrayKey, ArrayNode, CheckedGraph, CheckedSlot, DeclaredProperty, Graph,
+    GraphView, ObjectId, ObjectNode, ObjectState, Properties, SlotView, StoreTier, Value,
 };
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
@@ -118,6 +119,32 @@ fn walk_ints(bytes: &[u8]) -> i64 {
     total
 }
 
+/// Checks `bytes` and reads every record by number, as the binding builds its blueprint: plain
+/// arrays first, then every array entry and object property; returns the sum of the ints read.
+fn read_checked(bytes: &[u8]) -> i64 {
+    let checked = CheckedGraph::check(bytes).expect("checks");
+    let plain = checked.plain_arrays().expect("plain arrays");
+    let mut total = plain.iter().filter(|&&p| p).count() as i64;
+    let mut take = |slot: CheckedSlot<'_>| {
+        if let CheckedSlot::Int(i) = slot {
+            total = total.wrapping_add(i);
+        }
+    };
+    for id in 0..checked.array_count() {
+        let array = checked.array(ArrayId(id as u32)).expect("array");
+        for i in 0..array.len() {
+            take(array.value(i).expect("value"));
+        }
+    }
+    for id in 0..checked.object_count() {
+        let object = checked.object(ObjectId(id as u32)).expect("object");
+        for i in 0..object.declared_len() {
+            take(object.declared(i).expect("property"));
+        }
+    }
+    total
+}
+
 fn codec(c: &mut Criterion) {
     let inputs: [(&str, InputBuilder); 3] =
         [("scalars", scalar_list), ("objects", |n| record_list(n, true)), ("arrays", |n| record_list(n, false))];
@@ -136,6 +163,13 @@ fn codec(c: &mut Criterion) {
             });
             group.bench_with_input(BenchmarkId::new("view_walk", elements), &bytes, |b, bytes| {
                 b.iter(|| walk_ints(black_box(bytes)))
+            });
+            // The read path's view step: check once, then read every record by number.
+            group.bench_with_input(BenchmarkId::new("check", elements), &bytes, |b, bytes| {
+                b.iter(|| CheckedGraph::check(black_box(bytes)).expect("checks").array_count())
+            });
+            group.bench_with_input(BenchmarkId::new("check_read", elements), &bytes, |b, bytes| {
+                b.iter(|| read_checked(black_box(bytes)))
             });
         }
         group.finish();

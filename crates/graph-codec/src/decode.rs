@@ -1,22 +1,27 @@
-//! Bytes to model, validating everything: a linear scan of both sections finds every string and record
-//! start (so each offset can be checked to name the start of a record of the right kind), then each record
-//! becomes a model node in scan order (so ids match the encoder's arenas), and finally the graph-level
-//! facts are recomputed and compared with what the bytes claim.
+//! Checking an encoded buffer once, then reading it by record number.
+//!
+//! [`CheckedGraph::check`] validates everything: a linear scan of both sections finds every string and
+//! record start (so each offset can be checked to name the start of a record of the right kind), every
+//! record is read, and the graph-level facts are recomputed and compared with what the bytes claim. The
+//! checked graph then names every string and record by its position in storage order (the encoder's
+//! arena ids), so a reader can keep per-record tables in plain vectors and walk the graph with no
+//! identity map. [`decode`] builds the owned model from it.
 //!
 //! Every loop is bounded by the buffer length and every allocation by the counts the scan has checked
 //! against the remaining bytes.
 
 use std::borrow::Cow;
 
-use crate::analysis::analyze;
-use crate::error::DecodeError;
-use crate::layout::{RecordKind, SLOT_LEN};
+use crate::analysis::{traversal_depth, NodeRef};
+use crate::error::{DecodeError, StructureError};
+use crate::internal_state::InternalState;
+use crate::layout::{flags, header, RecordKind, MAX_DEPTH, PROPERTY_READONLY};
 use crate::model::{
-    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, Graph, ObjectId, ObjectNode,
-    ObjectState, Properties, ReferenceId, ReferenceNode, Value,
+    ArrayElements, ArrayId, ArrayKey, ArrayNode, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId, ObjectNode,
+    ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
 use crate::tier::StoreTier;
-use crate::view::{GraphView, Header, KeyView, ObjectStateKind, SlotView};
+use crate::view::{ArrayView, GraphView, Header, KeyView, ObjectStateKind, ObjectView, SlotView};
 
 /// A decoded graph and the header facts it was stored with.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,19 +33,56 @@ pub struct Decoded<'a> {
 
 /// Validates `bytes` completely and rebuilds the model; strings borrow from `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
-    let view = GraphView::new(bytes)?;
-    let index = RecordIndex::scan(&view)?;
-    let mut decoder = Decoder { view, index };
-    let graph = decoder.build()?;
-    Ok(Decoded { header: *view.header(), graph })
+    let (checked, graph) = CheckedGraph::check_and_build(bytes)?;
+    Ok(Decoded { header: *checked.header(), graph })
 }
 
 /// Checks everything [`decode`] checks, and returns the header.
 pub fn validate(bytes: &[u8]) -> Result<Header, DecodeError> {
-    decode(bytes).map(|decoded| decoded.header)
+    CheckedGraph::check(bytes).map(|checked| *checked.header())
 }
 
-/// Start offsets of every string and record, per kind, in ascending order.
+/// A stored string, named by its position among the buffer's strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckedString<'a> {
+    pub id: StringId,
+    /// `zend_string::h` as PHP computes it (checked against the bytes).
+    pub hash: u64,
+    pub bytes: &'a [u8],
+}
+
+/// A value slot of a checked buffer, its target named by record number.
+#[derive(Clone, Copy, Debug)]
+pub enum CheckedSlot<'a> {
+    /// A packed-array hole or an uninitialized property (nowhere else: the check rejects it).
+    Undef,
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(CheckedString<'a>),
+    Array(ArrayId),
+    Object(ObjectId),
+    Reference(ReferenceId),
+    EnumCase(EnumCaseId),
+}
+
+/// An array key of a checked buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckedKey<'a> {
+    Int(i64),
+    String(CheckedString<'a>),
+}
+
+/// A buffer that passed every check, read by record number.
+#[derive(Debug)]
+pub struct CheckedGraph<'a> {
+    view: GraphView<'a>,
+    index: RecordIndex,
+}
+
+/// Start offsets of every string and record, per kind, in ascending order (position = id).
+#[derive(Debug)]
 struct RecordIndex {
     strings: Vec<u64>,
     shapes: Vec<u64>,
@@ -101,191 +143,573 @@ impl RecordIndex {
     }
 }
 
-/// Position of `offset` in `starts`, or `error`.
-fn position(starts: &[u64], offset: u64, error: DecodeError) -> Result<u32, DecodeError> {
-    starts.binary_search(&offset).map(|position| position as u32).map_err(|_| error)
+/// Position of `offset` in `starts`, or `NotARecordStart`.
+fn position_of(starts: &[u64], offset: u64) -> Result<u32, DecodeError> {
+    starts.binary_search(&offset).map(|position| position as u32).map_err(|_| DecodeError::NotARecordStart { offset })
 }
 
-struct Decoder<'a> {
-    view: GraphView<'a>,
-    index: RecordIndex,
+/// The offset of record `id` in `starts`, or `IndexOutOfRange`.
+fn offset_of(starts: &[u64], id: u32) -> Result<u64, DecodeError> {
+    starts.get(id as usize).copied().ok_or(DecodeError::IndexOutOfRange { index: u64::from(id) })
 }
 
-impl<'a> Decoder<'a> {
-    fn build(&mut self) -> Result<Graph<'a>, DecodeError> {
-        let header = *self.view.header();
-        let root_slot = self.view.root()?;
-        if header.tier == StoreTier::PHPSerialized {
-            let SlotView::String(serialized) = root_slot else {
-                return Err(DecodeError::UnexpectedSlot { offset: 64 });
+impl<'a> CheckedGraph<'a> {
+    /// Validates `bytes` completely (see the module documentation), without building the model.
+    pub fn check(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        let view = GraphView::new(bytes)?;
+        let index = RecordIndex::scan(&view)?;
+        let checked = CheckedGraph { view, index };
+        if view.tier() == StoreTier::PHPSerialized {
+            let CheckedSlot::String(_) = checked.root()? else {
+                return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
             };
-            let root = Value::String(self.string(serialized.offset)?);
-            return Ok(Graph::new(root));
+        } else {
+            checked.check_graph()?;
         }
-        let root = self.value(root_slot, 64)?;
+        Ok(checked)
+    }
 
-        let mut graph = Graph::new(root);
-        let mut array_shared = Vec::with_capacity(self.index.arrays.len());
-        let mut object_shared = Vec::with_capacity(self.index.objects.len());
-        let mut reference_shared = Vec::with_capacity(self.index.references.len());
+    /// The checked graph and the model it describes.
+    fn check_and_build(bytes: &'a [u8]) -> Result<(Self, Graph<'a>), DecodeError> {
+        let checked = Self::check(bytes)?;
+        let graph = checked.build()?;
+        Ok((checked, graph))
+    }
 
-        graph.arrays.reserve_exact(self.index.arrays.len());
-        for position in 0..self.index.arrays.len() {
-            let array = self.view.array_at(self.index.arrays[position])?;
-            array_shared.push(array.is_shared);
-            let elements = if array.is_packed {
-                let mut slots = Vec::with_capacity(array.len as usize);
-                let mut present = 0u64;
-                for i in 0..array.len {
-                    let slot = array.packed_slot(i)?;
-                    let value = match slot {
-                        SlotView::Undef => None,
-                        slot => {
-                            present += 1;
-                            Some(self.value(slot, array.offset)?)
-                        }
-                    };
-                    slots.push(value);
+    pub fn header(&self) -> &Header {
+        self.view.header()
+    }
+
+    /// The in-place view of the same buffer.
+    pub fn view(&self) -> &GraphView<'a> {
+        &self.view
+    }
+
+    pub fn string_count(&self) -> usize {
+        self.index.strings.len()
+    }
+    pub fn shape_count(&self) -> usize {
+        self.index.shapes.len()
+    }
+    pub fn enum_case_count(&self) -> usize {
+        self.index.enum_cases.len()
+    }
+    pub fn array_count(&self) -> usize {
+        self.index.arrays.len()
+    }
+    pub fn object_count(&self) -> usize {
+        self.index.objects.len()
+    }
+    pub fn reference_count(&self) -> usize {
+        self.index.references.len()
+    }
+
+    /// The root value.
+    pub fn root(&self) -> Result<CheckedSlot<'a>, DecodeError> {
+        self.resolve(self.view.root()?)
+    }
+
+    /// The bytes of PHP's `serialize()` held by a `PHPSerialized` container.
+    pub fn php_serialized_bytes(&self) -> Result<&'a [u8], DecodeError> {
+        self.view.php_serialized_bytes()
+    }
+
+    /// String `id`.
+    pub fn string(&self, id: StringId) -> Result<CheckedString<'a>, DecodeError> {
+        let string = self.view.string_at(offset_of(&self.index.strings, id.0)?)?;
+        Ok(CheckedString { id, hash: string.hash, bytes: string.bytes })
+    }
+
+    fn string_at(&self, offset: u64) -> Result<CheckedString<'a>, DecodeError> {
+        let id = self.index.strings.binary_search(&offset).map_err(|_| DecodeError::NotAStringStart { offset })?;
+        let string = self.view.string_at(offset)?;
+        Ok(CheckedString { id: StringId(id as u32), hash: string.hash, bytes: string.bytes })
+    }
+
+    /// Names the target of an in-place slot by record number.
+    pub fn resolve(&self, slot: SlotView<'a>) -> Result<CheckedSlot<'a>, DecodeError> {
+        Ok(match slot {
+            SlotView::Undef => CheckedSlot::Undef,
+            SlotView::Null => CheckedSlot::Null,
+            SlotView::Bool(b) => CheckedSlot::Bool(b),
+            SlotView::Int(i) => CheckedSlot::Int(i),
+            SlotView::Float(f) => CheckedSlot::Float(f),
+            SlotView::String(s) => CheckedSlot::String(self.string_at(s.offset)?),
+            SlotView::Array(a) => CheckedSlot::Array(ArrayId(position_of(&self.index.arrays, a.offset)?)),
+            SlotView::Object(o) => CheckedSlot::Object(ObjectId(position_of(&self.index.objects, o.offset)?)),
+            SlotView::Reference(r) => {
+                CheckedSlot::Reference(ReferenceId(position_of(&self.index.references, r.offset)?))
+            }
+            SlotView::EnumCase(e) => CheckedSlot::EnumCase(EnumCaseId(position_of(&self.index.enum_cases, e.offset)?)),
+        })
+    }
+
+    /// A slot where `Undef` is not allowed (anywhere but holes and uninitialized properties).
+    fn resolve_defined(&self, slot: SlotView<'a>, record: u64) -> Result<CheckedSlot<'a>, DecodeError> {
+        match self.resolve(slot)? {
+            CheckedSlot::Undef => Err(DecodeError::UndefOutOfPlace { offset: record }),
+            slot => Ok(slot),
+        }
+    }
+
+    /// Array `id`.
+    pub fn array(&self, id: ArrayId) -> Result<CheckedArray<'_, 'a>, DecodeError> {
+        Ok(CheckedArray { graph: self, view: self.view.array_at(offset_of(&self.index.arrays, id.0)?)? })
+    }
+
+    /// Object `id`.
+    pub fn object(&self, id: ObjectId) -> Result<CheckedObject<'_, 'a>, DecodeError> {
+        let view = self.view.object_at(offset_of(&self.index.objects, id.0)?)?;
+        let shape = ShapeId(position_of(&self.index.shapes, view.shape_offset())?);
+        Ok(CheckedObject { graph: self, view, shape })
+    }
+
+    /// The value of reference `id` (never itself a reference).
+    pub fn reference(&self, id: ReferenceId) -> Result<CheckedSlot<'a>, DecodeError> {
+        let reference = self.view.reference_at(offset_of(&self.index.references, id.0)?)?;
+        self.resolve_defined(reference.value()?, reference.offset)
+    }
+
+    /// Enum case `id`: (enum class name, case name).
+    pub fn enum_case(&self, id: EnumCaseId) -> Result<(CheckedString<'a>, CheckedString<'a>), DecodeError> {
+        let case = self.view.enum_case_at(offset_of(&self.index.enum_cases, id.0)?)?;
+        Ok((self.string_at(case.class_name.offset)?, self.string_at(case.case_name.offset)?))
+    }
+
+    /// Shape `id`: the class name and the declared property names (mangled) with their readonly flag.
+    pub fn shape(&self, id: ShapeId) -> Result<CheckedShape<'a>, DecodeError> {
+        let offset = offset_of(&self.index.shapes, id.0)?;
+        let class_name = self.string_at(self.view.u64_at(offset + 8)?)?;
+        let count = self.view.u32_at(offset + 4)?;
+        let properties = (0..count)
+            .map(|i| {
+                let property = offset + 16 + u64::from(i) * 16;
+                let name = self.string_at(self.view.u64_at(property)?)?;
+                let flags = self.view.u32_at(property + 8)?;
+                if flags & !PROPERTY_READONLY != 0 || self.view.u32_at(property + 12)? != 0 {
+                    return Err(DecodeError::NonZeroReserved { offset: property + 8 });
                 }
-                if present != array.packed_element_count {
-                    return Err(DecodeError::HeaderMismatch { field: "packed element count" });
+                Ok((name, flags & PROPERTY_READONLY != 0))
+            })
+            .collect::<Result<Vec<_>, DecodeError>>()?;
+        Ok(CheckedShape { class_name, properties })
+    }
+
+    /// Which arrays hold nothing but scalars, strings and such arrays, at any depth: no object, enum
+    /// case or reference. PHP can share those as engine-immutable arrays (spec §7.2).
+    pub fn plain_arrays(&self) -> Result<Vec<bool>, DecodeError> {
+        // Arrays contain each other acyclically (checked), so children settle before their parents in a
+        // post-order walk.
+        const UNSEEN: u8 = 0;
+        const OPEN: u8 = 1;
+        const PLAIN: u8 = 2;
+        const MIXED: u8 = 3;
+        let count = self.array_count();
+        let mut state = vec![UNSEEN; count];
+        let mut stack = Vec::new();
+        for start in 0..count {
+            if state[start] != UNSEEN {
+                continue;
+            }
+            stack.push(start);
+            while let Some(&top) = stack.last() {
+                let array = self.array(ArrayId(top as u32))?;
+                if state[top] == UNSEEN {
+                    state[top] = OPEN;
+                    for i in 0..array.len() {
+                        if let CheckedSlot::Array(child) = array.value(i)? {
+                            match state.get(child.index()) {
+                                Some(&UNSEEN) => stack.push(child.index()),
+                                Some(&OPEN) => return Err(StructureError::ArrayCycle.into()),
+                                _ => {}
+                            }
+                        }
+                    }
+                    continue;
+                }
+                stack.pop();
+                if state[top] != OPEN {
+                    continue;
+                }
+                let mut plain = true;
+                for i in 0..array.len() {
+                    plain &= match array.value(i)? {
+                        CheckedSlot::Array(child) => state[child.index()] == PLAIN,
+                        CheckedSlot::Object(_) | CheckedSlot::Reference(_) | CheckedSlot::EnumCase(_) => false,
+                        _ => true,
+                    };
+                }
+                state[top] = if plain { PLAIN } else { MIXED };
+            }
+        }
+        Ok(state.into_iter().map(|s| s == PLAIN).collect())
+    }
+
+    /// Builds the model of a checked buffer.
+    fn build(&self) -> Result<Graph<'a>, DecodeError> {
+        let value = |slot: CheckedSlot<'a>| -> Result<Value<'a>, DecodeError> {
+            Ok(match slot {
+                CheckedSlot::Undef => return Err(DecodeError::UndefOutOfPlace { offset: header::ROOT_SLOT as u64 }),
+                CheckedSlot::Null => Value::Null,
+                CheckedSlot::Bool(b) => Value::Bool(b),
+                CheckedSlot::Int(i) => Value::Int(i),
+                CheckedSlot::Float(f) => Value::Float(f),
+                CheckedSlot::String(s) => Value::String(Cow::Borrowed(s.bytes)),
+                CheckedSlot::Array(id) => Value::Array(id),
+                CheckedSlot::Object(id) => Value::Object(id),
+                CheckedSlot::Reference(id) => Value::Reference(id),
+                CheckedSlot::EnumCase(id) => {
+                    let (class_name, case_name) = self.enum_case(id)?;
+                    Value::EnumCase(Box::new(EnumCase {
+                        class_name: Cow::Borrowed(class_name.bytes),
+                        case_name: Cow::Borrowed(case_name.bytes),
+                    }))
+                }
+            })
+        };
+        if self.view.tier() == StoreTier::PHPSerialized {
+            let CheckedSlot::String(serialized) = self.root()? else {
+                return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
+            };
+            return Ok(Graph::new(Value::String(Cow::Borrowed(serialized.bytes))));
+        }
+        let mut graph = Graph::new(value(self.root()?)?);
+
+        graph.arrays.reserve_exact(self.array_count());
+        for id in 0..self.array_count() {
+            let array = self.array(ArrayId(id as u32))?;
+            let elements = if array.is_packed() {
+                let mut slots = Vec::with_capacity(array.len() as usize);
+                for i in 0..array.len() {
+                    slots.push(match array.value(i)? {
+                        CheckedSlot::Undef => None,
+                        slot => Some(value(slot)?),
+                    });
                 }
                 ArrayElements::Packed(slots)
             } else {
-                let mut entries = Vec::with_capacity(array.len as usize);
-                for i in 0..array.len {
-                    let (key, slot) = array.hash_entry(i)?;
+                let mut entries = Vec::with_capacity(array.len() as usize);
+                for i in 0..array.len() {
+                    let (key, slot) = array.entry(i)?;
                     let key = match key {
-                        KeyView::Int(i) => ArrayKey::Int(i),
-                        KeyView::String(s) => ArrayKey::String(self.string(s.offset)?),
+                        CheckedKey::Int(i) => ArrayKey::Int(i),
+                        CheckedKey::String(s) => ArrayKey::String(Cow::Borrowed(s.bytes)),
                     };
-                    entries.push((key, self.value(slot, array.offset)?));
+                    entries.push((key, value(slot)?));
                 }
                 ArrayElements::Hash(entries)
             };
-            graph.arrays.push(ArrayNode { elements, next_free_index: array.next_free_index });
+            graph.arrays.push(ArrayNode { elements, next_free_index: array.next_free_index() });
         }
 
-        graph.objects.reserve_exact(self.index.objects.len());
-        for position in 0..self.index.objects.len() {
-            let object = self.view.object_at(self.index.objects[position])?;
-            object_shared.push(object.is_shared);
-            position_of(&self.index.shapes, object.shape_offset())?;
-            let class_name = self.string(object.class_name()?.offset)?;
+        graph.objects.reserve_exact(self.object_count());
+        for id in 0..self.object_count() {
+            let object = self.object(ObjectId(id as u32))?;
+            let shape = self.shape(object.shape())?;
             let mut properties = Properties {
-                declared: Vec::with_capacity(object.declared_len as usize),
-                dynamic: Vec::with_capacity(object.dynamic_len as usize),
+                declared: Vec::with_capacity(shape.properties.len()),
+                dynamic: Vec::with_capacity(object.dynamic_len() as usize),
             };
-            for i in 0..object.declared_len {
-                let property = object.declared(i)?;
-                let value = match property.value {
-                    SlotView::Undef => None,
-                    slot => Some(self.value(slot, object.offset)?),
+            for (i, (name, readonly)) in shape.properties.iter().enumerate() {
+                let value = match object.declared(i as u32)? {
+                    CheckedSlot::Undef => None,
+                    slot => Some(value(slot)?),
                 };
                 properties.declared.push(DeclaredProperty {
-                    mangled_name: self.string(property.mangled_name.offset)?,
+                    mangled_name: Cow::Borrowed(name.bytes),
                     value,
-                    readonly: property.readonly,
+                    readonly: *readonly,
                 });
             }
-            for i in 0..object.dynamic_len {
+            for i in 0..object.dynamic_len() {
                 let (name, slot) = object.dynamic(i)?;
-                properties.dynamic.push((self.string(name.offset)?, self.value(slot, object.offset)?));
+                properties.dynamic.push((Cow::Borrowed(name.bytes), value(slot)?));
             }
-            let state = match object.state {
+            let state = match object.state() {
                 ObjectStateKind::Properties => ObjectState::Properties(properties),
                 ObjectStateKind::PropertiesThenWakeup => ObjectState::PropertiesThenWakeup(properties),
-                ObjectStateKind::Unserialize => {
-                    let data = object.unserialize_data()?;
-                    ObjectState::Unserialize(ArrayId(position_of(&self.index.arrays, data.offset)?))
-                }
+                ObjectStateKind::Unserialize => ObjectState::Unserialize(object.unserialize_data()?),
                 ObjectStateKind::Internal => {
-                    let strings = &self.index.strings;
-                    let view = self.view;
-                    let state = object.internal_state_resolving(&mut |offset| {
-                        position_of(strings, offset)?;
-                        Ok(Cow::Borrowed(view.string_at(offset)?.bytes))
-                    })?;
-                    let state = state.try_map_values(|slot| self.value(slot, object.offset))?;
-                    ObjectState::Internal { state, properties }
+                    ObjectState::Internal { state: object.internal_state()?.try_map_values(value)?, properties }
                 }
             };
-            graph.objects.push(ObjectNode { class_name, state });
+            graph.objects.push(ObjectNode { class_name: Cow::Borrowed(shape.class_name.bytes), state });
         }
 
-        graph.references.reserve_exact(self.index.references.len());
-        for position in 0..self.index.references.len() {
-            let reference = self.view.reference_at(self.index.references[position])?;
-            reference_shared.push(reference.is_shared);
-            let value = self.value(reference.value()?, reference.offset)?;
-            graph.references.push(ReferenceNode { value });
-        }
-
-        for &shape in &self.index.shapes {
-            // Shapes are read through objects; an unreferenced one must still name real strings.
-            let class_name = self.view.u64_at(shape + 8)?;
-            self.string(class_name)?;
-        }
-
-        let analysis = analyze(&graph, header.tier)?;
-        if analysis.flags != header.flags {
-            return Err(DecodeError::HeaderMismatch { field: "flags" });
-        }
-        if analysis.depth != header.depth {
-            return Err(DecodeError::HeaderMismatch { field: "depth" });
-        }
-        let mismatch = |claimed: &[bool], actual: &[bool], offsets: &[u64]| {
-            claimed
-                .iter()
-                .zip(actual)
-                .position(|(a, b)| a != b)
-                .map(|i| DecodeError::SharedFlagMismatch { offset: offsets[i] })
-        };
-        if let Some(error) = mismatch(&array_shared, &analysis.array_shared, &self.index.arrays)
-            .or_else(|| mismatch(&object_shared, &analysis.object_shared, &self.index.objects))
-            .or_else(|| mismatch(&reference_shared, &analysis.reference_shared, &self.index.references))
-        {
-            return Err(error);
+        graph.references.reserve_exact(self.reference_count());
+        for id in 0..self.reference_count() {
+            graph.references.push(ReferenceNode { value: value(self.reference(ReferenceId(id as u32))?)? });
         }
         Ok(graph)
     }
 
-    /// A string at a validated string-record start, borrowed from the buffer.
-    fn string(&self, offset: u64) -> Result<Bytes<'a>, DecodeError> {
-        position_of_string(&self.index.strings, offset)?;
-        Ok(Cow::Borrowed(self.view.string_at(offset)?.bytes))
-    }
-
-    /// Converts a non-`Undef` slot found in the record at `record` into a model value.
-    fn value(&self, slot: SlotView<'a>, record: u64) -> Result<Value<'a>, DecodeError> {
-        Ok(match slot {
-            SlotView::Undef => return Err(DecodeError::UndefOutOfPlace { offset: record }),
-            SlotView::Null => Value::Null,
-            SlotView::Bool(b) => Value::Bool(b),
-            SlotView::Int(i) => Value::Int(i),
-            SlotView::Float(f) => Value::Float(f),
-            SlotView::String(s) => Value::String(self.string(s.offset)?),
-            SlotView::Array(a) => Value::Array(ArrayId(position_of(&self.index.arrays, a.offset)?)),
-            SlotView::Object(o) => Value::Object(ObjectId(position_of(&self.index.objects, o.offset)?)),
-            SlotView::Reference(r) => Value::Reference(ReferenceId(position_of(&self.index.references, r.offset)?)),
-            SlotView::EnumCase(e) => {
-                position_of(&self.index.enum_cases, e.offset)?;
-                Value::EnumCase(Box::new(EnumCase {
-                    class_name: self.string(e.class_name.offset)?,
-                    case_name: self.string(e.case_name.offset)?,
-                }))
+    /// Reads every record once and checks the graph-level rules (as `analysis` states them for the
+    /// model): every reference is to a record start of the right kind, `Undef` only in holes and
+    /// uninitialized properties, no reference to a reference, no array-only cycle, object storage keyed
+    /// by objects, the `shared` flags, the header flags and depth, and that the graph fits its tier.
+    fn check_graph(&self) -> Result<(), DecodeError> {
+        let header = *self.header();
+        let counts = [self.array_count(), self.object_count(), self.reference_count()];
+        for id in 0..self.shape_count() {
+            self.shape(ShapeId(id as u32))?;
+        }
+        for id in 0..self.enum_case_count() {
+            self.enum_case(EnumCaseId(id as u32))?;
+        }
+        // Children of every node in encoded order (the order `analysis` walks), as one flat list.
+        let mut edges: Vec<NodeRef> = Vec::new();
+        // Where each node's children start (arrays, then objects, then references; one past the end).
+        let mut firsts: Vec<u32> = Vec::with_capacity(counts.iter().sum::<usize>() + 1);
+        let mut contains_enum_case = false;
+        let mut note = |slot: CheckedSlot<'a>, edges: &mut Vec<NodeRef>| match slot {
+            CheckedSlot::Array(id) => edges.push(NodeRef::Array(id.0)),
+            CheckedSlot::Object(id) => edges.push(NodeRef::Object(id.0)),
+            CheckedSlot::Reference(id) => edges.push(NodeRef::Reference(id.0)),
+            CheckedSlot::EnumCase(_) => contains_enum_case = true,
+            _ => {}
+        };
+        let root = match self.root()? {
+            CheckedSlot::Undef => return Err(DecodeError::UndefOutOfPlace { offset: header::ROOT_SLOT as u64 }),
+            root => root,
+        };
+        let mut shared_claims: [Vec<bool>; 3] = Default::default();
+        for id in 0..counts[0] {
+            firsts.push(edges.len() as u32);
+            let array = self.array(ArrayId(id as u32))?;
+            shared_claims[0].push(array.view.is_shared);
+            let mut present = 0u64;
+            for i in 0..array.len() {
+                let value = array.value(i)?;
+                present += u64::from(!matches!(value, CheckedSlot::Undef));
+                note(value, &mut edges);
             }
-        })
+            if present != array.element_count() {
+                return Err(DecodeError::HeaderMismatch { field: "packed element count" });
+            }
+        }
+        let mut contains_hooks = false;
+        let mut contains_dynamic = false;
+        for id in 0..counts[1] {
+            firsts.push(edges.len() as u32);
+            let object = self.object(ObjectId(id as u32))?;
+            shared_claims[1].push(object.view.is_shared);
+            for i in 0..object.declared_len() {
+                note(object.declared(i)?, &mut edges);
+            }
+            for i in 0..object.dynamic_len() {
+                note(object.dynamic(i)?.1, &mut edges);
+            }
+            match object.state() {
+                ObjectStateKind::Properties => contains_dynamic |= object.dynamic_len() > 0,
+                ObjectStateKind::PropertiesThenWakeup => contains_hooks = true,
+                ObjectStateKind::Unserialize => {
+                    contains_hooks = true;
+                    note(CheckedSlot::Array(object.unserialize_data()?), &mut edges);
+                }
+                ObjectStateKind::Internal => {
+                    contains_dynamic |= object.dynamic_len() > 0;
+                    let state = object.internal_state()?;
+                    if let InternalState::ObjectStorage(storage) = &state {
+                        if storage.entries.iter().any(|e| !matches!(e.object, CheckedSlot::Object(_))) {
+                            return Err(StructureError::StorageKeyNotObject(ObjectId(id as u32)).into());
+                        }
+                    }
+                    state.for_each_value(|value| note(*value, &mut edges));
+                }
+            }
+        }
+        for id in 0..counts[2] {
+            firsts.push(edges.len() as u32);
+            let offset = offset_of(&self.index.references, id as u32)?;
+            shared_claims[2].push(self.view.reference_at(offset)?.is_shared);
+            let value = self.reference(ReferenceId(id as u32))?;
+            if let CheckedSlot::Reference(_) = value {
+                return Err(StructureError::NestedReference(ReferenceId(id as u32)).into());
+            }
+            note(value, &mut edges);
+        }
+        firsts.push(edges.len() as u32);
+        let children = |node: NodeRef| -> &[NodeRef] {
+            let at = match node {
+                NodeRef::Array(i) => i as usize,
+                NodeRef::Object(i) => counts[0] + i as usize,
+                NodeRef::Reference(i) => counts[0] + counts[1] + i as usize,
+            };
+            match (firsts.get(at), firsts.get(at + 1)) {
+                (Some(&start), Some(&end)) => &edges[start as usize..end as usize],
+                _ => &[],
+            }
+        };
+
+        // Shared: reachable more than once, the root counting as one incoming edge.
+        let mut in_degree = [vec![0u8; counts[0]], vec![0u8; counts[1]], vec![0u8; counts[2]]];
+        let mut root_edge = Vec::new();
+        note(root, &mut root_edge);
+        for edge in root_edge.iter().chain(&edges) {
+            let (kind, id) = match *edge {
+                NodeRef::Array(i) => (0, i),
+                NodeRef::Object(i) => (1, i),
+                NodeRef::Reference(i) => (2, i),
+            };
+            let degree = &mut in_degree[kind][id as usize];
+            *degree = degree.saturating_add(1);
+        }
+        let starts = [&self.index.arrays, &self.index.objects, &self.index.references];
+        for kind in 0..3 {
+            if let Some(i) = (0..counts[kind]).find(|&i| shared_claims[kind][i] != (in_degree[kind][i] >= 2)) {
+                return Err(DecodeError::SharedFlagMismatch { offset: starts[kind][i] });
+            }
+        }
+        let any_shared = in_degree.iter().flatten().any(|&d| d >= 2);
+
+        self.plain_arrays()?; // rejects an array-only cycle
+        let depth = traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
+            out.extend_from_slice(children(node))
+        });
+        if depth > MAX_DEPTH {
+            return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
+        }
+        if depth != header.depth {
+            return Err(DecodeError::HeaderMismatch { field: "depth" });
+        }
+
+        let contains_objects = counts[1] > 0 || contains_enum_case;
+        let contains_references = counts[2] > 0;
+        let tier_fits = match header.tier {
+            StoreTier::Scalar => {
+                !matches!(root, CheckedSlot::Array(_) | CheckedSlot::Object(_) | CheckedSlot::Reference(_))
+                    && counts == [0, 0, 0]
+                    && !contains_enum_case
+            }
+            StoreTier::SharedGraph => !contains_hooks && !contains_dynamic,
+            StoreTier::OPcacheSerialized => true,
+            StoreTier::PHPSerialized => false,
+        };
+        if !tier_fits {
+            return Err(StructureError::TierMismatch(header.tier).into());
+        }
+        let header_flags = flags::of(contains_objects, contains_references, any_shared, contains_hooks);
+        if header_flags != header.flags {
+            return Err(DecodeError::HeaderMismatch { field: "flags" });
+        }
+        Ok(())
     }
 }
 
-fn position_of(starts: &[u64], offset: u64) -> Result<u32, DecodeError> {
-    position(starts, offset, DecodeError::NotARecordStart { offset })
+/// An array of a checked buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedArray<'g, 'a> {
+    graph: &'g CheckedGraph<'a>,
+    view: ArrayView<'a>,
 }
 
-fn position_of_string(starts: &[u64], offset: u64) -> Result<u32, DecodeError> {
-    position(starts, offset, DecodeError::NotAStringStart { offset })
+impl<'a> CheckedArray<'_, 'a> {
+    pub fn is_packed(&self) -> bool {
+        self.view.is_packed
+    }
+
+    /// Packed: slots including holes. Hash: entries.
+    pub fn len(&self) -> u64 {
+        self.view.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.view.len == 0
+    }
+
+    /// Elements that are not holes.
+    pub fn element_count(&self) -> u64 {
+        if self.view.is_packed {
+            self.view.packed_element_count
+        } else {
+            self.view.len
+        }
+    }
+
+    /// `nNextFreeElement`.
+    pub fn next_free_index(&self) -> i64 {
+        self.view.next_free_index
+    }
+
+    /// Entry `index`: its key (`index` itself for a packed array) and value (`Undef` for a hole).
+    pub fn entry(&self, index: u64) -> Result<(CheckedKey<'a>, CheckedSlot<'a>), DecodeError> {
+        if self.view.is_packed {
+            let slot = self.graph.resolve(self.view.packed_slot(index)?)?;
+            let key = i64::try_from(index).map_err(|_| DecodeError::IndexOutOfRange { index })?;
+            return Ok((CheckedKey::Int(key), slot));
+        }
+        let (key, slot) = self.view.hash_entry(index)?;
+        let key = match key {
+            KeyView::Int(i) => CheckedKey::Int(i),
+            KeyView::String(s) => CheckedKey::String(self.graph.string_at(s.offset)?),
+        };
+        Ok((key, self.graph.resolve_defined(slot, self.view.offset)?))
+    }
+
+    /// The value of entry `index`.
+    pub fn value(&self, index: u64) -> Result<CheckedSlot<'a>, DecodeError> {
+        self.entry(index).map(|(_, value)| value)
+    }
 }
 
-// The slot size is part of the index arithmetic above through the view; keep the two in step.
-const _: () = assert!(SLOT_LEN == 16);
+/// An object of a checked buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedObject<'g, 'a> {
+    graph: &'g CheckedGraph<'a>,
+    view: ObjectView<'a>,
+    shape: ShapeId,
+}
+
+/// A shape of a checked buffer.
+#[derive(Clone, Debug)]
+pub struct CheckedShape<'a> {
+    pub class_name: CheckedString<'a>,
+    /// Declared properties in slot order: mangled name and readonly flag.
+    pub properties: Vec<(CheckedString<'a>, bool)>,
+}
+
+impl<'a> CheckedObject<'_, 'a> {
+    /// The shape: class name and declared property names. Objects of one shape share it.
+    pub fn shape(&self) -> ShapeId {
+        self.shape
+    }
+
+    pub fn state(&self) -> ObjectStateKind {
+        self.view.state
+    }
+
+    pub fn declared_len(&self) -> u32 {
+        self.view.declared_len
+    }
+
+    /// Value of declared property `index` (`Undef`: an uninitialized typed property); its name and
+    /// flags are the shape's, checked once per shape.
+    pub fn declared(&self, index: u32) -> Result<CheckedSlot<'a>, DecodeError> {
+        self.graph.resolve(self.view.declared_value(index)?)
+    }
+
+    pub fn dynamic_len(&self) -> u64 {
+        self.view.dynamic_len
+    }
+
+    /// Dynamic property `index`: name and value.
+    pub fn dynamic(&self, index: u64) -> Result<(CheckedString<'a>, CheckedSlot<'a>), DecodeError> {
+        let (name, value) = self.view.dynamic(index)?;
+        Ok((self.graph.string_at(name.offset)?, self.graph.resolve_defined(value, self.view.offset)?))
+    }
+
+    /// The array `__serialize()` returned, for `Unserialize` objects.
+    pub fn unserialize_data(&self) -> Result<ArrayId, DecodeError> {
+        let data = self.view.unserialize_data()?;
+        Ok(ArrayId(position_of(&self.graph.index.arrays, data.offset)?))
+    }
+
+    /// The internal state of a safe-direct object.
+    pub fn internal_state(&self) -> Result<InternalState<'a, CheckedSlot<'a>>, DecodeError> {
+        let graph = self.graph;
+        let state = self
+            .view
+            .internal_state_resolving(&mut |offset| graph.string_at(offset).map(|s| Cow::Borrowed(s.bytes)))?;
+        state.try_map_values(|slot| graph.resolve_defined(slot, self.view.offset))
+    }
+}

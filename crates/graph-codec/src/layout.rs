@@ -52,6 +52,16 @@ pub mod flags {
     pub const CONTAINS_HOOKS: u32 = 1 << 4;
     /// Every flag this version defines.
     pub const ALL: u32 = CONTAINS_OBJECTS | CONTAINS_REFERENCES | IMMUTABLE_ELIGIBLE | CONTAINS_SHARED | CONTAINS_HOOKS;
+
+    /// The flags of a graph with these facts.
+    pub(crate) fn of(contains_objects: bool, contains_references: bool, any_shared: bool, contains_hooks: bool) -> u32 {
+        let flag = |set: bool, bit: u32| if set { bit } else { 0 };
+        flag(contains_objects, CONTAINS_OBJECTS)
+            | flag(contains_references, CONTAINS_REFERENCES)
+            | flag(!contains_objects && !contains_references, IMMUTABLE_ELIGIBLE)
+            | flag(any_shared, CONTAINS_SHARED)
+            | flag(contains_hooks, CONTAINS_HOOKS)
+    }
 }
 
 /// Tag byte of a value slot.

@@ -13,8 +13,9 @@
 //! where the bytes live (shared memory, a process-local copy) is the caller's business.
 //!
 //! The flow on store: one walk over the value calls [`GraphWriter`] (or [`encode`] writes a whole
-//! [`Graph`] model), and [`GraphWriter::finish`] returns the bytes. On fetch: [`GraphView::new`] and walk
-//! it, or [`decode`]. Decoding
+//! [`Graph`] model), and [`GraphWriter::finish`] returns the bytes. On fetch: [`CheckedGraph::check`]
+//! once, then read it by record number (what the binding does), or [`decode`] into the model;
+//! [`GraphView`] reads unchecked bytes. Decoding
 //! is total: any byte buffer yields a value or a [`DecodeError`], never a panic, an out-of-bounds read, an
 //! endless loop or an allocation larger than a constant times the buffer. The layout is drawn byte by byte
 //! in `LAYOUT.md`.
@@ -33,7 +34,10 @@ mod tier;
 mod view;
 mod writer;
 
-pub use decode::{decode, validate, Decoded};
+pub use decode::{
+    decode, validate, CheckedArray, CheckedGraph, CheckedKey, CheckedObject, CheckedShape, CheckedSlot, CheckedString,
+    Decoded,
+};
 pub use encode::{encode, encode_php_serialized};
 pub use error::{DecodeError, EncodeError, StructureError};
 pub use internal_state::{
@@ -43,8 +47,8 @@ pub use internal_state::{
 };
 pub use layout::{flags, RecordKind, HEADER_LEN, LAYOUT_VERSION, MAGIC, MAX_DEPTH, MAX_DEPTH_PHP_SERIALIZED};
 pub use model::{
-    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, Graph, ObjectId, ObjectNode,
-    ObjectState, Properties, ReferenceId, ReferenceNode, Value,
+    ArrayElements, ArrayId, ArrayKey, ArrayNode, Bytes, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId,
+    ObjectNode, ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
 pub use php_hash::zend_string_hash;
 pub use tier::{ClassInfo, ClassKind, ClassRejection, StoreTier, UserlandHooks};

@@ -41,6 +41,18 @@ arena_id!(
     /// A PHP reference slot in [`Graph::references`]. Every slot holding the same id is an alias of it.
     ReferenceId
 );
+arena_id!(
+    /// A string record of an encoded buffer, numbered in storage order (see [`crate::CheckedGraph`]).
+    StringId
+);
+arena_id!(
+    /// A shape record (class name and declared property names) of an encoded buffer.
+    ShapeId
+);
+arena_id!(
+    /// An enum-case record of an encoded buffer.
+    EnumCaseId
+);
 
 /// One PHP value as it appears in a slot (an array element, a property, a reference's target).
 #[derive(Clone, Debug)]

@@ -589,6 +589,14 @@ impl<'a> ObjectView<'a> {
         })
     }
 
+    /// The value of declared property `index` alone (its name and flags are in the shape).
+    pub fn declared_value(&self, index: u32) -> Result<SlotView<'a>, DecodeError> {
+        if index >= self.declared_len {
+            return Err(DecodeError::IndexOutOfRange { index: u64::from(index) });
+        }
+        self.graph.slot_at(self.offset + layout::OBJECT_FIXED_LEN as u64 + u64::from(index) * SLOT_LEN as u64)
+    }
+
     fn dynamic_start(&self) -> u64 {
         self.offset + layout::OBJECT_FIXED_LEN as u64 + u64::from(self.declared_len) * SLOT_LEN as u64
     }

@@ -3,8 +3,6 @@
 //! place. No PHP code runs while an shm-core entry is held: values are copied out of the entry and
 //! decoded after it is released, and encoded before any store.
 
-use foldhash::{HashSet, HashSetExt};
-
 use ext_php_rs::ffi::{self, zval, HashTable};
 use shm_core::{Backend, CounterError, CounterUpdate};
 
@@ -51,16 +49,31 @@ fn peek_type(backend: &Backend, key: &[u8]) -> Option<u16> {
 /// Fetches `key` into `out` through the read cache. `Ok(Some(true))` hit, `Ok(Some(false))` miss,
 /// `Ok(None)` a broken entry, already reported (§5.1: warning, removal).
 fn fetch_into(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Parsed<Option<bool>> {
-    let problem = match read_cache::fetch(tier, backend, key, out) {
+    report_fetch(tier, backend, key, read_cache::fetch(tier, backend, key, out), out)
+}
+
+/// Maps a fetch's result (see [`fetch_into`]); a broken entry is removed, a key fetched again by its
+/// own restore hooks is refused and kept.
+fn report_fetch(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    fetched: Result<read_cache::Fetched, DecodeError>,
+    out: &mut zval,
+) -> Parsed<Option<bool>> {
+    let problem = match fetched {
         Ok(read_cache::Fetched::Hit) => return Ok(Some(true)),
         Ok(read_cache::Fetched::Miss) => return Ok(Some(false)),
         Err(DecodeError::Thrown) => return Err(Thrown),
         Err(DecodeError::Corrupted) => "is corrupted",
         Err(DecodeError::Undecodable) => "could not be decoded",
         Err(DecodeError::UnknownType) => "has an unknown type",
+        Err(DecodeError::Reentered) => "is being restored: a hook of that value fetched it again",
     };
     out.set_null();
-    backend.delete(key);
+    if !matches!(fetched, Err(DecodeError::Reentered)) {
+        backend.delete(key);
+    }
     let mut text = format!("Stored {} value for key \"", tier.label()).into_bytes();
     text.extend_from_slice(key);
     text.extend_from_slice(format!("\" {problem}").as_bytes());
@@ -109,21 +122,6 @@ fn int_key(key: &[u8]) -> Option<i64> {
         return None;
     }
     std::str::from_utf8(key).ok()?.parse().ok()
-}
-
-/// `zend_symtable_update`: inserts `value` (moved) under `key`.
-///
-/// # Safety
-/// `ht` must be a live, writable array.
-unsafe fn symtable_insert(ht: *mut HashTable, key: &[u8], value: zval) {
-    let mut value = std::mem::ManuallyDrop::new(value);
-    // SAFETY: caller guarantees a writable array; the table takes ownership of the zval's value.
-    unsafe {
-        match int_key(key) {
-            Some(i) => ffi::zend_hash_index_update(ht, i as u64, &raw mut *value),
-            None => ffi::zend_hash_str_update(ht, key.as_ptr().cast(), key.len(), &raw mut *value),
-        };
-    }
 }
 
 /// `zend_symtable_find`.
@@ -176,20 +174,45 @@ pub fn get(tier: Tier, call: &Call) -> Parsed<()> {
 
 pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 2)?;
-    let keys = call.array(1)?;
+    let array = call.array(1)?;
     let defaults = if call.num_args() >= 2 { call.nullable_array(2)? } else { None };
-    let keys = args::key_list(1, keys)?;
+    let keys = args::key_list(1, array)?;
     let Some((_rt, backend)) = available(tier) else {
         call.ret().set_bool(false);
         return Ok(());
     };
-    let mut seen = HashSet::with_capacity(keys.len());
     let result = zvals::new_array(keys.len(), false);
     // SAFETY: `result` holds a fresh array owned by this function.
     let ht = unsafe { result.value.arr };
-    for key in keys.iter().filter(|k| seen.insert(&k[..])) {
+    // One result slot per distinct key, in order (a repeated key keeps its first place): the argument's
+    // own strings become the keys (key_list walked the same order). The array was sized for every key,
+    // so the slots do not move while they are filled.
+    let mut slots: Vec<(&[u8], *mut zval)> = Vec::with_capacity(keys.len());
+    // SAFETY: `array` is the live argument array, unchanged since key_list read it; `ht` is writable.
+    unsafe {
+        for (key, (_, element)) in keys.iter().zip(zvals::entries(array)) {
+            let element = zend::deref(element);
+            let string = (zend::type_of(element) == ffi::IS_STRING).then(|| (*element).value.str_);
+            let mut null = zval::new();
+            let slot = match (string, int_key(key)) {
+                (Some(string), None) => ffi::zend_hash_add(ht, string, &raw mut null),
+                (_, Some(i)) if ffi::zend_hash_index_find(ht, i as u64).is_null() => {
+                    ffi::zend_hash_index_update(ht, i as u64, &raw mut null)
+                }
+                _ => std::ptr::null_mut(),
+            };
+            if !slot.is_null() {
+                slots.push((&key[..], slot));
+            }
+        }
+    }
+    // One pass over the lookup cache for every key, then each is handed out into its slot.
+    let names: Vec<&[u8]> = slots.iter().map(|(k, _)| *k).collect();
+    let lookups = read_cache::lookup_many(tier, &backend, &names);
+    for ((key, slot), looked) in slots.into_iter().zip(lookups) {
         let mut value = zval::new();
-        match fetch_into(tier, &backend, key, &mut value)? {
+        let fetched = read_cache::fetch_looked_up(tier, &backend, key, looked, &mut value, 1);
+        match report_fetch(tier, &backend, key, fetched, &mut value)? {
             Some(true) => {}
             None => {
                 // The whole result is discarded (§5.3); `result` is released by its drop.
@@ -207,8 +230,8 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
                 }
             }
         }
-        // SAFETY: `ht` is the fresh, writable result array.
-        unsafe { symtable_insert(ht, key, value) };
+        // SAFETY: `slot` is this key's live slot in the result (holding null, nothing to release).
+        unsafe { std::ptr::write(slot, value) };
     }
     *call.ret() = result;
     Ok(())

@@ -14,7 +14,7 @@ const ZEND_ACC_NOT_SERIALIZABLE: u32 = 1 << 29;
 const ZEND_ACC_ALLOW_DYNAMIC_PROPERTIES: u32 = 1 << 15;
 
 /// Safe-direct internal classes by lower-case name (§6.3).
-const SAFE_DIRECT: [(&[u8], StateFamily); 15] = [
+const SAFE_DIRECT: [(&[u8], StateFamily); 16] = [
     (b"datetime", StateFamily::DateTime),
     (b"datetimeimmutable", StateFamily::DateTime),
     (b"datetimezone", StateFamily::DateTimeZone),
@@ -26,6 +26,8 @@ const SAFE_DIRECT: [(&[u8], StateFamily); 15] = [
     (b"spldoublylinkedlist", StateFamily::DoublyLinkedList),
     (b"splqueue", StateFamily::DoublyLinkedList),
     (b"splstack", StateFamily::DoublyLinkedList),
+    // SplHeap is abstract: only user subclasses (with their own compare()) reach it.
+    (b"splheap", StateFamily::Heap),
     (b"splminheap", StateFamily::Heap),
     (b"splmaxheap", StateFamily::Heap),
     (b"splpriorityqueue", StateFamily::PriorityQueue),

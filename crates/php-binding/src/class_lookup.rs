@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::ptr;
 
-use ext_php_rs::ffi::{self, zend_class_entry};
+use ext_php_rs::ffi::{self, zend_class_entry, zend_string};
 use ext_php_rs::types::ZendStr;
 
 use crate::request;
@@ -25,9 +25,17 @@ thread_local! {
 pub struct Thrown;
 
 /// The class named `name`, autoloading it if this request has not tried yet; `None` if it stays
-/// missing.
-pub fn find(name: &[u8]) -> Result<Option<*mut zend_class_entry>, Thrown> {
-    let loaded = lookup(name, NO_AUTOLOAD);
+/// missing. `keyed`, when given, is (`name` as a string, its lower-case form) with hashes computed, so
+/// a loaded class is found without allocating.
+pub fn find(
+    name: &[u8],
+    keyed: Option<(*mut zend_string, *mut zend_string)>,
+) -> Result<Option<*mut zend_class_entry>, Thrown> {
+    let loaded = match keyed {
+        // SAFETY: live strings; with a key given the engine only looks it up in the class table.
+        Some((name, key)) => unsafe { ffi::zend_lookup_class_ex(name, key, NO_AUTOLOAD) },
+        None => lookup(name, NO_AUTOLOAD),
+    };
     if !loaded.is_null() {
         return Ok(Some(loaded));
     }

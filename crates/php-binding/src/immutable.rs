@@ -1,20 +1,19 @@
-//! Engine-immutable copies of strings and object-free, reference-free arrays (spec §7.2, Appendix A.6).
+//! Engine-immutable strings and arrays (spec §7.2, Appendix A.6), written straight from stored bytes
+//! into memory this thread owns.
 //!
-//! A fetched value of that kind is materialised once per thread and entry version: the decoded zval
-//! tree is copied into malloc'd memory marked the way OPcache marks its own literals (`GC_IMMUTABLE`,
-//! refcount 2, interned strings with precomputed hashes, zval type flags 0). PHP then never touches the
-//! refcounts and separates on write (copy-on-write), so every later fetch hands out the same pointer:
-//! no element is copied. The copy is freed only by [`Drop`], which the read cache defers until no
-//! request of this thread can still reach it (see `read_cache`).
+//! They are marked the way OPcache marks its own literals: strings interned-style (`GC_IMMUTABLE`,
+//! persistent and permanent, hash precomputed), arrays `GC_IMMUTABLE` with refcount 2, zval type flags
+//! 0, all keys interned. PHP then never touches their refcounts and separates an array on its first
+//! write (copy-on-write), so a value built once per thread and entry version is handed to every later
+//! fetch by pointer. The memory is a bump arena freed only by [`Drop`], which the read cache defers
+//! until no request of this thread can still reach it (see `read_cache`).
 
-use foldhash::{HashMap, HashMapExt};
-use std::mem::ManuallyDrop;
+use std::ptr;
 
 use ext_php_rs::ffi::{self, zend_string, zval, Bucket, HashTable, IS_ARRAY, IS_STRING};
 
-use crate::zvals::{GC_NOT_COLLECTABLE, HASH_FLAG_PACKED};
+use crate::zvals::{Ready, GC_IMMUTABLE, GC_NOT_COLLECTABLE, HASH_FLAG_PACKED};
 
-const GC_IMMUTABLE: u32 = 1 << 6;
 const GC_PERSISTENT: u32 = 1 << 7;
 const IS_STR_PERMANENT: u32 = 1 << 8;
 /// `GC_STRING | (IS_STR_INTERNED | IS_STR_PERSISTENT | IS_STR_PERMANENT)`: what PHP checks before
@@ -24,216 +23,185 @@ const STRING_TYPE_INFO: u32 = IS_STRING | GC_NOT_COLLECTABLE | GC_IMMUTABLE | GC
 const ARRAY_TYPE_INFO: u32 = IS_ARRAY | GC_IMMUTABLE | GC_NOT_COLLECTABLE | GC_PERSISTENT;
 const HASH_FLAG_UNINITIALIZED: u32 = 1 << 3;
 const HASH_FLAG_STATIC_KEYS: u32 = 1 << 4;
+/// `HT_MIN_SIZE`, and `HT_MIN_MASK` (the hash part of packed and uninitialized arrays: two slots).
+const HT_MIN_SIZE: u32 = 8;
+const HT_MIN_MASK: u32 = -2i32 as u32;
 /// Offset of `val` in `zend_string` (refcount, type info, hash, length).
 const STRING_HEADER: usize = 24;
+/// Arena chunk size; larger items get a chunk of their own.
+const CHUNK_WORDS: usize = 8 * 1024;
 
-/// One materialised value and everything it owns.
-/// Note: ext-php-rs gives `zval` a `Drop` that releases what it points to, so zvals that merely alias
-/// memory (copies of request values, values inside our copies) are held in `ManuallyDrop` and moved
-/// with `ptr::write`, never assigned.
-pub struct Immutable {
-    zv: ManuallyDrop<zval>,
-    arrays: Vec<*mut HashTable>,
-    strings: Vec<*mut zend_string>,
+/// An array key of an immutable array.
+#[derive(Clone, Copy)]
+pub enum ImmutableKey {
+    Int(i64),
+    /// An immutable string made by the same arena.
+    Str(*mut zend_string),
+}
+
+/// Strings and arrays of one entry version, and the memory they live in.
+#[derive(Default)]
+pub struct ImmutableArena {
+    chunks: Vec<Vec<u64>>,
+    /// Words used in the last chunk.
+    used: usize,
+    /// Items too large to share a chunk.
+    large: Vec<Vec<u64>>,
     bytes: usize,
 }
 
-impl Immutable {
-    /// The value to hand to PHP: a bitwise copy is a complete, non-refcounted zval.
-    pub fn zval(&self) -> zval {
-        // SAFETY: the zval holds a scalar, an immutable string or an immutable array; copying it
-        // bitwise is what ZVAL_COPY does for values without refcounting.
-        unsafe { std::ptr::read(&*self.zv) }
-    }
-
-    /// Bytes allocated for the copy (budget of superseded copies, §7.5).
+impl ImmutableArena {
+    /// Bytes allocated (budget of superseded copies, §7.5).
     pub fn bytes(&self) -> usize {
         self.bytes
     }
-}
 
-impl Drop for Immutable {
-    fn drop(&mut self) {
-        for &ht in &self.arrays {
-            // SAFETY: `ht` and its data block were allocated by `persist_array` with malloc and are
-            // owned by this value alone; nothing in PHP refcounts or frees them.
-            unsafe {
-                if (*ht).u.flags & HASH_FLAG_UNINITIALIZED == 0 {
-                    libc::free(data_addr(ht).cast());
-                }
-                libc::free(ht.cast());
-            }
+    /// `len` bytes of zeroed, 8-aligned memory that lives as long as the arena.
+    fn alloc(&mut self, len: usize) -> *mut u8 {
+        let words = len.div_ceil(8).max(1);
+        if words > CHUNK_WORDS / 4 {
+            self.large.push(vec![0u64; words]);
+            self.bytes += words * 8;
+            return self.large.last_mut().map_or(ptr::null_mut(), |chunk| chunk.as_mut_ptr().cast());
         }
-        for &s in &self.strings {
-            // SAFETY: allocated by `persist_string` with malloc, owned by this value alone.
-            unsafe { libc::free(s.cast()) };
+        if self.chunks.is_empty() || self.used + words > CHUNK_WORDS {
+            self.chunks.push(vec![0u64; CHUNK_WORDS]);
+            self.used = 0;
+            self.bytes += CHUNK_WORDS * 8;
         }
-    }
-}
-
-fn hash_size(mask: u32) -> usize {
-    (mask.wrapping_neg() as usize) * 4
-}
-
-/// # Safety
-/// `ht` must be an initialised array.
-unsafe fn data_addr(ht: *const HashTable) -> *mut u8 {
-    // SAFETY: HT_GET_DATA_ADDR: the hash part precedes arData (caller guarantees a live array).
-    unsafe { ((*ht).__bindgen_anon_1.arData as *mut u8).sub(hash_size((*ht).nTableMask)) }
-}
-
-fn zval_type(z: &zval) -> u32 {
-    // SAFETY: reading the type info of an initialised zval.
-    unsafe { z.u1.type_info & 0xff }
-}
-
-struct Builder {
-    out: Immutable,
-    strings: HashMap<*const zend_string, *mut zend_string>,
-    arrays: HashMap<*const HashTable, *mut HashTable>,
-    /// (source array, copy) pairs whose elements still point at request memory.
-    pending: Vec<(*const HashTable, *mut HashTable)>,
-}
-
-/// Copies `src` into immutable memory, or `None` when it (or anything inside it) is an object, a
-/// reference or another value that cannot be engine-immutable.
-///
-/// # Safety
-/// `src` must be a live zval; the call must run on a PHP thread (it only reads `src`).
-pub unsafe fn persist(src: &zval) -> Option<Immutable> {
-    let mut b = Builder {
-        out: Immutable { zv: ManuallyDrop::new(zval::new()), arrays: Vec::new(), strings: Vec::new(), bytes: 0 },
-        strings: HashMap::new(),
-        arrays: HashMap::new(),
-        pending: Vec::new(),
-    };
-    // SAFETY: `src` is live (caller); persist_slot only reads it and writes the copy.
-    let root = unsafe { b.persist_slot(src)? };
-    b.out.zv = root;
-    while let Some((from, to)) = b.pending.pop() {
-        // SAFETY: `from` is a live request array, `to` its fresh copy made by persist_array.
-        unsafe { b.fill_array(from, to)? };
-    }
-    Some(b.out)
-}
-
-impl Builder {
-    /// The immutable counterpart of one slot value (arrays are queued for their elements).
-    unsafe fn persist_slot(&mut self, z: &zval) -> Option<ManuallyDrop<zval>> {
-        // Start from a bitwise copy: `u2` carries the bucket's collision chain and must survive.
-        // SAFETY: `z` is a live zval; the copy is fixed up below before anyone sees it, and never
-        // dropped (it aliases request memory until fixed).
-        let mut copy = ManuallyDrop::new(unsafe { std::ptr::read(z) });
-        match zval_type(z) {
-            // UNDEF, NULL, FALSE, TRUE, LONG, DOUBLE: no pointer inside.
-            0..=5 => {}
-            IS_STRING => {
-                // SAFETY: an IS_STRING zval holds a live zend_string.
-                copy.value.str_ = unsafe { self.persist_string(z.value.str_) };
-                copy.u1.type_info = IS_STRING;
-            }
-            IS_ARRAY => {
-                // SAFETY: an IS_ARRAY zval holds a live array.
-                copy.value.arr = unsafe { self.persist_array(z.value.arr)? };
-                copy.u1.type_info = IS_ARRAY;
-            }
-            _ => return None,
-        }
-        Some(copy)
+        let last = self.chunks.len() - 1;
+        // SAFETY: `used + words <= CHUNK_WORDS`, the chunk's length; chunks are never resized, so the
+        // pointer stays valid while the arena lives.
+        let p = unsafe { self.chunks[last].as_mut_ptr().add(self.used) };
+        self.used += words;
+        p.cast()
     }
 
-    unsafe fn persist_string(&mut self, s: *mut zend_string) -> *mut zend_string {
-        if let Some(&done) = self.strings.get(&(s as *const _)) {
-            return done;
-        }
-        // SAFETY: `s` is a live zend_string; `val` holds `len` bytes.
-        let bytes = unsafe { std::slice::from_raw_parts((*s).val.as_ptr().cast::<u8>(), (*s).len) };
-        let size = STRING_HEADER + bytes.len() + 1;
-        // SAFETY: malloc of a fresh block; checked for null below.
-        let p = unsafe { libc::malloc(size) } as *mut zend_string;
-        assert!(!p.is_null(), "out of memory materialising a cached string");
-        // SAFETY: `p` points to `size` writable bytes, enough for the header, the bytes and a NUL.
+    /// An immutable copy of `bytes` whose PHP hash is `hash` (the caller checked it against the bytes).
+    pub fn string(&mut self, bytes: &[u8], hash: u64) -> *mut zend_string {
+        let p = self.alloc(STRING_HEADER + bytes.len() + 1).cast::<zend_string>();
+        // SAFETY: `p` points to zeroed memory with room for the header, the bytes and the NUL.
         unsafe {
             (*p).gc.refcount = 1;
             (*p).gc.u.type_info = STRING_TYPE_INFO;
-            // Precompute the hash: PHP would otherwise write it lazily into shared memory.
-            (*p).h = graph_codec::zend_string_hash(bytes);
+            // Precomputed, so PHP never writes it lazily into memory other threads may read.
+            (*p).h = hash;
             (*p).len = bytes.len();
-            let dst = (*p).val.as_mut_ptr().cast::<u8>();
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
-            *dst.add(bytes.len()) = 0;
+            ptr::copy_nonoverlapping(bytes.as_ptr(), (*p).val.as_mut_ptr().cast::<u8>(), bytes.len());
         }
-        self.out.strings.push(p);
-        self.out.bytes += size;
-        self.strings.insert(s, p);
         p
     }
 
-    unsafe fn persist_array(&mut self, src: *mut HashTable) -> Option<*mut HashTable> {
-        let empty = &raw const ffi::zend_empty_array;
-        if std::ptr::eq(src, empty) {
-            return Some(src);
-        }
-        if let Some(&done) = self.arrays.get(&(src as *const _)) {
-            return Some(done);
-        }
-        // SAFETY: fresh allocation for the header, checked below.
-        let dst = unsafe { libc::malloc(std::mem::size_of::<HashTable>()) } as *mut HashTable;
-        assert!(!dst.is_null(), "out of memory materialising a cached array");
-        // SAFETY: `src` is a live array (caller); `dst` has room for its header.
+    /// A fresh array header with the fields every immutable array shares.
+    fn header(&mut self, flags: u32, next_free: i64) -> *mut HashTable {
+        let ht = self.alloc(size_of::<HashTable>()).cast::<HashTable>();
+        // SAFETY: `ht` is zeroed memory sized for a header; every field the engine reads is set here or
+        // by the caller. `zend_empty_array` is the engine's own constant.
         unsafe {
-            std::ptr::copy_nonoverlapping(src, dst, 1);
-            let flags = (*src).u.flags;
-            if flags & HASH_FLAG_UNINITIALIZED == 0 {
-                let elem = if flags & HASH_FLAG_PACKED != 0 { size_of::<zval>() } else { size_of::<Bucket>() };
-                let used = hash_size((*src).nTableMask) + (*src).nNumUsed as usize * elem;
-                let data = libc::malloc(used.max(1)) as *mut u8;
-                assert!(!data.is_null(), "out of memory materialising a cached array");
-                std::ptr::copy_nonoverlapping(data_addr(src), data, used);
-                (*dst).__bindgen_anon_1.arData = data.add(hash_size((*src).nTableMask)).cast();
-                self.out.bytes += used;
-            }
-            (*dst).gc.refcount = 2;
-            (*dst).gc.u.type_info = ARRAY_TYPE_INFO;
-            (*dst).u.flags = (flags | HASH_FLAG_STATIC_KEYS) & 0xff;
-            (*dst).u.v.nIteratorsCount = 0;
+            (*ht).gc.refcount = 2;
+            (*ht).gc.u.type_info = ARRAY_TYPE_INFO;
+            (*ht).u.flags = flags;
+            (*ht).nNextFreeElement = next_free;
+            (*ht).pDestructor = ffi::zend_empty_array.pDestructor;
         }
-        self.out.arrays.push(dst);
-        self.out.bytes += size_of::<HashTable>();
-        self.arrays.insert(src, dst);
-        self.pending.push((src, dst));
-        Some(dst)
+        ht
     }
 
-    /// Replaces every element (and key) of the copy `to` by its immutable counterpart.
-    unsafe fn fill_array(&mut self, from: *const HashTable, to: *mut HashTable) -> Option<()> {
-        // SAFETY: both arrays are live; `to` was copied from `from` with nNumUsed elements.
-        unsafe {
-            if (*from).u.flags & HASH_FLAG_UNINITIALIZED != 0 {
-                return Some(());
-            }
-            let n = (*from).nNumUsed as usize;
-            if (*from).u.flags & HASH_FLAG_PACKED != 0 {
-                let src = (*from).__bindgen_anon_1.arPacked;
-                let dst = (*to).__bindgen_anon_1.arPacked;
-                for i in 0..n {
-                    std::ptr::write(dst.add(i), ManuallyDrop::into_inner(self.persist_slot(&*src.add(i))?));
-                }
-            } else {
-                let src = (*from).__bindgen_anon_1.arData;
-                let dst = (*to).__bindgen_anon_1.arData;
-                for i in 0..n {
-                    let s = &*src.add(i);
-                    let d = &mut *dst.add(i);
-                    std::ptr::write(&mut d.val, ManuallyDrop::into_inner(self.persist_slot(&s.val)?));
-                    d.key = if zval_type(&s.val) == 0 || s.key.is_null() {
-                        std::ptr::null_mut()
-                    } else {
-                        self.persist_string(s.key)
-                    };
-                }
-            }
+    /// An immutable packed array of `slots` (`Ready::UNDEF` is a hole).
+    pub fn packed(&mut self, slots: &[Ready], next_free: i64) -> *mut HashTable {
+        if slots.is_empty() {
+            return self.empty(next_free);
         }
-        Some(())
+        let ht = self.header(HASH_FLAG_PACKED | HASH_FLAG_STATIC_KEYS, next_free);
+        let hash_bytes = 2 * size_of::<u32>();
+        let data = self.alloc(hash_bytes + slots.len() * size_of::<zval>());
+        // SAFETY: `data` holds the two hash slots of HT_MIN_MASK followed by one zval per slot.
+        unsafe {
+            ptr::write_bytes(data, 0xff, hash_bytes); // HT_INVALID_IDX
+            let packed = data.add(hash_bytes).cast::<zval>();
+            for (i, slot) in slots.iter().enumerate() {
+                slot.write(packed.add(i));
+            }
+            (*ht).nTableMask = HT_MIN_MASK;
+            (*ht).__bindgen_anon_1.arPacked = packed;
+            (*ht).nNumUsed = slots.len() as u32;
+            (*ht).nNumOfElements = slots.iter().filter(|s| !s.is_undef()).count() as u32;
+            (*ht).nTableSize = table_size(slots.len());
+        }
+        ht
+    }
+
+    /// An immutable hash array of `entries`, in insertion order.
+    pub fn hash(&mut self, entries: &[(ImmutableKey, Ready)], next_free: i64) -> *mut HashTable {
+        if entries.is_empty() {
+            return self.empty(next_free);
+        }
+        let ht = self.header(HASH_FLAG_STATIC_KEYS, next_free);
+        let size = table_size(entries.len());
+        let hash_slots = 2 * size as usize;
+        let data = self.alloc(hash_slots * size_of::<u32>() + entries.len() * size_of::<Bucket>());
+        // SAFETY: `data` holds `hash_slots` u32 hash slots followed by one bucket per entry; the mask
+        // `-(2 * size)` makes `h | mask` index one of those slots (negative offsets from arData), as
+        // `HT_HASH_EX` does.
+        unsafe {
+            ptr::write_bytes(data, 0xff, hash_slots * size_of::<u32>());
+            let buckets = data.add(hash_slots * size_of::<u32>()).cast::<Bucket>();
+            let mask = (-(2 * size as i64)) as u32;
+            for (i, (key, value)) in entries.iter().enumerate() {
+                let b = buckets.add(i);
+                let (h, key) = match *key {
+                    ImmutableKey::Int(k) => (k as u64, ptr::null_mut()),
+                    ImmutableKey::Str(s) => ((*s).h, s),
+                };
+                value.write(&raw mut (*b).val);
+                (*b).h = h;
+                (*b).key = key;
+                let slot = buckets.cast::<u32>().offset((h as u32 | mask) as i32 as isize);
+                (*b).val.u2.next = *slot;
+                *slot = i as u32;
+            }
+            (*ht).nTableMask = mask;
+            (*ht).__bindgen_anon_1.arData = buckets;
+            (*ht).nNumUsed = entries.len() as u32;
+            (*ht).nNumOfElements = entries.len() as u32;
+            (*ht).nTableSize = size;
+        }
+        ht
+    }
+
+    /// An empty array: the engine's own constant when it carries no next index, else an uninitialized
+    /// array as `zend_array_dup` makes one.
+    fn empty(&mut self, next_free: i64) -> *mut HashTable {
+        let shared = &raw const ffi::zend_empty_array;
+        // SAFETY: reading a field of the engine's constant empty array.
+        if next_free == unsafe { (*shared).nNextFreeElement } {
+            return shared.cast_mut();
+        }
+        let ht = self.header(HASH_FLAG_UNINITIALIZED, next_free);
+        // SAFETY: an uninitialized array points at the engine's shared empty hash, as the constant does.
+        unsafe {
+            (*ht).nTableMask = HT_MIN_MASK;
+            (*ht).__bindgen_anon_1.arData = (*shared).__bindgen_anon_1.arData;
+            (*ht).nTableSize = HT_MIN_SIZE;
+        }
+        ht
     }
 }
+
+/// `zend_hash_check_size`: the power of two the engine would size a table of `count` elements to.
+fn table_size(count: usize) -> u32 {
+    (count.max(HT_MIN_SIZE as usize) as u32).next_power_of_two()
+}
+
+/// The immutable array as a value.
+pub fn array_value(ht: *mut HashTable) -> Ready {
+    Ready::pointer(ht.cast(), IS_ARRAY)
+}
+
+/// The immutable string as a value.
+pub fn string_value(s: *mut zend_string) -> Ready {
+    Ready::pointer(s.cast(), IS_STRING)
+}
+
+// Raw pointers into the arena are only handed to PHP on the owning thread.
+const _: () = assert!(STRING_HEADER == std::mem::offset_of!(zend_string, val));

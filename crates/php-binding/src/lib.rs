@@ -6,6 +6,7 @@
 mod admin;
 mod args;
 mod attributes;
+mod blueprint;
 mod cache_ops;
 mod class_info;
 mod class_lookup;

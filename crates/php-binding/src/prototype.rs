@@ -1,12 +1,14 @@
-//! Request-local prototypes (spec §7.3): the first fetch of an object value in a request decodes it
-//! (running `__unserialize`/`__wakeup`); later fetches of the same entry version copy a prototype kept
-//! from that decode instead, so the hooks run once per key, entry version and request, and each fetch
-//! still returns its own objects (`get('o') !== get('o')`).
+//! Request-local prototypes (spec §7.3): the first fetch of a value whose restore runs userland hooks
+//! materialises it (running `__unserialize`/`__wakeup`); later fetches of the same entry version copy
+//! a prototype kept from that restore instead, so the hooks run once per key, entry version and
+//! request, and each fetch still returns its own objects (`get('o') !== get('o')`).
 //!
 //! The copy is done here, not by the engine's clone handlers, because cloning must never call
-//! `__clone`. It covers graphs of scalars, strings, arrays, enum cases, `stdClass` and objects of
-//! userland classes without an internal ancestor; anything else (internal-class objects such as
-//! `DateTime` or `Exception`, PHP references) keeps no prototype and is decoded on every fetch.
+//! `__clone`. It covers graphs of scalars, strings, arrays (engine-immutable ones are shared), enum
+//! cases, `stdClass`, objects of userland classes without an internal ancestor, and the date classes
+//! and their subclasses (Carbon: their state is copied field by field, as their clone handler copies
+//! it); anything else (other internal classes, PHP references) keeps no prototype and is restored on
+//! every fetch.
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -14,6 +16,10 @@ use ext_php_rs::ffi::{
     self, zend_class_entry, zend_object, zval, HashTable, IS_ARRAY, IS_INDIRECT, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
 };
 
+use graph_codec::StateFamily;
+
+use crate::class_info;
+use crate::internal_state;
 use crate::zend;
 use crate::zvals::{self, Key};
 
@@ -22,6 +28,8 @@ const MAX_DEPTH: usize = 2_000;
 
 struct Copier {
     objects: HashMap<*mut zend_object, *mut zend_object>,
+    /// Safe-direct family per class met in this copy.
+    families: HashMap<*mut zend_class_entry, Option<StateFamily>>,
 }
 
 /// A copy of `src` that shares no object or array that PHP code could modify with it, or `None` when
@@ -30,7 +38,7 @@ struct Copier {
 /// # Safety
 /// `src` must be a live zval, during a request.
 pub unsafe fn copy(src: &zval, for_prototype: bool) -> Option<zval> {
-    let mut c = Copier { objects: HashMap::new() };
+    let mut c = Copier { objects: HashMap::new(), families: HashMap::new() };
     // SAFETY: caller guarantees a live zval during a request.
     let copied = unsafe { c.value(src, 0) }?;
     if !for_prototype {
@@ -72,6 +80,12 @@ impl Copier {
         // SAFETY: the caller passes an IS_ARRAY zval.
         let ht: *mut HashTable = unsafe { z.value.arr };
         // SAFETY: live table (caller).
+        if unsafe { zvals::is_immutable(ht) } {
+            // Engine-immutable arrays hold no object and are never written: share it.
+            // SAFETY: a live zval.
+            return Some(unsafe { zvals::copy(z) });
+        }
+        // SAFETY: live table (caller).
         match unsafe { holds_objects(ht, depth) } {
             // A PHP reference would be shared by every copy of the array: no prototype.
             None => return None,
@@ -110,22 +124,13 @@ impl Copier {
         // SAFETY: live object (caller).
         let ce: *mut zend_class_entry = unsafe { (*obj).ce };
         // SAFETY: reading class flags of a live class.
-        let (is_enum, copyable) = unsafe {
-            let flags = (*ce).ce_flags;
-            let std_class = std::ptr::eq(ce, ffi::zend_standard_class_def);
-            (
-                flags & zend::ZEND_ACC_ENUM != 0,
-                std_class || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none()),
-            )
-        };
-        if is_enum {
+        if unsafe { (*ce).ce_flags } & zend::ZEND_ACC_ENUM != 0 {
             // Enum cases are engine singletons.
             // SAFETY: live object.
             return Some(unsafe { zvals::object_zval(obj) });
         }
-        if !copyable {
-            return None;
-        }
+        // SAFETY: a live class.
+        let state = unsafe { self.internal_state(ce) }?;
         let mut out = zval::new();
         // SAFETY: `ce` is a linked, instantiable class (it has a live instance); no constructor runs.
         if unsafe { ffi::object_init_ex(&raw mut out, ce) } != 0 {
@@ -138,12 +143,24 @@ impl Copier {
         // SAFETY: live object.
         unsafe { zvals::skip_destructor(new) };
         self.objects.insert(obj, new);
+        if let Some(family) = state {
+            // SAFETY: both objects belong to `ce`, whose internal base is of the date `family`; `new` is
+            // fresh. The class's clone handler is not used: it would call a userland __clone.
+            if unsafe { internal_state::copy_state(family, obj, new) }.is_err() {
+                return None;
+            }
+        }
         // SAFETY: both objects are of class `ce`, so they have the same declared slots.
         unsafe {
             for i in 0..zvals::slot_count(ce) {
                 let src = &*zvals::property_slot(obj, i);
                 let dst = zvals::property_slot(new, i);
-                let copied = if type_of(src) == IS_UNDEF { std::ptr::read(src) } else { self.value(src, depth + 1)? };
+                let copied = match type_of(src) {
+                    IS_UNDEF => std::ptr::read(src),
+                    // Scalars and strings: shared copy-on-write, no walk needed.
+                    t if t <= ffi::IS_STRING => zvals::copy(src),
+                    _ => self.value(src, depth + 1)?,
+                };
                 // Release the default the new object was given, then keep the slot's flags (u2: the
                 // uninitialized/readonly guards) with the copied value.
                 drop(std::ptr::replace(dst, copied));
@@ -166,6 +183,31 @@ impl Copier {
         }
         Some(out)
     }
+
+    /// Whether objects of `ce` can be copied here: `Some(None)` for `stdClass` and plain userland
+    /// classes, `Some(Some(family))` for the date classes and their subclasses (their state is copied
+    /// field by field), `None` for anything else.
+    ///
+    /// # Safety
+    /// `ce` must be a live, linked class.
+    unsafe fn internal_state(&mut self, ce: *mut zend_class_entry) -> Option<Option<StateFamily>> {
+        // SAFETY: caller guarantees a live class.
+        unsafe {
+            if std::ptr::eq(ce, ffi::zend_standard_class_def)
+                || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none())
+            {
+                return Some(None);
+            }
+        }
+        let family = *self.families.entry(ce).or_insert_with(|| {
+            // SAFETY: caller guarantees a live, linked class.
+            unsafe { class_info::facts(ce) }.family()
+        });
+        match family {
+            Some(f @ (StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval)) => Some(Some(f)),
+            _ => None,
+        }
+    }
 }
 
 /// Whether an array holds an object at any depth (`None`: it holds a PHP reference, or nests too
@@ -176,6 +218,10 @@ impl Copier {
 unsafe fn holds_objects(ht: *mut HashTable, depth: usize) -> Option<bool> {
     if depth > MAX_DEPTH {
         return None;
+    }
+    // SAFETY: live table (caller).
+    if unsafe { zvals::is_immutable(ht) } {
+        return Some(false);
     }
     let mut found = false;
     // SAFETY: live table (caller); nested arrays are live tables of it.

@@ -1,18 +1,20 @@
-//! The read path's two caches (spec §7.2–7.3), per thread and per backend:
+//! The index step of the read path (spec §7.2–7.3), per thread and per backend, and the hand-out:
 //!
 //! * a lookup cache, key → outcome (hit or miss) tagged with the backend's mutation epoch: while the
 //!   epoch is unchanged, a repeated read skips the shared index entirely; after any change anywhere the
 //!   next read re-validates against the index (and, for a hit, against the entry version);
-//! * the local copy of a hit: for strings and object-free, reference-free arrays an engine-immutable
-//!   copy (`immutable`), handed out by pointer, so repeated fetches copy nothing; for other values the
-//!   encoded bytes, decoded into the request heap on each fetch.
+//! * the local copy of a hit: the stored bytes, copied out of shared memory once, checked and built
+//!   into a [`Blueprint`] (engine-immutable strings and object-free arrays, plus a plan for the objects
+//!   around them) once per thread and entry version; every fetch materialises it (`zval_out`);
+//! * this request's prototypes of values whose restore runs userland hooks (§6.4, §7.3): the first
+//!   fetch in a request materialises (running the hooks), later ones copy the prototype (`prototype`).
 //!
-//! Both live across requests of the thread (the epoch and version tags keep them exact); superseded
-//! immutable copies may still be referenced by the current request, so they are only freed after it
-//! (`free_superseded`, called at post-deactivate). Within one long request (a worker script) superseded
-//! copies are capped at the backend's size; past the cap, changed values are fetched as ordinary
-//! request-heap copies instead (§7.5). Hits and misses are counted locally and flushed to the backend
-//! at request end and before `info()`.
+//! Both caches live across requests of the thread (the epoch and version tags keep them exact);
+//! superseded blueprints may still be referenced by the current request (immutable values handed
+//! out by pointer), so they are only freed after it (`free_superseded`, called at post-deactivate).
+//! Within one long request (a worker script) superseded blueprints are capped at the backend's size;
+//! past the cap, changed values are fetched as ordinary request-heap copies instead (§7.5). Hits and
+//! misses are counted locally and flushed to the backend at request end and before `info()`.
 
 use foldhash::HashMap;
 use std::cell::RefCell;
@@ -21,34 +23,44 @@ use std::rc::Rc;
 use ext_php_rs::ffi::zval;
 use shm_core::{Backend, Clock, MonotonicClock};
 
-use crate::immutable::{self, Immutable};
+use crate::blueprint::{Blueprint, Mode};
 use crate::prototype;
+use crate::request;
 use crate::runtime::Tier;
-use crate::zval_out::{self, DecodeError};
+use crate::zval_out::{self, DecodeError, RequestMemo};
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
 
 enum LocalValue {
-    Immutable(Immutable),
+    /// Built once for this thread and version.
+    Built(Box<Blueprint>),
+    /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
+    /// fetch.
     Encoded { tag: u16, bytes: Vec<u8> },
 }
 
 /// The local copy of one stored version.
-struct Local {
+pub struct Local {
     version: u64,
     expires_ms: u64,
     value: LocalValue,
+    /// What requests resolved for the blueprint (classes, enum cases, prototypes; see `RequestMemo`).
+    memo: RefCell<Option<RequestMemo>>,
 }
 
-enum Outcome {
+/// The outcome of a lookup.
+#[derive(Clone)]
+pub enum Lookup {
     Miss,
     Hit(Rc<Local>),
+    /// Not known since the last change: ask the shared index.
+    Unknown,
 }
 
 struct Slot {
     epoch: u64,
-    outcome: Outcome,
+    outcome: Lookup,
 }
 
 #[derive(Default)]
@@ -56,7 +68,7 @@ struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
     slots: HashMap<Vec<u8>, Slot>,
-    /// Bytes of the immutable copies the slots hold.
+    /// Bytes of the blueprints the slots hold.
     live_bytes: usize,
     hits: u64,
     misses: u64,
@@ -65,9 +77,13 @@ struct BackendCache {
 #[derive(Default)]
 struct ThreadCache {
     backends: [BackendCache; 2],
-    /// This request's prototypes of object values, per backend: key → (entry version, decoded value).
+    /// This request's prototypes of values that run hooks, per backend: key → (entry version, value).
     prototypes: [HashMap<Vec<u8>, (u64, zval)>; 2],
-    /// Immutable copies replaced while a request might still hold them.
+    /// Locals whose request memo this request filled (cleared at request end).
+    memos: Vec<Rc<Local>>,
+    /// Keys whose hooked restore is running (a hook fetching its own key again is refused).
+    restoring: Vec<(usize, Vec<u8>)>,
+    /// Blueprints replaced while a request might still hold their values.
     superseded: Vec<Rc<Local>>,
     superseded_bytes: usize,
 }
@@ -81,6 +97,15 @@ pub enum Fetched {
     /// `out` holds the value.
     Hit,
     Miss,
+}
+
+impl Local {
+    fn bytes(&self) -> usize {
+        match &self.value {
+            LocalValue::Built(blueprint) => blueprint.bytes(),
+            LocalValue::Encoded { .. } => 0,
+        }
+    }
 }
 
 impl ThreadCache {
@@ -100,26 +125,23 @@ impl ThreadCache {
 
     fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<Vec<u8>, Slot>) {
         for slot in slots.into_values() {
-            if let Outcome::Hit(local) = slot.outcome {
+            if let Lookup::Hit(local) = slot.outcome {
                 Self::retire(superseded, bytes, local);
             }
         }
     }
 
     fn retire(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, local: Rc<Local>) {
-        if let LocalValue::Immutable(imm) = &local.value {
-            *bytes += imm.bytes();
+        if let LocalValue::Built(_) = &local.value {
+            *bytes += local.bytes();
             superseded.push(local);
         }
     }
 
-    fn live_bytes_of(outcome: &Outcome) -> usize {
+    fn live_bytes_of(outcome: &Lookup) -> usize {
         match outcome {
-            Outcome::Hit(local) => match &local.value {
-                LocalValue::Immutable(imm) => imm.bytes(),
-                LocalValue::Encoded { .. } => 0,
-            },
-            Outcome::Miss => 0,
+            Lookup::Hit(local) => local.bytes(),
+            _ => 0,
         }
     }
 }
@@ -132,16 +154,45 @@ fn expired(local: &Local) -> bool {
     local.expires_ms != 0 && now_ms() >= local.expires_ms
 }
 
-/// Writes the local copy's value into `out`: the immutable copy itself, or a copy of this request's
-/// prototype, or a fresh decode (which becomes the prototype when it can be copied).
-fn hand_out(tier: Tier, key: &[u8], local: &Local, out: &mut zval) -> Result<(), DecodeError> {
-    let (tag, bytes) = match &local.value {
-        LocalValue::Immutable(imm) => {
-            *out = imm.zval();
-            return Ok(());
+/// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request).
+fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
+    let request = request::owner().0;
+    // The memo is taken out for the call (hooks may fetch this key again) and put back after.
+    let taken = local.memo.borrow_mut().take();
+    let mut memo = taken.unwrap_or_else(|| RequestMemo::new(0, blueprint));
+    if memo.request() != request {
+        memo.renew(request);
+        CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
+    }
+    let result = zval_out::materialise(blueprint, &mut memo, out);
+    // A nested fetch of this key (from a hook) put its own memo back meanwhile: release it.
+    if let Some(mut nested) = local.memo.borrow_mut().replace(memo) {
+        nested.end_request(true);
+    }
+    result
+}
+
+/// Writes the local copy's value into `out`: a materialisation, or for values whose restore runs
+/// hooks a copy of this request's prototype (kept from the first materialisation in the request).
+fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result<(), DecodeError> {
+    let built;
+    let blueprint = match &local.value {
+        LocalValue::Built(blueprint) => blueprint,
+        LocalValue::Encoded { tag, bytes } => {
+            built = Blueprint::build(*tag, bytes, Mode::RequestHeap)?;
+            &built
         }
-        LocalValue::Encoded { tag, bytes } => (*tag, bytes),
     };
+    if let Some(ready) = blueprint.ready_root() {
+        *out = ready.to_zval();
+        return Ok(());
+    }
+    if !blueprint.runs_hooks() {
+        return match &local.value {
+            LocalValue::Built(_) => materialise(local, blueprint, out),
+            LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out),
+        };
+    }
     let from_prototype = CACHE.with_borrow(|c| match c.prototypes[tier.index()].get(key) {
         // SAFETY: the prototype is a live value of this request.
         Some((version, proto)) if *version == local.version => unsafe { prototype::copy(proto, false) },
@@ -151,12 +202,22 @@ fn hand_out(tier: Tier, key: &[u8], local: &Local, out: &mut zval) -> Result<(),
         *out = copy;
         return Ok(());
     }
-    zval_out::decode(tag, bytes, out)?;
+    let restoring = (tier.index(), key.to_vec());
+    if CACHE.with_borrow(|c| c.restoring.contains(&restoring)) {
+        return Err(DecodeError::Reentered);
+    }
+    CACHE.with_borrow_mut(|c| c.restoring.push(restoring.clone()));
+    let result = match &local.value {
+        LocalValue::Built(_) => materialise(local, blueprint, out),
+        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out),
+    };
+    CACHE.with_borrow_mut(|c| c.restoring.retain(|r| *r != restoring));
+    result?;
     keep_prototype(tier, key, local.version, out);
     Ok(())
 }
 
-/// Keeps a copy of `decoded` (this request's fresh decode of `version`) as the key's prototype, when
+/// Keeps a copy of `decoded` (this request's fresh restore of `version`) as the key's prototype, when
 /// the value can be copied.
 fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
     // SAFETY: `decoded` is a live value of this request.
@@ -166,92 +227,122 @@ fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
     }
 }
 
-/// Releases this request's prototypes (request end; in worker mode, each HTTP request's end).
+/// Releases this request's prototypes and request memos (request end; in worker mode, each HTTP
+/// request's end).
 pub fn drop_prototypes() {
-    let old = CACHE.with_borrow_mut(|c| std::mem::take(&mut c.prototypes));
-    drop(old);
+    let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
+        c.restoring.clear();
+        (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
+    });
+    drop(prototypes);
+    for local in memos {
+        let memo = local.memo.borrow_mut().take();
+        if let Some(mut memo) = memo {
+            memo.end_request(true);
+            let replaced = local.memo.borrow_mut().replace(memo);
+            drop(replaced);
+        }
+    }
 }
 
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.
 pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    fetch_with(tier, backend, key, out, 1)
+    let looked = lookup(tier, backend, &[key], 1).pop().unwrap_or(Lookup::Unknown);
+    fetch_looked_up(tier, backend, key, looked, out, 1)
 }
 
 /// [`fetch`] without counting a hit or a miss: restores of attributed statics are not lookups by
 /// `get()` (§15).
 pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    fetch_with(tier, backend, key, out, 0)
+    let looked = lookup(tier, backend, &[key], 0).pop().unwrap_or(Lookup::Unknown);
+    fetch_looked_up(tier, backend, key, looked, out, 0)
 }
 
-/// `count` is what one hit or miss adds to the counters (0 or 1).
-fn fetch_with(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval, count: u64) -> Result<Fetched, DecodeError> {
+/// Looks every key up in the lookup cache in one pass (`getMultiple()`); each result is then handed
+/// to [`fetch_looked_up`] in the caller's order.
+pub fn lookup_many(tier: Tier, backend: &Backend, keys: &[&[u8]]) -> Vec<Lookup> {
+    lookup(tier, backend, keys, 1)
+}
+
+/// The lookup-cache outcome of each key (`Unknown` where the shared index must be asked), counting
+/// `count` per known hit or miss.
+fn lookup(tier: Tier, backend: &Backend, keys: &[&[u8]], count: u64) -> Vec<Lookup> {
     let epoch = backend.epoch();
-    // Fast path: this key was looked up since the last change to the backend.
-    let cached = CACHE.with_borrow_mut(|c| {
+    CACHE.with_borrow_mut(|c| {
         let cache = c.backend(tier, backend);
-        let slot = cache.slots.get(key).filter(|s| s.epoch == epoch)?;
-        match &slot.outcome {
-            Outcome::Miss => {
-                cache.misses += count;
-                Some(Outcome::Miss)
-            }
-            Outcome::Hit(local) if !expired(local) => {
-                cache.hits += count;
-                Some(Outcome::Hit(local.clone()))
-            }
-            Outcome::Hit(_) => None,
-        }
-    });
-    match cached {
-        Some(Outcome::Miss) => return Ok(Fetched::Miss),
-        Some(Outcome::Hit(local)) => return hand_out(tier, key, &local, out).map(|()| Fetched::Hit),
-        None => {}
-    }
-    // Slow path: consult the shared index; the entry is released before any PHP code runs.
+        keys.iter()
+            .map(|key| match cache.slots.get(*key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
+                Some(Lookup::Miss) => {
+                    cache.misses += count;
+                    Lookup::Miss
+                }
+                Some(Lookup::Hit(local)) if !expired(local) => {
+                    cache.hits += count;
+                    Lookup::Hit(local.clone())
+                }
+                _ => Lookup::Unknown,
+            })
+            .collect()
+    })
+}
+
+/// Finishes a fetch from its lookup outcome. `count` is what one hit or miss adds to the counters
+/// (0 or 1).
+pub fn fetch_looked_up(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    looked: Lookup,
+    out: &mut zval,
+    count: u64,
+) -> Result<Fetched, DecodeError> {
+    let local = match looked {
+        Lookup::Miss => return Ok(Fetched::Miss),
+        Lookup::Hit(local) => local,
+        Lookup::Unknown => match index(tier, backend, key, count)? {
+            Some(local) => local,
+            None => return Ok(Fetched::Miss),
+        },
+    };
+    hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
+}
+
+/// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
+/// out and built here.
+fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option<Rc<Local>>, DecodeError> {
+    let epoch = backend.epoch();
     let found = backend.fetch(key).map(|e| (e.version(), e.expires_ms(), e.tag(), e.value().to_vec()));
     let Some((version, expires_ms, tag, bytes)) = found else {
-        remember(tier, backend, key, epoch, Outcome::Miss);
+        remember(tier, backend, key, epoch, Lookup::Miss);
         CACHE.with_borrow_mut(|c| c.backend(tier, backend).misses += count);
-        return Ok(Fetched::Miss);
+        return Ok(None);
     };
     let same_version = CACHE.with_borrow_mut(|c| match c.backend(tier, backend).slots.get(key) {
-        Some(Slot { outcome: Outcome::Hit(local), .. }) if local.version == version => Some(local.clone()),
+        Some(Slot { outcome: Lookup::Hit(local), .. }) if local.version == version => Some(local.clone()),
         _ => None,
     });
     let local = match same_version {
         Some(local) => local,
         None => {
-            zval_out::decode(tag, &bytes, out)?;
             let within_budget = CACHE.with_borrow(|c| c.superseded_bytes as u64 <= backend.capacity_bytes());
-            // SAFETY: `out` holds the freshly decoded value; persist only reads it.
-            let persisted = if within_budget { unsafe { immutable::persist(out) } } else { None };
-            let value = match persisted {
-                Some(imm) => {
-                    // Assigning releases the request-heap value just decoded.
-                    *out = imm.zval();
-                    LocalValue::Immutable(imm)
-                }
-                None => LocalValue::Encoded { tag, bytes },
+            let value = if within_budget {
+                LocalValue::Built(Box::new(Blueprint::build(tag, &bytes, Mode::Shared)?))
+            } else {
+                LocalValue::Encoded { tag, bytes }
             };
-            if matches!(value, LocalValue::Encoded { .. }) {
-                keep_prototype(tier, key, version, out);
-            }
-            let local = Rc::new(Local { version, expires_ms, value });
-            remember(tier, backend, key, epoch, Outcome::Hit(local));
-            CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += count);
-            return Ok(Fetched::Hit);
+            Rc::new(Local { version, expires_ms, value, memo: RefCell::new(None) })
         }
     };
-    remember(tier, backend, key, epoch, Outcome::Hit(local.clone()));
+    remember(tier, backend, key, epoch, Lookup::Hit(local.clone()));
     CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += count);
-    hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
+    Ok(Some(local))
 }
 
 /// Records the outcome for `key`, retiring the copy it replaces. The lookup cache starts over when it
-/// holds too many keys, or immutable copies larger than the backend itself (stale keys are only
-/// revalidated when read again, so the cap keeps memory bounded).
-fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Outcome) {
+/// holds too many keys, or blueprints larger than the backend itself (stale keys are only revalidated
+/// when read again, so the cap keeps memory bounded).
+fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup) {
     CACHE.with_borrow_mut(|c| {
         let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
         let cache = &mut backends[tier.index()];
@@ -263,13 +354,13 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Outc
             cache.live_bytes = 0;
         }
         let keep = match &outcome {
-            Outcome::Hit(new) => Some(Rc::as_ptr(new)),
-            Outcome::Miss => None,
+            Lookup::Hit(new) => Some(Rc::as_ptr(new)),
+            _ => None,
         };
         cache.live_bytes += added;
         if let Some(old) = cache.slots.insert(key.to_vec(), Slot { epoch, outcome }) {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
-            if let Outcome::Hit(old) = old.outcome {
+            if let Lookup::Hit(old) = old.outcome {
                 cache.live_bytes = cache.live_bytes.saturating_sub(removed);
                 if keep != Some(Rc::as_ptr(&old)) {
                     ThreadCache::retire(superseded, superseded_bytes, old);
@@ -291,8 +382,8 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
     backend.record_lookups(hits, misses);
 }
 
-/// Frees superseded immutable copies. Call only when no request of this thread can reach them any
-/// more: after a request's variables are destroyed (post-deactivate).
+/// Frees superseded blueprints. Call only when no request of this thread can reach them any more:
+/// after a request's variables are destroyed (post-deactivate).
 pub fn free_superseded() {
     let old = CACHE.with_borrow_mut(|c| {
         c.superseded_bytes = 0;

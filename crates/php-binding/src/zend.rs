@@ -272,18 +272,18 @@ pub fn loaded_class(name: &[u8]) -> Option<*mut zend_class_entry> {
     if name.is_empty() || name.contains(&0) {
         return None;
     }
-    let lower = name.to_ascii_lowercase();
     // The compiler's class table: during a request the executor's points to the same table, and at
     // module startup only the compiler's is valid (under ZTS the executor's is unset then, or left over
-    // from before an in-process restart). It is only read.
+    // from before an in-process restart). It is only read; the engine lower-cases the name on its stack
+    // (every get() checks its key here, so no allocation).
     // SAFETY: this thread's compiler globals are live while PHP runs; the table, when set, is live.
     unsafe {
         let table = (*ffi::ext_php_rs_compiler_globals()).class_table;
         if table.is_null() {
             return None;
         }
-        let found = ffi::zend_hash_str_find(table, lower.as_ptr().cast(), lower.len());
-        (!found.is_null()).then(|| (*found).value.ce)
+        let found = ffi::zend_hash_str_find_ptr_lc(table, name.as_ptr().cast(), name.len());
+        (!found.is_null()).then(|| found.cast::<zend_class_entry>())
     }
 }
 

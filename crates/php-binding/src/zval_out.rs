@@ -1,21 +1,30 @@
-//! Stored bytes → PHP value. Runs after the shm-core entry has been released: the bytes are a private
-//! copy, and userland `__unserialize`/`__wakeup` and autoloaders may run here. Graph buffers are fully
-//! validated by graph-codec first (bad bytes give an error, never a crash), then rebuilt without
-//! recursion: every object is created first (no constructor), then references, then arrays children
-//! first, then object contents; userland hooks run last, inner objects first, as `unserialize()`
-//! runs its delayed calls.
+//! The materialise step of the read path: a blueprint (one stored version, `blueprint`) becomes a PHP
+//! value in the request heap. Runs with no shared-memory entry held; userland `__unserialize`/`__wakeup`
+//! and autoloaders may run here.
+//!
+//! Ready values (scalars, and the strings and object-free arrays the blueprint keeps engine-immutable)
+//! are written by pointer; only objects, references and the arrays holding them are created, without
+//! recursion: every object first (no constructor), then references, then arrays children first, then
+//! object contents; userland hooks run last, inner objects first, as `unserialize()` runs its delayed
+//! calls. Class entries, their property slots and enum cases are resolved once per request and
+//! blueprint ([`RequestMemo`]), so a list of 10,000 objects of one class resolves its class once; a
+//! safe-direct object whose state is all ready values is copied with its class's own clone handler
+//! from the second fetch of the request on (never where the class has a `__clone`).
 
 use foldhash::{HashMap, HashMapExt};
+use std::ffi::c_void;
 use std::ptr;
 
-use ext_php_rs::ffi::{self, zend_class_entry, zend_object, zval, IS_FALSE, IS_OBJECT, IS_REFERENCE};
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_object, zend_property_info, zval, IS_FALSE, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
+};
 use ext_php_rs::types::ZendStr;
-use graph_codec::{ArrayElements, ArrayKey, Graph, ObjectState, Properties, StoreTier, Value};
+use graph_codec::StateFamily;
 
+use crate::blueprint::{Blueprint, Cell, Key, ObjectPlan, RestorePlan, StatePlan};
 use crate::class_info::{self, ClassFacts};
 use crate::class_lookup;
-use crate::encoding;
-use crate::internal_state::{self, StateError};
+use crate::internal_state::{self, DateSnapshot, StateError};
 use crate::zend;
 use crate::zvals;
 
@@ -26,6 +35,8 @@ const CONST_IS_CASE: u32 = 1 << 6;
 /// `ZEND_FETCH_CLASS_SILENT`.
 const FETCH_SILENT: u32 = 0x100;
 const INCOMPLETE_CLASS_NAME: &[u8] = b"__PHP_Incomplete_Class_Name";
+/// `ZEND_INTERNAL_CLASS`.
+const ZEND_INTERNAL_CLASS: std::ffi::c_char = 1;
 
 pub enum DecodeError {
     /// The bytes are not a valid encoding (or disagree with their tag).
@@ -37,63 +48,154 @@ pub enum DecodeError {
     UnknownType,
     /// A userland hook or autoloader threw; the exception propagates.
     Thrown,
+    /// A hook run while restoring this key fetched the same key again (it would recurse forever).
+    Reentered,
 }
 
-/// Writes the value stored as (`tag`, `bytes`) into `out` (a null zval).
-pub fn decode(tag: u16, bytes: &[u8], out: &mut zval) -> Result<(), DecodeError> {
-    let word = || -> Result<[u8; 8], DecodeError> { bytes.try_into().map_err(|_| DecodeError::Corrupted) };
-    match tag {
-        encoding::TAG_NULL | encoding::TAG_FALSE | encoding::TAG_TRUE if !bytes.is_empty() => {
-            Err(DecodeError::Corrupted)
+/// What a request resolved for one blueprint: class entries and property slots per shape, enum cases,
+/// and the prototypes of safe-direct objects copied with their clone handler. Valid for one request,
+/// except the shapes of internal classes, which live as long as the module (and the blueprint, which
+/// the read cache drops when the module's backends change).
+pub struct RequestMemo {
+    request: u64,
+    shapes: Vec<Option<ShapeClass>>,
+    enum_cases: Vec<*mut zend_object>,
+    prototypes: Vec<Prototype>,
+    /// Per object: the state of a date-family object as first restored in this thread (kept across
+    /// requests), so later restores copy it instead of parsing.
+    dates: Vec<Option<DateSnapshot>>,
+    /// This request's tzinfo per zone identifier, met while restoring (the date extension owns them).
+    zones: HashMap<Box<[u8]>, *mut c_void>,
+}
+
+impl Drop for RequestMemo {
+    /// A memo dropped without [`RequestMemo::end_request`] may outlive its request's heap (and, at
+    /// process exit, the classes): its prototypes are forgotten, never released, and nothing it points
+    /// at is read.
+    fn drop(&mut self) {
+        for prototype in std::mem::take(&mut self.prototypes) {
+            if let Prototype::Kept(z) = prototype {
+                std::mem::forget(z);
+            }
         }
-        encoding::TAG_NULL => {
-            out.set_null();
-            Ok(())
-        }
-        encoding::TAG_FALSE => {
-            out.set_bool(false);
-            Ok(())
-        }
-        encoding::TAG_TRUE => {
-            out.set_bool(true);
-            Ok(())
-        }
-        encoding::TAG_INT => {
-            out.set_long(i64::from_le_bytes(word()?));
-            Ok(())
-        }
-        encoding::TAG_DOUBLE => {
-            out.set_double(f64::from_bits(u64::from_le_bytes(word()?)));
-            Ok(())
-        }
-        encoding::TAG_STRING => {
-            out.set_zend_string(ZendStr::new(bytes, false));
-            Ok(())
-        }
-        _ => match encoding::graph_tier(tag) {
-            Some(tier) => decode_graph(tier, bytes, out),
-            None => Err(DecodeError::UnknownType),
-        },
     }
 }
 
-fn decode_graph(tier: StoreTier, bytes: &[u8], out: &mut zval) -> Result<(), DecodeError> {
-    let decoded = graph_codec::decode(bytes).map_err(|_| DecodeError::Corrupted)?;
-    if decoded.header.tier != tier {
-        return Err(DecodeError::Corrupted);
+/// Materialises `blueprint` with a memo used for this one call (a blueprint kept for one fetch).
+pub fn materialise_once(blueprint: &Blueprint, request: u64, out: &mut zval) -> Result<(), DecodeError> {
+    let mut memo = RequestMemo::new(request, blueprint);
+    let result = materialise(blueprint, &mut memo, out);
+    memo.end_request(true);
+    result
+}
+
+/// A safe-direct object's prototype for this request.
+enum Prototype {
+    Unseen,
+    /// Restored once: the next restore keeps a copy.
+    Seen,
+    /// A copy (its destructor skipped) that later restores clone.
+    Kept(zval),
+}
+
+/// How the objects of one shape are written into their class, this request.
+struct ShapeClass {
+    ce: *mut zend_class_entry,
+    facts: ClassFacts,
+    /// Per stored declared property.
+    slots: Vec<SlotTarget>,
+    /// Slots by mangled name, for dynamic properties that match a declared one.
+    by_name: HashMap<Box<[u8]>, usize>,
+    allows_dynamic: bool,
+    /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
+    forbids_dynamic: bool,
+    /// The class and its ancestors have no `__clone` and the handlers a clone handler.
+    clonable: bool,
+}
+
+#[derive(Clone, Copy)]
+enum SlotTarget {
+    Declared { slot: usize, info: *mut zend_property_info },
+    Dynamic,
+    Dropped,
+}
+
+impl RequestMemo {
+    pub fn new(request: u64, blueprint: &Blueprint) -> RequestMemo {
+        RequestMemo {
+            request,
+            shapes: (0..blueprint.shapes.len()).map(|_| None).collect(),
+            enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
+            prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
+            dates: (0..blueprint.objects.len()).map(|_| None).collect(),
+            zones: HashMap::new(),
+        }
     }
-    if tier == StoreTier::PHPSerialized {
-        let Value::String(serialized) = &decoded.graph.root else { return Err(DecodeError::Corrupted) };
+
+    pub fn request(&self) -> u64 {
+        self.request
+    }
+
+    /// Ends the request: releases the prototypes (`release`, while the request heap is alive; else they
+    /// are forgotten) and everything that names request-scoped entries; keeps internal classes.
+    pub fn end_request(&mut self, release: bool) {
+        for prototype in &mut self.prototypes {
+            if let Prototype::Kept(z) = std::mem::replace(prototype, Prototype::Unseen) {
+                if release {
+                    drop(z);
+                } else {
+                    std::mem::forget(z);
+                }
+            }
+        }
+        for shape in &mut self.shapes {
+            // SAFETY: a class resolved in a live request; internal classes live as long as the module.
+            if shape.as_ref().is_some_and(|c| unsafe { (*c.ce).type_ } != ZEND_INTERNAL_CLASS) {
+                *shape = None;
+            }
+        }
+        self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
+        self.zones.clear();
+        self.request = 0;
+    }
+
+    /// Adopts this memo for `request` (after [`RequestMemo::end_request`], or when a request ended
+    /// without it: then nothing of that request's heap is touched).
+    pub fn renew(&mut self, request: u64) {
+        if self.request != request {
+            if self.request != 0 {
+                self.end_request(false);
+            }
+            self.request = request;
+        }
+    }
+}
+
+/// Writes the value of `blueprint` into `out` (a null zval).
+pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval) -> Result<(), DecodeError> {
+    if let Some(serialized) = &blueprint.php_serialized {
         return php_unserialize(serialized, out);
     }
-    let mut rebuild = Rebuild::new(&decoded.graph);
-    match rebuild.run() {
+    if let Cell::Ready(ready) = blueprint.root {
+        *out = ready.to_zval();
+        return Ok(());
+    }
+    let mut run = Run {
+        bp: blueprint,
+        memo,
+        objects: Vec::with_capacity(blueprint.objects.len()),
+        cloned: vec![false; blueprint.objects.len()],
+        references: Vec::with_capacity(blueprint.references.len()),
+        arrays: Vec::with_capacity(blueprint.arrays.len()),
+        deferred: Vec::new(),
+    };
+    match run.all() {
         Ok(value) => {
             *out = value;
             Ok(())
         }
         Err(e) => {
-            rebuild.abandon();
+            run.abandon();
             Err(e)
         }
     }
@@ -109,77 +211,55 @@ fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError>
     Ok(())
 }
 
-/// How an arena object is restored.
-enum Target {
-    Class(*mut zend_class_entry, ClassFacts),
-    /// The class could not be found: `__PHP_Incomplete_Class` with the stored properties.
-    Incomplete,
-}
-
 /// A userland hook to run once every object is filled.
 enum Deferred {
-    Unserialize(usize, usize),
-    Wakeup(usize),
+    Unserialize(Cell),
+    Wakeup,
 }
 
-/// A node of the graph, for the post-order walk.
-#[derive(Clone, Copy)]
-enum Node {
-    Array(usize),
-    Object(usize),
-    Reference(usize),
-}
-
-struct Rebuild<'g, 'a> {
-    graph: &'g Graph<'a>,
-    /// One owning zval per arena node (null until created).
+/// One materialisation.
+struct Run<'b, 'm> {
+    bp: &'b Blueprint,
+    memo: &'m mut RequestMemo,
+    /// One owning zval per object.
     objects: Vec<zval>,
-    targets: Vec<Target>,
+    /// Objects made by cloning a prototype (complete already).
+    cloned: Vec<bool>,
     references: Vec<zval>,
     arrays: Vec<zval>,
-    deferred: Vec<Deferred>,
-    /// Declared slots by mangled name, per class.
-    slot_maps: HashMap<*mut zend_class_entry, HashMap<Vec<u8>, usize>>,
-    enum_cases: HashMap<(Vec<u8>, Vec<u8>), *mut zend_object>,
+    deferred: Vec<(u32, Deferred)>,
 }
 
-impl<'g, 'a> Rebuild<'g, 'a> {
-    fn new(graph: &'g Graph<'a>) -> Self {
-        Rebuild {
-            graph,
-            objects: Vec::with_capacity(graph.objects.len()),
-            targets: Vec::with_capacity(graph.objects.len()),
-            references: Vec::with_capacity(graph.references.len()),
-            arrays: Vec::with_capacity(graph.arrays.len()),
-            deferred: Vec::new(),
-            slot_maps: HashMap::new(),
-            enum_cases: HashMap::new(),
-        }
-    }
-
-    fn run(&mut self) -> Result<zval, DecodeError> {
-        for index in 0..self.graph.objects.len() {
+impl Run<'_, '_> {
+    fn all(&mut self) -> Result<zval, DecodeError> {
+        for index in 0..self.bp.objects.len() {
             self.create_object(index)?;
         }
-        for _ in 0..self.graph.references.len() {
+        for _ in 0..self.bp.references.len() {
             self.references.push(zvals::new_reference(zval::new()));
         }
-        self.build_arrays()?;
-        for index in 0..self.graph.references.len() {
-            let value = self.zval_of(&self.graph.references[index].value)?;
+        for index in 0..self.bp.arrays.len() {
+            let array = self.build_array(index)?;
+            self.arrays.push(array);
+        }
+        for index in 0..self.bp.references.len() {
+            let value = self.cell(self.bp.references[index])?;
             if zvals::type_of(&value) == IS_REFERENCE {
                 return Err(DecodeError::Corrupted);
             }
             // SAFETY: the reference was created above; its null value is replaced (nothing to free).
             unsafe { ptr::write(&raw mut (*self.references[index].value.ref_).val, value) };
         }
-        for index in 0..self.graph.objects.len() {
-            self.fill_object(index)?;
+        for index in 0..self.bp.objects.len() {
+            if !self.cloned[index] {
+                self.fill_object(index)?;
+            }
         }
         if !self.deferred.is_empty() {
             self.run_hooks()?;
         }
-        self.zval_of(&self.graph.root)
+        self.keep_prototypes();
+        self.cell(self.bp.root)
     }
 
     /// On failure: objects whose restore did not complete must not run `__destruct`.
@@ -195,28 +275,74 @@ impl<'g, 'a> Rebuild<'g, 'a> {
         unsafe { self.objects[index].value.obj }
     }
 
+    /// An owning zval for `cell`; planned nodes must already exist.
+    fn cell(&mut self, cell: Cell) -> Result<zval, DecodeError> {
+        let existing = |slots: &[zval], index: u32| -> Result<zval, DecodeError> {
+            match slots.get(index as usize) {
+                // SAFETY: the slot holds a live owning zval created by this run.
+                Some(slot) => Ok(unsafe { zvals::copy(slot) }),
+                None => Err(DecodeError::Corrupted),
+            }
+        };
+        match cell {
+            Cell::Ready(ready) => Ok(ready.to_zval()),
+            Cell::Array(index) => existing(&self.arrays, index),
+            Cell::Object(index) => existing(&self.objects, index),
+            Cell::Reference(index) => existing(&self.references, index),
+            Cell::EnumCase(index) => {
+                let case = self.enum_case(index as usize)?;
+                // SAFETY: enum cases are live for the request (held by their class constant).
+                Ok(unsafe { zvals::object_zval(case) })
+            }
+        }
+    }
+
+    /// The class of `shape` for this request (`None`: not found, restored as `__PHP_Incomplete_Class`).
+    fn shape_class(&mut self, shape: usize) -> Result<Option<&ShapeClass>, DecodeError> {
+        if self.memo.shapes[shape].is_none() {
+            let stored = &self.bp.shapes[shape];
+            // Autoloading may run userland code: nothing of the memo is borrowed across it.
+            let keyed = stored.lookup.map(|(name, key)| (name.as_string(), key.as_string()));
+            let found =
+                class_lookup::find(&stored.class_name, keyed).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
+            let Some(ce) = found else { return Ok(None) };
+            // SAFETY: the engine returned a live, linked class.
+            let class = unsafe { resolve_shape(ce, stored) }?;
+            self.memo.shapes[shape] = Some(class);
+        }
+        Ok(self.memo.shapes[shape].as_ref())
+    }
+
     fn create_object(&mut self, index: usize) -> Result<(), DecodeError> {
         if zend::out_of_memory() {
             // The pending memory_limit fatal is raised by the VM as soon as control returns.
             return Err(DecodeError::Thrown);
         }
-        let node = &self.graph.objects[index];
-        let found = class_lookup::find(&node.class_name).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
-        let (ce, target) = match found {
-            Some(ce) => {
-                // SAFETY: the engine returned a live, linked class.
-                let facts = unsafe { class_info::facts(ce) };
-                if facts.info.object_tier(false).is_err() || facts.info.kind == graph_codec::ClassKind::Enum {
-                    return Err(DecodeError::Undecodable);
-                }
-                if let ObjectState::Internal { state, .. } = &node.state {
-                    if facts.family() != Some(state.family()) {
+        let bp = self.bp;
+        let plan = &bp.objects[index];
+        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable));
+        let ce = match class {
+            Some((ce, facts, clonable)) => {
+                if let RestorePlan::Internal(family, _) = plan.restore {
+                    if facts.family() != Some(family) {
                         return Err(DecodeError::Undecodable);
                     }
                 }
-                (ce, Target::Class(ce, facts))
+                if clonable && plan.self_contained {
+                    if let Prototype::Kept(prototype) = &self.memo.prototypes[index] {
+                        // SAFETY: a live object of this request; its handlers have a clone handler
+                        // (`clonable`), and no `__clone` is defined, so no userland code runs.
+                        let copy = unsafe { clone_object(prototype.value.obj) };
+                        if let Some(copy) = copy {
+                            self.objects.push(copy);
+                            self.cloned[index] = true;
+                            return Ok(());
+                        }
+                    }
+                }
+                ce
             }
-            None => (class_lookup::incomplete_class().ok_or(DecodeError::Undecodable)?, Target::Incomplete),
+            None => class_lookup::incomplete_class().ok_or(DecodeError::Undecodable)?,
         };
         let mut object = zval::new();
         // SAFETY: `ce` is a live class; object_init_ex runs no userland code (no constructor) and
@@ -227,56 +353,9 @@ impl<'g, 'a> Rebuild<'g, 'a> {
             return Err(DecodeError::Undecodable);
         }
         self.objects.push(object);
-        self.targets.push(target);
-        if matches!(self.targets[index], Target::Incomplete) {
-            self.add_dynamic(index, INCOMPLETE_CLASS_NAME, zvals::string(&node.class_name));
-        }
-        Ok(())
-    }
-
-    /// Builds every array, children before parents (arrays only contain each other acyclically; a
-    /// cycle passes through a reference or an object, which already exist).
-    fn build_arrays(&mut self) -> Result<(), DecodeError> {
-        const NEW: u8 = 0;
-        const OPEN: u8 = 1;
-        const DONE: u8 = 2;
-        let count = self.graph.arrays.len();
-        self.arrays = (0..count).map(|_| zval::new()).collect();
-        let mut state = vec![NEW; count];
-        let mut stack = Vec::new();
-        for start in 0..count {
-            if state[start] != NEW {
-                continue;
-            }
-            stack.push(start);
-            while let Some(&top) = stack.last() {
-                match state[top] {
-                    NEW => {
-                        state[top] = OPEN;
-                        let mut failed = false;
-                        for_each_array_value(&self.graph.arrays[top].elements, |value| {
-                            if let Value::Array(child) = value {
-                                match state.get(child.index()) {
-                                    Some(&NEW) => stack.push(child.index()),
-                                    Some(&DONE) => {}
-                                    _ => failed = true,
-                                }
-                            }
-                        });
-                        if failed {
-                            return Err(DecodeError::Corrupted);
-                        }
-                    }
-                    OPEN => {
-                        stack.pop();
-                        self.arrays[top] = self.build_array(top)?;
-                        state[top] = DONE;
-                    }
-                    _ => {
-                        stack.pop();
-                    }
-                }
-            }
+        if class.is_none() {
+            let name = zvals::string(&self.bp.shapes[plan.shape as usize].class_name);
+            self.add_dynamic(index, INCOMPLETE_CLASS_NAME, name);
         }
         Ok(())
     }
@@ -285,83 +364,51 @@ impl<'g, 'a> Rebuild<'g, 'a> {
         if zend::out_of_memory() {
             return Err(DecodeError::Thrown);
         }
-        let node = &self.graph.arrays[index];
-        let array = match &node.elements {
-            ArrayElements::Packed(slots) => {
-                let array = zvals::new_array(slots.len(), true);
-                // SAFETY: the array is new and owned here alone; indices stay below its table size, so
-                // it stays packed (holes included).
-                unsafe {
-                    let ht = zvals::table(&raw const array);
-                    for (i, slot) in slots.iter().enumerate() {
-                        if let Some(value) = slot {
-                            zvals::insert_int(ht, i as i64, self.zval_of(value)?);
-                        }
-                    }
-                }
-                array
-            }
-            ArrayElements::Hash(entries) => {
-                let array = zvals::new_array(entries.len(), false);
-                // SAFETY: the array is new and owned here alone.
-                unsafe {
-                    let ht = zvals::table(&raw const array);
-                    for (key, value) in entries {
-                        let value = self.zval_of(value)?;
-                        match key {
-                            ArrayKey::Int(i) => zvals::insert_int(ht, *i, value),
-                            ArrayKey::String(s) => zvals::insert_str(ht, s, value),
-                        }
-                    }
-                }
-                array
-            }
-        };
-        // SAFETY: the array is new; the stored next index is restored where it is above what the
-        // elements imply (never below, so `$a[] = …` cannot hit an existing key).
+        let bp = self.bp;
+        let plan = &bp.arrays[index];
+        let array = zvals::new_array(plan.span.len as usize, plan.packed);
+        // SAFETY: the array is new and owned here alone; a packed one was sized for every slot, so its
+        // slots are written in place (holes as UNDEF) as the engine's packed fill does.
         unsafe {
             let ht = zvals::table(&raw const array);
-            (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(node.next_free_index);
+            if plan.packed {
+                let slots = (*ht).__bindgen_anon_1.arPacked;
+                let mut implied_next = i64::MIN;
+                for (i, cell) in bp.cells[plan.span.range()].iter().enumerate() {
+                    let value = self.cell(*cell)?;
+                    if zvals::type_of(&value) != IS_UNDEF {
+                        implied_next = i as i64 + 1;
+                    }
+                    ptr::write(slots.add(i), value);
+                    (*ht).nNumUsed = i as u32 + 1;
+                }
+                (*ht).nNumOfElements = plan.count;
+                (*ht).nNextFreeElement = implied_next;
+            } else {
+                for (key, cell) in &bp.entries[plan.span.range()] {
+                    let value = self.cell(*cell)?;
+                    match *key {
+                        Key::Int(i) => zvals::insert_int(ht, i, value),
+                        Key::Str(name) => zvals::insert_zstr(ht, name.as_string(), value),
+                    }
+                }
+            }
+            // The stored next index is restored where it is above what the elements imply (never below,
+            // so `$a[] = …` cannot hit an existing key).
+            (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(plan.next_free);
         }
         Ok(array)
     }
 
-    /// A new owning zval for `value`; arrays, objects and references must already exist.
-    fn zval_of(&mut self, value: &Value<'_>) -> Result<zval, DecodeError> {
-        let mut z = zval::new();
-        let existing = |slots: &[zval], index: usize| -> Result<zval, DecodeError> {
-            match slots.get(index) {
-                // SAFETY: the slot holds a live owning zval created by this rebuild.
-                Some(slot) if zvals::type_of(slot) != ffi::IS_NULL => Ok(unsafe { zvals::copy(slot) }),
-                _ => Err(DecodeError::Corrupted),
-            }
-        };
-        match value {
-            Value::Null => {}
-            Value::Bool(b) => z.set_bool(*b),
-            Value::Int(i) => z.set_long(*i),
-            Value::Float(f) => z.set_double(*f),
-            Value::String(s) => z = zvals::string(s),
-            Value::Array(id) => z = existing(&self.arrays, id.index())?,
-            Value::Object(id) => z = existing(&self.objects, id.index())?,
-            Value::Reference(id) => z = existing(&self.references, id.index())?,
-            Value::EnumCase(case) => {
-                let obj = self.enum_case(&case.class_name, &case.case_name)?;
-                // SAFETY: enum cases are live for the request (held by their class constant).
-                z = unsafe { zvals::object_zval(obj) };
-            }
-            Value::Resource => return Err(DecodeError::Corrupted),
+    /// The engine singleton of enum case `index` (§6.5: a missing enum or case fails the fetch).
+    fn enum_case(&mut self, index: usize) -> Result<*mut zend_object, DecodeError> {
+        let known = self.memo.enum_cases[index];
+        if !known.is_null() {
+            return Ok(known);
         }
-        Ok(z)
-    }
-
-    /// The engine singleton of `class::case` (§6.5: a missing enum or case fails the fetch).
-    fn enum_case(&mut self, class: &[u8], case: &[u8]) -> Result<*mut zend_object, DecodeError> {
-        let key = (class.to_vec(), case.to_vec());
-        if let Some(&obj) = self.enum_cases.get(&key) {
-            return Ok(obj);
-        }
-        let ce = class_lookup::find(class)
+        let bp = self.bp;
+        let (class, case) = &bp.enum_cases[index];
+        let ce = class_lookup::find(class, None)
             .map_err(|class_lookup::Thrown| DecodeError::Thrown)?
             .ok_or(DecodeError::Undecodable)?;
         // SAFETY: `ce` is a live class; the constant table maps names to live zend_class_constant
@@ -383,156 +430,216 @@ impl<'g, 'a> Rebuild<'g, 'a> {
             }
             (*value).value.obj
         };
-        self.enum_cases.insert(key, obj);
+        self.memo.enum_cases[index] = obj;
         Ok(obj)
     }
 
     fn fill_object(&mut self, index: usize) -> Result<(), DecodeError> {
-        let graph = self.graph;
-        match &graph.objects[index].state {
-            ObjectState::Properties(p) => self.write_properties(index, p),
-            ObjectState::PropertiesThenWakeup(p) => {
-                self.write_properties(index, p)?;
+        let bp = self.bp;
+        let plan = &bp.objects[index];
+        match &plan.restore {
+            RestorePlan::Properties => self.write_properties(index, plan),
+            RestorePlan::PropertiesThenWakeup => {
+                self.write_properties(index, plan)?;
                 self.defer_wakeup(index);
                 Ok(())
             }
-            ObjectState::Unserialize(array) => {
-                let unserialize = match self.targets[index] {
-                    // SAFETY: a live class.
-                    Target::Class(ce, _) => unsafe { !(*ce).__unserialize.is_null() },
-                    Target::Incomplete => false,
-                };
-                if unserialize {
-                    self.deferred.push(Deferred::Unserialize(index, array.index()));
+            RestorePlan::Unserialize(data) => {
+                let ce = self.class_of(index);
+                // SAFETY: a live class.
+                if !ce.is_null() && unsafe { !(*ce).__unserialize.is_null() } {
+                    self.deferred.push((index as u32, Deferred::Unserialize(*data)));
                     return Ok(());
                 }
                 // Without __unserialize, the data are properties (then __wakeup), as unserialize() does.
-                let node = graph.arrays.get(array.index()).ok_or(DecodeError::Corrupted)?;
-                let mut properties = Properties::default();
-                let mut push = |name: Vec<u8>, value: &Value<'a>| properties.dynamic.push((name.into(), value.clone()));
-                match &node.elements {
-                    ArrayElements::Packed(slots) => slots
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(i, v)| Some((i, v.as_ref()?)))
-                        .for_each(|(i, v)| push(i.to_string().into_bytes(), v)),
-                    ArrayElements::Hash(entries) => entries.iter().for_each(|(key, v)| match key {
-                        ArrayKey::Int(i) => push(i.to_string().into_bytes(), v),
-                        ArrayKey::String(s) => push(s.to_vec(), v),
-                    }),
+                let data = self.cell(*data)?;
+                if zvals::type_of(&data) != ffi::IS_ARRAY {
+                    return Err(DecodeError::Corrupted);
                 }
-                self.write_properties(index, &properties)?;
+                // SAFETY: a live array owned by `data`, not modified while its entries are read.
+                for (key, value) in unsafe { zvals::entries(zvals::table(&raw const data)) } {
+                    let name = match key {
+                        zvals::Key::Int(i) => i.to_string().into_bytes(),
+                        zvals::Key::Str(s) => s.to_vec(),
+                    };
+                    // SAFETY: an element of the live array.
+                    let value = unsafe { zvals::copy(value) };
+                    self.write_named(index, &name, Some(value), false)?;
+                }
                 self.defer_wakeup(index);
                 Ok(())
             }
-            ObjectState::Internal { state, properties } => {
-                if let Target::Class(_, facts) = self.targets[index] {
-                    let values = state.clone().try_map_values(|v| self.zval_of(&v))?;
-                    // SAFETY: create_object checked that the class belongs to the state's family;
-                    // the object is fresh.
-                    let injected =
-                        unsafe { internal_state::inject(values, self.object_ptr(index), facts.internal_base) };
-                    if let Err(e) = injected {
-                        if matches!(e, StateError::Thrown) {
-                            zvals::clear_exception();
-                        }
-                        return Err(DecodeError::Undecodable);
-                    }
-                }
-                self.write_properties(index, properties)
+            RestorePlan::Internal(family, state) => {
+                self.restore_state(index, *family, state)?;
+                self.write_properties(index, plan)
             }
         }
+    }
+
+    fn restore_state(&mut self, index: usize, family: StateFamily, state: &StatePlan) -> Result<(), DecodeError> {
+        let shape = self.bp.objects[index].shape as usize;
+        let Some(base) = self.memo.shapes[shape].as_ref().map(|c| c.facts.internal_base) else {
+            return Ok(()); // an incomplete class has no internal state to restore
+        };
+        let obj = self.object_ptr(index);
+        let bp = self.bp;
+        let date = matches!(family, StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval);
+        if let Some(snapshot) = self.memo.dates[index].as_ref().filter(|_| date) {
+            let tz = match snapshot.zone() {
+                None => Some(ptr::null_mut()),
+                Some(zone) => self.memo.zones.get(zone).copied(),
+            };
+            // Without this request's tzinfo of the zone yet, restore as below (which loads it).
+            if let Some(tz) = tz {
+                // SAFETY: the object is fresh and of the snapshot's family (checked by create_object);
+                // `tz` was met in this request.
+                return unsafe { snapshot.apply(obj, tz) }.map_err(|_| DecodeError::Undecodable);
+            }
+        }
+        let restored = match state {
+            StatePlan::Unserialize(argument) => {
+                let argument = self.cell(*argument)?;
+                // SAFETY: create_object checked that the class belongs to `family`; the object is fresh.
+                let restored = unsafe { internal_state::unserialize(obj, base, argument) };
+                if restored.is_ok() && date {
+                    self.remember_date(index, family, obj);
+                }
+                restored
+            }
+            StatePlan::Heap { elements, extract_flags, heap_flags } => {
+                let values = bp.cells[elements.range()].iter().map(|c| self.cell(*c)).collect::<Result<_, _>>()?;
+                // SAFETY: as above; the heap is empty.
+                unsafe { internal_state::restore_heap(family, obj, values, *extract_flags, *heap_flags) }
+            }
+        };
+        restored.map_err(|e| {
+            if matches!(e, StateError::Thrown) {
+                zvals::clear_exception();
+            }
+            DecodeError::Undecodable
+        })
+    }
+
+    /// Keeps the state of a freshly restored date-family object for later restores, and its tzinfo for
+    /// the rest of the request.
+    fn remember_date(&mut self, index: usize, family: StateFamily, obj: *mut zend_object) {
+        // SAFETY: `obj` was just restored by its class's own __unserialize.
+        if let Ok((snapshot, tz)) = unsafe { DateSnapshot::capture(family, obj) } {
+            if let Some(zone) = snapshot.zone() {
+                self.memo.zones.insert(zone.into(), tz);
+            }
+            self.memo.dates[index].get_or_insert(snapshot);
+        }
+    }
+
+    /// The object's class this request, or null for an incomplete class.
+    fn class_of(&self, index: usize) -> *mut zend_class_entry {
+        self.memo.shapes[self.bp.objects[index].shape as usize].as_ref().map_or(ptr::null_mut(), |c| c.ce)
     }
 
     fn defer_wakeup(&mut self, index: usize) {
-        if let Target::Class(ce, _) = self.targets[index] {
-            // SAFETY: a live class.
-            if !unsafe { class_info::method(ce, b"__wakeup") }.is_null() {
-                self.deferred.push(Deferred::Wakeup(index));
-            }
+        let ce = self.class_of(index);
+        // SAFETY: a live class.
+        if !ce.is_null() && !unsafe { class_info::method(ce, b"__wakeup") }.is_null() {
+            self.deferred.push((index as u32, Deferred::Wakeup));
         }
     }
 
-    /// Writes stored properties by (mangled) name, as `unserialize()` matches them (§6.5).
-    fn write_properties(&mut self, index: usize, properties: &Properties<'_>) -> Result<(), DecodeError> {
-        for declared in &properties.declared {
-            let value = declared.value.as_ref().map(|v| self.zval_of(v)).transpose()?;
-            self.write_property(index, &declared.mangled_name, value)?;
+    /// Writes the stored declared and dynamic properties (§6.5: matched by name).
+    fn write_properties(&mut self, index: usize, plan: &ObjectPlan) -> Result<(), DecodeError> {
+        let bp = self.bp;
+        let shape = plan.shape as usize;
+        for (k, cell) in bp.cells[plan.declared.range()].iter().enumerate() {
+            let value = match cell {
+                Cell::Ready(r) if r.is_undef() => None,
+                cell => Some(self.cell(*cell)?),
+            };
+            let target = self.memo.shapes[shape].as_ref().map_or(SlotTarget::Dynamic, |c| c.slots[k]);
+            match (target, value) {
+                (SlotTarget::Declared { slot, info }, value) => {
+                    // SAFETY: `slot` indexes a declared slot of the object's class; `info` is its info.
+                    unsafe { write_slot(self.object_ptr(index), slot, info, value)? }
+                }
+                (SlotTarget::Dynamic, Some(value)) => {
+                    let name = &bp.shapes[shape].properties[k].0;
+                    self.add_dynamic(index, name, value)
+                }
+                _ => {}
+            }
         }
-        for (name, value) in &properties.dynamic {
-            let value = self.zval_of(value)?;
-            self.write_property(index, name, Some(value))?;
+        for (key, cell) in &bp.entries[plan.dynamic.range()] {
+            let Key::Str(name) = key else { return Err(DecodeError::Corrupted) };
+            // SAFETY: a string value the blueprint keeps.
+            let name = unsafe { zend::zstr_bytes(name.as_string()) };
+            let value = self.cell(*cell)?;
+            self.write_named(index, name, Some(value), true)?;
         }
         Ok(())
     }
 
-    fn write_property(&mut self, index: usize, name: &[u8], value: Option<zval>) -> Result<(), DecodeError> {
-        let Target::Class(ce, _) = self.targets[index] else {
-            if let Some(value) = value {
-                self.add_dynamic(index, name, value);
-            }
-            return Ok(());
+    /// Writes the property `name` (mangled): its declared slot, else a dynamic property where the class
+    /// allows them or where it was one when stored (as `unserialize()` restores it, without its
+    /// deprecation; never on a class that forbids them); dropped otherwise (§6.5).
+    fn write_named(
+        &mut self,
+        index: usize,
+        name: &[u8],
+        value: Option<zval>,
+        stored_dynamic: bool,
+    ) -> Result<(), DecodeError> {
+        let shape = self.bp.objects[index].shape as usize;
+        let target = match self.memo.shapes[shape].as_ref() {
+            None => SlotTarget::Dynamic,
+            Some(class) => match class.by_name.get(name) {
+                // SAFETY: `slot` is a declared slot of the class.
+                Some(&slot) => SlotTarget::Declared { slot, info: unsafe { zvals::slot_info(class.ce, slot) } },
+                None if class.allows_dynamic || (stored_dynamic && !class.forbids_dynamic) => SlotTarget::Dynamic,
+                None => SlotTarget::Dropped,
+            },
         };
-        let slot = self.slot_map(ce).get(name).copied();
-        let obj = self.object_ptr(index);
-        match (slot, value) {
-            // SAFETY: `slot` indexes a declared slot of `ce`, the object's class.
-            (Some(slot), value) => unsafe { write_slot(obj, ce, slot, value) },
-            // SAFETY: a live class.
-            (None, Some(value)) if unsafe { class_info::allows_dynamic_properties(ce) } => {
+        match (target, value) {
+            // SAFETY: `slot` indexes a declared slot of the object's class.
+            (SlotTarget::Declared { slot, info }, value) => unsafe {
+                write_slot(self.object_ptr(index), slot, info, value)
+            },
+            (SlotTarget::Dynamic, Some(value)) => {
                 self.add_dynamic(index, name, value);
                 Ok(())
             }
-            // A property the class no longer has, on a class without dynamic properties: dropped.
             _ => Ok(()),
         }
     }
 
     fn add_dynamic(&mut self, index: usize, name: &[u8], value: zval) {
-        // SAFETY: the object is live and private to this rebuild; its property table is built on
-        // demand by the engine and takes the value's ownership.
+        // SAFETY: the object is live and private to this run; its property table is built on demand by
+        // the engine and takes the value's ownership.
         unsafe {
             let table = ffi::zend_std_get_properties(self.object_ptr(index));
             zvals::insert_str(table, name, value);
         }
     }
 
-    fn slot_map(&mut self, ce: *mut zend_class_entry) -> &HashMap<Vec<u8>, usize> {
-        self.slot_maps.entry(ce).or_insert_with(|| {
-            // SAFETY: `ce` is a live linked class; its slot infos name every declared slot.
-            unsafe {
-                (0..zvals::slot_count(ce))
-                    .filter_map(|slot| {
-                        let info = zvals::slot_info(ce, slot);
-                        (!info.is_null()).then(|| (zend::zstr_bytes((*info).name).to_vec(), slot))
-                    })
-                    .collect()
-            }
-        })
-    }
-
     /// Runs deferred `__unserialize`/`__wakeup` calls, inner objects first.
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
-        let order = self.object_post_order();
-        let mut by_object: HashMap<usize, Vec<Deferred>> = HashMap::new();
-        for call in std::mem::take(&mut self.deferred) {
-            let object = match call {
-                Deferred::Unserialize(object, _) | Deferred::Wakeup(object) => object,
-            };
+        let mut by_object: HashMap<u32, Vec<Deferred>> = HashMap::new();
+        for (object, call) in std::mem::take(&mut self.deferred) {
             by_object.entry(object).or_default().push(call);
         }
-        for object in order {
+        for &object in &self.bp.hook_order {
             for call in by_object.remove(&object).unwrap_or_default() {
-                let obj = self.object_ptr(object);
-                let Target::Class(ce, _) = self.targets[object] else { continue };
+                let obj = self.object_ptr(object as usize);
+                let ce = self.class_of(object as usize);
+                if ce.is_null() {
+                    continue;
+                }
                 // SAFETY: the methods belong to the object's class; hooks run with nothing borrowed.
                 let result = unsafe {
                     match call {
-                        Deferred::Unserialize(_, array) => {
-                            let mut args = [self.zval_of(&Value::Array(graph_codec::ArrayId(array as u32)))?];
+                        Deferred::Unserialize(data) => {
+                            let mut args = [self.cell(data)?];
                             zvals::call_method((*ce).__unserialize, obj, &mut args)
                         }
-                        Deferred::Wakeup(_) => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
+                        Deferred::Wakeup => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
                     }
                 };
                 result.map_err(|()| DecodeError::Thrown)?;
@@ -541,109 +648,118 @@ impl<'g, 'a> Rebuild<'g, 'a> {
         Ok(())
     }
 
-    /// Objects in depth-first post-order from the root (children before parents, siblings in order).
-    fn object_post_order(&self) -> Vec<usize> {
-        let graph = self.graph;
-        let mut seen =
-            [vec![false; graph.arrays.len()], vec![false; graph.objects.len()], vec![false; graph.references.len()]];
-        let mut order = Vec::new();
-        // (node, children already pushed)
-        let mut stack: Vec<(Node, bool)> = Vec::new();
-        let mut visit = |node: Node, stack: &mut Vec<(Node, bool)>| {
-            let (kind, index) = match node {
-                Node::Array(i) => (0, i),
-                Node::Object(i) => (1, i),
-                Node::Reference(i) => (2, i),
-            };
-            if let Some(flag @ false) = seen[kind].get_mut(index) {
-                *flag = true;
-                stack.push((node, false));
-            }
-        };
-        if let Some(root) = node_of(&graph.root) {
-            visit(root, &mut stack);
-        }
-        while let Some((node, expanded)) = stack.pop() {
-            if expanded {
-                if let Node::Object(index) = node {
-                    order.push(index);
-                }
+    /// After a successful restore: safe-direct objects whose state is all ready values keep a prototype
+    /// from their second restore in the request on, which later restores clone.
+    fn keep_prototypes(&mut self) {
+        for index in 0..self.bp.objects.len() {
+            let plan = &self.bp.objects[index];
+            if self.cloned[index] || !plan.self_contained || !matches!(plan.restore, RestorePlan::Internal(..)) {
                 continue;
             }
-            stack.push((node, true));
-            let mut children = Vec::new();
-            let mut add = |value: &Value<'_>| children.extend(node_of(value));
-            match node {
-                Node::Array(i) => for_each_array_value(&graph.arrays[i].elements, &mut add),
-                Node::Reference(i) => add(&graph.references[i].value),
-                Node::Object(i) => match &graph.objects[i].state {
-                    ObjectState::Properties(p) | ObjectState::PropertiesThenWakeup(p) => {
-                        for_each_property_value(p, &mut add)
-                    }
-                    ObjectState::Unserialize(id) => children.push(Node::Array(id.index())),
-                    ObjectState::Internal { state, properties } => {
-                        state.for_each_value(&mut add);
-                        for_each_property_value(properties, &mut add);
-                    }
-                },
+            let clonable = self.memo.shapes[plan.shape as usize].as_ref().is_some_and(|c| c.clonable);
+            if !clonable {
+                continue;
             }
-            // Pushed in reverse so the first child is expanded (and finishes) first.
-            for child in children.into_iter().rev() {
-                visit(child, &mut stack);
+            let prototype = &mut self.memo.prototypes[index];
+            match prototype {
+                Prototype::Unseen => *prototype = Prototype::Seen,
+                Prototype::Seen => {
+                    // SAFETY: a live, complete object of this run, not yet seen by userland code.
+                    if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj) } {
+                        // SAFETY: the copy is live; a prototype released at request end runs no __destruct.
+                        unsafe { zvals::skip_destructor(copy.value.obj) };
+                        *prototype = Prototype::Kept(copy);
+                    }
+                }
+                Prototype::Kept(_) => {}
             }
         }
-        order
     }
 }
 
-fn node_of(value: &Value<'_>) -> Option<Node> {
-    match value {
-        Value::Array(id) => Some(Node::Array(id.index())),
-        Value::Object(id) => Some(Node::Object(id.index())),
-        Value::Reference(id) => Some(Node::Reference(id.index())),
-        _ => None,
+/// A copy of `obj` made by its class's clone handler.
+///
+/// # Safety
+/// `obj` must be a live object whose class has no `__clone` (the handler would call it).
+unsafe fn clone_object(obj: *mut zend_object) -> Option<zval> {
+    // SAFETY: caller guarantees a live object; the clone handler returns a new object with refcount 1.
+    unsafe {
+        let clone = (*(*obj).handlers).clone_obj?;
+        let copy = clone(obj);
+        if copy.is_null() || zend::exception_pending() {
+            zvals::clear_exception();
+            return None;
+        }
+        let z = zvals::object_zval(copy);
+        (*copy).gc.refcount -= 1;
+        Some(z)
     }
 }
 
-fn for_each_array_value<'v, 'a>(elements: &'v ArrayElements<'a>, mut visit: impl FnMut(&'v Value<'a>)) {
-    match elements {
-        ArrayElements::Packed(slots) => slots.iter().flatten().for_each(visit),
-        ArrayElements::Hash(entries) => entries.iter().for_each(|(_, v)| visit(v)),
+/// Resolves how objects of `stored` are written into `ce`.
+///
+/// # Safety
+/// `ce` must be a live, linked class.
+unsafe fn resolve_shape(
+    ce: *mut zend_class_entry,
+    stored: &crate::blueprint::Shape,
+) -> Result<ShapeClass, DecodeError> {
+    // SAFETY: caller guarantees a live class; its slot infos name every declared slot.
+    unsafe {
+        let facts = class_info::facts(ce);
+        if facts.info.object_tier(false).is_err() || facts.info.kind == graph_codec::ClassKind::Enum {
+            return Err(DecodeError::Undecodable);
+        }
+        let by_name: HashMap<Box<[u8]>, usize> = (0..zvals::slot_count(ce))
+            .filter_map(|slot| {
+                let info = zvals::slot_info(ce, slot);
+                (!info.is_null()).then(|| (Box::from(zend::zstr_bytes((*info).name)), slot))
+            })
+            .collect();
+        let allows_dynamic = class_info::allows_dynamic_properties(ce);
+        let slots = stored
+            .properties
+            .iter()
+            .map(|(name, _)| match by_name.get(&name[..]) {
+                Some(&slot) => SlotTarget::Declared { slot, info: zvals::slot_info(ce, slot) },
+                None if allows_dynamic => SlotTarget::Dynamic,
+                None => SlotTarget::Dropped,
+            })
+            .collect();
+        let clonable = (*ce).clone.is_null();
+        let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
+        Ok(ShapeClass { ce, facts, slots, by_name, allows_dynamic, forbids_dynamic, clonable })
     }
-}
-
-fn for_each_property_value<'v, 'a>(properties: &'v Properties<'a>, mut visit: impl FnMut(&'v Value<'a>)) {
-    properties.declared.iter().filter_map(|p| p.value.as_ref()).for_each(&mut visit);
-    properties.dynamic.iter().for_each(|(_, v)| visit(v));
 }
 
 /// Writes `value` into declared slot `slot` (`None` leaves it unset), checking the declared type as
 /// `unserialize()` does and registering a reference with its typed property.
 ///
 /// # Safety
-/// `obj` must be a live object of `ce` and `slot < ce->default_properties_count`.
+/// `obj` must be a live object whose class declares slot `slot`, described by `info` (or null).
 unsafe fn write_slot(
     obj: *mut zend_object,
-    ce: *mut zend_class_entry,
     slot: usize,
+    info: *mut zend_property_info,
     value: Option<zval>,
 ) -> Result<(), DecodeError> {
     // SAFETY: caller guarantees the slot exists; the old value is taken out (owned) before the new one
     // is moved in, and dropped after.
     unsafe {
-        let info = zvals::slot_info(ce, slot);
         let target = zvals::property_slot(obj, slot);
         let typed = !info.is_null() && (*info).type_.type_mask & TYPE_MASK != 0;
         let old = ptr::read(target);
         match value {
             None => {
-                (*target).u1.type_info = ffi::IS_UNDEF;
+                (*target).u1.type_info = IS_UNDEF;
                 (*target).u2.extra = 0;
             }
             Some(mut value) => {
                 if typed {
                     let checked = zend::deref(&raw mut value);
-                    if !ffi::zend_verify_property_type(info, checked, true) {
+                    // The engine's own fast path: the value's type is in the declared mask.
+                    let fits = (*info).type_.type_mask & (1 << zend::type_of(checked)) != 0;
+                    if !fits && !ffi::zend_verify_property_type(info, checked, true) {
                         ptr::write(target, old);
                         zvals::clear_exception();
                         return Err(DecodeError::Undecodable);

@@ -16,6 +16,7 @@ const Z_TYPE_FLAGS_SHIFT: u32 = 8;
 const IS_TYPE_REFCOUNTED: u32 = 1;
 const IS_TYPE_COLLECTABLE: u32 = 2;
 pub const GC_NOT_COLLECTABLE: u32 = 1 << 4;
+pub const GC_IMMUTABLE: u32 = 1 << 6;
 const IS_OBJ_DESTRUCTOR_CALLED: u32 = 1 << 8;
 pub const HASH_FLAG_PACKED: u32 = 1 << 2;
 
@@ -85,6 +86,16 @@ pub unsafe fn is_packed(ht: *const HashTable) -> bool {
     unsafe { (*ht).u.flags & HASH_FLAG_PACKED != 0 }
 }
 
+/// Whether the table is engine-immutable (`GC_IMMUTABLE`: an OPcache literal or one of our shared
+/// arrays), which never holds an object and is never written.
+///
+/// # Safety
+/// `ht` must be a live array.
+pub unsafe fn is_immutable(ht: *const HashTable) -> bool {
+    // SAFETY: caller guarantees a live array; GC flags live in gc.u.type_info.
+    unsafe { (*ht).gc.u.type_info & GC_IMMUTABLE != 0 }
+}
+
 /// Inserts (moves) `value` under the integer key `key`, as `$a[$key] = $value`.
 ///
 /// # Safety
@@ -106,6 +117,19 @@ pub unsafe fn insert_str(ht: *mut HashTable, key: &[u8], value: zval) {
     // SAFETY: caller guarantees a private writable table; the key bytes are copied by the engine.
     unsafe {
         ffi::zend_hash_str_update(ht, key.as_ptr().cast(), key.len(), &raw mut *value);
+    }
+}
+
+/// Inserts (moves) `value` under the string key `key` (exactly; an interned key is stored without a
+/// reference, any other gains one).
+///
+/// # Safety
+/// `ht` must be a live array owned by the caller alone (refcount 1); `key` a live string.
+pub unsafe fn insert_zstr(ht: *mut HashTable, key: *mut ffi::zend_string, value: zval) {
+    let mut value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: caller guarantees a private writable table and a live key; the table takes the value.
+    unsafe {
+        ffi::zend_hash_update(ht, key, &raw mut *value);
     }
 }
 
@@ -361,4 +385,82 @@ pub unsafe fn entries<'a>(ht: *mut HashTable) -> impl Iterator<Item = (Key<'a>, 
         // SAFETY: as above.
         RawKey::Str(s) => (Key::Str(unsafe { zend::zstr_bytes(s) }), z),
     })
+}
+
+/// A complete value that needs no work per fetch: a scalar, or a string or array this thread keeps
+/// (engine-immutable, or in request-heap mode a refcounted value its blueprint owns). Writing it is a
+/// bitwise copy, plus one reference when it is refcounted.
+#[derive(Clone, Copy)]
+pub struct Ready {
+    value: u64,
+    type_info: u32,
+}
+
+impl Ready {
+    /// A hole or an uninitialized property.
+    pub const UNDEF: Ready = Ready { value: 0, type_info: IS_UNDEF };
+    pub const NULL: Ready = Ready { value: 0, type_info: ffi::IS_NULL };
+
+    pub fn bool(b: bool) -> Ready {
+        Ready { value: 0, type_info: if b { ffi::IS_TRUE } else { ffi::IS_FALSE } }
+    }
+
+    pub fn long(i: i64) -> Ready {
+        Ready { value: i as u64, type_info: ffi::IS_LONG }
+    }
+
+    pub fn double(f: f64) -> Ready {
+        Ready { value: f.to_bits(), type_info: ffi::IS_DOUBLE }
+    }
+
+    /// A string or array pointer with the zval type info it is handed out with.
+    pub fn pointer(p: *mut std::ffi::c_void, type_info: u32) -> Ready {
+        Ready { value: p as u64, type_info }
+    }
+
+    /// The type info of an owned request value (`type_of` plus flags), kept as is.
+    ///
+    /// # Safety
+    /// `z` must stay alive (owned by the blueprint) as long as the `Ready` is used.
+    pub unsafe fn borrowed(z: &zval) -> Ready {
+        // SAFETY: reading the value bits and type info of a live zval.
+        unsafe { Ready { value: z.value.lval as u64, type_info: z.u1.type_info } }
+    }
+
+    pub fn is_undef(&self) -> bool {
+        self.type_info == IS_UNDEF
+    }
+
+    /// The string a string value points at.
+    pub fn as_string(&self) -> *mut ffi::zend_string {
+        self.value as *mut ffi::zend_string
+    }
+
+    /// Writes the value into `dst` (uninitialised memory or a zval the caller has released), without
+    /// taking a reference; `u2` is left as it is.
+    ///
+    /// # Safety
+    /// `dst` must be writable; a refcounted value must be given a reference by the caller if `dst`
+    /// owns one.
+    pub unsafe fn write(self, dst: *mut zval) {
+        // SAFETY: caller guarantees a writable zval; value and type are written as one pair.
+        unsafe {
+            (*dst).value.lval = self.value as i64;
+            (*dst).u1.type_info = self.type_info;
+        }
+    }
+
+    /// An owning zval of the value (adds the reference a refcounted value needs).
+    pub fn to_zval(self) -> zval {
+        let mut z = zval::new();
+        // SAFETY: `z` is a fresh zval; a refcounted value is kept alive by its owner, and the copy takes
+        // its own reference.
+        unsafe {
+            self.write(&raw mut z);
+            if is_refcounted(&raw const z) {
+                (*z.value.counted).gc.refcount += 1;
+            }
+        }
+        z
+    }
 }

@@ -3,12 +3,15 @@
 //! `ext/date/php_date.h` publishes (its abbreviation offset and DST flag are not in `__serialize`).
 
 use std::borrow::Cow;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 
-use ext_php_rs::ffi::{zend_class_entry, zend_object, zval, HashTable, IS_DOUBLE, IS_FALSE, IS_LONG, IS_TRUE};
-use graph_codec::{CivilDateTime, DateIntervalState, DateTimeState, InternalState, TimeZoneState};
+use ext_php_rs::ffi::{
+    zend_class_entry, zend_object, zend_string, zval, HashTable, IS_DOUBLE, IS_FALSE, IS_LONG, IS_TRUE,
+};
+use ext_php_rs::types::ZendStr;
+use graph_codec::{CivilDateTime, DateIntervalState, DateTimeState, InternalState, StateFamily, TimeZoneState};
 
-use super::{long, long_at, map, string_at, StateError};
+use super::{long_at, string_at, Arg, StateError};
 use crate::class_info;
 use crate::zend;
 use crate::zvals;
@@ -42,6 +45,269 @@ struct TimezoneObj {
     type_: c_int,
     tzi: ZoneInfo,
     std: zend_object,
+}
+
+/// `timelib_rel_time` (timelib.h, PHP 8.2).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct RelTime {
+    ymdhis_us: [i64; 7],
+    weekday: c_int,
+    weekday_behavior: c_int,
+    first_last_day_of: c_int,
+    invert: c_int,
+    days: i64,
+    special_type: c_uint,
+    special_amount: i64,
+    have_weekday_relative: c_uint,
+    have_special_relative: c_uint,
+}
+
+/// `timelib_time` (timelib.h, PHP 8.2): copied whole, as `date_object_clone_date` does.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct TimelibTime {
+    ymdhis_us: [i64; 7],
+    z: c_int,
+    tz_abbr: *mut c_char,
+    tz_info: *mut c_void,
+    dst: c_int,
+    relative: RelTime,
+    sse: i64,
+    flags: [c_uint; 9],
+}
+
+/// `php_date_obj` (ext/date/php_date.h).
+#[repr(C)]
+struct DateObj {
+    time: *mut TimelibTime,
+    std: zend_object,
+}
+
+/// `php_interval_obj` (ext/date/php_date.h, PHP 8.2).
+#[repr(C)]
+struct IntervalObj {
+    diff: *mut RelTime,
+    civil_or_wall: c_int,
+    from_string: bool,
+    date_string: *mut zend_string,
+    initialized: bool,
+    std: zend_object,
+}
+
+// Checked against PHP 8.2's headers (sizeof/offsetof compiled from php_date.h).
+const _: () = assert!(size_of::<TimelibTime>() == 240 && size_of::<RelTime>() == 104);
+const _: () = assert!(std::mem::offset_of!(DateObj, std) == 8 && std::mem::offset_of!(IntervalObj, std) == 32);
+const _: () = assert!(std::mem::offset_of!(TimezoneObj, std) == 32 && std::mem::offset_of!(TimelibTime, tz_abbr) == 64);
+
+/// The container of `std`.
+///
+/// # Safety
+/// `obj` must be the `std` member of a live `T` at offset `offset`.
+unsafe fn container<T>(obj: *mut zend_object, offset: usize) -> *mut T {
+    // SAFETY: caller guarantees the layout.
+    unsafe { obj.cast::<u8>().sub(offset).cast::<T>() }
+}
+
+/// The internal state of a date-family object detached from its request: strings copied out, and the
+/// zone's `timelib_tzinfo` (owned by the date extension's per-request cache) named instead of pointed
+/// at. Applying it to a fresh object does what the class's clone handler does (`date_object_clone_*`),
+/// without a userland `__clone`, and without parsing anything.
+pub struct DateSnapshot {
+    state: Snapshot,
+    /// The tz database identifier of the `timelib_tzinfo` the state needs, if any.
+    zone: Option<Box<[u8]>>,
+}
+
+enum Snapshot {
+    DateTime {
+        time: TimelibTime,
+        abbr: Option<CString>,
+    },
+    Zone {
+        type_: c_int,
+        utc_offset: i64,
+        abbr: Option<CString>,
+        dst: c_int,
+    },
+    Interval {
+        diff: RelTime,
+        civil_or_wall: c_int,
+        from_string: bool,
+        date_string: Option<Box<[u8]>>,
+        initialized: bool,
+    },
+}
+
+/// A C string owned by timelib, copied out.
+///
+/// # Safety
+/// `p` must be null or a live NUL-terminated string.
+unsafe fn owned(p: *const c_char) -> Option<CString> {
+    // SAFETY: caller guarantees a live C string.
+    (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_owned())
+}
+
+/// The identifier of a `timelib_tzinfo` (its first field).
+///
+/// # Safety
+/// `tz` must be null or a live `timelib_tzinfo`.
+unsafe fn zone_name(tz: *mut c_void) -> Option<Box<[u8]>> {
+    // SAFETY: caller guarantees a live tzinfo, whose first field is its NUL-terminated name.
+    unsafe { (!tz.is_null()).then(|| owned(*tz.cast::<*const c_char>())).flatten().map(|n| n.as_bytes().into()) }
+}
+
+/// The engine's copy of `s`, for a field the object's free handler releases with `efree`.
+fn estrdup(s: &Option<CString>) -> *mut c_char {
+    // SAFETY: a NUL-terminated string; the engine allocates the copy.
+    s.as_ref().map_or(std::ptr::null_mut(), |s| unsafe { ext_php_rs::ffi::_estrdup(s.as_ptr()) })
+}
+
+impl DateSnapshot {
+    /// The state of `obj`, and the tzinfo it points at (valid for this request).
+    ///
+    /// # Safety
+    /// `obj` must be a live, initialised object whose nearest internal ancestor belongs to `family`,
+    /// a date family.
+    pub unsafe fn capture(
+        family: StateFamily,
+        obj: *mut zend_object,
+    ) -> Result<(DateSnapshot, *mut c_void), StateError> {
+        // SAFETY: caller guarantees the layout; strings are copied out of the live object.
+        unsafe {
+            match family {
+                StateFamily::DateTime => {
+                    let from = container::<DateObj>(obj, std::mem::offset_of!(DateObj, std));
+                    if (*from).time.is_null() {
+                        return Err(StateError::Malformed);
+                    }
+                    let mut time = *(*from).time;
+                    let (abbr, tz) = (owned(time.tz_abbr), time.tz_info);
+                    time.tz_abbr = std::ptr::null_mut();
+                    time.tz_info = std::ptr::null_mut();
+                    Ok((DateSnapshot { state: Snapshot::DateTime { time, abbr }, zone: zone_name(tz) }, tz))
+                }
+                StateFamily::DateTimeZone => {
+                    let from = container::<TimezoneObj>(obj, std::mem::offset_of!(TimezoneObj, std));
+                    if !(*from).initialized {
+                        return Err(StateError::Malformed);
+                    }
+                    let type_ = (*from).type_;
+                    let (state, tz) = match type_ {
+                        ZONETYPE_ABBR => {
+                            let z = (*from).tzi.z;
+                            (Snapshot::Zone { type_, utc_offset: z.utc_offset, abbr: owned(z.abbr), dst: z.dst }, None)
+                        }
+                        ZONETYPE_OFFSET => {
+                            (Snapshot::Zone { type_, utc_offset: (*from).tzi.utc_offset, abbr: None, dst: 0 }, None)
+                        }
+                        ZONETYPE_ID => {
+                            (Snapshot::Zone { type_, utc_offset: 0, abbr: None, dst: 0 }, Some((*from).tzi.tz))
+                        }
+                        _ => return Err(StateError::Malformed),
+                    };
+                    let tz = tz.map_or(std::ptr::null_mut(), |tz| tz.cast::<c_void>());
+                    if type_ == ZONETYPE_ID && tz.is_null() {
+                        return Err(StateError::Malformed);
+                    }
+                    Ok((DateSnapshot { state, zone: zone_name(tz) }, tz))
+                }
+                StateFamily::DateInterval => {
+                    let from = container::<IntervalObj>(obj, std::mem::offset_of!(IntervalObj, std));
+                    if (*from).diff.is_null() {
+                        return Err(StateError::Malformed);
+                    }
+                    let text = (*from).date_string;
+                    let state = Snapshot::Interval {
+                        diff: *(*from).diff,
+                        civil_or_wall: (*from).civil_or_wall,
+                        from_string: (*from).from_string,
+                        date_string: (!text.is_null()).then(|| zend::zstr_bytes(text).into()),
+                        initialized: (*from).initialized,
+                    };
+                    Ok((DateSnapshot { state, zone: None }, std::ptr::null_mut()))
+                }
+                _ => Err(StateError::Malformed),
+            }
+        }
+    }
+
+    /// The identifier of the zone whose tzinfo [`DateSnapshot::apply`] needs, if any.
+    pub fn zone(&self) -> Option<&[u8]> {
+        self.zone.as_deref()
+    }
+
+    /// Writes the state into `obj`, a fresh object (no constructor run) of the snapshot's family; `tz`
+    /// is this request's tzinfo of [`DateSnapshot::zone`] (ignored when there is none).
+    ///
+    /// # Safety
+    /// `obj` must be a live, fresh object whose nearest internal ancestor belongs to the snapshot's
+    /// family; `tz` a tzinfo live for the request when the snapshot names a zone.
+    pub unsafe fn apply(&self, obj: *mut zend_object, tz: *mut c_void) -> Result<(), StateError> {
+        let tz = if self.zone.is_some() { tz } else { std::ptr::null_mut() };
+        if self.zone.is_some() && tz.is_null() {
+            return Err(StateError::Malformed);
+        }
+        // SAFETY: caller guarantees the layout; memory is allocated with the engine allocator, which
+        // timelib uses in PHP (timelib_config.h), so the object's own free handler releases it.
+        unsafe {
+            match &self.state {
+                Snapshot::DateTime { time, abbr } => {
+                    let to = container::<DateObj>(obj, std::mem::offset_of!(DateObj, std));
+                    if !(*to).time.is_null() {
+                        return Err(StateError::Malformed);
+                    }
+                    let copy = ext_php_rs::ffi::_emalloc(size_of::<TimelibTime>()).cast::<TimelibTime>();
+                    copy.write(TimelibTime { tz_abbr: estrdup(abbr), tz_info: tz, ..*time });
+                    (*to).time = copy;
+                }
+                Snapshot::Zone { type_, utc_offset, abbr, dst } => {
+                    let to = container::<TimezoneObj>(obj, std::mem::offset_of!(TimezoneObj, std));
+                    if (*to).initialized {
+                        return Err(StateError::Malformed);
+                    }
+                    (*to).tzi = match *type_ {
+                        ZONETYPE_ABBR => {
+                            ZoneInfo { z: AbbrInfo { utc_offset: *utc_offset, abbr: estrdup(abbr), dst: *dst } }
+                        }
+                        ZONETYPE_OFFSET => ZoneInfo { utc_offset: *utc_offset },
+                        _ => ZoneInfo { tz: tz.cast() },
+                    };
+                    (*to).type_ = *type_;
+                    (*to).initialized = true;
+                }
+                Snapshot::Interval { diff, civil_or_wall, from_string, date_string, initialized } => {
+                    let to = container::<IntervalObj>(obj, std::mem::offset_of!(IntervalObj, std));
+                    if !(*to).diff.is_null() {
+                        return Err(StateError::Malformed);
+                    }
+                    let copy = ext_php_rs::ffi::_emalloc(size_of::<RelTime>()).cast::<RelTime>();
+                    copy.write(*diff);
+                    (*to).diff = copy;
+                    (*to).civil_or_wall = *civil_or_wall;
+                    (*to).from_string = *from_string;
+                    (*to).date_string =
+                        date_string.as_ref().map_or(std::ptr::null_mut(), |text| ZendStr::new(text, false).into_raw());
+                    (*to).initialized = *initialized;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Copies the internal state of `src` into `dst`, a fresh object of the same family (request
+/// prototypes of date objects: the class's clone handler would call a userland `__clone`).
+///
+/// # Safety
+/// `src` must be a live object and `dst` a freshly created one (no constructor run), both of classes
+/// whose nearest internal ancestor belongs to `family`, a date family.
+pub unsafe fn copy_state(family: StateFamily, src: *mut zend_object, dst: *mut zend_object) -> Result<(), StateError> {
+    // SAFETY: forwarded from the caller; the tzinfo of `src` is live for this request.
+    unsafe {
+        let (snapshot, tz) = DateSnapshot::capture(family, src)?;
+        snapshot.apply(dst, tz)
+    }
 }
 
 /// # Safety
@@ -203,8 +469,8 @@ pub unsafe fn extract_interval<'a>(ht: *mut HashTable) -> Result<InternalState<'
     }
 }
 
-/// The `__unserialize()` array of a date-time.
-pub fn date_time_array(state: &DateTimeState<'_>) -> zval {
+/// The `__unserialize()` argument of a date-time.
+pub fn date_time_argument<'a, V>(state: &DateTimeState<'_>) -> Arg<'a, V> {
     let c = state.civil;
     let sign = if c.year < 0 { "-" } else { "" };
     let date = format!(
@@ -217,48 +483,40 @@ pub fn date_time_array(state: &DateTimeState<'_>) -> zval {
         c.second,
         state.microsecond
     );
-    let mut entries = vec![(&b"date"[..], zvals::string(date.as_bytes()))];
+    let mut entries = vec![(&b"date"[..], Arg::Bytes(Cow::Owned(date.into_bytes())))];
     if let Some(zone) = &state.zone {
         let (kind, name) = zone_text(zone);
-        entries.push((b"timezone_type", long(kind)));
-        entries.push((b"timezone", zvals::string(&name)));
+        entries.push((b"timezone_type", Arg::Long(kind)));
+        entries.push((b"timezone", Arg::Bytes(Cow::Owned(name))));
     }
-    map(entries)
+    Arg::Map(entries)
 }
 
-/// The `__unserialize()` array of a zone.
-pub fn zone_array(zone: &TimeZoneState<'_>) -> zval {
+/// The `__unserialize()` argument of a zone.
+pub fn zone_argument<'a, V>(zone: &TimeZoneState<'_>) -> Arg<'a, V> {
     let (kind, name) = zone_text(zone);
-    map(vec![(b"timezone_type", long(kind)), (b"timezone", zvals::string(&name))])
+    Arg::Map(vec![(b"timezone_type", Arg::Long(kind)), (b"timezone", Arg::Bytes(Cow::Owned(name)))])
 }
 
-/// The `__unserialize()` array of an interval.
-pub fn interval_array(s: &DateIntervalState<'_>) -> zval {
+/// The `__unserialize()` argument of an interval.
+pub fn interval_argument<'a, V>(s: &DateIntervalState<'_>) -> Arg<'a, V> {
     if let Some(text) = &s.from_string {
-        let mut yes = zval::new();
-        yes.set_bool(true);
-        return map(vec![(b"from_string", yes), (b"date_string", zvals::string(text))]);
+        return Arg::Map(vec![
+            (b"from_string", Arg::Bool(true)),
+            (b"date_string", Arg::Bytes(Cow::Owned(text.to_vec()))),
+        ]);
     }
-    let mut f = zval::new();
-    f.set_double(s.microseconds as f64 / 1_000_000.0);
-    let mut days = zval::new();
-    match s.total_days {
-        Some(d) => days.set_long(d),
-        None => days.set_bool(false),
-    }
-    let mut no = zval::new();
-    no.set_bool(false);
-    map(vec![
-        (b"y", long(s.years)),
-        (b"m", long(s.months)),
-        (b"d", long(s.days)),
-        (b"h", long(s.hours)),
-        (b"i", long(s.minutes)),
-        (b"s", long(s.seconds)),
-        (b"f", f),
-        (b"invert", long(i64::from(s.invert))),
-        (b"days", days),
-        (b"from_string", no),
+    Arg::Map(vec![
+        (b"y", Arg::Long(s.years)),
+        (b"m", Arg::Long(s.months)),
+        (b"d", Arg::Long(s.days)),
+        (b"h", Arg::Long(s.hours)),
+        (b"i", Arg::Long(s.minutes)),
+        (b"s", Arg::Long(s.seconds)),
+        (b"f", Arg::Double(s.microseconds as f64 / 1_000_000.0)),
+        (b"invert", Arg::Long(i64::from(s.invert))),
+        (b"days", s.total_days.map_or(Arg::Bool(false), Arg::Long)),
+        (b"from_string", Arg::Bool(false)),
     ])
 }
 

@@ -10,6 +10,8 @@ use std::ptr;
 use ext_php_rs::ffi::{self, zend_function, zend_object, zval};
 use graph_codec::{HeapState, InternalState, PriorityQueueEntry, PriorityQueueState, StateFamily};
 
+const _: () = assert!(std::mem::size_of::<PqueueElem>() == 2 * std::mem::size_of::<zval>());
+
 use super::StateError;
 
 /// `SPL_HEAP_CORRUPTED`: the only heap flag that outlives an operation (`SPL_HEAP_WRITE_LOCKED` is
@@ -102,41 +104,38 @@ pub unsafe fn extract<'a>(
     }
 }
 
+/// Writes heap elements (moved; data, priority pairs for a priority queue) into `obj` in stored (heap)
+/// order, so `compare()` is never called.
+///
 /// # Safety
-/// `obj` must be a freshly created (empty) object of a heap or priority-queue class matching the
-/// state's family.
-pub unsafe fn inject(state: InternalState<'_, zval>, obj: *mut zend_object) -> Result<(), StateError> {
-    let family = state.family();
+/// `obj` must be a freshly created (empty) object of a heap (`family` `Heap`) or priority-queue class.
+pub unsafe fn inject(
+    family: StateFamily,
+    obj: *mut zend_object,
+    elements: Vec<zval>,
+    extract_flags: Option<u32>,
+    heap_flags: u32,
+) -> Result<(), StateError> {
+    let pairs = family == StateFamily::PriorityQueue;
+    if pairs != extract_flags.is_some() || (pairs && !elements.len().is_multiple_of(2)) {
+        return Err(StateError::Malformed);
+    }
+    let count = if pairs { elements.len() / 2 } else { elements.len() };
     // SAFETY: caller guarantees the layout; the buffer is grown with the engine allocator exactly as
     // spl_ptr_heap_insert grows it, and every slot written is moved in (ownership transferred).
     unsafe {
         let (intern, heap) = match heap_of(obj, family) {
             Ok(found) if (*found.1).count == 0 => found,
-            _ => {
-                drop(state);
+            _ => return Err(StateError::Malformed),
+        };
+        if let Some(extract) = extract_flags {
+            let extract = extract as c_int;
+            if extract & EXTRACT_BOTH == 0 || extract & !EXTRACT_BOTH != 0 {
                 return Err(StateError::Malformed);
             }
-        };
-        let (count, heap_flags) = match &state {
-            InternalState::Heap(s) => (s.elements.len(), s.heap_flags),
-            InternalState::PriorityQueue(s) => {
-                let extract = s.extract_flags as c_int;
-                if extract & EXTRACT_BOTH == 0 || extract & !EXTRACT_BOTH != 0 {
-                    drop(state);
-                    return Err(StateError::Malformed);
-                }
-                (*intern).flags = extract;
-                (s.entries.len(), s.heap_flags)
-            }
-            _ => {
-                drop(state);
-                return Err(StateError::Malformed);
-            }
-        };
-        let Ok(count_int) = c_int::try_from(count) else {
-            drop(state);
-            return Err(StateError::Malformed);
-        };
+            (*intern).flags = extract;
+        }
+        let count_int = c_int::try_from(count).map_err(|_| StateError::Malformed)?;
         if count > (*heap).max_size {
             let mut max_size = (*heap).max_size.max(1);
             while max_size < count {
@@ -149,24 +148,10 @@ pub unsafe fn inject(state: InternalState<'_, zval>, obj: *mut zend_object) -> R
             (*heap).elements = grown;
             (*heap).max_size = max_size;
         }
-        match state {
-            InternalState::Heap(s) => {
-                let elements = (*heap).elements.cast::<zval>();
-                for (i, value) in s.elements.into_iter().enumerate() {
-                    ptr::write(elements.add(i), value);
-                }
-            }
-            InternalState::PriorityQueue(s) => {
-                let elements = (*heap).elements.cast::<PqueueElem>();
-                for (i, entry) in s.entries.into_iter().enumerate() {
-                    ptr::write(elements.add(i), PqueueElem { data: entry.data, priority: entry.priority });
-                }
-            }
-            // Rejected before the buffer was touched.
-            other => {
-                drop(other);
-                return Err(StateError::Malformed);
-            }
+        // A priority queue element is two consecutive zvals (`spl_pqueue_elem`: data, priority).
+        let slots = (*heap).elements.cast::<zval>();
+        for (i, value) in elements.into_iter().enumerate() {
+            ptr::write(slots.add(i), value);
         }
         (*heap).count = count_int;
         (*heap).flags = (heap_flags as c_int) & HEAP_CORRUPTED;

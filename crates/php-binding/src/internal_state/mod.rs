@@ -8,6 +8,11 @@ mod date;
 mod heap;
 mod spl;
 
+pub use date::{copy_state, DateSnapshot};
+pub use heap::inject as restore_heap;
+
+use std::borrow::Cow;
+
 use ext_php_rs::ffi::{zend_class_entry, zend_object, zval, HashTable, IS_ARRAY};
 use graph_codec::{InternalState, StateFamily};
 
@@ -68,28 +73,44 @@ pub unsafe fn extract<'a>(
     }
 }
 
-/// Writes `state` (values owned) into `obj`, a fresh object (no constructor run) of a class whose
-/// internal base `base` belongs to the state's family.
-///
-/// # Safety
-/// `obj` must be a live, freshly created object whose class has `base` as its nearest internal
-/// ancestor, and `base`'s family must be `state.family()`.
-pub unsafe fn inject(
-    state: InternalState<'_, zval>,
-    obj: *mut zend_object,
-    base: *mut zend_class_entry,
-) -> Result<(), StateError> {
-    // SAFETY: caller guarantees the object's layout matches the state's family.
-    unsafe {
-        let exported = match state {
-            InternalState::Heap(_) | InternalState::PriorityQueue(_) => return heap::inject(state, obj),
-            InternalState::DateTime(s) => date::date_time_array(&s),
-            InternalState::DateTimeZone(s) => date::zone_array(&s),
-            InternalState::DateInterval(s) => date::interval_array(&s),
-            other => spl::array(other)?,
-        };
-        unserialize(obj, base, exported)
-    }
+/// A value of the array an internal class's own `__unserialize()` takes, as the blueprint builds it:
+/// constants made here, and stored values (`V`) of the graph.
+pub enum Arg<'a, V> {
+    Null,
+    Bool(bool),
+    Long(i64),
+    Double(f64),
+    Bytes(Cow<'a, [u8]>),
+    Value(V),
+    /// A packed list.
+    List(Vec<Arg<'a, V>>),
+    /// A hash with string keys, in order.
+    Map(Vec<(&'static [u8], Arg<'a, V>)>),
+}
+
+/// How a safe-direct object's state is written into a fresh object of its class.
+pub enum Restore<'a, V> {
+    /// The internal base class's own `__unserialize($argument)`.
+    Unserialize(Arg<'a, V>),
+    /// Heap elements written in stored (heap) order, so `compare()` is never called; `extract_flags`
+    /// is set for priority queues (whose elements are data, priority pairs).
+    Heap { elements: Vec<V>, extract_flags: Option<u32>, heap_flags: u32 },
+}
+
+/// How to restore `state`: the engine's own `__unserialize` format for every family that has one.
+pub fn restore<V>(state: InternalState<'_, V>) -> Result<Restore<'_, V>, StateError> {
+    Ok(match state {
+        InternalState::DateTime(s) => Restore::Unserialize(date::date_time_argument(&s)),
+        InternalState::DateTimeZone(s) => Restore::Unserialize(date::zone_argument(&s)),
+        InternalState::DateInterval(s) => Restore::Unserialize(date::interval_argument(&s)),
+        InternalState::Heap(s) => Restore::Heap { elements: s.elements, extract_flags: None, heap_flags: s.heap_flags },
+        InternalState::PriorityQueue(s) => Restore::Heap {
+            elements: s.entries.into_iter().flat_map(|e| [e.data, e.priority]).collect(),
+            extract_flags: Some(s.extract_flags),
+            heap_flags: s.heap_flags,
+        },
+        other => Restore::Unserialize(spl::argument(other)?),
+    })
 }
 
 /// `base::__serialize()` on `obj`; the result must be an array.
@@ -112,11 +133,12 @@ unsafe fn serialize(obj: *mut zend_object, base: *mut zend_class_entry) -> Resul
     }
 }
 
-/// `base::__unserialize($data)` on `obj`; consumes `data`.
+/// `base::__unserialize($data)` on `obj` (the internal base class's own method, so no userland override
+/// runs); consumes `data`.
 ///
 /// # Safety
 /// `obj` must be a live object of `base` or a subclass.
-unsafe fn unserialize(obj: *mut zend_object, base: *mut zend_class_entry, data: zval) -> Result<(), StateError> {
+pub unsafe fn unserialize(obj: *mut zend_object, base: *mut zend_class_entry, data: zval) -> Result<(), StateError> {
     // SAFETY: caller guarantees the object belongs to `base`; the method is the internal one.
     unsafe {
         let func = class_info::method(base, b"__unserialize");
@@ -159,36 +181,4 @@ unsafe fn string_at(ht: *mut HashTable, key: &[u8]) -> Result<Vec<u8>, StateErro
             _ => Err(StateError::Malformed),
         }
     }
-}
-
-/// A packed PHP array of `values` (moved).
-fn list(values: Vec<zval>) -> zval {
-    let array = zvals::new_array(values.len(), true);
-    // SAFETY: the array was just created and is owned by this function alone.
-    unsafe {
-        let ht = zvals::table(&raw const array);
-        for (index, value) in values.into_iter().enumerate() {
-            zvals::insert_int(ht, index as i64, value);
-        }
-    }
-    array
-}
-
-/// A hash PHP array of `entries` (moved).
-fn map(entries: Vec<(&[u8], zval)>) -> zval {
-    let array = zvals::new_array(entries.len(), false);
-    // SAFETY: the array was just created and is owned by this function alone.
-    unsafe {
-        let ht = zvals::table(&raw const array);
-        for (key, value) in entries {
-            zvals::insert_str(ht, key, value);
-        }
-    }
-    array
-}
-
-fn long(value: i64) -> zval {
-    let mut z = zval::new();
-    z.set_long(value);
-    z
 }

@@ -11,7 +11,10 @@ use graph_codec::{
     StateFamily,
 };
 
-use super::{list, long, StateError};
+use super::{Arg, StateError};
+
+/// `SPL_ARRAY_IS_SELF`: the object is its own storage.
+const ARRAY_IS_SELF: u32 = 0x0100_0000;
 use crate::zend;
 use crate::zvals;
 
@@ -31,7 +34,10 @@ pub unsafe fn extract<'a>(family: StateFamily, ht: *mut HashTable) -> Result<Int
         Ok(match family {
             StateFamily::ArrayStorage => {
                 let storage = at(1)?;
-                if !matches!(zend::type_of(storage), IS_ARRAY | IS_OBJECT) {
+                // A self-backed object (`$o->exchangeArray($o)`) exports no storage: its elements are
+                // its own properties.
+                let self_backed = flags(0)? & ARRAY_IS_SELF != 0 && zend::type_of(storage) == IS_NULL;
+                if !self_backed && !matches!(zend::type_of(storage), IS_ARRAY | IS_OBJECT) {
                     return Err(StateError::Malformed);
                 }
                 let class = at(3)?;
@@ -82,22 +88,25 @@ unsafe fn elements(ht: *mut HashTable) -> Vec<*mut zval> {
     unsafe { (0..).map_while(|i| zvals::find_int(ht, i)).collect() }
 }
 
-/// The `__unserialize()` array for `state` (values moved).
-pub fn array(state: InternalState<'_, zval>) -> Result<zval, StateError> {
-    let empty = || zvals::new_array(0, true);
+/// The `__unserialize()` argument for `state`.
+pub fn argument<V>(state: InternalState<'_, V>) -> Result<Arg<'_, V>, StateError> {
+    let empty = || Arg::List(Vec::new());
+    let values = |elements: Vec<V>| Arg::List(elements.into_iter().map(Arg::Value).collect());
     Ok(match state {
         InternalState::ArrayStorage(s) => {
             let class = match s.iterator_class {
-                Some(name) => zvals::string(&name),
-                None => zval::new(),
+                Some(name) => Arg::Bytes(name),
+                None => Arg::Null,
             };
-            list(vec![long(i64::from(s.flags)), s.storage, empty(), class])
+            Arg::List(vec![Arg::Long(i64::from(s.flags)), Arg::Value(s.storage), empty(), class])
         }
-        InternalState::FixedArray(s) => list(s.elements),
-        InternalState::DoublyLinkedList(s) => list(vec![long(i64::from(s.iterator_mode)), list(s.elements), empty()]),
+        InternalState::FixedArray(s) => values(s.elements),
+        InternalState::DoublyLinkedList(s) => {
+            Arg::List(vec![Arg::Long(i64::from(s.iterator_mode)), values(s.elements), empty()])
+        }
         InternalState::ObjectStorage(s) => {
             let flat = s.entries.into_iter().flat_map(|e| [e.object, e.data]).collect();
-            list(vec![list(flat), empty()])
+            Arg::List(vec![values(flat), empty()])
         }
         _ => return Err(StateError::Malformed),
     })

@@ -1,0 +1,586 @@
+//! The view step of the read path: one stored version, checked once and turned into what every later
+//! fetch needs, kept per thread and entry version (spec §7.2–7.3).
+//!
+//! Everything that holds no object and no reference is built here, once: strings, and arrays whose
+//! whole content is scalars, strings and such arrays, become engine-immutable values (`immutable`), at
+//! any depth of the graph (object properties, list elements, nested arrays), so a fetch hands them out
+//! by pointer. What remains (objects, references, arrays that hold them, the arguments internal classes
+//! restore from) becomes a plan of numbered nodes whose slots are those values, so a fetch
+//! (`zval_out::materialise`) only creates the objects and the arrays around them. Class names are
+//! resolved per request by the materialiser, not here: class entries belong to a request.
+//!
+//! In request-heap mode (past the memory bound of a long request, §7.5) nothing is made immutable:
+//! strings are request strings the blueprint owns and every array is planned, and the blueprint lives
+//! for one fetch only.
+
+use foldhash::{HashMap, HashMapExt};
+
+use ext_php_rs::ffi::zval;
+use graph_codec::{
+    ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, ReferenceId, ShapeId, StateFamily,
+    StoreTier, StringId,
+};
+
+use crate::encoding;
+use crate::immutable::{self, ImmutableArena, ImmutableKey};
+use crate::internal_state::{self, Arg, Restore};
+use crate::zval_out::DecodeError;
+use crate::zvals::{self, Ready};
+
+/// A slot of the plan: a ready value, or a node built per fetch.
+#[derive(Clone, Copy)]
+pub enum Cell {
+    Ready(Ready),
+    /// A planned array (index into [`Blueprint::arrays`]).
+    Array(u32),
+    Object(u32),
+    Reference(u32),
+    EnumCase(u32),
+}
+
+impl Cell {
+    pub const UNDEF: Cell = Cell::Ready(Ready::UNDEF);
+
+    fn is_ready(&self) -> bool {
+        matches!(self, Cell::Ready(_))
+    }
+}
+
+/// A contiguous run of [`Blueprint::cells`] or [`Blueprint::entries`].
+#[derive(Clone, Copy, Default)]
+pub struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// A key of a planned hash array or a dynamic property name.
+#[derive(Clone, Copy)]
+pub enum Key {
+    Int(i64),
+    /// A string value (immutable, or owned by the blueprint).
+    Str(Ready),
+}
+
+/// An array built per fetch, because it holds an object or a reference somewhere.
+pub struct ArrayPlan {
+    pub packed: bool,
+    pub next_free: i64,
+    /// Packed: one cell per slot (`Cell::UNDEF` is a hole). Hash: entries.
+    pub span: Span,
+    /// Elements that are not holes.
+    pub count: u32,
+}
+
+/// How an object's state is written.
+pub enum RestorePlan {
+    Properties,
+    /// Properties, then `__wakeup()`.
+    PropertiesThenWakeup,
+    /// `__unserialize()` with this array.
+    Unserialize(Cell),
+    /// A safe-direct internal class: its state, then its properties.
+    Internal(StateFamily, StatePlan),
+}
+
+/// The internal state of a safe-direct object.
+pub enum StatePlan {
+    /// The internal base class's own `__unserialize()` with this array.
+    Unserialize(Cell),
+    /// Heap elements in stored order (cells).
+    Heap { elements: Span, extract_flags: Option<u32>, heap_flags: u32 },
+}
+
+pub struct ObjectPlan {
+    pub shape: u32,
+    pub restore: RestorePlan,
+    /// One cell per declared property of the shape (`Cell::UNDEF`: uninitialized).
+    pub declared: Span,
+    /// Dynamic properties: entries with string keys.
+    pub dynamic: Span,
+    /// Every property and state value is ready: a copy made by the class's clone handler is a complete,
+    /// independent copy.
+    pub self_contained: bool,
+}
+
+/// A class name and its declared property names (mangled), as stored.
+pub struct Shape {
+    pub class_name: Box<[u8]>,
+    /// The name and its lower-case form as strings, for class-table lookups without allocation
+    /// (`None` for a name no class can have).
+    pub lookup: Option<(Ready, Ready)>,
+    /// Name bytes and the name as a string value (for dynamic properties).
+    pub properties: Vec<(Box<[u8]>, Ready)>,
+}
+
+/// An enum class name and a case name.
+pub type EnumCaseName = (Box<[u8]>, Box<[u8]>);
+
+/// One stored version, ready to be materialised.
+pub struct Blueprint {
+    pub root: Cell,
+    /// `PHPSerialized`: the bytes `unserialize()` takes.
+    pub php_serialized: Option<Box<[u8]>>,
+    pub objects: Vec<ObjectPlan>,
+    /// Planned arrays, each after the arrays it contains.
+    pub arrays: Vec<ArrayPlan>,
+    pub references: Vec<Cell>,
+    pub cells: Vec<Cell>,
+    pub entries: Vec<(Key, Cell)>,
+    pub shapes: Vec<Shape>,
+    pub enum_cases: Vec<EnumCaseName>,
+    /// Objects restored through `__wakeup()`/`__unserialize()`, inner objects first (the order
+    /// `unserialize()` runs its delayed calls in).
+    pub hook_order: Vec<u32>,
+    arena: ImmutableArena,
+    /// Request-heap mode: the strings the cells point at.
+    owned: Vec<zval>,
+}
+
+/// Whether a blueprint may make values engine-immutable (kept across requests) or must build them in
+/// the request heap (one fetch only).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Shared,
+    RequestHeap,
+}
+
+impl Blueprint {
+    /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
+    pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
+        let mut blueprint = Blueprint::empty();
+        let word = || -> Result<[u8; 8], DecodeError> { bytes.try_into().map_err(|_| DecodeError::Corrupted) };
+        let root = match tag {
+            encoding::TAG_NULL | encoding::TAG_FALSE | encoding::TAG_TRUE if !bytes.is_empty() => {
+                return Err(DecodeError::Corrupted)
+            }
+            encoding::TAG_NULL => Ready::NULL,
+            encoding::TAG_FALSE => Ready::bool(false),
+            encoding::TAG_TRUE => Ready::bool(true),
+            encoding::TAG_INT => Ready::long(i64::from_le_bytes(word()?)),
+            encoding::TAG_DOUBLE => Ready::double(f64::from_bits(u64::from_le_bytes(word()?))),
+            encoding::TAG_STRING => blueprint.string(bytes, None, mode),
+            _ => {
+                let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
+                let checked = CheckedGraph::check(bytes).map_err(|_| DecodeError::Corrupted)?;
+                if checked.header().tier != tier {
+                    return Err(DecodeError::Corrupted);
+                }
+                if tier == StoreTier::PHPSerialized {
+                    let serialized = checked.php_serialized_bytes().map_err(|_| DecodeError::Corrupted)?;
+                    blueprint.php_serialized = Some(serialized.into());
+                    return Ok(blueprint);
+                }
+                return Builder::new(&checked, mode, blueprint)?.run();
+            }
+        };
+        blueprint.root = Cell::Ready(root);
+        Ok(blueprint)
+    }
+
+    fn empty() -> Blueprint {
+        Blueprint {
+            root: Cell::UNDEF,
+            php_serialized: None,
+            objects: Vec::new(),
+            arrays: Vec::new(),
+            references: Vec::new(),
+            cells: Vec::new(),
+            entries: Vec::new(),
+            shapes: Vec::new(),
+            enum_cases: Vec::new(),
+            hook_order: Vec::new(),
+            arena: ImmutableArena::default(),
+            owned: Vec::new(),
+        }
+    }
+
+    /// Bytes of memory this blueprint keeps (budget of superseded copies, §7.5).
+    pub fn bytes(&self) -> usize {
+        self.arena.bytes()
+            + self.cells.capacity() * size_of::<Cell>()
+            + self.entries.capacity() * size_of::<(Key, Cell)>()
+            + self.objects.capacity() * size_of::<ObjectPlan>()
+            + self.arrays.capacity() * size_of::<ArrayPlan>()
+    }
+
+    /// The value itself when it needs no materialisation (a scalar, a string, an object-free array).
+    pub fn ready_root(&self) -> Option<Ready> {
+        match self.root {
+            Cell::Ready(ready) if self.php_serialized.is_none() => Some(ready),
+            _ => None,
+        }
+    }
+
+    /// Whether fetching runs userland code (`__wakeup`, `__unserialize`, `unserialize()`), so a request
+    /// keeps a prototype to run it once per key and version (§6.4).
+    pub fn runs_hooks(&self) -> bool {
+        self.php_serialized.is_some() || !self.hook_order.is_empty()
+    }
+
+    /// A string value of `bytes` (hash `hash` when the caller knows it).
+    fn string(&mut self, bytes: &[u8], hash: Option<u64>, mode: Mode) -> Ready {
+        match mode {
+            Mode::Shared => {
+                let hash = hash.unwrap_or_else(|| graph_codec::zend_string_hash(bytes));
+                immutable::string_value(self.arena.string(bytes, hash))
+            }
+            Mode::RequestHeap => {
+                self.owned.push(zvals::string(bytes));
+                let z = self.owned.last().expect("just pushed");
+                // SAFETY: the zval is owned by the blueprint, which outlives every use of the value.
+                unsafe { Ready::borrowed(z) }
+            }
+        }
+    }
+
+    fn push_cells(&mut self, cells: impl IntoIterator<Item = Cell>) -> Span {
+        let start = self.cells.len() as u32;
+        self.cells.extend(cells);
+        Span { start, len: self.cells.len() as u32 - start }
+    }
+
+    fn push_entries(&mut self, entries: impl IntoIterator<Item = (Key, Cell)>) -> Span {
+        let start = self.entries.len() as u32;
+        self.entries.extend(entries);
+        Span { start, len: self.entries.len() as u32 - start }
+    }
+}
+
+/// Builds a blueprint from a checked graph.
+struct Builder<'c, 'a> {
+    checked: &'c CheckedGraph<'a>,
+    mode: Mode,
+    bp: Blueprint,
+    /// Per string id, once made.
+    strings: Vec<Option<Ready>>,
+    /// Strings the builder adds (keys and texts of internal-state arguments), by content.
+    extra_strings: HashMap<Vec<u8>, Ready>,
+    /// Per array id, once resolved.
+    arrays: Vec<Option<Cell>>,
+    plain: Vec<bool>,
+}
+
+fn corrupt<T>(_: T) -> DecodeError {
+    DecodeError::Corrupted
+}
+
+impl<'c, 'a> Builder<'c, 'a> {
+    fn new(checked: &'c CheckedGraph<'a>, mode: Mode, bp: Blueprint) -> Result<Self, DecodeError> {
+        let plain = match mode {
+            Mode::Shared => checked.plain_arrays().map_err(corrupt)?,
+            Mode::RequestHeap => vec![false; checked.array_count()],
+        };
+        Ok(Builder {
+            checked,
+            mode,
+            bp,
+            strings: vec![None; checked.string_count()],
+            extra_strings: HashMap::new(),
+            arrays: vec![None; checked.array_count()],
+            plain,
+        })
+    }
+
+    fn run(mut self) -> Result<Blueprint, DecodeError> {
+        for id in 0..self.checked.shape_count() {
+            let shape = self.checked.shape(ShapeId(id as u32)).map_err(corrupt)?;
+            let properties = shape
+                .properties
+                .iter()
+                .map(|(name, _)| (Box::from(name.bytes), self.graph_string(name.id, name.bytes, name.hash)))
+                .collect();
+            let name = shape.class_name;
+            let valid = !name.bytes.is_empty() && !name.bytes.contains(&0) && name.bytes[0] != b'\\';
+            let lookup = valid.then(|| {
+                let lower = name.bytes.to_ascii_lowercase();
+                (self.graph_string(name.id, name.bytes, name.hash), self.extra_string(&lower))
+            });
+            self.bp.shapes.push(Shape { class_name: name.bytes.into(), lookup, properties });
+        }
+        for id in 0..self.checked.enum_case_count() {
+            let (class, case) = self.checked.enum_case(graph_codec::EnumCaseId(id as u32)).map_err(corrupt)?;
+            self.bp.enum_cases.push((class.bytes.into(), case.bytes.into()));
+        }
+        for id in 0..self.checked.array_count() {
+            self.resolve_array(id)?;
+        }
+        for id in 0..self.checked.reference_count() {
+            let value = self.checked.reference(ReferenceId(id as u32)).map_err(corrupt)?;
+            let cell = self.cell(value)?;
+            self.bp.references.push(cell);
+        }
+        for id in 0..self.checked.object_count() {
+            let plan = self.object(ObjectId(id as u32))?;
+            self.bp.objects.push(plan);
+        }
+        let root = self.checked.root().map_err(corrupt)?;
+        self.bp.root = self.cell(root)?;
+        if self
+            .bp
+            .objects
+            .iter()
+            .any(|o| matches!(o.restore, RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)))
+        {
+            self.bp.hook_order = self.hook_order();
+        }
+        Ok(self.bp)
+    }
+
+    fn graph_string(&mut self, id: StringId, bytes: &[u8], hash: u64) -> Ready {
+        if let Some(ready) = self.strings[id.index()] {
+            return ready;
+        }
+        let ready = self.bp.string(bytes, Some(hash), self.mode);
+        self.strings[id.index()] = Some(ready);
+        ready
+    }
+
+    fn extra_string(&mut self, bytes: &[u8]) -> Ready {
+        if let Some(&ready) = self.extra_strings.get(bytes) {
+            return ready;
+        }
+        let ready = self.bp.string(bytes, None, self.mode);
+        self.extra_strings.insert(bytes.to_vec(), ready);
+        ready
+    }
+
+    /// The cell of a slot; arrays must already be resolved.
+    fn cell(&mut self, slot: CheckedSlot<'a>) -> Result<Cell, DecodeError> {
+        Ok(match slot {
+            CheckedSlot::Undef => Cell::UNDEF,
+            CheckedSlot::Null => Cell::Ready(Ready::NULL),
+            CheckedSlot::Bool(b) => Cell::Ready(Ready::bool(b)),
+            CheckedSlot::Int(i) => Cell::Ready(Ready::long(i)),
+            CheckedSlot::Float(f) => Cell::Ready(Ready::double(f)),
+            CheckedSlot::String(s) => Cell::Ready(self.graph_string(s.id, s.bytes, s.hash)),
+            CheckedSlot::Array(id) => self.arrays.get(id.index()).copied().flatten().ok_or(DecodeError::Corrupted)?,
+            CheckedSlot::Object(id) => Cell::Object(id.0),
+            CheckedSlot::Reference(id) => Cell::Reference(id.0),
+            CheckedSlot::EnumCase(id) => Cell::EnumCase(id.0),
+        })
+    }
+
+    /// Resolves array `start` and every array it contains, children first (arrays nest acyclically).
+    fn resolve_array(&mut self, start: usize) -> Result<(), DecodeError> {
+        let mut stack = vec![(start, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if self.arrays[id].is_some() {
+                continue;
+            }
+            let array = self.checked.array(ArrayId(id as u32)).map_err(corrupt)?;
+            if !expanded {
+                stack.push((id, true));
+                for i in 0..array.len() {
+                    if let CheckedSlot::Array(child) = array.value(i).map_err(corrupt)? {
+                        if self.arrays.get(child.index()).ok_or(DecodeError::Corrupted)?.is_none() {
+                            stack.push((child.index(), false));
+                        }
+                    }
+                }
+                continue;
+            }
+            let mut entries = Vec::with_capacity(array.len() as usize);
+            for i in 0..array.len() {
+                let (key, value) = array.entry(i).map_err(corrupt)?;
+                let key = match key {
+                    CheckedKey::Int(k) => Key::Int(k),
+                    CheckedKey::String(s) => Key::Str(self.graph_string(s.id, s.bytes, s.hash)),
+                };
+                entries.push((key, self.cell(value)?));
+            }
+            let cell = if self.plain[id] {
+                Cell::Ready(self.immutable_array(array.is_packed(), &entries, array.next_free_index()))
+            } else {
+                self.plan_array(array.is_packed(), entries, array.element_count() as u32, array.next_free_index())
+            };
+            self.arrays[id] = Some(cell);
+        }
+        Ok(())
+    }
+
+    /// An immutable array of ready entries.
+    fn immutable_array(&mut self, packed: bool, entries: &[(Key, Cell)], next_free: i64) -> Ready {
+        let ready = |cell: &Cell| match cell {
+            Cell::Ready(r) => *r,
+            // Plain arrays hold only ready values (checked by `plain_arrays`).
+            _ => Ready::NULL,
+        };
+        let ht = if packed {
+            let slots: Vec<Ready> = entries.iter().map(|(_, c)| ready(c)).collect();
+            self.bp.arena.packed(&slots, next_free)
+        } else {
+            let pairs: Vec<(ImmutableKey, Ready)> = entries
+                .iter()
+                .map(|(k, c)| {
+                    let key = match *k {
+                        Key::Int(i) => ImmutableKey::Int(i),
+                        Key::Str(s) => ImmutableKey::Str(s.as_string()),
+                    };
+                    (key, ready(c))
+                })
+                .collect();
+            self.bp.arena.hash(&pairs, next_free)
+        };
+        immutable::array_value(ht)
+    }
+
+    fn plan_array(&mut self, packed: bool, entries: Vec<(Key, Cell)>, count: u32, next_free: i64) -> Cell {
+        let span = if packed {
+            self.bp.push_cells(entries.into_iter().map(|(_, c)| c))
+        } else {
+            self.bp.push_entries(entries)
+        };
+        self.bp.arrays.push(ArrayPlan { packed, next_free, span, count });
+        Cell::Array(self.bp.arrays.len() as u32 - 1)
+    }
+
+    fn object(&mut self, id: ObjectId) -> Result<ObjectPlan, DecodeError> {
+        let object = self.checked.object(id).map_err(corrupt)?;
+        let mut declared = Vec::with_capacity(object.declared_len() as usize);
+        for i in 0..object.declared_len() {
+            declared.push(self.cell(object.declared(i).map_err(corrupt)?)?);
+        }
+        let mut dynamic = Vec::with_capacity(object.dynamic_len() as usize);
+        for i in 0..object.dynamic_len() {
+            let (name, value) = object.dynamic(i).map_err(corrupt)?;
+            let name = self.graph_string(name.id, name.bytes, name.hash);
+            dynamic.push((Key::Str(name), self.cell(value)?));
+        }
+        let mut self_contained = declared.iter().chain(dynamic.iter().map(|(_, c)| c)).all(Cell::is_ready);
+        let restore = match object.state() {
+            ObjectStateKind::Properties => RestorePlan::Properties,
+            ObjectStateKind::PropertiesThenWakeup => RestorePlan::PropertiesThenWakeup,
+            ObjectStateKind::Unserialize => {
+                let data = object.unserialize_data().map_err(corrupt)?;
+                RestorePlan::Unserialize(self.cell(CheckedSlot::Array(data))?)
+            }
+            ObjectStateKind::Internal => {
+                let state = object.internal_state().map_err(corrupt)?;
+                let family = state.family();
+                let state = state.try_map_values(|slot| self.cell(slot))?;
+                let plan = match internal_state::restore(state).map_err(|_| DecodeError::Corrupted)? {
+                    Restore::Unserialize(argument) => StatePlan::Unserialize(self.argument(argument)),
+                    Restore::Heap { elements, extract_flags, heap_flags } => {
+                        self_contained &= elements.iter().all(Cell::is_ready);
+                        StatePlan::Heap { elements: self.bp.push_cells(elements), extract_flags, heap_flags }
+                    }
+                };
+                if let StatePlan::Unserialize(argument) = &plan {
+                    self_contained &= argument.is_ready();
+                }
+                RestorePlan::Internal(family, plan)
+            }
+        };
+        Ok(ObjectPlan {
+            shape: object.shape().0,
+            restore,
+            declared: self.bp.push_cells(declared),
+            dynamic: self.bp.push_entries(dynamic),
+            self_contained,
+        })
+    }
+
+    /// The cell of an internal class's `__unserialize()` argument: immutable when it holds only ready
+    /// values, else planned.
+    fn argument(&mut self, argument: Arg<'_, Cell>) -> Cell {
+        match argument {
+            Arg::Null => Cell::Ready(Ready::NULL),
+            Arg::Bool(b) => Cell::Ready(Ready::bool(b)),
+            Arg::Long(i) => Cell::Ready(Ready::long(i)),
+            Arg::Double(f) => Cell::Ready(Ready::double(f)),
+            Arg::Bytes(bytes) => Cell::Ready(self.extra_string(&bytes)),
+            Arg::Value(cell) => cell,
+            Arg::List(items) => {
+                let entries: Vec<(Key, Cell)> =
+                    items.into_iter().enumerate().map(|(i, item)| (Key::Int(i as i64), self.argument(item))).collect();
+                self.argument_array(true, entries)
+            }
+            Arg::Map(items) => {
+                let entries: Vec<(Key, Cell)> = items
+                    .into_iter()
+                    .map(|(key, item)| (Key::Str(self.extra_string(key)), self.argument(item)))
+                    .collect();
+                self.argument_array(false, entries)
+            }
+        }
+    }
+
+    fn argument_array(&mut self, packed: bool, entries: Vec<(Key, Cell)>) -> Cell {
+        let next_free = if packed { entries.len() as i64 } else { i64::MIN };
+        if self.mode == Mode::Shared && entries.iter().all(|(_, c)| c.is_ready()) {
+            return Cell::Ready(self.immutable_array(packed, &entries, next_free));
+        }
+        let count = entries.len() as u32;
+        self.plan_array(packed, entries, count, next_free)
+    }
+
+    /// Objects restored through hooks, in depth-first post-order from the root (children before
+    /// parents, siblings in order), as `unserialize()` runs its delayed calls.
+    fn hook_order(&self) -> Vec<u32> {
+        let bp = &self.bp;
+        let mut seen_objects = vec![false; bp.objects.len()];
+        let mut seen_arrays = vec![false; bp.arrays.len()];
+        let mut seen_references = vec![false; bp.references.len()];
+        let mut order = Vec::new();
+        let mut stack: Vec<(Cell, bool)> = vec![(bp.root, false)];
+        let mut children = Vec::new();
+        while let Some((cell, expanded)) = stack.pop() {
+            if expanded {
+                if let Cell::Object(o) = cell {
+                    if matches!(
+                        bp.objects[o as usize].restore,
+                        RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)
+                    ) {
+                        order.push(o);
+                    }
+                }
+                continue;
+            }
+            let first_visit = match cell {
+                Cell::Array(a) => !std::mem::replace(&mut seen_arrays[a as usize], true),
+                Cell::Object(o) => !std::mem::replace(&mut seen_objects[o as usize], true),
+                Cell::Reference(r) => !std::mem::replace(&mut seen_references[r as usize], true),
+                _ => false,
+            };
+            if !first_visit {
+                continue;
+            }
+            stack.push((cell, true));
+            children.clear();
+            match cell {
+                Cell::Array(a) => {
+                    let plan = &bp.arrays[a as usize];
+                    if plan.packed {
+                        children.extend_from_slice(&bp.cells[plan.span.range()]);
+                    } else {
+                        children.extend(bp.entries[plan.span.range()].iter().map(|(_, c)| *c));
+                    }
+                }
+                Cell::Reference(r) => children.push(bp.references[r as usize]),
+                Cell::Object(o) => {
+                    let plan = &bp.objects[o as usize];
+                    match &plan.restore {
+                        RestorePlan::Unserialize(data) => children.push(*data),
+                        RestorePlan::Internal(_, StatePlan::Unserialize(argument)) => children.push(*argument),
+                        RestorePlan::Internal(_, StatePlan::Heap { elements, .. }) => {
+                            children.extend_from_slice(&bp.cells[elements.range()])
+                        }
+                        _ => {}
+                    }
+                    children.extend_from_slice(&bp.cells[plan.declared.range()]);
+                    children.extend(bp.entries[plan.dynamic.range()].iter().map(|(_, c)| *c));
+                }
+                _ => {}
+            }
+            // Pushed in reverse so the first child is expanded (and finishes) first.
+            stack.extend(children.iter().rev().map(|&c| (c, false)));
+        }
+        order
+    }
+}
