@@ -25,7 +25,9 @@ fn main() {
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
     let Some(dir) = include_dir else {
-        println!("cargo:warning={php_config} --include-dir failed; assuming PHP 8.2 without delayed memory_limit errors");
+        println!(
+            "cargo:warning={php_config} --include-dir failed; assuming PHP 8.2 without delayed memory_limit errors"
+        );
         return;
     };
     let version = format!("{dir}/main/php_version.h");
