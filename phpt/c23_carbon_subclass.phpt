@@ -6,6 +6,9 @@ mbstring
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';
+// Debian bookworm's Carbon 2 predates PHP 8.4's deprecations (implicitly nullable parameters): keep them
+// out of the expected output on 8.4.
+error_reporting(E_ALL & ~E_DEPRECATED);
 require '/usr/share/php/Carbon/autoload.php';
 use OPcache\{VolatileCache as V, PinnedCache as P, CacheStoreType, CacheStrategy};
 use Carbon\{Carbon, CarbonImmutable};

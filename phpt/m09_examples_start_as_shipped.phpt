@@ -2,7 +2,7 @@
 examples/: the php-fpm pools, the mods-available ini and the nginx sites start as shipped (in private mount and network namespaces with their own /run, /srv, /var/log and /dev/shm) and serve two separate partitions; nothing is left in /dev/shm after a stop (issue 17 item 4, issue 15)
 --SKIPIF--
 <?php
-if (!is_executable('/usr/sbin/php-fpm8.2') || !is_executable('/usr/sbin/nginx')) die('skip php-fpm8.2 or nginx not installed');
+if (!is_executable(getenv('PHP_FPM') ?: '/usr/sbin/php-fpm8.2') || !is_executable('/usr/sbin/nginx')) die('skip php-fpm of the PHP under test or nginx not installed');
 if (trim((string) shell_exec('id -u')) !== '0') die('skip needs root (namespaces, www-data pools)');
 ?>
 --FILE--
@@ -12,6 +12,7 @@ mkdir("$dir/ext", 0755, true);
 mkdir("$dir/conf.d");
 chmod($dir, 0755);
 $examples = dirname(__DIR__) . '/examples';
+$fpm = escapeshellarg(getenv('PHP_FPM') ?: '/usr/sbin/php-fpm8.2');   // the php-fpm of the PHP under test
 // What `install` and `phpenmod -s fpm static_cache` would do, with the extension dir in the test's directory.
 symlink(getenv('STATIC_CACHE_SO'), "$dir/ext/static_cache.so");
 file_put_contents("$dir/php.ini", "extension_dir = $dir/ext\n");
@@ -38,8 +39,8 @@ for d in /dev/shm /run /srv /var/log; do mount -t tmpfs -o mode=1777 sc-example 
 mkdir -p /run/php /srv/shop/public /srv/blog/public
 cp $dir/index.php /srv/shop/public/; cp $dir/index.php /srv/blog/public/
 export PHP_INI_SCAN_DIR=$dir/conf.d
-php-fpm8.2 -c $dir/php.ini -t -y $examples/php-fpm-pools.conf 2>&1 | grep -o 'test is successful'
-php-fpm8.2 -c $dir/php.ini -F -y $examples/php-fpm-pools.conf &
+$fpm -c $dir/php.ini -t -y $examples/php-fpm-pools.conf 2>&1 | grep -o 'test is successful'
+$fpm -c $dir/php.ini -F -y $examples/php-fpm-pools.conf &
 fpm=\$!
 nginx -c $dir/nginx.conf &
 ngx=\$!

@@ -2,7 +2,7 @@
 Operator messages: size directives take PHP quantities (64M, 1G, 8192K) and a bad value is named in the warning; attribute_mode takes every value info() reports; a startup failure's reason carries the OS error; phpinfo() says why the extension is inactive (issue 17 item 4, §12, §13.2, §17.1)
 --SKIPIF--
 <?php
-if (!is_executable('/usr/bin/php-cgi8.2')) die('skip php-cgi8.2 (Debian php8.2-cgi) not installed');
+if (!is_executable(getenv('PHP_CGI') ?: '/usr/bin/php-cgi8.2')) die('skip php-cgi of the PHP under test not installed');
 ?>
 --FILE--
 <?php
@@ -27,7 +27,7 @@ $run('-d static_cache.volatile_size_mb=1024 -d static_cache.pinned_size_mb=0',
 $script = tempnam(sys_get_temp_dir(), 'sc') . '.php';
 file_put_contents($script, '<?php ob_start(); phpinfo(INFO_MODULES); $i = strip_tags(ob_get_clean());
     preg_match("/static_cache support\s*(.*)/", $i, $m); echo trim(html_entity_decode($m[1])), "\n";');
-$cgi = 'env -i /usr/bin/php-cgi8.2 -q -n -d extension=' . escapeshellarg(getenv('STATIC_CACHE_SO'));
+$cgi = 'env -i ' . escapeshellarg(getenv('PHP_CGI') ?: '/usr/bin/php-cgi8.2') . ' -q -n -d extension=' . escapeshellarg(getenv('STATIC_CACHE_SO'));
 passthru("$cgi " . escapeshellarg($script) . ' < /dev/null');
 passthru("$cgi -d static_cache.opt_in_sapis=cgi-fcgi " . escapeshellarg($script) . ' < /dev/null');
 unlink($script);

@@ -2,7 +2,8 @@
 # nginx in front, all inside $WORK, started in the background and stopped by pid.
 #
 #   baseline_ini JIT       sets BASE_INI to the spec's baseline INI (§19.1) as -d pairs; JIT 0 or 1
-#   fpm_start NAME WORKERS [php -d flags...]    one master with one static pool NAME on $WORK/NAME.sock;
+#   fpm_start NAME WORKERS [php -d flags...]    one master ($PHP_FPM, default php-fpm8.2) with one static
+#                          pool NAME on $WORK/NAME.sock;
 #                          FPM_POOL_EXTRA (lines) is appended to the pool section
 #   nginx_start LOCATIONS  nginx on a free loopback port (sets HTTP_PORT) with these location blocks
 #                          (fastcgi_pass unix:$WORK/NAME.sock reaches pool NAME)
@@ -48,7 +49,7 @@ ${FPM_POOL_EXTRA:-}
 CONF
     local root=()
     [ "$(id -u)" -eq 0 ] && root=(-R)
-    php-fpm8.2 -n "${root[@]}" -F -y "$WORK/$name.conf" "$@" > "$WORK/$name-fpm.stdout" 2>&1 &
+    "${PHP_FPM:-php-fpm8.2}" -n "${root[@]}" -F -y "$WORK/$name.conf" "$@" > "$WORK/$name-fpm.stdout" 2>&1 &
     SERVER_PIDS+=($!)
     for _ in $(seq 100); do [ -S "$WORK/$name.sock" ] && return 0; sleep 0.05; done
     cat "$WORK/$name-fpm.stdout" "$WORK/$name-fpm.log" >&2 2>/dev/null

@@ -66,6 +66,14 @@ impl<T, const N: usize> StaticTable<T, N> {
 }
 
 pub type ArgInfos<const N: usize> = StaticTable<zend_internal_arg_info, N>;
+
+/// The type bit of a class name given as a C string in an internal arg-info table (`zend_register_functions`
+/// turns it into a `zend_string`). PHP 8.3 gave such literal names their own bit; before, they shared
+/// `_ZEND_TYPE_NAME_BIT` with `zend_string` names.
+#[cfg(php83)]
+const LITERAL_NAME_BIT: u32 = 1 << 23;
+#[cfg(not(php83))]
+const LITERAL_NAME_BIT: u32 = _ZEND_TYPE_NAME_BIT;
 pub type Methods<const N: usize> = StaticTable<zend_function_entry, N>;
 
 /// The first arg-info record: required argument count and return type mask.
@@ -81,7 +89,7 @@ pub const fn returns(required: usize, mask: u32) -> zend_internal_arg_info {
 pub const fn returns_object(required: usize, class: &'static CStr) -> zend_internal_arg_info {
     zend_internal_arg_info {
         name: required as *const c_char,
-        type_: zend_type { ptr: class.as_ptr() as *mut c_void, type_mask: _ZEND_TYPE_NAME_BIT },
+        type_: zend_type { ptr: class.as_ptr() as *mut c_void, type_mask: LITERAL_NAME_BIT },
         default_value: ptr::null(),
     }
 }
@@ -106,7 +114,7 @@ pub const fn param_object(
 ) -> zend_internal_arg_info {
     zend_internal_arg_info {
         name: name.as_ptr(),
-        type_: zend_type { ptr: class.as_ptr() as *mut c_void, type_mask: _ZEND_TYPE_NAME_BIT },
+        type_: zend_type { ptr: class.as_ptr() as *mut c_void, type_mask: LITERAL_NAME_BIT },
         default_value: match default {
             Some(d) => d.as_ptr(),
             None => ptr::null(),
@@ -129,11 +137,26 @@ pub const fn method<const N: usize>(
         arg_info: args.0.as_ptr(),
         num_args: (N - 1) as u32,
         flags,
+        // PHP 8.4: frameless internal calls and doc comments of internal functions (none here).
+        #[cfg(php84)]
+        frameless_function_infos: ptr::null(),
+        #[cfg(php84)]
+        doc_comment: ptr::null(),
     }
 }
 
 pub const fn end_of_methods() -> zend_function_entry {
-    zend_function_entry { fname: ptr::null(), handler: None, arg_info: ptr::null(), num_args: 0, flags: 0 }
+    zend_function_entry {
+        fname: ptr::null(),
+        handler: None,
+        arg_info: ptr::null(),
+        num_args: 0,
+        flags: 0,
+        #[cfg(php84)]
+        frameless_function_infos: ptr::null(),
+        #[cfg(php84)]
+        doc_comment: ptr::null(),
+    }
 }
 
 /// A permanent interned string, as the engine wants for class and property names.

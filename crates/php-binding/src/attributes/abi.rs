@@ -84,7 +84,8 @@ pub const BP_VAR_W: c_int = 1;
 /// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
 pub const ZEND_TYPE_MASK: u32 = (1 << 25) - 1;
 
-/// `ZEND_MAP_PTR_GET` for PHP 8.2's pointer-or-offset map pointers.
+/// `ZEND_MAP_PTR_GET` for pointer-or-offset map pointers. The offset is signed: PHP 8.4 places its
+/// static map pointers below `CG(map_ptr_base)`.
 ///
 /// # Safety
 /// `slot` must be the map-pointer field of a live engine structure, read during a request.
@@ -92,10 +93,10 @@ unsafe fn map_ptr_location(slot: *mut *mut std::ffi::c_void) -> *mut *mut std::f
     // SAFETY: an odd value is an offset into CG(map_ptr_base), which the engine keeps allocated for
     // the request; an even value is the pointer itself, stored in the field.
     unsafe {
-        let raw = *slot as usize;
+        let raw = *slot as isize;
         if raw & 1 != 0 {
             let base = (*ffi::ext_php_rs_compiler_globals()).map_ptr_base.cast::<u8>();
-            base.add(raw).cast()
+            base.offset(raw).cast()
         } else {
             slot
         }

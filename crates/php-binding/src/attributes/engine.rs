@@ -416,6 +416,32 @@ unsafe fn replace(slot: *mut zval, v: zval) {
     }
 }
 
+/// The zval a restored method static variable is installed as. PHP 8.3's run-time initialisers
+/// (`static $x = f();`) start with ZEND_BIND_INIT_STATIC_OR_JMP, which takes a slot that is not NULL for an
+/// initialised one and binds it as the reference BIND_STATIC leaves there: a restored value goes in as that
+/// reference, so the initialiser is skipped as it is for a value of this request.
+///
+/// # Safety
+/// `slot` must be a live static-variable slot, during a request.
+#[cfg(php83)]
+unsafe fn restored_static_variable(slot: *mut zval, v: zval) -> zval {
+    // SAFETY: caller guarantees a live slot.
+    if unsafe { zend::type_of(slot) } == IS_REFERENCE {
+        v
+    } else {
+        zvals::new_reference(v)
+    }
+}
+
+/// Before PHP 8.3 BIND_STATIC makes the reference itself.
+///
+/// # Safety
+/// None; `unsafe` for the same signature as the PHP 8.3 variant.
+#[cfg(not(php83))]
+unsafe fn restored_static_variable(_slot: *mut zval, v: zval) -> zval {
+    v
+}
+
 /// Marks every object of a private copy as destructed, so dropping the copy runs no `__destruct`.
 ///
 /// # Safety
@@ -536,7 +562,7 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
                     .map(|z| zvals::copy(zend::deref(z)))
             });
             if let Some(v) = value {
-                replace(slot, v);
+                replace(slot, restored_static_variable(slot, v));
             } else if zend::type_of(slot) == IS_CONSTANT_AST {
                 // The declared default is a constant expression: evaluate it as BIND_STATIC would.
                 if abi::zval_update_constant_ex(slot, (*op).scope) != 0 {

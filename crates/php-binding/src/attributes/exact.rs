@@ -45,6 +45,9 @@ const ISSET_ISEMPTY_STATIC_PROP: u8 = 180;
 const RETURN: u8 = 62;
 const RETURN_BY_REF: u8 = 111;
 const BIND_STATIC: u8 = 183;
+/// PHP 8.3: first opline of `static $x = <run-time expression>;`, before the initialiser and BIND_STATIC.
+#[cfg(php83)]
+const BIND_INIT_STATIC_OR_JMP: u8 = 203;
 
 /// Every static-property opcode: restore points and check points. The first ten may change the
 /// root in place (the write itself happens in the opcodes that follow).
@@ -67,8 +70,11 @@ pub const OPCODES: [u8; 14] = [
 
 const WRITES: &[u8] = OPCODES.split_at(10).0;
 
-/// The function-level opcodes: method statics.
+/// The function-level opcodes: method statics (restored at their first `static` statement).
+#[cfg(not(php83))]
 const FUNCTION_OPCODES: [u8; 3] = [BIND_STATIC, RETURN, RETURN_BY_REF];
+#[cfg(php83)]
+const FUNCTION_OPCODES: [u8; 4] = [BIND_STATIC, BIND_INIT_STATIC_OR_JMP, RETURN, RETURN_BY_REF];
 
 /// Handlers that were installed before ours, per opcode (0 = none).
 static PREVIOUS: [AtomicUsize; 256] = [const { AtomicUsize::new(0) }; 256];
@@ -130,6 +136,14 @@ unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
     }
 }
 
+fn is_static_statement(opcode: u8) -> bool {
+    #[cfg(php83)]
+    if opcode == BIND_INIT_STATIC_OR_JMP {
+        return true;
+    }
+    opcode == BIND_STATIC
+}
+
 unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
     // SAFETY: the engine passes the executing frame of a user function.
     let (opcode, op) = unsafe { ((*(*ex).opline).opcode, &raw mut (*(*ex).func).op_array) };
@@ -138,7 +152,7 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
         if unsafe { (*op).static_variables.is_null() } || engine::idle() {
             return false;
         }
-        if opcode == BIND_STATIC {
+        if is_static_statement(opcode) {
             // SAFETY: the frame's function is live and is executing its `static` statement.
             unsafe { engine::method_begin(op) };
         } else {

@@ -77,6 +77,12 @@ unsafe extern "C" fn interrupted(ex: *mut zend_execute_data) {
 }
 
 unsafe extern "C" fn class_linked(ce: *mut zend_class_entry, _name: *mut zend_string) {
+    // Preloading links its classes inside a request of its own, then replaces them with persisted copies
+    // and frees them before that request ends: those are registered by each later request's scan.
+    // SAFETY: the engine passes the class it has just linked.
+    if unsafe { (*ce).ce_flags } & ZEND_ACC_PRELOADED != 0 {
+        return;
+    }
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the engine reports a class it has just linked into the class table.
         unsafe { engine::class_linked(ce) }.err().map(|e| declaration::leaked(&e))
