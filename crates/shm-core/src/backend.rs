@@ -22,10 +22,11 @@
 use crate::allocator::{self, SizeClassAllocator};
 use crate::clock::{self, Clock, MonotonicClock};
 use crate::entry::{self, EntryHeader, NewEntry};
+use crate::index::{EntryInfo, Index};
 use crate::journal::{self, Journal, Recovery, Txn};
 use crate::lock::{MutexGuard, RobustMutex, MUTEX_BYTES};
 use crate::process;
-use crate::reclaim::{self, Pin, ReaderSlots};
+use crate::reclaim::{self, Pin, ReaderSlots, RetireList};
 use crate::region::Region;
 use crate::reservation::{self, RequestId, ReservationTable};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -49,12 +50,12 @@ const ENTRY_COUNT: u64 = 64;
 const RETIRE_HEAD: u64 = 72;
 const RETIRE_TAIL: u64 = 80;
 const RETIRED_BYTES: u64 = 88;
-const CLOCK_HAND: u64 = 96;
+pub(crate) const CLOCK_HAND: u64 = 96;
 const HITS: u64 = 104;
 const MISSES: u64 = 112;
 const INSERTS: u64 = 120;
-const EVICTIONS: u64 = 128;
-const EXPIRATIONS: u64 = 136;
+pub(crate) const EVICTIONS: u64 = 128;
+pub(crate) const EXPIRATIONS: u64 = 136;
 const RECOVERIES: u64 = 144;
 const STALL_US: u64 = 152;
 const WRITE_LOCK: u64 = 256;
@@ -159,29 +160,34 @@ impl Geometry {
     }
 }
 
-struct Inner {
-    region: Region,
-    kind: BackendKind,
+pub(crate) struct Inner {
+    pub(crate) region: Region,
+    pub(crate) kind: BackendKind,
     geo: Geometry,
-    alloc: SizeClassAllocator,
-    journal: Journal,
+    pub(crate) index: Index,
+    pub(crate) alloc: SizeClassAllocator,
+    pub(crate) journal: Journal,
     write_lock: RobustMutex,
-    readers: ReaderSlots,
+    pub(crate) readers: ReaderSlots,
+    pub(crate) retired: RetireList,
     reservations: ReservationTable,
-    clock: Arc<dyn Clock>,
+    pub(crate) clock: Arc<dyn Clock>,
     /// Keeps the mapping alive while any handle exists.
     _mapping: Arc<dyn Send + Sync>,
 }
 
 /// A handle to one backend. Cheap to clone; usable from any thread.
 #[derive(Clone)]
-pub struct Backend(Arc<Inner>);
+pub struct Backend(pub(crate) Arc<Inner>);
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum OpenError {
-    BadMagic,
-    BadVersion(u64),
-    BadSize,
+    /// No backend magic at the region start.
+    Magic,
+    /// A backend of another layout version.
+    Version(u64),
+    /// The region is smaller than a backend or than its recorded size.
+    Size,
 }
 
 fn random_u64() -> u64 {
@@ -199,7 +205,7 @@ impl Backend {
     /// header is written: untouched pages of the index and heap stay untouched.
     pub(crate) fn format(region: Region, kind: BackendKind) -> Result<(), OpenError> {
         if region.len() < MIN_REGION {
-            return Err(OpenError::BadSize);
+            return Err(OpenError::Size);
         }
         let geo = Geometry::of(region.len());
         let set = |off: u64, v: u64| region.word(off).store(v, Ordering::Relaxed);
@@ -209,8 +215,8 @@ impl Backend {
         set(INSTANCE, random_u64());
         // SAFETY: the lock words are inside the fixed header of a region nobody else can see yet.
         unsafe {
-            RobustMutex::init(region.ptr(WRITE_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::BadSize)?;
-            RobustMutex::init(region.ptr(RES_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::BadSize)?;
+            RobustMutex::init(region.ptr(WRITE_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::Size)?;
+            RobustMutex::init(region.ptr(RES_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::Size)?;
         }
         SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()).format();
         region.word(MAGIC).store(BACKEND_MAGIC, Ordering::Release);
@@ -220,14 +226,14 @@ impl Backend {
     /// Attaches to a formatted backend. `mapping` is kept alive by the handle.
     pub(crate) fn attach(region: Region, mapping: Arc<dyn Send + Sync>) -> Result<Backend, OpenError> {
         if region.len() < MIN_REGION || region.word(MAGIC).load(Ordering::Acquire) != BACKEND_MAGIC {
-            return Err(OpenError::BadMagic);
+            return Err(OpenError::Magic);
         }
         let vk = region.word(VERSION_KIND).load(Ordering::Acquire);
         if vk & 0xffff_ffff != LAYOUT_VERSION {
-            return Err(OpenError::BadVersion(vk & 0xffff_ffff));
+            return Err(OpenError::Version(vk & 0xffff_ffff));
         }
         if region.word(REGION_SIZE).load(Ordering::Acquire) != region.len() {
-            return Err(OpenError::BadSize);
+            return Err(OpenError::Size);
         }
         let kind = if vk >> 32 == BackendKind::Pinned as u64 { BackendKind::Pinned } else { BackendKind::Volatile };
         let geo = Geometry::of(region.len());
@@ -240,6 +246,7 @@ impl Backend {
             region,
             kind,
             geo,
+            index: Index { region, buckets: geo.buckets, bucket_count: geo.bucket_count, max_entries: geo.max_entries },
             alloc: SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()),
             journal: Journal::new(region, JOURNAL),
             write_lock,
@@ -250,6 +257,7 @@ impl Backend {
                 high_water: SLOTS_HWM,
                 instance: INSTANCE,
             },
+            retired: RetireList { region, head: RETIRE_HEAD, tail: RETIRE_TAIL, bytes: RETIRED_BYTES },
             reservations: ReservationTable {
                 region,
                 slots: geo.reservations,
@@ -270,10 +278,12 @@ impl Backend {
             region: i.region,
             kind: i.kind,
             geo: i.geo,
+            index: i.index,
             alloc: i.alloc,
             journal: i.journal,
             write_lock: i.write_lock,
             readers: i.readers,
+            retired: i.retired,
             reservations: i.reservations,
             clock,
             _mapping: i._mapping.clone(),
@@ -295,7 +305,7 @@ impl Backend {
         self.0.region.len()
     }
 
-    fn word(&self, off: u64) -> &AtomicU64 {
+    pub(crate) fn word(&self, off: u64) -> &AtomicU64 {
         self.0.region.word(off)
     }
 
@@ -304,7 +314,7 @@ impl Backend {
         self.word(EPOCH).load(Ordering::Acquire)
     }
 
-    fn bump_epoch(&self) {
+    pub(crate) fn bump_epoch(&self) {
         self.word(EPOCH).fetch_add(1, Ordering::SeqCst);
     }
 
@@ -315,31 +325,13 @@ impl Backend {
 
     // ----- reads -------------------------------------------------------------------------------------
 
-    fn bucket_off(&self, hash: u64) -> u64 {
-        self.0.geo.buckets + (hash & (self.0.geo.bucket_count - 1)) * 8
-    }
-
-    /// Finds the live header for `key`, following chains defensively (bounded, validated offsets).
     fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
-        let region = &self.0.region;
-        let mut link = self.bucket_off(hash);
-        let mut cur = region.word(link).load(Ordering::Acquire);
-        let mut steps = 0;
-        while cur != 0 && steps <= self.0.geo.max_entries {
-            let h = EntryHeader::read(region, cur)?;
-            if h.hash == hash && h.key_len == key.len() as u64 && h.key(region) == key {
-                return Some((link, h));
-            }
-            link = cur + entry::NEXT;
-            cur = region.checked_word(link)?.load(Ordering::Acquire);
-            steps += 1;
-        }
-        None
+        self.0.index.find(key, hash)
     }
 
     fn pin(&self) -> ReadGuard<'_> {
         match self.0.readers.pin(self.word(EPOCH)) {
-            Some(pin) => ReadGuard::Pinned(&self.0.readers, pin),
+            Some(pin) => ReadGuard::Pinned(pin),
             None => match self.lock() {
                 Ok(g) => ReadGuard::Locked(g),
                 Err(_) => ReadGuard::Unprotected,
@@ -416,7 +408,7 @@ impl Backend {
     }
 
     /// Unlinks entry `h` (whose predecessor link is `link`) and retires it, in one transaction.
-    fn unlink(&self, link: u64, h: &EntryHeader) {
+    pub(crate) fn unlink(&self, link: u64, h: &EntryHeader) {
         let mut t = self.0.journal.begin();
         let next = t.get(h.off + entry::NEXT);
         self.retire(&mut t, h);
@@ -424,117 +416,13 @@ impl Backend {
         t.publish(link, next);
     }
 
-    /// Puts an unlinked (or about to be unlinked) entry on the retire list, tagged with the epoch.
     fn retire(&self, t: &mut Txn, h: &EntryHeader) {
-        t.set(h.off + entry::RETIRE_NEXT, 0);
-        t.set(h.off + entry::RETIRE_TAG, self.epoch());
-        let tail = t.get(RETIRE_TAIL);
-        if tail == 0 {
-            t.set(RETIRE_HEAD, h.off);
-        } else {
-            t.set(tail + entry::RETIRE_NEXT, h.off);
-        }
-        t.set(RETIRE_TAIL, h.off);
-        t.set(RETIRED_BYTES, t.get(RETIRED_BYTES) + self.0.alloc.payload_capacity(h.off));
+        self.0.retired.retire(t, &self.0.alloc, h, self.epoch());
     }
 
     /// Frees retired entries no reader can still see. Write lock held.
-    fn reclaim(&self) {
-        if self.word(RETIRE_HEAD).load(Ordering::Acquire) == 0 {
-            return;
-        }
-        let min = self.0.readers.min_pinned(self.epoch());
-        loop {
-            let head = self.word(RETIRE_HEAD).load(Ordering::Acquire);
-            if head == 0 || self.word(head + entry::RETIRE_TAG).load(Ordering::Acquire) >= min {
-                return;
-            }
-            let mut t = self.0.journal.begin();
-            let next = t.get(head + entry::RETIRE_NEXT);
-            t.set(RETIRE_HEAD, next);
-            if next == 0 {
-                t.set(RETIRE_TAIL, 0);
-            }
-            t.set(RETIRED_BYTES, t.get(RETIRED_BYTES).saturating_sub(self.0.alloc.payload_capacity(head)));
-            self.0.alloc.free(&mut t, head);
-            t.commit();
-        }
-    }
-
-    /// Calls `f` on every live entry (link, header). Write lock held; `f` may unlink the entry it is
-    /// given (iteration continues from the saved successor).
-    fn for_each_in_bucket(&self, bucket: u64, mut f: impl FnMut(u64, &EntryHeader) -> bool) {
-        let region = &self.0.region;
-        let mut link = self.0.geo.buckets + bucket * 8;
-        let mut cur = region.word(link).load(Ordering::Acquire);
-        let mut steps = 0;
-        while cur != 0 && steps <= self.0.geo.max_entries {
-            let Some(h) = EntryHeader::read(region, cur) else { return };
-            let next = region.word(cur + entry::NEXT).load(Ordering::Acquire);
-            if !f(link, &h) {
-                link = cur + entry::NEXT;
-            }
-            cur = next;
-            steps += 1;
-        }
-    }
-
-    /// Unlinks every expired entry. Returns how many. Write lock held.
-    fn purge_expired(&self, now: u64) -> u64 {
-        let mut purged = 0;
-        for bucket in 0..self.0.geo.bucket_count {
-            if self.word(self.0.geo.buckets + bucket * 8).load(Ordering::Relaxed) == 0 {
-                continue;
-            }
-            self.for_each_in_bucket(bucket, |link, h| {
-                if h.expired(now) {
-                    self.unlink(link, h);
-                    purged += 1;
-                    true
-                } else {
-                    false
-                }
-            });
-        }
-        if purged > 0 {
-            self.word(EXPIRATIONS).fetch_add(purged, Ordering::Relaxed);
-            self.bump_epoch();
-            self.reclaim();
-        }
-        purged
-    }
-
-    /// Evicts one entry in approximate LRU order (CLOCK: a referenced entry gets a second chance).
-    /// Returns false when the backend is empty. Write lock held.
-    fn evict_one(&self) -> bool {
-        let count = self.0.geo.bucket_count;
-        let start = self.word(CLOCK_HAND).load(Ordering::Relaxed) % count;
-        // Two sweeps: the first may only clear reference bits.
-        for step in 0..2 * count {
-            let bucket = (start + step) % count;
-            let mut evicted = false;
-            self.for_each_in_bucket(bucket, |link, h| {
-                if evicted {
-                    return false;
-                }
-                let usage = self.word(h.off + entry::USAGE);
-                if usage.load(Ordering::Relaxed) & entry::REFERENCED_BIT != 0 {
-                    usage.fetch_and(!entry::REFERENCED_BIT, Ordering::Relaxed);
-                    return false;
-                }
-                self.unlink(link, h);
-                evicted = true;
-                true
-            });
-            if evicted {
-                self.word(CLOCK_HAND).store(bucket, Ordering::Relaxed);
-                self.word(EVICTIONS).fetch_add(1, Ordering::Relaxed);
-                self.bump_epoch();
-                self.reclaim();
-                return true;
-            }
-        }
-        false
+    pub(crate) fn reclaim(&self) {
+        self.0.retired.collect(&self.0.journal, &self.0.alloc, || self.0.readers.min_pinned(self.epoch()));
     }
 
     /// Stores `value` under `key`, replacing any previous entry and its TTL. `ttl_secs` is ignored by a
@@ -590,7 +478,7 @@ impl Backend {
             }
             // Memory already retired but still pinned by readers will come back later: once that alone
             // would cover the request, evicting more only destroys entries without helping now.
-            let retired = self.word(RETIRED_BYTES).load(Ordering::Acquire);
+            let retired = self.0.retired.retired_bytes();
             if retired >= need || !self.evict_one() {
                 return Err(StoreError::OutOfMemory);
             }
@@ -599,15 +487,13 @@ impl Backend {
         let (link, next) = match &found {
             Some((link, old)) => (*link, self.word(old.off + entry::NEXT).load(Ordering::Acquire)),
             None => {
-                let link = self.bucket_off(hash);
+                let link = self.0.index.bucket_link(hash);
                 (link, self.word(link).load(Ordering::Acquire))
             }
         };
-        entry::write(
-            &self.0.region,
-            block,
-            &NewEntry { key, tag, value, expires_ms: clock::deadline(now, ttl), version: self.epoch(), next },
-        );
+        let new = NewEntry { key, tag, value, expires_ms: clock::deadline(now, ttl), version: self.epoch(), next };
+        // SAFETY: `block` was just allocated by this transaction and is not linked anywhere yet.
+        unsafe { entry::write(&self.0.region, block, &new) };
         let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
         if stall > 0 {
             std::thread::sleep(std::time::Duration::from_micros(stall));
@@ -640,11 +526,11 @@ impl Backend {
     /// Removes every entry. Readers holding values keep them valid (reclamation waits for them).
     pub fn clear(&self) {
         let Ok(_g) = self.lock() else { return };
-        for bucket in 0..self.0.geo.bucket_count {
-            if self.word(self.0.geo.buckets + bucket * 8).load(Ordering::Relaxed) == 0 {
+        for bucket in 0..self.0.index.bucket_count {
+            if self.0.index.bucket_is_empty(bucket) {
                 continue;
             }
-            self.for_each_in_bucket(bucket, |link, h| {
+            self.0.index.for_each_in_bucket(bucket, |link, h| {
                 self.unlink(link, h);
                 true
             });
@@ -669,7 +555,8 @@ impl Backend {
         let current = match self.find(key, entry::key_hash(key)).filter(|(_, h)| !h.expired(now)) {
             None => 0,
             Some((_, h)) => {
-                let bytes = h.value(&self.0.region);
+                // SAFETY: the write lock is held, so the entry cannot be freed meanwhile.
+                let bytes = unsafe { h.value(&self.0.region) };
                 if h.tag != TAG_INT || bytes.len() != 8 {
                     return Err(CounterError::NotInteger);
                 }
@@ -731,41 +618,11 @@ impl Backend {
     pub fn scan(&self, cursor: u64, prefix: &[u8], limit: usize) -> (Vec<EntryInfo>, Option<u64>) {
         const MAX_BUCKETS_PER_CALL: u64 = 4096;
         let guard = self.pin();
-        let mut found = Vec::new();
         if matches!(guard, ReadGuard::Unprotected) {
-            return (found, Some(cursor));
+            return (Vec::new(), Some(cursor));
         }
         let now = self.0.clock.now_ms();
-        let region = &self.0.region;
-        let end = self.0.geo.bucket_count.min(cursor.saturating_add(MAX_BUCKETS_PER_CALL));
-        let mut bucket = cursor;
-        while bucket < end && found.len() < limit.max(1) {
-            let mut cur = region.word(self.0.geo.buckets + bucket * 8).load(Ordering::Acquire);
-            let mut steps = 0;
-            while cur != 0 && steps <= self.0.geo.max_entries {
-                let Some(h) = EntryHeader::read(region, cur) else { break };
-                let key = h.key(region);
-                if !h.expired(now) && key.starts_with(prefix) {
-                    found.push(EntryInfo {
-                        key: key.to_vec(),
-                        tag: h.tag,
-                        value_len: h.value_len,
-                        block_bytes: self.0.alloc.payload_capacity(cur),
-                        ttl_left_ms: (h.expires_ms != 0).then(|| h.expires_ms.saturating_sub(now)),
-                        version: h.version,
-                        hits: region.word(cur + entry::USAGE).load(Ordering::Relaxed) / entry::HIT_UNIT,
-                    });
-                }
-                cur = match region.checked_word(cur + entry::NEXT) {
-                    Some(next) => next.load(Ordering::Acquire),
-                    None => break,
-                };
-                steps += 1;
-            }
-            bucket += 1;
-        }
-        drop(guard);
-        (found, (bucket < self.0.geo.bucket_count).then_some(bucket))
+        self.0.index.scan(cursor, prefix, limit, MAX_BUCKETS_PER_CALL, now, |off| self.0.alloc.payload_capacity(off))
     }
 
     // ----- figures and checks ------------------------------------------------------------------------
@@ -806,44 +663,21 @@ impl Backend {
     pub fn verify(&self) -> Result<VerifyReport, String> {
         let _g = self.lock().map_err(|e| format!("{e:?}"))?;
         let in_use = self.0.alloc.verify()?;
-        let region = &self.0.region;
-        let mut owned = std::collections::HashSet::new();
-        let mut entries = 0u64;
-        for bucket in 0..self.0.geo.bucket_count {
-            let mut cur = region.word(self.0.geo.buckets + bucket * 8).load(Ordering::Acquire);
-            while cur != 0 {
-                let h = EntryHeader::read(region, cur).ok_or(format!("entry {cur} unreadable"))?;
-                if h.hash & (self.0.geo.bucket_count - 1) != bucket || entry::key_hash(h.key(region)) != h.hash {
-                    return Err(format!("entry {cur} in the wrong bucket or with a wrong hash"));
-                }
-                if !owned.insert(cur) {
-                    return Err(format!("entry {cur} linked twice (cycle)"));
-                }
-                entries += 1;
-                cur = region.word(cur + entry::NEXT).load(Ordering::Acquire);
-            }
-        }
+        let indexed = self.0.index.verify()?;
+        let entries = indexed.len() as u64;
         if entries != self.word(ENTRY_COUNT).load(Ordering::Acquire) {
             return Err(format!(
                 "entry count {} but {entries} indexed",
                 self.word(ENTRY_COUNT).load(Ordering::Acquire)
             ));
         }
-        let mut retired = 0u64;
-        let mut cur = self.word(RETIRE_HEAD).load(Ordering::Acquire);
-        let mut last = 0;
-        while cur != 0 {
-            if !owned.insert(cur) {
-                return Err(format!("retired entry {cur} is also indexed or listed twice"));
+        let listed = self.0.retired.verify(&self.0.alloc)?;
+        let retired = self.0.retired.retired_bytes();
+        let mut owned: std::collections::HashSet<u64> = indexed.into_iter().collect();
+        for off in listed {
+            if !owned.insert(off) {
+                return Err(format!("retired entry {off} is also indexed or listed twice"));
             }
-            retired += self.0.alloc.payload_capacity(cur);
-            last = cur;
-            cur = region.word(cur + entry::RETIRE_NEXT).load(Ordering::Acquire);
-        }
-        if last != self.word(RETIRE_TAIL).load(Ordering::Acquire)
-            || retired != self.word(RETIRED_BYTES).load(Ordering::Acquire)
-        {
-            return Err("retire list tail or byte count mismatch".into());
         }
         let in_use: std::collections::HashSet<u64> = in_use.into_iter().collect();
         if in_use != owned {
@@ -865,22 +699,6 @@ enum Counting {
     StatsAndEntry,
 }
 
-/// One entry as [`Backend::scan`] reports it: metadata only, never the value bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryInfo {
-    pub key: Vec<u8>,
-    pub tag: u16,
-    pub value_len: u64,
-    /// Heap bytes the entry occupies (header, key and value, rounded to its block).
-    pub block_bytes: u64,
-    /// Time left before expiry; `None` when the entry never expires.
-    pub ttl_left_ms: Option<u64>,
-    pub version: u64,
-    /// Fetches that reached the shared index ([`Backend::get`], [`Backend::fetch`]); repeated reads a
-    /// request serves from its own lookup cache count once.
-    pub hits: u64,
-}
-
 /// What `verify()` saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VerifyReport {
@@ -888,18 +706,11 @@ pub struct VerifyReport {
     pub retired_bytes: u64,
 }
 
+/// What keeps a reader's entries allocated; releases it on drop.
 enum ReadGuard<'a> {
-    Pinned(&'a ReaderSlots, Pin),
+    Pinned(#[allow(dead_code)] Pin<'a>),
     Locked(#[allow(dead_code)] MutexGuard<'a>),
     Unprotected,
-}
-
-impl Drop for ReadGuard<'_> {
-    fn drop(&mut self) {
-        if let ReadGuard::Pinned(slots, pin) = self {
-            slots.unpin(*pin);
-        }
-    }
 }
 
 /// A found entry. It keeps the reader pinned: its bytes stay valid and unchanged until it is dropped.
@@ -916,7 +727,8 @@ impl<'a> EntryRef<'a> {
     }
 
     pub fn value(&self) -> &[u8] {
-        self.header.value(&self.backend.0.region)
+        // SAFETY: the guard keeps the entry allocated (pin or write lock) while `self` lives.
+        unsafe { self.header.value(&self.backend.0.region) }
     }
 
     /// Unique per stored version of this key (the epoch at store time).

@@ -78,12 +78,52 @@ impl EntryHeader {
         Some(EntryHeader { off, hash, key_len, tag: (meta >> 32) as u16, value_len, expires_ms, version })
     }
 
-    pub fn key<'r>(&self, region: &'r Region) -> &'r [u8] {
-        region.bytes(self.off + KEY, self.key_len).unwrap_or_default()
+    /// True when the stored key equals `key`. Reads the key through atomic word loads, so it is sound on
+    /// any entry, even one being freed and reused concurrently (the answer is then meaningless, which
+    /// the caller's protection rules out or detects).
+    pub fn key_matches(&self, region: &Region, key: &[u8]) -> bool {
+        if self.key_len != key.len() as u64 {
+            return false;
+        }
+        let mut at = self.off + KEY;
+        let mut words = key.chunks_exact(8);
+        for chunk in &mut words {
+            if region.word(at).load(Ordering::Relaxed) != u64::from_ne_bytes(chunk.try_into().expect("8 bytes")) {
+                return false;
+            }
+            at += 8;
+        }
+        let tail = words.remainder();
+        if tail.is_empty() {
+            return true;
+        }
+        // The last word of the key area ends at the value start (keys are padded to 8 bytes).
+        let mut want = [0u8; 8];
+        want[..tail.len()].copy_from_slice(tail);
+        let mut got = region.word(at).load(Ordering::Relaxed).to_ne_bytes();
+        got[tail.len()..].fill(0);
+        got == want
     }
 
-    pub fn value<'r>(&self, region: &'r Region) -> &'r [u8] {
-        region.bytes(self.off + value_start(self.key_len), self.value_len).unwrap_or_default()
+    /// A copy of the key read through atomic word loads (sound on any entry, see
+    /// [`EntryHeader::key_matches`]).
+    pub fn key_copy(&self, region: &Region) -> Vec<u8> {
+        let mut key = Vec::with_capacity(self.key_len.next_multiple_of(8) as usize);
+        for at in (0..self.key_len).step_by(8) {
+            key.extend_from_slice(&region.word(self.off + KEY + at).load(Ordering::Relaxed).to_ne_bytes());
+        }
+        key.truncate(self.key_len as usize);
+        key
+    }
+
+    /// The value bytes.
+    ///
+    /// # Safety
+    /// The entry must stay allocated while the slice lives: the caller holds a reader pin taken before
+    /// it found the entry, or the write lock.
+    pub unsafe fn value<'r>(&self, region: &'r Region) -> &'r [u8] {
+        // SAFETY: values never change after publication and the block stays allocated (contract).
+        unsafe { region.bytes(self.off + value_start(self.key_len), self.value_len) }.unwrap_or_default()
     }
 
     pub fn expired(&self, now_ms: u64) -> bool {
@@ -109,8 +149,12 @@ pub struct NewEntry<'a> {
     pub next: u64,
 }
 
-/// Fills a freshly allocated, unpublished block.
-pub fn write(region: &Region, off: u64, e: &NewEntry) {
+/// Fills a freshly allocated block.
+///
+/// # Safety
+/// The block at `off` must be allocated to the caller and unpublished (no reader can see it), and large
+/// enough for the entry.
+pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     let hash = key_hash(e.key);
     let meta = e.key.len() as u64 | (e.tag as u64) << 32;
     let value_len = e.value.len() as u64;
@@ -125,6 +169,9 @@ pub fn write(region: &Region, off: u64, e: &NewEntry) {
     w(RETIRE_NEXT, 0);
     w(RETIRE_TAG, 0);
     w(CHECK, checksum(hash, meta, value_len, e.expires_ms, e.version));
-    region.write_bytes(off + KEY, e.key);
-    region.write_bytes(off + value_start(e.key.len() as u64), e.value);
+    // SAFETY: the block is the caller's own and unpublished (contract).
+    unsafe {
+        region.write_bytes(off + KEY, e.key);
+        region.write_bytes(off + value_start(e.key.len() as u64), e.value);
+    }
 }

@@ -5,28 +5,33 @@
 //! lock-free readers, epoch-based reclamation, TTL, CLOCK eviction, a crash-safe write lock with an undo
 //! journal, per-key reservations and atomic counters. Values are opaque bytes with a 16-bit tag chosen by
 //! the caller ([`TAG_INT`] is the integer tag counters use). A named segment is this user's private
-//! object or nothing ([`named`]); [`presence`] locks tell whether any process of a scope is still alive.
-//! Not here: PHP values (graph-codec) and PHP glue (php-binding).
+//! object or nothing ([`named`]); presence locks ([`PresenceLock`]) tell whether any process of a scope
+//! is still alive. Not here: PHP values (graph-codec) and PHP glue (php-binding).
+//!
+//! The modules are private: everything that touches shared memory directly stays inside the crate,
+//! behind the API re-exported here (and `named`, the shared-memory object names the FPM glue manages).
 
-pub mod allocator;
-pub mod backend;
-pub mod clock;
-pub mod entry;
-pub mod journal;
-pub mod lock;
+mod allocator;
+mod backend;
+mod clock;
+mod entry;
+mod eviction;
+mod index;
+mod journal;
+mod lock;
 pub mod named;
-pub mod presence;
-pub mod process;
-pub mod reclaim;
-pub mod region;
-pub mod reservation;
-pub mod segment;
+mod presence;
+mod process;
+mod reclaim;
+mod region;
+mod reservation;
+mod segment;
 
 pub use backend::{
-    Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryInfo, EntryRef, StoreError, VerifyReport,
-    TAG_INT,
+    Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryRef, StoreError, VerifyReport, TAG_INT,
 };
 pub use clock::{Clock, ManualClock, MonotonicClock};
+pub use index::EntryInfo;
 pub use presence::{PresenceLock, Vacancy};
 pub use reservation::RequestId;
 pub use segment::{Partition, PartitionSpec, Segment, SegmentError, SharedModel};

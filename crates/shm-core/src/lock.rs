@@ -80,6 +80,7 @@ impl RobustMutex {
     }
 
     /// Non-blocking attempt; `Ok(None)` when someone else holds it.
+    #[cfg(test)]
     pub fn try_lock(&self) -> Result<Option<MutexGuard<'_>>, LockError> {
         // SAFETY: as in `lock`.
         let rc = unsafe { libc::pthread_mutex_trylock(self.raw) };

@@ -1,4 +1,4 @@
-//! Epoch-based memory reclamation across processes and threads.
+//! Epoch-based memory reclamation across processes and threads: reader pins and the retire list.
 //!
 //! Readers never lock. Before touching the index a reader *pins*: it copies the backend's mutation epoch
 //! into its reader slot (one slot per thread per backend) and issues a SeqCst fence. A writer that unlinks
@@ -7,7 +7,14 @@
 //! entry has unpinned. A slot whose owner thread or process has died is cleared by the reclaimer, so a
 //! killed reader cannot pin memory forever (its pin is considered once it is older than
 //! [`STALE_PIN_EPOCHS`] mutations, which keeps liveness syscalls off the common path).
+//!
+//! Retired entries form a FIFO list threaded through their own `retire_next` words, so their retire
+//! epochs never decrease along it: [`RetireList::collect`] frees from the head while the head is older
+//! than every pin. Every change to the list goes through the journal.
 
+use crate::allocator::SizeClassAllocator;
+use crate::entry::{self, EntryHeader};
+use crate::journal::{Journal, Txn};
 use crate::process::{self, Owner};
 use crate::region::Region;
 use std::cell::RefCell;
@@ -40,10 +47,23 @@ thread_local! {
     static OWNED: RefCell<Vec<(u64, u64, u64)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Where a pin lives; unpin with [`ReaderSlots::unpin`].
-#[derive(Clone, Copy, Debug)]
-pub struct Pin {
+/// A held pin of this thread; dropping it unpins. Neither `Copy` (it cannot be unpinned twice) nor
+/// `Send` (the slot belongs to the thread that pinned).
+pub(crate) struct Pin<'a> {
+    slots: &'a ReaderSlots,
     slot: u64,
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl Drop for Pin<'_> {
+    fn drop(&mut self) {
+        let depth = self.slots.word(self.slot, DEPTH);
+        let d = depth.load(Ordering::Relaxed).saturating_sub(1);
+        depth.store(d, Ordering::Relaxed);
+        if d == 0 {
+            self.slots.word(self.slot, PIN).store(0, Ordering::Release);
+        }
+    }
 }
 
 impl ReaderSlots {
@@ -99,7 +119,7 @@ impl ReaderSlots {
 
     /// Pins the current epoch for this thread (nestable). `None` when no slot is free: the caller must
     /// then read under the write lock instead.
-    pub fn pin(&self, epoch: &std::sync::atomic::AtomicU64) -> Option<Pin> {
+    pub(crate) fn pin(&self, epoch: &std::sync::atomic::AtomicU64) -> Option<Pin<'_>> {
         let slot = self.my_slot()?;
         let depth = self.word(slot, DEPTH);
         let d = depth.load(Ordering::Relaxed);
@@ -108,16 +128,7 @@ impl ReaderSlots {
             fence(Ordering::SeqCst);
         }
         depth.store(d + 1, Ordering::Relaxed);
-        Some(Pin { slot })
-    }
-
-    pub fn unpin(&self, pin: Pin) {
-        let depth = self.word(pin.slot, DEPTH);
-        let d = depth.load(Ordering::Relaxed).saturating_sub(1);
-        depth.store(d, Ordering::Relaxed);
-        if d == 0 {
-            self.word(pin.slot, PIN).store(0, Ordering::Release);
-        }
+        Some(Pin { slots: self, slot, _not_send: std::marker::PhantomData })
     }
 
     /// The smallest epoch any live reader has pinned (`u64::MAX` when none). Clears slots of dead
@@ -150,5 +161,85 @@ impl ReaderSlots {
     pub fn pinned_count(&self) -> u64 {
         let hwm = self.region.word(self.high_water).load(Ordering::Acquire).min(self.count);
         (0..hwm).filter(|&s| self.word(s, PIN).load(Ordering::Acquire) != 0).count() as u64
+    }
+}
+
+/// The retire list of one backend: where its head, tail and byte-count words are.
+#[derive(Clone, Copy)]
+pub(crate) struct RetireList {
+    pub(crate) region: Region,
+    pub(crate) head: u64,
+    pub(crate) tail: u64,
+    /// Word: heap bytes of the entries on the list.
+    pub(crate) bytes: u64,
+}
+
+impl RetireList {
+    fn get(&self, off: u64) -> u64 {
+        self.region.word(off).load(Ordering::Acquire)
+    }
+
+    /// Bytes retired and not yet freed.
+    pub(crate) fn retired_bytes(&self) -> u64 {
+        self.get(self.bytes)
+    }
+
+    /// Appends entry `h` (unlinked, or unlinked by the same transaction), tagged with `epoch`.
+    pub(crate) fn retire(&self, t: &mut Txn, alloc: &SizeClassAllocator, h: &EntryHeader, epoch: u64) {
+        t.set(h.off + entry::RETIRE_NEXT, 0);
+        t.set(h.off + entry::RETIRE_TAG, epoch);
+        let tail = t.get(self.tail);
+        if tail == 0 {
+            t.set(self.head, h.off);
+        } else {
+            t.set(tail + entry::RETIRE_NEXT, h.off);
+        }
+        t.set(self.tail, h.off);
+        t.set(self.bytes, t.get(self.bytes) + alloc.payload_capacity(h.off));
+    }
+
+    /// Frees retired entries no reader can still see (tagged before `min_pinned`), one transaction
+    /// each. Write lock held.
+    pub(crate) fn collect(&self, journal: &Journal, alloc: &SizeClassAllocator, min_pinned: impl FnOnce() -> u64) {
+        if self.get(self.head) == 0 {
+            return;
+        }
+        let min = min_pinned();
+        loop {
+            let head = self.get(self.head);
+            if head == 0 || self.get(head + entry::RETIRE_TAG) >= min {
+                return;
+            }
+            let mut t = journal.begin();
+            let next = t.get(head + entry::RETIRE_NEXT);
+            t.set(self.head, next);
+            if next == 0 {
+                t.set(self.tail, 0);
+            }
+            t.set(self.bytes, t.get(self.bytes).saturating_sub(alloc.payload_capacity(head)));
+            alloc.free(&mut t, head);
+            t.commit();
+        }
+    }
+
+    /// Walks the list (write lock held): returns its entries, checking the tail and the byte count.
+    pub(crate) fn verify(&self, alloc: &SizeClassAllocator) -> Result<Vec<u64>, String> {
+        let mut entries = Vec::new();
+        let mut bytes = 0u64;
+        let mut cur = self.get(self.head);
+        let mut last = 0;
+        while cur != 0 {
+            if entries.len() as u64 > self.region.len() / 32 {
+                return Err("retire list longer than the heap (cycle?)".into());
+            }
+            entries.push(cur);
+            bytes += alloc.payload_capacity(cur);
+            last = cur;
+            cur = self.region.word(cur + entry::RETIRE_NEXT).load(Ordering::Acquire);
+        }
+        if last != self.get(self.tail) || bytes != self.get(self.bytes) {
+            return Err("retire list tail or byte count mismatch".into());
+        }
+        Ok(entries)
     }
 }

@@ -3,8 +3,14 @@
 //! Nothing inside shared memory is an absolute pointer: every structure names others by `u64` offsets from
 //! the start of its region, so the same bytes work wherever each process maps them. Every offset read from
 //! shared memory is validated here before it becomes a pointer.
+//!
+//! Words are handed out as atomics, which is sound whatever other processes do. Byte ranges are not: a
+//! slice of shared memory is only valid while nobody writes it, which the publication protocol (not the
+//! type system) guarantees, so [`Region::bytes`] and [`Region::write_bytes`] are `unsafe fn`s. Small
+//! fields that need no protocol go through the atomic byte copies [`Region::load_bytes`] and
+//! [`Region::store_bytes`].
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// A mapped byte range of a segment. Copyable; it does not own the mapping (the `Segment` does).
 #[derive(Clone, Copy, Debug)]
@@ -31,14 +37,6 @@ impl Region {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub fn base_addr(&self) -> usize {
-        self.base as usize
-    }
-
     /// True when `[off, off+len)` lies inside the region.
     pub fn contains(&self, off: u64, len: u64) -> bool {
         off.checked_add(len).is_some_and(|end| end <= self.len)
@@ -58,25 +56,50 @@ impl Region {
         (off.is_multiple_of(8) && self.contains(off, 8)).then(|| self.word(off))
     }
 
-    /// A byte slice view. The caller must only read bytes that are immutable while the slice lives
-    /// (published entries, protected by a read pin) or exclusively owned (a freshly allocated block).
-    pub fn bytes(&self, off: u64, len: u64) -> Option<&[u8]> {
+    /// A byte slice view of `[off, off+len)`; `None` when out of range.
+    ///
+    /// # Safety
+    /// Nobody (in any process) may write these bytes while the slice lives: they belong to a published
+    /// entry that the caller keeps from being freed (a reader pin, or the write lock), or to a block the
+    /// caller owns exclusively.
+    pub unsafe fn bytes(&self, off: u64, len: u64) -> Option<&[u8]> {
         if !self.contains(off, len) {
             return None;
         }
-        // SAFETY: in range (checked); the publication protocol guarantees nobody writes these bytes
-        // while a reader holds them (blocks are written before being published and freed only after
-        // every reader that could see them has unpinned).
+        // SAFETY: in range (checked); nobody writes the bytes while the slice lives (contract).
         Some(unsafe { std::slice::from_raw_parts(self.base.add(off as usize), len as usize) })
     }
 
-    /// Copy `src` into the region at `off`. Only for blocks the caller owns exclusively (allocated, not
-    /// yet published).
-    pub fn write_bytes(&self, off: u64, src: &[u8]) {
+    /// Copies `src` into the region at `off`. Panics when out of range.
+    ///
+    /// # Safety
+    /// The destination must be owned exclusively by the caller: a block allocated to it and not yet
+    /// published, so that no reader can observe the bytes while they are written.
+    pub unsafe fn write_bytes(&self, off: u64, src: &[u8]) {
         assert!(self.contains(off, src.len() as u64), "write outside region");
-        // SAFETY: in range (checked); the destination block is allocated to this writer and unpublished,
-        // so no reader can observe it, and it cannot overlap `src` (a process-local buffer).
+        // SAFETY: in range (checked); nobody else reads or writes the destination (contract), and it
+        // cannot overlap `src`, a process-local buffer.
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.base.add(off as usize), src.len()) }
+    }
+
+    fn byte(&self, off: u64) -> &AtomicU8 {
+        assert!(self.contains(off, 1), "byte offset {off} outside region");
+        // SAFETY: in range (checked); AtomicU8 has the layout of u8 and any alignment is fine.
+        unsafe { &*(self.base.add(off as usize) as *const AtomicU8) }
+    }
+
+    /// A copy of `[off, off+len)` read byte by byte through atomics (small header fields); `None` when
+    /// out of range.
+    pub fn load_bytes(&self, off: u64, len: u64) -> Option<Vec<u8>> {
+        self.contains(off, len).then(|| (off..off + len).map(|o| self.byte(o).load(Ordering::Acquire)).collect())
+    }
+
+    /// Writes `src` at `off` byte by byte through atomics (small header fields). Panics when out of range.
+    pub fn store_bytes(&self, off: u64, src: &[u8]) {
+        assert!(self.contains(off, src.len() as u64), "write outside region");
+        for (i, b) in src.iter().enumerate() {
+            self.byte(off + i as u64).store(*b, Ordering::Release);
+        }
     }
 
     /// A raw pointer for structures that need one (the process-shared mutex).

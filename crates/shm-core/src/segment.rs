@@ -113,9 +113,9 @@ impl std::error::Error for SegmentError {}
 impl From<OpenError> for SegmentError {
     fn from(e: OpenError) -> SegmentError {
         match e {
-            OpenError::BadMagic => SegmentError::BadMagic,
-            OpenError::BadVersion(v) => SegmentError::BadVersion(v),
-            OpenError::BadSize => SegmentError::BadSize,
+            OpenError::Magic => SegmentError::BadMagic,
+            OpenError::Version(v) => SegmentError::BadVersion(v),
+            OpenError::Size => SegmentError::BadSize,
         }
     }
 }
@@ -272,7 +272,7 @@ impl Segment {
         for (i, (p, &(v, pi))) in parts.iter().zip(offsets).enumerate() {
             let e = DIRECTORY + i as u64 * DIR_ENTRY;
             h.word(e).store(p.name.len() as u64, Ordering::Relaxed);
-            h.write_bytes(e + 8, p.name.as_bytes());
+            h.store_bytes(e + 8, p.name.as_bytes());
             for (k, (off, bytes, kind)) in
                 [(v, p.volatile_bytes, BackendKind::Volatile), (pi, p.pinned_bytes, BackendKind::Pinned)]
                     .into_iter()
@@ -301,7 +301,7 @@ impl Segment {
             .map(|i| {
                 let e = DIRECTORY + i * DIR_ENTRY;
                 let len = h.word(e).load(Ordering::Acquire).min(MAX_NAME as u64);
-                String::from_utf8_lossy(h.bytes(e + 8, len).unwrap_or_default()).into_owned()
+                String::from_utf8_lossy(&h.load_bytes(e + 8, len).unwrap_or_default()).into_owned()
             })
             .collect()
     }
