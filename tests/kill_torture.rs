@@ -931,12 +931,13 @@ fn kill_torture() -> Result<(), String> {
             Ok(n) => commits = n,
             Err(e) => violations.push(format!("final: {e}")),
         }
-        // Pinned refusals were transient: with no reader left, a store succeeds, nothing stays retired,
-        // and the free space is there (verify() above proved no block leaked).
+        // Pinned refusals were transient: with no reader left, a store succeeds, no more than one
+        // reclamation batch stays retired, and the free space is there (verify() above proved no block
+        // leaked).
         match t.pin.store(b"after-the-torture", 2, &checked_value(1, 2048), 0) {
             Ok(()) => {
                 let s = t.pin.stats();
-                if s.retired_bytes != 0 || s.free_bytes < MB {
+                if s.retired_bytes >= t.pin.reclaim_batch_bytes() || s.free_bytes < MB {
                     violations.push(format!(
                         "pinned backend after the run: {} bytes still retired, {} bytes free",
                         s.retired_bytes, s.free_bytes

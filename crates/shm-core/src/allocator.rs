@@ -1,34 +1,59 @@
-//! The payload allocator: size-classed segregated free lists over boundary-tagged blocks, all offsets.
+//! The payload allocator: boundary-tagged blocks in size-classed free lists, plus exact-size quick lists
+//! for small blocks; all offsets.
 //!
-//! Block layout (offsets relative to the backend region): an 8-byte header `size | INUSE | PREV_INUSE`,
-//! then the payload. A free block also keeps `next`/`prev` free-list links at +8/+16 and its size in its
-//! last word (the footer), so freeing coalesces with both neighbours in O(1). Sizes are multiples of 16,
-//! at least 32. Free blocks sit in 256 bins (exact 16-byte classes below 1 KiB, then four bins per power
-//! of two) with a bitmap of non-empty bins, so allocation is one bitmap scan plus a short list walk.
+//! Block layout (offsets relative to the backend region): an 8-byte header `size | INUSE | PREV_INUSE |
+//! QUICK`, then the payload. A free block keeps `next`/`prev` free-list links at +8/+16 and its size in
+//! its last word (the footer), so freeing coalesces with both neighbours in O(1). Sizes are multiples of
+//! 16, at least 32. Free blocks sit in 256 bins (exact 16-byte classes below 1 KiB, then four bins per
+//! power of two) with a bitmap of non-empty bins, so allocation is one bitmap scan plus a short list walk.
 //! Never-used space above `top` is handed out last, which keeps untouched pages untouched (lazy paging).
-//! Every metadata write goes through the journal, so a writer killed mid-operation leaves it consistent.
+//!
+//! Quick lists: a freed block under 1 KiB is not coalesced but parked, still marked in use (plus `QUICK`),
+//! on a singly linked list of its exact size, and the next request of that size takes it back: a
+//! store that replaces a small value then costs a handful of journaled words instead of a split and a
+//! coalescing free. At most `QUICK_CAP` blocks are parked; [`SizeClassAllocator::drain_quick`] returns
+//! them all to the bins when a larger request finds no room, so parked memory is never lost to it.
+//!
+//! Every structural write (headers, footers, links, list heads, bitmap, `top`, the walk cursor) goes
+//! through the journal, so a writer killed mid-operation leaves the heap consistent. The byte counts are
+//! plain words, recomputed from the heap by [`SizeClassAllocator::recount`] after such a death.
+//!
+//! The heap can be walked block by block from its start ([`SizeClassAllocator::block_at`]), which is
+//! what eviction and compaction do; a persistent cursor ([`SizeClassAllocator::cursor`]) is kept on a
+//! block boundary through every split and merge, so a walk can resume where the last one stopped.
 
-use crate::journal::Txn;
+use crate::journal::{Journal, Txn};
 use crate::region::Region;
 use std::sync::atomic::Ordering;
 
 const INUSE: u64 = 1;
 const PREV_INUSE: u64 = 2;
+/// On a quick list: free for every purpose but coalescing, which sees it as in use.
+const QUICK: u64 = 4;
 const SIZE_MASK: u64 = !15;
 pub const MIN_BLOCK: u64 = 32;
 const BINS: usize = 256;
 const BITMAP_WORDS: usize = BINS / 64;
 /// How many blocks of a mixed-size bin a request inspects before moving to a larger bin.
 const BIN_SCAN_LIMIT: usize = 32;
+/// Blocks smaller than this go to a quick list when freed.
+const QUICK_LIMIT: u64 = 1024;
+const QUICK_LISTS: usize = (QUICK_LIMIT / 16) as usize;
+/// Most blocks parked on quick lists at once: bounds what a drain costs.
+const QUICK_CAP: u64 = 1024;
 
 /// Words of allocator state, at `state` in the backend header.
 const TOP: u64 = 0;
 const USED: u64 = 8;
 const FREE_LISTED: u64 = 16;
-const BITMAP: u64 = 24;
+const QUICK_BYTES: u64 = 24;
+const QUICK_COUNT: u64 = 32;
+const CURSOR: u64 = 40;
+const BITMAP: u64 = 48;
 const BIN_HEADS: u64 = BITMAP + 8 * BITMAP_WORDS as u64;
+const QUICK_HEADS: u64 = BIN_HEADS + 8 * BINS as u64;
 /// Bytes of allocator state in the backend header.
-pub const STATE_BYTES: u64 = BIN_HEADS + 8 * BINS as u64;
+pub const STATE_BYTES: u64 = QUICK_HEADS + 8 * QUICK_LISTS as u64;
 
 /// The allocator of one backend: where its state words are and which range it manages.
 #[derive(Clone, Copy)]
@@ -42,9 +67,28 @@ pub struct SizeClassAllocator {
 /// Allocator figures for statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AllocStats {
+    /// Bytes of blocks in use (quick-listed blocks excluded).
     pub used_bytes: u64,
+    /// Bytes of listed free blocks, quick-listed blocks and never-used space.
     pub free_bytes: u64,
     pub largest_free: u64,
+}
+
+/// What a block of the heap is, as a walk sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    Free,
+    /// Parked on a quick list (free, but not coalesced).
+    Quick,
+    InUse,
+}
+
+/// One block met by a heap walk. `start` is the block (header) offset; the payload is at `start + 8`.
+#[derive(Clone, Copy, Debug)]
+pub struct Block {
+    pub start: u64,
+    pub size: u64,
+    pub kind: BlockKind,
 }
 
 fn bin_of(size: u64) -> usize {
@@ -75,6 +119,7 @@ impl SizeClassAllocator {
             self.region.word(self.state + off).store(0, Ordering::Relaxed);
         }
         self.region.word(self.state + TOP).store(self.heap_start, Ordering::Relaxed);
+        self.region.word(self.state + CURSOR).store(self.heap_start, Ordering::Relaxed);
         // The first block has no predecessor: pretend it is in use so nobody coalesces below the heap.
         self.region.word(self.heap_start).store(PREV_INUSE, Ordering::Relaxed);
     }
@@ -83,8 +128,18 @@ impl SizeClassAllocator {
         self.region.word(self.state + field).load(Ordering::Acquire)
     }
 
+    /// Adds `delta` (wrapping: pass a negated amount to subtract) to a counter word. Write lock held.
+    fn add(&self, field: u64, delta: u64) {
+        let w = self.region.word(self.state + field);
+        w.store(w.load(Ordering::Relaxed).wrapping_add(delta), Ordering::Relaxed);
+    }
+
     fn hdr(&self, block: u64) -> u64 {
         self.region.word(block).load(Ordering::Acquire)
+    }
+
+    fn quick_head(&self, size: u64) -> u64 {
+        self.state + QUICK_HEADS + 8 * (size / 16)
     }
 
     /// Largest payload a single allocation could ever get.
@@ -97,8 +152,30 @@ impl SizeClassAllocator {
     /// Allocates a block for `len` payload bytes; returns the payload offset.
     pub fn alloc(&self, txn: &mut Txn, len: u64) -> Option<u64> {
         let size = block_size_for(len)?;
-        let block = self.take_from_bins(txn, size).or_else(|| self.take_from_top(txn, size))?;
+        let block = self
+            .take_from_quick(txn, size)
+            .or_else(|| self.take_from_bins(txn, size))
+            .or_else(|| self.take_from_top(txn, size))?;
         Some(block + 8)
+    }
+
+    fn take_from_quick(&self, txn: &mut Txn, size: u64) -> Option<u64> {
+        if size >= QUICK_LIMIT {
+            return None;
+        }
+        let head = self.quick_head(size);
+        let block = self.get(head - self.state);
+        if block == 0 {
+            return None;
+        }
+        // The caller overwrites the link word unjournaled: log it so an undo relists the block.
+        txn.set(head, self.region.word(block + 8).load(Ordering::Acquire));
+        txn.set(block + 8, 0);
+        txn.set(block, self.hdr(block) & !QUICK);
+        self.add(QUICK_COUNT, 1u64.wrapping_neg());
+        self.add(QUICK_BYTES, size.wrapping_neg());
+        self.add(USED, size);
+        Some(block)
     }
 
     fn take_from_bins(&self, txn: &mut Txn, size: u64) -> Option<u64> {
@@ -132,6 +209,38 @@ impl SizeClassAllocator {
         None
     }
 
+    /// Allocates `len` payload bytes from the start of the listed free block `block` (a compaction plan
+    /// chose it). Returns the payload offset, or `None` when `block` is not a free block that large.
+    pub fn alloc_from(&self, txn: &mut Txn, block: u64, len: u64) -> Option<u64> {
+        let size = block_size_for(len)?;
+        let b = self.block_at(block)?;
+        (b.kind == BlockKind::Free && b.size >= size).then(|| self.carve(txn, block, size) + 8)
+    }
+
+    /// Allocates `len` payload bytes at `top`, from never-used space (a compaction plan chose it).
+    pub fn alloc_at_top(&self, txn: &mut Txn, len: u64) -> Option<u64> {
+        Some(self.take_from_top(txn, block_size_for(len)?)? + 8)
+    }
+
+    /// True when an allocation of a block of `size` bytes would succeed now.
+    pub fn fits(&self, size: u64) -> bool {
+        if size < QUICK_LIMIT && self.get(QUICK_HEADS + 8 * (size / 16)) != 0 {
+            return true;
+        }
+        let first = bin_of(size);
+        let mut cur = self.get(BIN_HEADS + 8 * first as u64);
+        for _ in 0..BIN_SCAN_LIMIT {
+            if cur == 0 {
+                break;
+            }
+            if self.hdr(cur) & SIZE_MASK >= size {
+                return true;
+            }
+            cur = self.region.word(cur + 8).load(Ordering::Acquire);
+        }
+        self.next_nonempty_bin(first + 1).is_some() || self.top() + size + 8 <= self.heap_end
+    }
+
     /// Removes free `block` from its bin, uses `size` bytes of it and frees the remainder.
     fn carve(&self, txn: &mut Txn, block: u64, size: u64) -> u64 {
         let h = self.hdr(block);
@@ -142,7 +251,7 @@ impl SizeClassAllocator {
         txn.set(block + 8, 0);
         txn.set(block + 16, 0);
         txn.set(block + bsize - 8, 0);
-        txn.set(self.state + FREE_LISTED, self.get(FREE_LISTED) - bsize);
+        self.add(FREE_LISTED, bsize.wrapping_neg());
         if bsize - size >= MIN_BLOCK {
             txn.set(block, size | INUSE | (h & PREV_INUSE));
             let rest = block + size;
@@ -151,7 +260,7 @@ impl SizeClassAllocator {
             txn.set(block, bsize | INUSE | (h & PREV_INUSE));
             self.set_prev_inuse(txn, block + bsize, true);
         }
-        txn.set(self.state + USED, self.get(USED) + (self.hdr(block) & SIZE_MASK));
+        self.add(USED, self.hdr(block) & SIZE_MASK);
         block
     }
 
@@ -165,38 +274,92 @@ impl SizeClassAllocator {
         txn.set(top, size | INUSE | prev_bit);
         txn.set(top + size, PREV_INUSE);
         txn.set(self.state + TOP, top + size);
-        txn.set(self.state + USED, self.get(USED) + size);
+        self.add(USED, size);
         Some(top)
     }
 
-    /// Frees the block whose payload starts at `payload`, coalescing with free neighbours and `top`.
+    /// Frees the block whose payload starts at `payload`: parks a small one on its quick list (while
+    /// fewer than `QUICK_CAP` are parked), or returns it to the bins, coalescing with free neighbours
+    /// and `top`.
     pub fn free(&self, txn: &mut Txn, payload: u64) {
-        let mut block = payload - 8;
+        let block = payload - 8;
         let h = self.hdr(block);
-        debug_assert!(h & INUSE != 0, "double free at {block}");
+        debug_assert!(h & INUSE != 0 && h & QUICK == 0, "double free at {block}");
+        let size = h & SIZE_MASK;
+        self.add(USED, size.wrapping_neg());
+        if size < QUICK_LIMIT && self.get(QUICK_COUNT) < QUICK_CAP {
+            let head = self.quick_head(size);
+            txn.set(block + 8, txn.get(head));
+            txn.set(block, h | QUICK);
+            txn.set(head, block);
+            self.add(QUICK_COUNT, 1);
+            self.add(QUICK_BYTES, size);
+        } else {
+            self.release(txn, block);
+        }
+    }
+
+    /// Returns in-use (or unlinked quick) block `block` to the bins, coalescing. `USED` is already
+    /// adjusted.
+    fn release(&self, txn: &mut Txn, mut block: u64) {
+        let h = self.hdr(block);
         let mut size = h & SIZE_MASK;
-        txn.set(self.state + USED, self.get(USED) - size);
         let next = block + size;
+        let cursor = self.get(CURSOR);
         if h & PREV_INUSE == 0 {
             let psize = self.region.word(block - 8).load(Ordering::Acquire);
+            if cursor == block {
+                txn.set(self.state + CURSOR, block - psize);
+            }
             block -= psize;
             size += psize;
             self.unlink(txn, block, psize);
-            txn.set(self.state + FREE_LISTED, self.get(FREE_LISTED) - psize);
+            self.add(FREE_LISTED, psize.wrapping_neg());
         }
         if next == self.get(TOP) {
             txn.set(block, PREV_INUSE);
             txn.set(self.state + TOP, block);
+            if self.get(CURSOR) >= block {
+                txn.set(self.state + CURSOR, self.heap_start);
+            }
             return;
         }
         let nh = self.hdr(next);
         if nh & INUSE == 0 {
             let nsize = nh & SIZE_MASK;
+            if cursor == next {
+                txn.set(self.state + CURSOR, block);
+            }
             self.unlink(txn, next, nsize);
-            txn.set(self.state + FREE_LISTED, self.get(FREE_LISTED) - nsize);
+            self.add(FREE_LISTED, nsize.wrapping_neg());
             size += nsize;
         }
         self.make_free(txn, block, size, PREV_INUSE);
+    }
+
+    /// Returns every quick-listed block to the bins (coalescing), one transaction per block. Write lock
+    /// held. Bounded by `QUICK_CAP` blocks. False when there was nothing to drain.
+    pub fn drain_quick(&self, journal: &Journal) -> bool {
+        if self.get(QUICK_COUNT) == 0 {
+            return false;
+        }
+        for list in 1..QUICK_LISTS as u64 {
+            let head = self.state + QUICK_HEADS + 8 * list;
+            loop {
+                let block = self.region.word(head).load(Ordering::Acquire);
+                if block == 0 {
+                    break;
+                }
+                let mut t = journal.begin();
+                t.set(head, self.region.word(block + 8).load(Ordering::Acquire));
+                t.set(block, self.hdr(block) & !QUICK);
+                self.add(QUICK_COUNT, 1u64.wrapping_neg());
+                self.add(QUICK_BYTES, (list * 16).wrapping_neg());
+                self.release(&mut t, block);
+                t.commit();
+            }
+        }
+        true
     }
 
     /// Turns `[block, block+size)` into a listed free block (its predecessor is in use).
@@ -214,8 +377,11 @@ impl SizeClassAllocator {
         }
         txn.set(head_off, block);
         let bm = self.state + BITMAP + 8 * (bin / 64) as u64;
-        txn.set(bm, txn.get(bm) | 1 << (bin % 64));
-        txn.set(self.state + FREE_LISTED, self.get(FREE_LISTED) + size);
+        let bits = txn.get(bm);
+        if bits & 1 << (bin % 64) == 0 {
+            txn.set(bm, bits | 1 << (bin % 64));
+        }
+        self.add(FREE_LISTED, size);
     }
 
     fn set_prev_inuse(&self, txn: &mut Txn, block: u64, inuse: bool) {
@@ -244,9 +410,96 @@ impl SizeClassAllocator {
         }
     }
 
-    /// Current figures. `free_bytes` counts listed free blocks plus never-used space.
+    // ----- walking the heap ----------------------------------------------------------------------------
+
+    /// First block of the heap.
+    pub fn heap_start(&self) -> u64 {
+        self.heap_start
+    }
+
+    /// End of the used part of the heap: everything from here to the heap's end is never-used space.
+    pub fn top(&self) -> u64 {
+        self.get(TOP)
+    }
+
+    /// Never-used bytes above `top` that one allocation could take.
+    pub fn untouched(&self) -> u64 {
+        (self.heap_end - self.top()).saturating_sub(8)
+    }
+
+    /// The block starting at `start`, validated (inside the used heap, sane size); `None` otherwise.
+    pub fn block_at(&self, start: u64) -> Option<Block> {
+        let top = self.top();
+        if start < self.heap_start || start >= top || !(start - self.heap_start).is_multiple_of(16) {
+            return None;
+        }
+        let h = self.hdr(start);
+        let size = h & SIZE_MASK;
+        if size < MIN_BLOCK || start + size > top {
+            return None;
+        }
+        let kind = match (h & INUSE != 0, h & QUICK != 0) {
+            (false, _) => BlockKind::Free,
+            (true, true) => BlockKind::Quick,
+            (true, false) => BlockKind::InUse,
+        };
+        Some(Block { start, size, kind })
+    }
+
+    /// Where the last walk stopped: a block boundary (or the heap start).
+    pub fn cursor(&self) -> u64 {
+        let c = self.get(CURSOR);
+        if self.block_at(c).is_some() {
+            c
+        } else {
+            self.heap_start
+        }
+    }
+
+    /// Moves the walk cursor to block boundary `start`.
+    pub fn set_cursor(&self, txn: &mut Txn, start: u64) {
+        if self.get(CURSOR) != start {
+            txn.set(self.state + CURSOR, start);
+        }
+    }
+
+    /// Bytes that are free (listed, quick-listed or never used), without walking anything.
+    pub fn free_bytes(&self) -> u64 {
+        self.get(FREE_LISTED) + self.get(QUICK_BYTES) + self.untouched()
+    }
+
+    /// Listed free blocks that do not overlap `[lo, hi)`, largest bins first, until their bytes reach
+    /// `enough` or `max` blocks were collected. What a compaction plan may move entries into.
+    pub fn free_blocks_outside(&self, lo: u64, hi: u64, enough: u64, max: usize) -> Vec<Block> {
+        let mut found = Vec::new();
+        let mut bytes = 0;
+        for bin in (0..BINS).rev() {
+            if self.get(BITMAP + 8 * (bin / 64) as u64) >> (bin % 64) & 1 == 0 {
+                continue;
+            }
+            let mut cur = self.get(BIN_HEADS + 8 * bin as u64);
+            let mut steps = 0;
+            while cur != 0 && steps < max {
+                let Some(b) = self.block_at(cur) else { break };
+                if b.start + b.size <= lo || b.start >= hi {
+                    bytes += b.size;
+                    found.push(b);
+                    if bytes >= enough || found.len() >= max {
+                        return found;
+                    }
+                }
+                cur = self.region.word(cur + 8).load(Ordering::Acquire);
+                steps += 1;
+            }
+        }
+        found
+    }
+
+    // ----- figures and checks --------------------------------------------------------------------------
+
+    /// Current figures.
     pub fn stats(&self) -> AllocStats {
-        let untouched = (self.heap_end - self.get(TOP)).saturating_sub(8);
+        let untouched = self.untouched();
         let mut largest = untouched;
         if let Some(bin) = (0..BINS).rev().find(|&b| self.get(BITMAP + 8 * (b / 64) as u64) >> (b % 64) & 1 != 0) {
             let mut cur = self.get(BIN_HEADS + 8 * bin as u64);
@@ -257,11 +510,38 @@ impl SizeClassAllocator {
                 guard += 1;
             }
         }
-        AllocStats { used_bytes: self.get(USED), free_bytes: self.get(FREE_LISTED) + untouched, largest_free: largest }
+        AllocStats { used_bytes: self.get(USED), free_bytes: self.free_bytes(), largest_free: largest }
     }
 
-    /// Walks every block and every bin and checks the invariants: tags agree, neighbours of free blocks
-    /// are in use (fully coalesced), every free block is listed in its bin exactly once, and the
+    /// Recomputes the byte counts from the block headers and quick lists (after a writer died mid-way).
+    pub fn recount(&self) {
+        let top = self.get(TOP);
+        let (mut used, mut free, mut quick, mut quick_count) = (0, 0, 0, 0);
+        let mut block = self.heap_start;
+        while let Some(b) = self.block_at(block) {
+            match b.kind {
+                BlockKind::Free => free += b.size,
+                BlockKind::Quick => {
+                    quick += b.size;
+                    quick_count += 1;
+                }
+                BlockKind::InUse => used += b.size,
+            }
+            block += b.size;
+            if block >= top {
+                break;
+            }
+        }
+        let set = |f: u64, v: u64| self.region.word(self.state + f).store(v, Ordering::Release);
+        set(USED, used);
+        set(FREE_LISTED, free);
+        set(QUICK_BYTES, quick);
+        set(QUICK_COUNT, quick_count);
+    }
+
+    /// Walks every block, every bin and every quick list and checks the invariants: tags agree,
+    /// neighbours of free blocks are in use (fully coalesced), every free block is listed in its bin
+    /// exactly once, every quick block on its list exactly once, the cursor is on a boundary, and the
     /// accounting words match. Returns the payload offsets of the blocks in use.
     pub fn verify(&self) -> Result<Vec<u64>, String> {
         let top = self.get(TOP);
@@ -271,7 +551,10 @@ impl SizeClassAllocator {
         let mut block = self.heap_start;
         let mut prev_inuse = true;
         let (mut used, mut free, mut free_count) = (0u64, 0u64, 0u64);
+        let mut quick = std::collections::HashSet::new();
+        let mut quick_bytes = 0u64;
         let mut in_use = Vec::new();
+        let mut boundaries = std::collections::HashSet::new();
         while block < top {
             let h = self.hdr(block);
             let size = h & SIZE_MASK;
@@ -281,9 +564,18 @@ impl SizeClassAllocator {
             if (h & PREV_INUSE != 0) != prev_inuse {
                 return Err(format!("block {block} PREV_INUSE bit disagrees with its predecessor"));
             }
+            boundaries.insert(block);
             if h & INUSE != 0 {
-                used += size;
-                in_use.push(block + 8);
+                if h & QUICK != 0 {
+                    if size >= QUICK_LIMIT {
+                        return Err(format!("quick block {block} of {size} bytes"));
+                    }
+                    quick.insert(block);
+                    quick_bytes += size;
+                } else {
+                    used += size;
+                    in_use.push(block + 8);
+                }
                 prev_inuse = true;
             } else {
                 if !prev_inuse {
@@ -303,6 +595,10 @@ impl SizeClassAllocator {
         }
         if !prev_inuse {
             return Err("a free block borders top (not coalesced)".into());
+        }
+        let cursor = self.get(CURSOR);
+        if cursor != self.heap_start && !boundaries.contains(&cursor) {
+            return Err(format!("walk cursor {cursor} is not on a block boundary"));
         }
         let mut listed = 0u64;
         for bin in 0..BINS {
@@ -334,11 +630,31 @@ impl SizeClassAllocator {
         if listed != free_count {
             return Err(format!("{free_count} free blocks but {listed} listed"));
         }
-        if used != self.get(USED) || free != self.get(FREE_LISTED) {
+        let mut on_lists = 0u64;
+        for list in 0..QUICK_LISTS as u64 {
+            let mut cur = self.get(QUICK_HEADS + 8 * list);
+            while cur != 0 {
+                if !quick.remove(&cur) || self.hdr(cur) & SIZE_MASK != list * 16 {
+                    return Err(format!("quick list {list} links to {cur}: not a quick block of its size"));
+                }
+                on_lists += 1;
+                cur = self.region.word(cur + 8).load(Ordering::Acquire);
+            }
+        }
+        if !quick.is_empty() {
+            return Err(format!("{} quick blocks on no list", quick.len()));
+        }
+        if used != self.get(USED)
+            || free != self.get(FREE_LISTED)
+            || quick_bytes != self.get(QUICK_BYTES)
+            || on_lists != self.get(QUICK_COUNT)
+        {
             return Err(format!(
-                "accounting: used {used} vs {}, free {free} vs {}",
+                "accounting: used {used} vs {}, free {free} vs {}, quick {quick_bytes} vs {} ({on_lists} vs {})",
                 self.get(USED),
-                self.get(FREE_LISTED)
+                self.get(FREE_LISTED),
+                self.get(QUICK_BYTES),
+                self.get(QUICK_COUNT)
             ));
         }
         Ok(in_use)
@@ -370,14 +686,14 @@ mod tests {
     }
 
     fn fixture(heap: u64) -> Fixture {
-        let total = JOURNAL_BYTES + STATE_BYTES + heap;
+        let total = JOURNAL_BYTES + 8 + STATE_BYTES + heap;
         let mut buf = vec![0u64; (total / 8 + 2) as usize];
         // SAFETY: the buffer lives in the fixture as long as the region is used.
         let region = unsafe { Region::new(buf.as_mut_ptr().cast(), total) };
-        let heap_start = (JOURNAL_BYTES + STATE_BYTES + 15) & !15;
-        let alloc = SizeClassAllocator::new(region, JOURNAL_BYTES, heap_start, total);
+        let heap_start = (JOURNAL_BYTES + 8 + STATE_BYTES + 15) & !15;
+        let alloc = SizeClassAllocator::new(region, JOURNAL_BYTES + 8, heap_start, total);
         alloc.format();
-        Fixture { _buf: buf, region, journal: Journal::new(region, 0), alloc }
+        Fixture { _buf: buf, region, journal: Journal::new(region, 0, JOURNAL_BYTES), alloc }
     }
 
     #[test]
@@ -392,8 +708,56 @@ mod tests {
         f.alloc.free(&mut t, a);
         f.alloc.free(&mut t, c);
         t.commit();
+        assert_eq!(f.alloc.stats().free_bytes, before.free_bytes, "parked blocks count as free");
+        assert!(f.alloc.drain_quick(&f.journal));
         assert_eq!(f.alloc.stats(), before);
         f.alloc.verify().unwrap();
+    }
+
+    #[test]
+    fn a_small_freed_block_is_parked_and_handed_back_for_its_exact_size() {
+        let f = fixture(1 << 16);
+        let mut t = f.journal.begin();
+        let a = f.alloc.alloc(&mut t, 100).unwrap();
+        let b = f.alloc.alloc(&mut t, 100).unwrap();
+        f.alloc.free(&mut t, a);
+        t.commit();
+        f.alloc.verify().unwrap();
+        assert_eq!(f.alloc.block_at(a - 8).unwrap().kind, BlockKind::Quick);
+        let mut t = f.journal.begin();
+        assert_ne!(f.alloc.alloc(&mut t, 200).unwrap(), a, "another size never takes a parked block");
+        assert_eq!(f.alloc.alloc(&mut t, 100).unwrap(), a);
+        f.alloc.free(&mut t, b);
+        t.commit();
+        f.alloc.verify().unwrap();
+        assert!(f.alloc.drain_quick(&f.journal));
+        assert_eq!(f.alloc.block_at(b - 8).unwrap().kind, BlockKind::Free);
+        f.alloc.verify().unwrap();
+    }
+
+    #[test]
+    fn parking_is_capped_so_a_drain_is_bounded() {
+        let f = fixture(1 << 20);
+        let blocks: Vec<u64> = (0..QUICK_CAP + 100)
+            .map(|_| {
+                let mut t = f.journal.begin();
+                let b = f.alloc.alloc(&mut t, 40).unwrap();
+                t.commit();
+                b
+            })
+            .collect();
+        for b in blocks {
+            let mut t = f.journal.begin();
+            f.alloc.free(&mut t, b);
+            t.commit();
+        }
+        let parked = (0..QUICK_LISTS as u64).map(|l| f.alloc.get(QUICK_HEADS + 8 * l)).filter(|&h| h != 0).count();
+        assert_eq!(parked, 1);
+        assert_eq!(f.alloc.get(QUICK_COUNT), QUICK_CAP);
+        f.alloc.verify().unwrap();
+        f.alloc.drain_quick(&f.journal);
+        let s = f.alloc.stats();
+        assert_eq!((s.used_bytes, s.free_bytes), (0, s.largest_free));
     }
 
     #[test]
@@ -431,6 +795,8 @@ mod tests {
             f.alloc.free(&mut t, keep);
             // dropped without commit
         }
+        assert!(f.journal.take_undone());
+        f.alloc.recount();
         assert_eq!(f.alloc.stats(), before);
         assert_eq!(f.alloc.verify().unwrap(), vec![keep]);
     }
@@ -452,6 +818,7 @@ mod tests {
             // SAFETY: the block was just allocated to this test and nothing else reads it.
             unsafe { f.journal_region().write_bytes(p, &vec![0xEE; cap as usize]) };
         }
+        f.alloc.recount();
         assert_eq!(f.alloc.stats(), before);
         f.alloc.verify().unwrap();
     }
@@ -460,12 +827,17 @@ mod tests {
     enum Op {
         Alloc(u64),
         Free(usize),
+        /// Move the walk cursor to a live block (as a walk that stopped there would).
+        Cursor(usize),
+        Drain,
     }
 
     fn op() -> impl Strategy<Value = Op> {
         prop_oneof![
-            3 => prop_oneof![1u64..200, 200u64..5000, 5000u64..40000].prop_map(Op::Alloc),
-            2 => any::<usize>().prop_map(Op::Free),
+            6 => prop_oneof![1u64..200, 200u64..5000, 5000u64..40000].prop_map(Op::Alloc),
+            4 => any::<usize>().prop_map(Op::Free),
+            1 => any::<usize>().prop_map(Op::Cursor),
+            1 => Just(Op::Drain),
         ]
     }
 
@@ -493,6 +865,13 @@ mod tests {
                         f.alloc.free(&mut t, p);
                     }
                     Op::Free(_) => {}
+                    Op::Cursor(i) if !live.is_empty() => f.alloc.set_cursor(&mut t, live[i % live.len()].0 - 8),
+                    Op::Cursor(_) => {}
+                    Op::Drain => {
+                        t.commit();
+                        f.alloc.drain_quick(&f.journal);
+                        t = f.journal.begin();
+                    }
                 }
                 t.commit();
                 let mut in_use = f.alloc.verify().map_err(TestCaseError::fail)?;
@@ -506,6 +885,7 @@ mod tests {
                 f.alloc.free(&mut t, p);
                 t.commit();
             }
+            f.alloc.drain_quick(&f.journal);
             let s = f.alloc.stats();
             prop_assert_eq!(s.used_bytes, 0);
             prop_assert_eq!(s.free_bytes, s.largest_free);

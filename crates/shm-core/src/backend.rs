@@ -22,20 +22,20 @@
 use crate::allocator::{self, SizeClassAllocator};
 use crate::clock::{self, Clock, MonotonicClock};
 use crate::entry::{self, EntryHeader, NewEntry};
+use crate::eviction;
 use crate::index::{EntryInfo, Index};
 use crate::journal::{self, Journal, Recovery, Txn};
 use crate::lock::{MutexGuard, RobustMutex, MUTEX_BYTES};
 use crate::process;
-use crate::reclaim::{self, Pin, ReaderSlots, RetireList};
+use crate::reclaim::{self, Hold, NoHold, ReaderSlots, RetireList};
 use crate::region::Region;
 use crate::reservation::{self, RequestId, ReservationTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub const BACKEND_MAGIC: u64 = u64::from_le_bytes(*b"SCBACKND");
-pub const LAYOUT_VERSION: u64 = 2;
-/// Tag of an integer entry: 8 bytes of little-endian i64. `increment()` works on these only.
-pub const TAG_INT: u16 = 1;
+pub const LAYOUT_VERSION: u64 = 3;
+pub use crate::entry::TAG_INT;
 
 // Header words.
 const MAGIC: u64 = 0;
@@ -50,7 +50,8 @@ const ENTRY_COUNT: u64 = 64;
 const RETIRE_HEAD: u64 = 72;
 const RETIRE_TAIL: u64 = 80;
 const RETIRED_BYTES: u64 = 88;
-pub(crate) const CLOCK_HAND: u64 = 96;
+/// The bucket where the next sweep for expired entries starts (a hint).
+pub(crate) const EXPIRY_HAND: u64 = 96;
 const HITS: u64 = 104;
 const MISSES: u64 = 112;
 const INSERTS: u64 = 120;
@@ -58,6 +59,17 @@ pub(crate) const EVICTIONS: u64 = 128;
 pub(crate) const EXPIRATIONS: u64 = 136;
 const RECOVERIES: u64 = 144;
 const STALL_US: u64 = 152;
+/// The entry whose integer is being rewritten in place (0 = none): recovery re-versions it.
+const IN_PLACE: u64 = 160;
+/// Set by the journal when it undoes a change (see `Journal::take_undone`).
+const UNDONE: u64 = 168;
+const RETIRED_COUNT: u64 = 176;
+/// Bytes of the blocks evicted entries occupied (with `EVICTIONS`: how much each eviction freed).
+pub(crate) const EVICTED_BYTES: u64 = 184;
+/// Entries moved by compaction.
+pub(crate) const RELOCATIONS: u64 = 192;
+/// Bumped before every batch of frees (see `reclaim`: readers without a slot check it).
+const FREE_GENERATION: u64 = 200;
 const WRITE_LOCK: u64 = 256;
 const RES_LOCK: u64 = WRITE_LOCK + MUTEX_BYTES;
 const JOURNAL: u64 = RES_LOCK + MUTEX_BYTES;
@@ -68,6 +80,10 @@ const _FITS: () = assert!(ALLOC_STATE + allocator::STATE_BYTES <= FIXED_BYTES);
 /// One entry-table slot per this many bytes of backend (spec: 32,768 entries at 8 MiB).
 pub const BYTES_PER_ENTRY: u64 = 256;
 const READER_SLOTS: u64 = 256;
+/// Times a read starts again after being disturbed before it answers "not found" (see `lookup`).
+const MAX_READ_ATTEMPTS: usize = 1000;
+/// Retired entries that trigger a reclamation pass (see `Backend::reclaim_in_batches`).
+const RECLAIM_BATCH: u64 = 32;
 /// Smallest region a backend can be formatted in.
 pub const MIN_REGION: u64 = 1 << 20;
 
@@ -115,6 +131,10 @@ pub struct BackendStats {
     pub misses: u64,
     pub inserts: u64,
     pub evictions: u64,
+    /// Heap bytes the evicted entries occupied.
+    pub evicted_bytes: u64,
+    /// Entries moved by compaction (to open a contiguous hole for a value that fits in the free memory).
+    pub relocations: u64,
     pub expirations: u64,
     pub used_bytes: u64,
     pub free_bytes: u64,
@@ -145,6 +165,8 @@ struct Geometry {
     bucket_count: u64,
     max_entries: u64,
     heap_start: u64,
+    /// Retired bytes at which a store runs reclamation (see `Backend::reclaim_in_batches`).
+    collect_bytes: u64,
 }
 
 impl Geometry {
@@ -156,7 +178,17 @@ impl Geometry {
         let reservations = slots + READER_SLOTS * reclaim::SLOT_BYTES;
         let buckets = reservations + reservation_count * reservation::SLOT_BYTES;
         let heap_start = (buckets + bucket_count * 8 + 15) & !15;
-        Geometry { slots, reservations, reservation_count, buckets, bucket_count, max_entries, heap_start }
+        let collect_bytes = ((size - heap_start) / 256).max(16 << 10);
+        Geometry {
+            slots,
+            reservations,
+            reservation_count,
+            buckets,
+            bucket_count,
+            max_entries,
+            heap_start,
+            collect_bytes,
+        }
     }
 }
 
@@ -248,7 +280,7 @@ impl Backend {
             geo,
             index: Index { region, buckets: geo.buckets, bucket_count: geo.bucket_count, max_entries: geo.max_entries },
             alloc: SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()),
-            journal: Journal::new(region, JOURNAL),
+            journal: Journal::new(region, JOURNAL, UNDONE),
             write_lock,
             readers: ReaderSlots {
                 region,
@@ -256,8 +288,15 @@ impl Backend {
                 count: READER_SLOTS,
                 high_water: SLOTS_HWM,
                 instance: INSTANCE,
+                free_generation: FREE_GENERATION,
             },
-            retired: RetireList { region, head: RETIRE_HEAD, tail: RETIRE_TAIL, bytes: RETIRED_BYTES },
+            retired: RetireList {
+                region,
+                head: RETIRE_HEAD,
+                tail: RETIRE_TAIL,
+                bytes: RETIRED_BYTES,
+                count: RETIRED_COUNT,
+            },
             reservations: ReservationTable {
                 region,
                 slots: geo.reservations,
@@ -314,8 +353,17 @@ impl Backend {
         self.word(EPOCH).load(Ordering::Acquire)
     }
 
+    /// Moves the mutation epoch on (write lock held, so a plain store suffices; Release orders every
+    /// change made before it, which is what a reader that sees the new epoch relies on).
     pub(crate) fn bump_epoch(&self) {
-        self.word(EPOCH).fetch_add(1, Ordering::SeqCst);
+        let epoch = self.word(EPOCH);
+        epoch.store(epoch.load(Ordering::Relaxed) + 1, Ordering::Release);
+    }
+
+    /// Retired bytes that may wait for the next reclamation pass although no reader holds them: stores
+    /// reclaim in batches of this size (an allocation that fails reclaims at once).
+    pub fn reclaim_batch_bytes(&self) -> u64 {
+        self.0.geo.collect_bytes
     }
 
     /// Largest value a store of `key_len` bytes of key can ever fit.
@@ -329,35 +377,90 @@ impl Backend {
         self.0.index.find(key, hash)
     }
 
-    fn pin(&self) -> ReadGuard<'_> {
-        match self.0.readers.pin(self.word(EPOCH)) {
-            Some(pin) => ReadGuard::Pinned(pin),
-            None => match self.lock() {
-                Ok(g) => ReadGuard::Locked(g),
-                Err(_) => ReadGuard::Unprotected,
-            },
+    /// Finds `key` for a reader, without locks: a walk under this thread's pin, then a hold on the
+    /// entry found (see `reclaim`). With every hazard word of the thread in use, or without a reader
+    /// slot, the value is copied out instead. A read that keeps being disturbed (its pin revoked, or
+    /// memory freed under a slot-less copy, `MAX_READ_ATTEMPTS` times in a row) answers "not found":
+    /// readers never wait.
+    fn lookup(&self, key: &[u8], count: Counting) -> Option<EntryRef<'_>> {
+        let hash = entry::key_hash(key);
+        for _ in 0..MAX_READ_ATTEMPTS {
+            let Some(walk) = self.0.readers.begin_walk(self.word(EPOCH)) else {
+                return self.lookup_without_slot(key, hash, count);
+            };
+            let Some((_, header)) = self.find(key, hash).filter(|(_, h)| self.live(h)) else {
+                if walk.end() {
+                    return self.counted(None, count);
+                }
+                continue;
+            };
+            match walk.hold(header.off) {
+                Ok(hold) => {
+                    let int = header.is_int().then(|| header.int_value(&self.0.region).to_le_bytes());
+                    let found = EntryRef { backend: self, header, int, held: Held::Hazard(hold) };
+                    return self.counted(Some(found), count);
+                }
+                Err(NoHold::Revoked) => {}
+                Err(NoHold::Full(walk)) => {
+                    let found = self.copied(header);
+                    if walk.end() {
+                        return self.counted(Some(found), count);
+                    }
+                }
+            }
         }
+        None
     }
 
-    fn lookup(&self, key: &[u8], count: Counting) -> Option<EntryRef<'_>> {
-        let guard = self.pin();
-        if matches!(guard, ReadGuard::Unprotected) {
-            return None;
+    /// [`Backend::lookup`] for a thread without a reader slot: finds the entry and copies its value
+    /// out, then checks that nothing was freed meanwhile (the free generation did not move).
+    fn lookup_without_slot(&self, key: &[u8], hash: u64, count: Counting) -> Option<EntryRef<'_>> {
+        for _ in 0..MAX_READ_ATTEMPTS {
+            let generation = self.0.readers.free_generation();
+            let found = self.find(key, hash).filter(|(_, h)| self.live(h)).map(|(_, h)| self.copied(h));
+            std::sync::atomic::fence(Ordering::Acquire);
+            if self.0.readers.free_generation() == generation {
+                return self.counted(found, count);
+            }
         }
-        let now = self.0.clock.now_ms();
-        let found = self.find(key, entry::key_hash(key)).map(|(_, h)| h).filter(|h| !h.expired(now));
+        None
+    }
+
+    /// A copy of entry `h`'s value read through atomic loads (sound even if the entry is freed meanwhile;
+    /// the caller then discards it).
+    fn copied(&self, h: EntryHeader) -> EntryRef<'_> {
+        let region = &self.0.region;
+        let mut value = Vec::with_capacity(h.value_len.next_multiple_of(8) as usize);
+        let start = h.value_off();
+        for at in (0..h.value_len).step_by(8) {
+            value.extend_from_slice(&region.word(start + at).load(Ordering::Relaxed).to_ne_bytes());
+        }
+        value.truncate(h.value_len as usize);
+        let int = h.is_int().then(|| value[..8].try_into().expect("8 bytes"));
+        EntryRef { backend: self, header: h, int, held: Held::Copy(value) }
+    }
+
+    /// Counts a lookup's outcome: a hit or miss in the backend's figures, and on a held entry its
+    /// recency bit and hit count (a copied entry may be gone already, so its words are not touched).
+    fn counted<'a>(&'a self, found: Option<EntryRef<'a>>, count: Counting) -> Option<EntryRef<'a>> {
         if count == Counting::StatsAndEntry {
             self.word(if found.is_some() { HITS } else { MISSES }).fetch_add(1, Ordering::Relaxed);
         }
-        let header = found?;
-        let usage = self.word(header.off + entry::USAGE);
-        if usage.load(Ordering::Relaxed) & entry::REFERENCED_BIT == 0 {
-            usage.fetch_or(entry::REFERENCED_BIT, Ordering::Relaxed);
+        if let Some(EntryRef { header, held: Held::Hazard(_), .. }) = &found {
+            let usage = self.word(header.off + entry::USAGE);
+            if usage.load(Ordering::Relaxed) & entry::REFERENCED_BIT == 0 {
+                usage.fetch_or(entry::REFERENCED_BIT, Ordering::Relaxed);
+            }
+            if count != Counting::Nothing {
+                usage.fetch_add(entry::HIT_UNIT, Ordering::Relaxed);
+            }
         }
-        if count != Counting::Nothing {
-            usage.fetch_add(entry::HIT_UNIT, Ordering::Relaxed);
-        }
-        Some(EntryRef { backend: self, header, _guard: guard })
+        found
+    }
+
+    /// True unless `h` has expired (reads the clock only for entries with a TTL).
+    fn live(&self, h: &EntryHeader) -> bool {
+        h.expires_ms == 0 || !h.expired(self.0.clock.now_ms())
     }
 
     /// Looks `key` up, counting a hit or a miss in the backend's figures and a hit on the entry.
@@ -393,12 +496,44 @@ impl Backend {
     fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
         let g = self.0.write_lock.lock().map_err(|_| StoreError::Lock)?;
         if g.previous_owner_died {
-            if self.0.journal.recover() != Recovery::Clean {
-                self.word(RECOVERIES).fetch_add(1, Ordering::Relaxed);
-            }
-            self.bump_epoch();
+            self.recover();
+        }
+        if self.0.journal.take_undone() {
+            self.recount();
         }
         Ok(g)
+    }
+
+    /// Repairs what a writer that died holding the lock left (write lock held): the undo journal (the
+    /// caller then recounts if it undid anything), and an integer updated in place gets a fresh version.
+    /// Bumps the epoch so every cached lookup is revalidated.
+    fn recover(&self) {
+        if self.0.journal.recover() != Recovery::Clean {
+            self.count(RECOVERIES, 1);
+        }
+        let in_place = self.word(IN_PLACE).swap(0, Ordering::AcqRel);
+        if let Some(version) = self.0.region.checked_word(in_place + entry::VERSION) {
+            version.store(self.epoch(), Ordering::Release);
+        }
+        self.bump_epoch();
+    }
+
+    /// Recomputes the words writers keep without journaling them (entry count, retired bytes, the
+    /// allocator's used and free bytes) from the structures themselves. Only after a change was undone
+    /// (a writer died in the middle of a transaction): a walk of the index, the retire list and the heap.
+    fn recount(&self) {
+        let mut entries = 0;
+        for bucket in 0..self.0.index.bucket_count {
+            if !self.0.index.bucket_is_empty(bucket) {
+                self.0.index.for_each_in_bucket(bucket, |_, _| {
+                    entries += 1;
+                    false
+                });
+            }
+        }
+        self.word(ENTRY_COUNT).store(entries, Ordering::Release);
+        self.0.retired.recount(&self.0.alloc);
+        self.0.alloc.recount();
     }
 
     /// Test hook: the next store by any process sleeps `micros` while holding the write lock, in the middle
@@ -411,112 +546,143 @@ impl Backend {
     pub(crate) fn unlink(&self, link: u64, h: &EntryHeader) {
         let mut t = self.0.journal.begin();
         let next = t.get(h.off + entry::NEXT);
-        self.retire(&mut t, h);
-        t.set(ENTRY_COUNT, t.get(ENTRY_COUNT).saturating_sub(1));
+        self.retire_entry(&mut t, h);
+        self.add_entries(-1);
         t.publish(link, next);
     }
 
-    fn retire(&self, t: &mut Txn, h: &EntryHeader) {
+    /// Adjusts the entry count (write lock held; not journaled, see [`Backend::recount`]).
+    fn add_entries(&self, delta: i64) {
+        let count = self.word(ENTRY_COUNT);
+        count.store(count.load(Ordering::Relaxed).saturating_add_signed(delta), Ordering::Relaxed);
+    }
+
+    /// Adds one to a statistics word that only lock holders write (no atomic read-modify-write needed).
+    pub(crate) fn count(&self, word: u64, n: u64) {
+        let w = self.word(word);
+        w.store(w.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+    }
+
+    /// Puts entry `h` (unlinked by the same transaction) on the retire list.
+    pub(crate) fn retire_entry(&self, t: &mut Txn, h: &EntryHeader) {
         self.0.retired.retire(t, &self.0.alloc, h, self.epoch());
     }
 
     /// Frees retired entries no reader can still see. Write lock held.
     pub(crate) fn reclaim(&self) {
-        self.0.retired.collect(&self.0.journal, &self.0.alloc, || self.0.readers.min_pinned(self.epoch()));
+        self.0.retired.collect(&self.0.journal, &self.0.alloc, &self.0.readers, self.epoch());
+    }
+
+    /// Reclaims once enough has been retired to be worth a pass over the reader slots: stores amortise
+    /// the pass instead of paying for it each time (an allocation that fails reclaims at once). Small
+    /// batches keep the freed blocks on the allocator's quick lists.
+    fn reclaim_in_batches(&self) {
+        if self.0.retired.retired_count() >= RECLAIM_BATCH
+            || self.0.retired.retired_bytes() >= self.reclaim_batch_bytes()
+        {
+            self.reclaim();
+        }
     }
 
     /// Stores `value` under `key`, replacing any previous entry and its TTL. `ttl_secs` is ignored by a
-    /// pinned backend. The value is copied under the write lock; readers are never blocked.
+    /// pinned backend. The value is copied under the write lock; readers are never blocked. An integer
+    /// stored over an integer entry without a TTL is written in place (see [`Backend::increment`]).
     pub fn store(&self, key: &[u8], tag: u16, value: &[u8], ttl_secs: u64) -> Result<(), StoreError> {
         let need = entry::entry_bytes(key.len() as u64, value.len() as u64).ok_or(StoreError::TooLarge)?;
         if need > self.0.alloc.max_payload() || key.len() > u32::MAX as usize {
             return Err(StoreError::TooLarge);
         }
-        let _g = self.lock()?;
-        self.store_locked(key, tag, value, ttl_secs)
-    }
-
-    fn store_locked(&self, key: &[u8], tag: u16, value: &[u8], ttl_secs: u64) -> Result<(), StoreError> {
-        let now = self.0.clock.now_ms();
-        let ttl = if self.0.kind == BackendKind::Pinned { 0 } else { ttl_secs };
-        let need = entry::entry_bytes(key.len() as u64, value.len() as u64).ok_or(StoreError::TooLarge)?;
         let hash = entry::key_hash(key);
-        self.reclaim();
-        let volatile = self.0.kind == BackendKind::Volatile;
-        let mut purged = false;
-        // An entry-table slot for a new key.
-        while self.find(key, hash).is_none() && self.word(ENTRY_COUNT).load(Ordering::Acquire) >= self.0.geo.max_entries
-        {
-            if !volatile {
-                return Err(StoreError::TableFull);
-            }
-            if !purged {
-                purged = true;
-                if self.purge_expired(now) > 0 {
-                    continue;
-                }
-            }
-            if !self.evict_one() {
-                return Err(StoreError::TableFull);
+        let ttl = if self.0.kind == BackendKind::Pinned { 0 } else { ttl_secs };
+        let _g = self.lock()?;
+        let found = self.find(key, hash);
+        if let (Some((_, old)), true, 0) = (&found, tag == TAG_INT && value.len() == 8, ttl) {
+            if old.is_int() && old.expires_ms == 0 {
+                self.overwrite_int(old, i64::from_le_bytes(value.try_into().expect("8 bytes")));
+                self.count(INSERTS, 1);
+                return Ok(());
             }
         }
+        self.store_locked(NewEntry { key, hash, tag, value, expires_ms: 0, version: 0, next: 0 }, ttl, found)
+    }
+
+    /// Publishes a new entry for `e.key` (write lock held). `found` is the current entry of the key, if
+    /// any (live or expired).
+    fn store_locked(&self, mut e: NewEntry, ttl: u64, mut found: Option<(u64, EntryHeader)>) -> Result<(), StoreError> {
+        let need = entry::entry_bytes(e.key.len() as u64, e.value.len() as u64).ok_or(StoreError::TooLarge)?;
+        let volatile = self.0.kind == BackendKind::Volatile;
+        let now = if volatile { self.0.clock.now_ms() } else { 0 };
+        // An entry-table slot for a new key.
+        if found.is_none() && self.word(ENTRY_COUNT).load(Ordering::Relaxed) >= self.0.geo.max_entries {
+            if !volatile || !self.free_table_slot(now) {
+                return Err(StoreError::TableFull);
+            }
+            found = self.find(e.key, e.hash);
+        }
         // Payload memory.
+        let mut rounds = 0;
         let (mut t, block) = loop {
             let mut t = self.0.journal.begin();
             if let Some(block) = self.0.alloc.alloc(&mut t, need) {
                 break (t, block);
             }
             drop(t);
-            if !volatile {
+            rounds += 1;
+            if rounds > eviction::MAX_ROUNDS || !self.make_room(need, now) {
                 return Err(StoreError::OutOfMemory);
             }
-            if !purged {
-                purged = true;
-                if self.purge_expired(now) > 0 {
-                    continue;
-                }
-            }
-            // Memory already retired but still pinned by readers will come back later: once that alone
-            // would cover the request, evicting more only destroys entries without helping now.
-            let retired = self.0.retired.retired_bytes();
-            if retired >= need || !self.evict_one() {
-                return Err(StoreError::OutOfMemory);
-            }
+            // Making room may have removed or moved the key's own entry (or its chain neighbours).
+            found = self.find(e.key, e.hash);
         };
-        let found = self.find(key, hash);
-        let (link, next) = match &found {
-            Some((link, old)) => (*link, self.word(old.off + entry::NEXT).load(Ordering::Acquire)),
-            None => {
-                let link = self.0.index.bucket_link(hash);
-                (link, self.word(link).load(Ordering::Acquire))
-            }
+        let link = match &found {
+            Some((link, _)) => *link,
+            None => self.0.index.bucket_link(e.hash),
         };
-        let new = NewEntry { key, tag, value, expires_ms: clock::deadline(now, ttl), version: self.epoch(), next };
+        e.next = match &found {
+            Some((_, old)) => self.word(old.off + entry::NEXT).load(Ordering::Acquire),
+            None => self.word(link).load(Ordering::Acquire),
+        };
+        e.expires_ms = clock::deadline(now, ttl);
+        e.version = self.epoch();
         // SAFETY: `block` was just allocated by this transaction and is not linked anywhere yet.
-        unsafe { entry::write(&self.0.region, block, &new) };
-        let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
-        if stall > 0 {
+        unsafe { entry::write(&self.0.region, block, &e) };
+        if self.word(STALL_US).load(Ordering::Relaxed) != 0 {
+            let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
             std::thread::sleep(std::time::Duration::from_micros(stall));
         }
         match &found {
-            Some((_, old)) => self.retire(&mut t, old),
-            None => t.set(ENTRY_COUNT, t.get(ENTRY_COUNT) + 1),
+            Some((_, old)) => self.retire_entry(&mut t, old),
+            None => self.add_entries(1),
         }
         t.publish(link, block);
-        self.word(INSERTS).fetch_add(1, Ordering::Relaxed);
+        self.count(INSERTS, 1);
         self.bump_epoch();
-        self.reclaim();
+        self.reclaim_in_batches();
         Ok(())
+    }
+
+    /// Rewrites the value of integer entry `h` in place (write lock held): one atomic store of its value
+    /// word, so a reader sees the old or the new integer and a writer killed at any point leaves one of
+    /// them. The entry then carries the current epoch as its version (so a process-local copy of the old
+    /// value is never taken for the new one), and the epoch is bumped. If the writer dies between the two
+    /// stores, recovery gives the entry a fresh version (`IN_PLACE` names it meanwhile).
+    fn overwrite_int(&self, h: &EntryHeader, value: i64) {
+        self.word(IN_PLACE).store(h.off, Ordering::Relaxed);
+        self.word(h.value_off()).store(u64::from_ne_bytes(value.to_le_bytes()), Ordering::Release);
+        self.word(h.off + entry::VERSION).store(self.epoch(), Ordering::Release);
+        self.word(IN_PLACE).store(0, Ordering::Release);
+        self.bump_epoch();
     }
 
     /// Removes `key`. True when an entry (live or expired) was removed.
     pub fn delete(&self, key: &[u8]) -> bool {
+        let hash = entry::key_hash(key);
         let Ok(_g) = self.lock() else { return false };
-        match self.find(key, entry::key_hash(key)) {
+        match self.find(key, hash) {
             Some((link, h)) => {
                 self.unlink(link, &h);
                 self.bump_epoch();
-                self.reclaim();
+                self.reclaim_in_batches();
                 true
             }
             None => false,
@@ -539,7 +705,9 @@ impl Backend {
         self.reclaim();
     }
 
-    /// Atomically adds `step` to an integer entry (creating it as `0 + step`).
+    /// Atomically adds `step` to an integer entry (creating it as `0 + step`). An existing integer is
+    /// updated in place (one atomic store under the write lock; its TTL is kept); only a missing or
+    /// expired key takes the store path.
     pub fn increment(&self, key: &[u8], step: i64) -> Result<CounterUpdate, CounterError> {
         self.update_counter(key, |v| v.overflowing_add(step))
     }
@@ -550,22 +718,29 @@ impl Backend {
     }
 
     fn update_counter(&self, key: &[u8], op: impl Fn(i64) -> (i64, bool)) -> Result<CounterUpdate, CounterError> {
+        let hash = entry::key_hash(key);
         let _g = self.lock().map_err(CounterError::Store)?;
-        let now = self.0.clock.now_ms();
-        let current = match self.find(key, entry::key_hash(key)).filter(|(_, h)| !h.expired(now)) {
-            None => 0,
-            Some((_, h)) => {
-                // SAFETY: the write lock is held, so the entry cannot be freed meanwhile.
-                let bytes = unsafe { h.value(&self.0.region) };
-                if h.tag != TAG_INT || bytes.len() != 8 {
-                    return Err(CounterError::NotInteger);
-                }
-                i64::from_le_bytes(bytes.try_into().expect("length checked"))
-            }
+        let found = self.find(key, hash);
+        let live = match &found {
+            Some((_, h)) if self.live(h) => Some(h),
+            _ => None,
         };
-        let (value, wrapped) = op(current);
-        self.store_locked(key, TAG_INT, &value.to_le_bytes(), 0).map_err(CounterError::Store)?;
-        Ok(CounterUpdate { value, wrapped })
+        match live {
+            Some(h) if !h.is_int() => Err(CounterError::NotInteger),
+            Some(h) => {
+                let (value, wrapped) = op(h.int_value(&self.0.region));
+                self.overwrite_int(h, value);
+                self.count(INSERTS, 1);
+                Ok(CounterUpdate { value, wrapped })
+            }
+            None => {
+                let (value, wrapped) = op(0);
+                let bytes = value.to_le_bytes();
+                let e = NewEntry { key, hash, tag: TAG_INT, value: &bytes, expires_ms: 0, version: 0, next: 0 };
+                self.store_locked(e, 0, found).map_err(CounterError::Store)?;
+                Ok(CounterUpdate { value, wrapped })
+            }
+        }
     }
 
     // ----- reservations ------------------------------------------------------------------------------
@@ -617,12 +792,29 @@ impl Backend {
     /// walk may or may not be reported; an entry present throughout is reported exactly once.
     pub fn scan(&self, cursor: u64, prefix: &[u8], limit: usize) -> (Vec<EntryInfo>, Option<u64>) {
         const MAX_BUCKETS_PER_CALL: u64 = 4096;
-        let guard = self.pin();
-        if matches!(guard, ReadGuard::Unprotected) {
-            return (Vec::new(), Some(cursor));
-        }
         let now = self.0.clock.now_ms();
-        self.0.index.scan(cursor, prefix, limit, MAX_BUCKETS_PER_CALL, now, |off| self.0.alloc.payload_capacity(off))
+        let index = &self.0.index;
+        let walk =
+            || index.scan(cursor, prefix, limit, MAX_BUCKETS_PER_CALL, now, |off| self.0.alloc.payload_capacity(off));
+        for _ in 0..MAX_READ_ATTEMPTS {
+            match self.0.readers.begin_walk(self.word(EPOCH)) {
+                Some(pin) => {
+                    let found = walk();
+                    if pin.end() {
+                        return found;
+                    }
+                }
+                None => {
+                    let generation = self.0.readers.free_generation();
+                    let found = walk();
+                    std::sync::atomic::fence(Ordering::Acquire);
+                    if self.0.readers.free_generation() == generation {
+                        return found;
+                    }
+                }
+            }
+        }
+        (Vec::new(), Some(cursor))
     }
 
     // ----- figures and checks ------------------------------------------------------------------------
@@ -637,6 +829,8 @@ impl Backend {
             misses: w(MISSES),
             inserts: w(INSERTS),
             evictions: w(EVICTIONS),
+            evicted_bytes: w(EVICTED_BYTES),
+            relocations: w(RELOCATIONS),
             expirations: w(EXPIRATIONS),
             used_bytes: a.used_bytes,
             free_bytes: a.free_bytes,
@@ -706,19 +900,23 @@ pub struct VerifyReport {
     pub retired_bytes: u64,
 }
 
-/// What keeps a reader's entries allocated; releases it on drop.
-enum ReadGuard<'a> {
-    Pinned(#[allow(dead_code)] Pin<'a>),
-    Locked(#[allow(dead_code)] MutexGuard<'a>),
-    Unprotected,
+/// What keeps an `EntryRef`'s bytes valid.
+enum Held<'a> {
+    /// A hazard of this thread: the entry stays allocated until it is dropped.
+    Hazard(#[allow(dead_code)] Hold<'a>),
+    /// A private copy of the value.
+    Copy(Vec<u8>),
 }
 
-/// A found entry. It keeps the reader pinned: its bytes stay valid and unchanged until it is dropped.
-/// Drop it quickly, and never hold it across a call into PHP.
+/// A found entry. Its bytes stay valid and unchanged until it is dropped (it holds the entry through a
+/// hazard of this thread, or a copy of the value). Drop it quickly: a thread holds at most a few at
+/// once before further ones are copied. Not `Send` (the hazard belongs to the thread).
 pub struct EntryRef<'a> {
     backend: &'a Backend,
     header: EntryHeader,
-    _guard: ReadGuard<'a>,
+    /// An integer entry's value, loaded once atomically: its word may be rewritten in place meanwhile.
+    int: Option<[u8; 8]>,
+    held: Held<'a>,
 }
 
 impl<'a> EntryRef<'a> {
@@ -727,8 +925,13 @@ impl<'a> EntryRef<'a> {
     }
 
     pub fn value(&self) -> &[u8] {
-        // SAFETY: the guard keeps the entry allocated (pin or write lock) while `self` lives.
-        unsafe { self.header.value(&self.backend.0.region) }
+        match (&self.int, &self.held) {
+            (Some(int), _) => int,
+            (None, Held::Copy(value)) => value,
+            // SAFETY: the hazard keeps the entry allocated while `self` lives, and only integer entries
+            // (answered above) change in place.
+            (None, Held::Hazard(_)) => unsafe { self.header.value(&self.backend.0.region) },
+        }
     }
 
     /// Unique per stored version of this key (the epoch at store time).
@@ -743,6 +946,6 @@ impl<'a> EntryRef<'a> {
 
     /// The integer of a `TAG_INT` entry.
     pub fn as_int(&self) -> Option<i64> {
-        (self.tag() == TAG_INT).then(|| self.value().try_into().ok().map(i64::from_le_bytes)).flatten()
+        self.int.map(i64::from_le_bytes)
     }
 }

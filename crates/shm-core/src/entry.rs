@@ -6,15 +6,18 @@
 //! +16 meta        key_len (u32) | tag (u16) << 32
 //! +24 value_len
 //! +32 expires_ms  monotonic deadline, 0 = never
-//! +40 version     mutation epoch at store time (unique per stored version)
+//! +40 version     mutation epoch at store time (unique per stored version); rewritten by in-place
+//!                 integer updates, so it is outside the header check
 //! +48 usage       bit 0: CLOCK referenced bit (recency for eviction); bits 1..: hits by shared lookups
 //! +56 retire_next retire-list link (written only after unlinking)
 //! +64 retire_tag  epoch at unlink time
-//! +72 check       xxh3-64 of bytes 8..48 (detects a corrupted header)
+//! +72 check       a mix of bytes 8..40 (detects a corrupted header)
 //! +80 key bytes, then the value at the next multiple of 8
 //! ```
 //! Everything but `next`, `usage` and the retire fields is written before the entry is published and
-//! never changes afterwards, so a pinned reader can read it without locks.
+//! never changes afterwards, so a pinned reader can read it without locks. The one exception is an
+//! integer entry (`TAG_INT`, 8 value bytes), whose value word and version are rewritten in place under
+//! the write lock, each with one atomic store (readers load the value word atomically).
 
 use crate::region::Region;
 use std::sync::atomic::Ordering;
@@ -33,6 +36,10 @@ pub const RETIRE_NEXT: u64 = 56;
 pub const RETIRE_TAG: u64 = 64;
 pub const CHECK: u64 = 72;
 pub const KEY: u64 = 80;
+
+/// Tag of an integer entry: 8 bytes of little-endian i64. Counters and in-place overwrites work on these
+/// only.
+pub const TAG_INT: u16 = 1;
 
 pub fn value_start(key_len: u64) -> u64 {
     (KEY + key_len + 7) & !7
@@ -66,10 +73,11 @@ impl EntryHeader {
             return None;
         }
         let w = |f: u64| region.word(off + f).load(Ordering::Acquire);
-        let (hash, meta, value_len, expires_ms, version) = (w(HASH), w(META), w(VALUE_LEN), w(EXPIRES), w(VERSION));
-        if checksum(hash, meta, value_len, expires_ms, version) != w(CHECK) {
+        let (hash, meta, value_len, expires_ms) = (w(HASH), w(META), w(VALUE_LEN), w(EXPIRES));
+        if checksum(hash, meta, value_len, expires_ms) != w(CHECK) {
             return None;
         }
+        let version = w(VERSION);
         let key_len = meta & 0xffff_ffff;
         let total = entry_bytes(key_len, value_len)?;
         if !region.contains(off, total) {
@@ -126,22 +134,43 @@ impl EntryHeader {
         unsafe { region.bytes(self.off + value_start(self.key_len), self.value_len) }.unwrap_or_default()
     }
 
+    /// True for an integer entry (its value is one word, updated in place).
+    pub fn is_int(&self) -> bool {
+        self.tag == TAG_INT && self.value_len == 8
+    }
+
+    /// Offset of the value's first word.
+    pub fn value_off(&self) -> u64 {
+        self.off + value_start(self.key_len)
+    }
+
+    /// The integer of an integer entry, loaded atomically (sound while its block stays allocated, and
+    /// never torn by an in-place update).
+    pub fn int_value(&self, region: &Region) -> i64 {
+        i64::from_le_bytes(region.word(self.value_off()).load(Ordering::Acquire).to_ne_bytes())
+    }
+
     pub fn expired(&self, now_ms: u64) -> bool {
         self.expires_ms != 0 && now_ms >= self.expires_ms
     }
 }
 
-fn checksum(hash: u64, meta: u64, value_len: u64, expires: u64, version: u64) -> u64 {
-    let mut buf = [0u8; 40];
-    for (i, w) in [hash, meta, value_len, expires, version].into_iter().enumerate() {
-        buf[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
+/// The header check: a multiply-xorshift mix of the immutable header words (cheap enough for every
+/// chain step of a lookup; it catches stray writes and garbage offsets, not adversaries).
+fn checksum(hash: u64, meta: u64, value_len: u64, expires: u64) -> u64 {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for w in [hash, meta, value_len, expires] {
+        x = (x ^ w).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^= x >> 31;
     }
-    xxhash_rust::xxh3::xxh3_64(&buf)
+    x
 }
 
 /// What a new entry holds.
 pub struct NewEntry<'a> {
     pub key: &'a [u8],
+    /// `key_hash(key)`, computed by the caller before taking the lock.
+    pub hash: u64,
     pub tag: u16,
     pub value: &'a [u8],
     pub expires_ms: u64,
@@ -155,7 +184,7 @@ pub struct NewEntry<'a> {
 /// The block at `off` must be allocated to the caller and unpublished (no reader can see it), and large
 /// enough for the entry.
 pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
-    let hash = key_hash(e.key);
+    let hash = e.hash;
     let meta = e.key.len() as u64 | (e.tag as u64) << 32;
     let value_len = e.value.len() as u64;
     let w = |f: u64, v: u64| region.word(off + f).store(v, Ordering::Relaxed);
@@ -168,7 +197,7 @@ pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     w(USAGE, 0);
     w(RETIRE_NEXT, 0);
     w(RETIRE_TAG, 0);
-    w(CHECK, checksum(hash, meta, value_len, e.expires_ms, e.version));
+    w(CHECK, checksum(hash, meta, value_len, e.expires_ms));
     // SAFETY: the block is the caller's own and unpublished (contract).
     unsafe {
         region.write_bytes(off + KEY, e.key);

@@ -1,22 +1,91 @@
-//! Making room in a volatile backend: purging expired entries and evicting live ones in approximate
-//! LRU order (CLOCK: an entry read since the hand last passed it gets a second chance). Write lock held
-//! throughout; every removal is one journaled unlink.
+//! Making room for a store that found no free block large enough: reclaiming, purging expired entries,
+//! compacting (see `compaction`) and, in a volatile backend, evicting by adjacency. Write lock held
+//! throughout; every removal is one journaled unlink, so a writer killed half-way leaves a consistent
+//! backend with part of the work done.
+//!
+//! Eviction is a CLOCK over memory rather than over the index: a walk from the allocator's persistent
+//! cursor, in address order, looks for a run of adjacent blocks that are free, expired, or hold entries
+//! not read since the walk last passed them (an entry read meanwhile has its referenced bit cleared and
+//! ends the run: its second chance). The entries of the first run that covers the request are evicted,
+//! and only those: a store evicts at most what it needs plus one block, never more than one run, never
+//! the whole cache. Entries a reader may still hold (retired) end a run too. Expired entries are purged
+//! rather than evicted: every one a walk meets, plus a small sweep of the index per store under pressure.
+//! No step scans the whole index or heap: each is bounded by a multiple of the request's size.
 
-use crate::backend::{Backend, CLOCK_HAND, EVICTIONS, EXPIRATIONS};
-use crate::entry;
+use crate::allocator::{self, Block, BlockKind};
+use crate::backend::{Backend, BackendKind, EVICTED_BYTES, EVICTIONS, EXPIRATIONS, EXPIRY_HAND};
+use crate::entry::{self, EntryHeader};
 use std::sync::atomic::Ordering;
 
+/// Buckets a store sweeps for expired entries when memory or the entry table is short.
+const PRESSURE_SWEEP: u64 = 8;
+/// Heap bytes a walk inspects giving second chances, as a multiple of the request (at least
+/// `MIN_WALK`, at most `SECOND_CHANCES` blocks); past that it takes the next run whatever the reference
+/// bits say.
+pub(crate) const WALK_FACTOR: u64 = 8;
+pub(crate) const MIN_WALK: u64 = 64 << 10;
+const SECOND_CHANCES: u64 = 512;
+/// Rounds of making room a store attempts before it gives up (each round does real work).
+pub(crate) const MAX_ROUNDS: usize = 4;
+
+/// What a walk makes of one block.
+pub(crate) enum Walked {
+    /// Free space, or (volatile) an expired entry to purge.
+    Space(Option<EntryHeader>),
+    /// A live entry: it can be evicted (volatile) or moved (compaction).
+    Live(EntryHeader),
+    /// Cannot be freed now: an entry retired but perhaps still read, a parked or unreadable block.
+    Fixed,
+}
+
 impl Backend {
-    /// Unlinks every expired entry. Returns how many.
-    pub(crate) fn purge_expired(&self, now: u64) -> u64 {
+    /// Classifies block `b` for a walk at time `now`.
+    pub(crate) fn walked(&self, b: &Block, now: u64) -> Walked {
+        match b.kind {
+            BlockKind::Free => Walked::Space(None),
+            BlockKind::Quick => Walked::Fixed,
+            BlockKind::InUse => match EntryHeader::read(&self.0.region, b.start + 8) {
+                Some(h) if self.word(h.off + entry::RETIRE_TAG).load(Ordering::Acquire) == 0 => {
+                    if self.0.kind == BackendKind::Volatile && h.expires_ms != 0 && h.expired(now) {
+                        Walked::Space(Some(h))
+                    } else {
+                        Walked::Live(h)
+                    }
+                }
+                _ => Walked::Fixed,
+            },
+        }
+    }
+
+    /// Unlinks the indexed entry `h` (found by a walk) and counts it as evicted or (when `expired`)
+    /// purged. False when it is not in the index.
+    pub(crate) fn remove_walked(&self, h: &EntryHeader, expired: bool) -> bool {
+        let Some(link) = self.0.index.link_of(h.off, h.hash) else { return false };
+        let bytes = self.0.alloc.payload_capacity(h.off) + 8;
+        self.unlink(link, h);
+        if expired {
+            self.count(EXPIRATIONS, 1);
+        } else {
+            self.count(EVICTIONS, 1);
+            self.count(EVICTED_BYTES, bytes);
+        }
+        true
+    }
+
+    /// Purges expired entries in the next `buckets` buckets of the index (a hand that moves on). Returns
+    /// how many.
+    fn sweep_expired(&self, now: u64, buckets: u64) -> u64 {
         let index = &self.0.index;
+        let hand = self.word(EXPIRY_HAND);
+        let start = hand.load(Ordering::Relaxed);
         let mut purged = 0;
-        for bucket in 0..index.bucket_count {
+        for step in 0..buckets.min(index.bucket_count) {
+            let bucket = (start + step) & (index.bucket_count - 1);
             if index.bucket_is_empty(bucket) {
                 continue;
             }
             index.for_each_in_bucket(bucket, |link, h| {
-                if h.expired(now) {
+                if h.expires_ms != 0 && h.expired(now) {
                     self.unlink(link, h);
                     purged += 1;
                     true
@@ -25,44 +94,155 @@ impl Backend {
                 }
             });
         }
+        hand.store(start.wrapping_add(buckets), Ordering::Relaxed);
         if purged > 0 {
-            self.word(EXPIRATIONS).fetch_add(purged, Ordering::Relaxed);
+            self.count(EXPIRATIONS, purged);
             self.bump_epoch();
-            self.reclaim();
         }
         purged
     }
 
-    /// Evicts one entry. Returns false when the backend is empty.
-    pub(crate) fn evict_one(&self) -> bool {
-        let index = &self.0.index;
-        let count = index.bucket_count;
-        let start = self.word(CLOCK_HAND).load(Ordering::Relaxed) % count;
-        // Two sweeps: the first may only clear reference bits.
-        for step in 0..2 * count {
-            let bucket = (start + step) % count;
-            let mut evicted = false;
-            index.for_each_in_bucket(bucket, |link, h| {
-                if evicted {
-                    return false;
+    /// Frees one entry-table slot of a full volatile backend: a small sweep for expired entries, else
+    /// the first entry not read lately that the walk meets is evicted. False when nothing can go.
+    pub(crate) fn free_table_slot(&self, now: u64) -> bool {
+        if self.sweep_expired(now, PRESSURE_SWEEP) > 0 {
+            return true;
+        }
+        let alloc = &self.0.alloc;
+        let mut at = alloc.cursor();
+        let (mut walked, mut blocks) = (0u64, 0u64);
+        let limit = 2 * (alloc.top() - alloc.heap_start()) + MIN_WALK;
+        while walked < limit {
+            let Some(b) = alloc.block_at(at) else {
+                at = alloc.heap_start();
+                walked += 8;
+                continue;
+            };
+            walked += b.size;
+            blocks += 1;
+            at = b.start + b.size;
+            let victim = match self.walked(&b, now) {
+                Walked::Space(Some(h)) => Some((h, true)),
+                Walked::Live(h) if blocks > SECOND_CHANCES || !self.second_chance(&h) => Some((h, false)),
+                _ => None,
+            };
+            if let Some((h, expired)) = victim {
+                if self.remove_walked(&h, expired) {
+                    self.move_cursor(at);
+                    self.bump_epoch();
+                    return true;
                 }
-                let usage = self.word(h.off + entry::USAGE);
-                if usage.load(Ordering::Relaxed) & entry::REFERENCED_BIT != 0 {
-                    usage.fetch_and(!entry::REFERENCED_BIT, Ordering::Relaxed);
-                    return false;
-                }
-                self.unlink(link, h);
-                evicted = true;
-                true
-            });
-            if evicted {
-                self.word(CLOCK_HAND).store(bucket, Ordering::Relaxed);
-                self.word(EVICTIONS).fetch_add(1, Ordering::Relaxed);
-                self.bump_epoch();
-                self.reclaim();
-                return true;
             }
         }
         false
+    }
+
+    /// True (and the bit cleared) when entry `h` was read since the walk last passed it.
+    fn second_chance(&self, h: &EntryHeader) -> bool {
+        let usage = self.word(h.off + entry::USAGE);
+        if usage.load(Ordering::Relaxed) & entry::REFERENCED_BIT == 0 {
+            return false;
+        }
+        usage.fetch_and(!entry::REFERENCED_BIT, Ordering::Relaxed);
+        true
+    }
+
+    /// Leaves the walk cursor at `at` (a block boundary, or the end of the used heap: then its start).
+    pub(crate) fn move_cursor(&self, at: u64) {
+        let alloc = &self.0.alloc;
+        let at = if alloc.block_at(at).is_some() { at } else { alloc.heap_start() };
+        let mut t = self.0.journal.begin();
+        alloc.set_cursor(&mut t, at);
+        t.commit();
+    }
+
+    /// One round of making room for `need` payload bytes after an allocation failed. True when it did
+    /// something that may let the allocation succeed (the caller retries, a bounded number of times);
+    /// false when nothing more can be done.
+    pub(crate) fn make_room(&self, need: u64, now: u64) -> bool {
+        let Some(size) = allocator::block_size_for(need) else { return false };
+        let alloc = &self.0.alloc;
+        self.reclaim_all();
+        if alloc.fits(size) {
+            return true;
+        }
+        let volatile = self.0.kind == BackendKind::Volatile;
+        if volatile && self.sweep_expired(now, PRESSURE_SWEEP) > 0 {
+            self.reclaim_all();
+            if alloc.fits(size) {
+                return true;
+            }
+        }
+        // Memory retired but still held by readers comes back once they move on: when that alone would
+        // cover the request, moving or evicting entries would not help now.
+        if self.0.retired.retired_bytes() >= size {
+            return false;
+        }
+        let done = (alloc.free_bytes() >= size && self.compact(size, now)) || (volatile && self.evict_run(size, now));
+        if done {
+            self.reclaim_all();
+        }
+        done
+    }
+
+    /// Frees what readers no longer hold and returns parked blocks to the bins, so that neighbours
+    /// coalesce.
+    fn reclaim_all(&self) {
+        self.reclaim();
+        self.0.alloc.drain_quick(&self.0.journal);
+    }
+
+    /// Evicts the entries of the first run of adjacent free, expired or cold blocks (from the cursor) that
+    /// covers `size` bytes, giving read entries a second chance within the walk budget. True when a run
+    /// was found and emptied.
+    fn evict_run(&self, size: u64, now: u64) -> bool {
+        let alloc = &self.0.alloc;
+        let limit = (WALK_FACTOR * size).max(MIN_WALK);
+        let heap = alloc.top() - alloc.heap_start();
+        let mut at = alloc.cursor();
+        let mut run_bytes = 0u64;
+        let mut run: Vec<(EntryHeader, bool)> = Vec::new();
+        let (mut walked, mut blocks) = (0u64, 0u64);
+        while walked <= limit + 2 * heap {
+            let Some(b) = alloc.block_at(at) else {
+                // The end of the used heap: never-used space above it extends a run that reaches it.
+                if run_bytes + alloc.untouched() >= size {
+                    return self.evict(&run, alloc.heap_start());
+                }
+                run.clear();
+                run_bytes = 0;
+                at = alloc.heap_start();
+                walked += 8;
+                continue;
+            };
+            walked += b.size;
+            blocks += 1;
+            at = b.start + b.size;
+            let forced = walked > limit || blocks > SECOND_CHANCES;
+            match self.walked(&b, now) {
+                Walked::Space(expired) => run.extend(expired.map(|h| (h, true))),
+                Walked::Live(h) if forced || !self.second_chance(&h) => run.push((h, false)),
+                Walked::Live(_) | Walked::Fixed => {
+                    run.clear();
+                    run_bytes = 0;
+                    continue;
+                }
+            }
+            run_bytes += b.size;
+            if run_bytes >= size {
+                return self.evict(&run, at);
+            }
+        }
+        false
+    }
+
+    /// Removes the entries of a run and leaves the cursor at `next` (just past the run).
+    fn evict(&self, run: &[(EntryHeader, bool)], next: u64) -> bool {
+        for (h, expired) in run {
+            self.remove_walked(h, *expired);
+        }
+        self.move_cursor(next);
+        self.bump_epoch();
+        true
     }
 }

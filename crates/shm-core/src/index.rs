@@ -67,6 +67,25 @@ impl Index {
         None
     }
 
+    /// The link word that points at entry `off` (whose key hashes to `hash`), or `None` when the entry is
+    /// not in the index (a retired or corrupt block). Write lock held.
+    pub(crate) fn link_of(&self, off: u64, hash: u64) -> Option<u64> {
+        let region = &self.region;
+        let mut link = self.bucket_link(hash);
+        let mut steps = 0;
+        loop {
+            let cur = region.checked_word(link)?.load(Ordering::Acquire);
+            if cur == 0 || steps > self.max_entries {
+                return None;
+            }
+            if cur == off {
+                return Some(link);
+            }
+            link = cur + entry::NEXT;
+            steps += 1;
+        }
+    }
+
     /// Calls `f` on every entry of `bucket` with the link word that points at it. Write lock held; `f`
     /// returns true when it unlinked the entry it was given (the walk then continues from the saved
     /// successor through the same link).

@@ -24,6 +24,9 @@ pub const JOURNAL_BYTES: u64 = 8 + JOURNAL_CAPACITY * 16;
 pub struct Journal {
     region: Region,
     at: u64,
+    /// A word set to 1 whenever a change is undone: words the caller keeps outside the journal (counts)
+    /// may then disagree with the restored structure and must be recounted.
+    undone: u64,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -37,18 +40,31 @@ pub enum Recovery {
 }
 
 impl Journal {
-    /// The journal at byte `at` of `region` (the region the journaled words live in).
-    pub fn new(region: Region, at: u64) -> Journal {
-        Journal { region, at }
+    /// The journal at byte `at` of `region` (the region the journaled words live in), flagging undos in
+    /// the word at `undone`.
+    pub fn new(region: Region, at: u64, undone: u64) -> Journal {
+        assert!(at.is_multiple_of(8) && region.contains(at, JOURNAL_BYTES), "journal outside its region");
+        Journal { region, at, undone }
+    }
+
+    /// Word `i` of the journal area (0 is the length; entry `k` is words `1 + 2k` and `2 + 2k`).
+    fn slot(&self, i: u64) -> &std::sync::atomic::AtomicU64 {
+        assert!(i < 1 + 2 * JOURNAL_CAPACITY);
+        // SAFETY: `new` checked that the whole journal area is inside the region and 8-aligned.
+        unsafe { self.region.word_unchecked(self.at + 8 * i) }
+    }
+
+    /// True (once) when a change was undone since the last call.
+    pub fn take_undone(&self) -> bool {
+        self.region.word(self.undone).swap(0, Ordering::AcqRel) != 0
     }
 
     fn len_word(&self) -> &std::sync::atomic::AtomicU64 {
-        self.region.word(self.at)
+        self.slot(0)
     }
 
     fn entry(&self, i: u64) -> (u64, u64) {
-        let base = self.at + 8 + i * 16;
-        (self.region.word(base).load(Ordering::Relaxed), self.region.word(base + 8).load(Ordering::Relaxed))
+        (self.slot(1 + 2 * i).load(Ordering::Relaxed), self.slot(2 + 2 * i).load(Ordering::Relaxed))
     }
 
     /// Starts a transaction. The caller holds the write lock and has recovered the journal.
@@ -77,6 +93,9 @@ impl Journal {
     }
 
     fn undo(&self, len: u64) {
+        if len > 0 {
+            self.region.word(self.undone).store(1, Ordering::Release);
+        }
         for i in (0..len).rev() {
             let (off, old) = self.entry(i);
             if let Some(w) = self.region.checked_word(off & !PUBLISH_FLAG) {
@@ -94,20 +113,21 @@ pub struct Txn<'a> {
 }
 
 impl Txn<'_> {
-    fn log(&mut self, off: u64, flag: u64) {
+    /// Appends `(off, current value of word)` to the journal and publishes the new length.
+    fn log(&mut self, word: &std::sync::atomic::AtomicU64, off: u64, flag: u64) {
         assert!(self.len < JOURNAL_CAPACITY, "journal overflow: transaction too large");
-        let old = self.journal.region.word(off).load(Ordering::Relaxed);
-        let base = self.journal.at + 8 + self.len * 16;
-        self.journal.region.word(base).store(off | flag, Ordering::Relaxed);
-        self.journal.region.word(base + 8).store(old, Ordering::Relaxed);
+        let old = word.load(Ordering::Relaxed);
+        self.journal.slot(1 + 2 * self.len).store(off | flag, Ordering::Relaxed);
+        self.journal.slot(2 + 2 * self.len).store(old, Ordering::Relaxed);
         self.len += 1;
         self.journal.len_word().store(self.len, Ordering::Release);
     }
 
     /// Logs, then writes one word.
     pub fn set(&mut self, off: u64, value: u64) {
-        self.log(off, 0);
-        self.journal.region.word(off).store(value, Ordering::Release);
+        let word = self.journal.region.word(off);
+        self.log(word, off, 0);
+        word.store(value, Ordering::Release);
     }
 
     /// Reads a word (convenience for read-modify-write in transactions).
@@ -119,8 +139,9 @@ impl Txn<'_> {
     /// and nothing may be written after it.
     pub fn publish(mut self, off: u64, value: u64) {
         debug_assert_ne!(self.get(off), value, "a publish write must change the word");
-        self.log(off, PUBLISH_FLAG);
-        self.journal.region.word(off).store(value, Ordering::Release);
+        let word = self.journal.region.word(off);
+        self.log(word, off, PUBLISH_FLAG);
+        word.store(value, Ordering::Release);
         self.commit();
     }
 
@@ -153,7 +174,7 @@ mod tests {
     fn dropped_transaction_restores_every_word() {
         let mut buf = vec![0u64; 1024];
         let r = region(&mut buf);
-        let j = Journal::new(r, 0);
+        let j = Journal::new(r, 0, JOURNAL_BYTES + 16);
         r.word(JOURNAL_BYTES).store(7, Ordering::Relaxed);
         {
             let mut t = j.begin();
@@ -170,7 +191,7 @@ mod tests {
     fn recovery_undoes_an_unpublished_change_and_keeps_a_published_one() {
         let mut buf = vec![0u64; 1024];
         let r = region(&mut buf);
-        let j = Journal::new(r, 0);
+        let j = Journal::new(r, 0, JOURNAL_BYTES + 16);
         let mut t = j.begin();
         t.set(JOURNAL_BYTES, 5);
         std::mem::forget(t); // the writer "dies" here
@@ -179,14 +200,14 @@ mod tests {
 
         let mut t = j.begin();
         t.set(JOURNAL_BYTES, 5);
-        t.log(JOURNAL_BYTES + 8, PUBLISH_FLAG); // died after logging the publish, before writing it
+        t.log(r.word(JOURNAL_BYTES + 8), JOURNAL_BYTES + 8, PUBLISH_FLAG); // died after logging the publish
         std::mem::forget(t);
         assert_eq!(j.recover(), Recovery::RolledBack);
         assert_eq!(r.word(JOURNAL_BYTES).load(Ordering::Relaxed), 0);
 
         let mut t = j.begin();
         t.set(JOURNAL_BYTES, 5);
-        t.log(JOURNAL_BYTES + 8, PUBLISH_FLAG);
+        t.log(r.word(JOURNAL_BYTES + 8), JOURNAL_BYTES + 8, PUBLISH_FLAG);
         r.word(JOURNAL_BYTES + 8).store(1, Ordering::Relaxed); // died after the publish write
         std::mem::forget(t);
         assert_eq!(j.recover(), Recovery::Completed);

@@ -14,6 +14,7 @@
 mod allocator;
 mod backend;
 mod clock;
+mod compaction;
 mod entry;
 mod eviction;
 mod index;

@@ -1,34 +1,52 @@
-//! Epoch-based memory reclamation across processes and threads: reader pins and the retire list.
+//! Memory reclamation across processes and threads: reader protection and the retire list.
 //!
-//! Readers never lock. Before touching the index a reader *pins*: it copies the backend's mutation epoch
-//! into its reader slot (one slot per thread per backend) and issues a SeqCst fence. A writer that unlinks
-//! an entry tags it with the epoch current at unlink time and puts it on the retire list; the block is
-//! freed only once every pinned slot shows a larger epoch, i.e. every reader that might have seen the
-//! entry has unpinned. A slot whose owner thread or process has died is cleared by the reclaimer, so a
-//! killed reader cannot pin memory forever (its pin is considered once it is older than
-//! [`STALE_PIN_EPOCHS`] mutations, which keeps liveness syscalls off the common path).
+//! Readers never lock. A lookup has two phases, and each is protected differently:
+//! * **The walk** (bucket chain, key comparison) runs under an epoch *pin*: the reader copies the
+//!   backend's mutation epoch into its reader slot (one per thread per backend) and issues a SeqCst
+//!   fence. A writer that unlinks an entry tags it with the epoch of the unlink and puts it on the retire
+//!   list; it is freed only once every pin is newer. Every read of the walk is an atomic load, so a walk
+//!   over memory freed under it reads garbage but never misbehaves — which is what lets the reclaimer
+//!   *revoke* a pin that is [`STALE_PIN_EPOCHS`] old (a stalled or killed reader): the reader then finds
+//!   its pin revoked when it ends the walk and starts again.
+//! * **Holding** the entry found (an `EntryRef`, whose bytes the caller reads as a plain slice) is
+//!   protected by a *hazard*: before ending the walk the reader publishes the entry's offset in one of
+//!   its slot's hazard words; if the pin then turns out not revoked, the entry could not have been freed
+//!   and cannot be from now on. So a stalled reader holds back only the entries it holds (at most
+//!   `HAZARDS` per thread and backend), never the memory retired after it.
+//!
+//! A thread without a slot (more threads than slots) reads without one: it copies the value out and
+//! checks the backend's free generation (bumped before every batch of frees) did not move meanwhile, a
+//! sequence lock; it never takes the write lock. Hazards of a dead thread are cleared once they hold an
+//! entry back for long (a liveness check only then).
 //!
 //! Retired entries form a FIFO list threaded through their own `retire_next` words, so their retire
-//! epochs never decrease along it: [`RetireList::collect`] frees from the head while the head is older
-//! than every pin. Every change to the list goes through the journal.
+//! epochs never decrease along it: [`RetireList::collect`] frees from the head while entries are older
+//! than every pin, skipping those a hazard holds. Every change to the list goes through the journal.
 
 use crate::allocator::SizeClassAllocator;
+use crate::clock::{Clock, MonotonicClock};
 use crate::entry::{self, EntryHeader};
 use crate::journal::{Journal, Txn};
 use crate::process::{self, Owner};
 use crate::region::Region;
 use std::cell::RefCell;
-use std::sync::atomic::{fence, Ordering};
+use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// Bytes per reader slot: one cache line, so readers of different threads never share one.
 pub const SLOT_BYTES: u64 = 64;
 const OWNER: u64 = 0;
 const START: u64 = 8;
 const PIN: u64 = 16;
-const DEPTH: u64 = 24;
+const HAZARD: u64 = 24;
+/// Hazard words per slot: entries one thread may hold at once in one backend (more are copied out).
+const HAZARDS: u64 = (SLOT_BYTES - HAZARD) / 8;
+/// A pin word's value once the reclaimer has revoked it.
+const REVOKED: u64 = u64::MAX;
 
-/// A pin this many epochs old gets its owner's liveness checked when it blocks reclamation.
+/// A pin this many epochs old is revoked when it holds reclamation back.
 pub const STALE_PIN_EPOCHS: u64 = 64;
+/// How long a thread that found no free slot reads without one before it tries to claim one again.
+const CLAIM_RETRY_MS: u64 = 1000;
 
 /// The reader-slot table of one backend.
 #[derive(Clone, Copy)]
@@ -40,34 +58,102 @@ pub struct ReaderSlots {
     pub(crate) high_water: u64,
     /// Word holding the backend instance id (tells a remapped backend from the one a cache entry names).
     pub(crate) instance: u64,
+    /// Word bumped before every batch of frees: the sequence a slot-less reader checks.
+    pub(crate) free_generation: u64,
+}
+
+/// This thread's slot in one backend (or the lack of one).
+struct OwnedSlot {
+    instance: u64,
+    fork_generation: u64,
+    /// `None`: no slot was free; retry claiming after `retry_at_ms`.
+    slot: Option<u64>,
+    retry_at_ms: u64,
+    /// Bit `i` set: hazard word `i` holds an entry for this thread.
+    hazards: u8,
 }
 
 thread_local! {
-    /// (instance id, fork generation, slot index) of the slots this thread owns.
-    static OWNED: RefCell<Vec<(u64, u64, u64)>> = const { RefCell::new(Vec::new()) };
+    static OWNED: RefCell<Vec<OwnedSlot>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A held pin of this thread; dropping it unpins. Neither `Copy` (it cannot be unpinned twice) nor
-/// `Send` (the slot belongs to the thread that pinned).
-pub(crate) struct Pin<'a> {
+/// A walk of the index in progress under this thread's pin. End it with [`Walk::end`] or
+/// [`Walk::hold`]; dropping it ends it. Neither `Copy` nor `Send`.
+pub(crate) struct Walk<'a> {
     slots: &'a ReaderSlots,
     slot: u64,
+    pin: u64,
     _not_send: std::marker::PhantomData<*const ()>,
 }
 
-impl Drop for Pin<'_> {
-    fn drop(&mut self) {
-        let depth = self.slots.word(self.slot, DEPTH);
-        let d = depth.load(Ordering::Relaxed).saturating_sub(1);
-        depth.store(d, Ordering::Relaxed);
-        if d == 0 {
-            self.slots.word(self.slot, PIN).store(0, Ordering::Release);
+/// An entry this thread holds through a hazard word; dropping it lets the entry go. Neither `Copy` (it
+/// cannot be released twice) nor `Send` (the slot belongs to the thread).
+pub(crate) struct Hold<'a> {
+    slots: &'a ReaderSlots,
+    slot: u64,
+    index: u64,
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+/// Why [`Walk::hold`] did not give a hold.
+pub(crate) enum NoHold<'a> {
+    /// The pin was revoked during the walk: what it read may be garbage; start again.
+    Revoked,
+    /// Every hazard word of this thread is in use: the walk is still on; copy what is needed, then end it.
+    Full(Walk<'a>),
+}
+
+impl<'a> Walk<'a> {
+    /// Ends the walk. True when the pin held throughout: everything the walk read was valid.
+    pub(crate) fn end(self) -> bool {
+        let this = std::mem::ManuallyDrop::new(self);
+        this.slots.word(this.slot, PIN).swap(0, Ordering::SeqCst) == this.pin
+    }
+
+    /// Ends the walk keeping the entry at `off` allocated for as long as the returned hold lives.
+    pub(crate) fn hold(self, off: u64) -> Result<Hold<'a>, NoHold<'a>> {
+        let Some(index) = own_slot(self.slots, |o| {
+            let free = (!o.hazards).trailing_zeros() as u64;
+            (free < HAZARDS).then(|| {
+                o.hazards |= 1 << free;
+                free
+            })
+        })
+        .flatten() else {
+            return Err(NoHold::Full(self));
+        };
+        let (slots, slot) = (self.slots, self.slot);
+        slots.word(slot, HAZARD + 8 * index).store(off, Ordering::SeqCst);
+        let hold = Hold { slots, slot, index, _not_send: std::marker::PhantomData };
+        if self.end() {
+            Ok(hold)
+        } else {
+            Err(NoHold::Revoked)
         }
     }
 }
 
+impl Drop for Walk<'_> {
+    fn drop(&mut self) {
+        self.slots.word(self.slot, PIN).store(0, Ordering::Release);
+    }
+}
+
+impl Drop for Hold<'_> {
+    fn drop(&mut self) {
+        self.slots.word(self.slot, HAZARD + 8 * self.index).store(0, Ordering::Release);
+        own_slot(self.slots, |o| o.hazards &= !(1 << self.index));
+    }
+}
+
+/// Runs `f` on this thread's record for `slots`' backend (in this process generation), if any.
+fn own_slot<T>(slots: &ReaderSlots, f: impl FnOnce(&mut OwnedSlot) -> T) -> Option<T> {
+    let key = (slots.instance_id(), process::fork_generation());
+    OWNED.with_borrow_mut(|o| o.iter_mut().find(|e| (e.instance, e.fork_generation) == key).map(f))
+}
+
 impl ReaderSlots {
-    fn word(&self, slot: u64, field: u64) -> &std::sync::atomic::AtomicU64 {
+    fn word(&self, slot: u64, field: u64) -> &AtomicU64 {
         self.region.word(self.slots + slot * SLOT_BYTES + field)
     }
 
@@ -75,23 +161,26 @@ impl ReaderSlots {
         self.region.word(self.instance).load(Ordering::Relaxed)
     }
 
-    /// Finds or claims this thread's slot. `None` when every slot is owned by a live thread.
+    /// Finds or claims this thread's slot. `None` when every slot is owned by a live thread (then the
+    /// thread reads without a slot and retries claiming only after `CLAIM_RETRY_MS`).
     fn my_slot(&self) -> Option<u64> {
         let me = process::current();
-        let key = (self.instance_id(), process::fork_generation());
-        let cached = OWNED.with(|o| o.borrow().iter().find(|e| (e.0, e.1) == key).map(|e| e.2));
-        if let Some(slot) = cached {
-            if self.word(slot, OWNER).load(Ordering::Relaxed) == me.pid_tid() {
-                return Some(slot);
+        let cached = own_slot(self, |o| (o.slot, o.retry_at_ms));
+        match cached {
+            Some((Some(slot), _)) if self.word(slot, OWNER).load(Ordering::Relaxed) == me.pid_tid() => {
+                return Some(slot)
             }
+            Some((None, retry_at)) if MonotonicClock.now_ms() < retry_at => return None,
+            _ => {}
         }
-        let slot = self.claim(me)?;
-        OWNED.with(|o| {
-            let mut o = o.borrow_mut();
-            o.retain(|e| (e.0, e.1) != key);
-            o.push((key.0, key.1, slot));
+        let slot = self.claim(me);
+        let key = (self.instance_id(), process::fork_generation());
+        let retry_at_ms = MonotonicClock.now_ms() + CLAIM_RETRY_MS;
+        OWNED.with_borrow_mut(|o| {
+            o.retain(|e| (e.instance, e.fork_generation) != key);
+            o.push(OwnedSlot { instance: key.0, fork_generation: key.1, slot, retry_at_ms, hazards: 0 });
         });
-        Some(slot)
+        slot
     }
 
     fn claim(&self, me: Owner) -> Option<u64> {
@@ -107,8 +196,9 @@ impl ReaderSlots {
                 }
                 if owner.compare_exchange(0, me.pid_tid(), Ordering::AcqRel, Ordering::Relaxed).is_ok() {
                     self.word(slot, START).store(me.start_time, Ordering::Release);
-                    self.word(slot, PIN).store(0, Ordering::Release);
-                    self.word(slot, DEPTH).store(0, Ordering::Release);
+                    for field in (PIN..SLOT_BYTES).step_by(8) {
+                        self.word(slot, field).store(0, Ordering::Release);
+                    }
                     self.region.word(self.high_water).fetch_max(slot + 1, Ordering::AcqRel);
                     return Some(slot);
                 }
@@ -117,50 +207,78 @@ impl ReaderSlots {
         None
     }
 
-    /// Pins the current epoch for this thread (nestable). `None` when no slot is free: the caller must
-    /// then read under the write lock instead.
-    pub(crate) fn pin(&self, epoch: &std::sync::atomic::AtomicU64) -> Option<Pin<'_>> {
+    /// Starts a walk: pins the current epoch for this thread. `None` when the thread has no slot (it
+    /// then reads with [`ReaderSlots::free_generation`] instead).
+    pub(crate) fn begin_walk(&self, epoch: &AtomicU64) -> Option<Walk<'_>> {
         let slot = self.my_slot()?;
-        let depth = self.word(slot, DEPTH);
-        let d = depth.load(Ordering::Relaxed);
-        if d == 0 {
-            self.word(slot, PIN).store(epoch.load(Ordering::SeqCst), Ordering::Relaxed);
-            fence(Ordering::SeqCst);
-        }
-        depth.store(d + 1, Ordering::Relaxed);
-        Some(Pin { slots: self, slot, _not_send: std::marker::PhantomData })
+        let pin = epoch.load(Ordering::SeqCst);
+        self.word(slot, PIN).store(pin, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
+        Some(Walk { slots: self, slot, pin, _not_send: std::marker::PhantomData })
     }
 
-    /// The smallest epoch any live reader has pinned (`u64::MAX` when none). Clears slots of dead
-    /// owners whose pins are stale. Called by the reclaimer under the write lock.
-    pub fn min_pinned(&self, current_epoch: u64) -> u64 {
+    /// The free generation (a slot-less reader reads it before and after copying a value out: equal
+    /// values mean nothing was freed in between).
+    pub(crate) fn free_generation(&self) -> u64 {
+        self.region.word(self.free_generation).load(Ordering::SeqCst)
+    }
+
+    /// Called by the reclaimer before it frees anything: moves the free generation on, ordered before
+    /// every write to the freed memory.
+    fn bump_free_generation(&self) {
+        self.region.word(self.free_generation).fetch_add(1, Ordering::SeqCst);
+        fence(Ordering::Release);
+    }
+
+    /// What holds reclamation back (write lock held): the oldest epoch any reader has pinned (`u64::MAX`
+    /// when none), revoking pins [`STALE_PIN_EPOCHS`] old, and the entries held through hazards.
+    fn protection(&self, current_epoch: u64) -> (u64, Vec<(u64, u64)>) {
         fence(Ordering::SeqCst);
         let hwm = self.region.word(self.high_water).load(Ordering::Acquire).min(self.count);
         let mut min = u64::MAX;
+        let mut hazards = Vec::new();
         for slot in 0..hwm {
-            let pin = self.word(slot, PIN).load(Ordering::Acquire);
-            if pin == 0 {
-                continue;
-            }
-            if pin + STALE_PIN_EPOCHS < current_epoch {
-                let owner = self.word(slot, OWNER).load(Ordering::Acquire);
-                let start = self.word(slot, START).load(Ordering::Acquire);
-                if owner != 0 && !Owner::from_words(owner, start).thread_alive() {
-                    self.word(slot, PIN).store(0, Ordering::Release);
-                    self.word(slot, DEPTH).store(0, Ordering::Release);
-                    let _ = self.word(slot, OWNER).compare_exchange(owner, 0, Ordering::AcqRel, Ordering::Relaxed);
-                    continue;
+            let pin_word = self.word(slot, PIN);
+            let pin = pin_word.load(Ordering::SeqCst);
+            if pin != 0 && pin != REVOKED {
+                // A stale pin is revoked; one that moved on meanwhile still counts (conservatively).
+                let stale = pin.saturating_add(STALE_PIN_EPOCHS) < current_epoch;
+                if !stale || pin_word.compare_exchange(pin, REVOKED, Ordering::SeqCst, Ordering::SeqCst).is_err() {
+                    min = min.min(pin);
                 }
             }
-            min = min.min(pin);
+            for i in 0..HAZARDS {
+                let held = self.word(slot, HAZARD + 8 * i).load(Ordering::SeqCst);
+                if held != 0 {
+                    hazards.push((held, slot));
+                }
+            }
         }
-        min
+        (min, hazards)
     }
 
-    /// Slots currently pinned (statistics and tests).
+    /// Clears the slot of a thread that died holding hazards (its entries can go). True when it did.
+    fn clear_if_dead(&self, slot: u64) -> bool {
+        let owner = self.word(slot, OWNER).load(Ordering::Acquire);
+        let start = self.word(slot, START).load(Ordering::Acquire);
+        if owner == 0 || Owner::from_words(owner, start).thread_alive() {
+            return false;
+        }
+        for field in (PIN..SLOT_BYTES).step_by(8) {
+            self.word(slot, field).store(0, Ordering::Release);
+        }
+        let _ = self.word(slot, OWNER).compare_exchange(owner, 0, Ordering::AcqRel, Ordering::Relaxed);
+        true
+    }
+
+    /// Slots currently pinned or holding an entry (statistics and tests).
     pub fn pinned_count(&self) -> u64 {
         let hwm = self.region.word(self.high_water).load(Ordering::Acquire).min(self.count);
-        (0..hwm).filter(|&s| self.word(s, PIN).load(Ordering::Acquire) != 0).count() as u64
+        (0..hwm)
+            .filter(|&s| {
+                (PIN..SLOT_BYTES).step_by(8).any(|f| !matches!(self.word(s, f).load(Ordering::Acquire), 0 | REVOKED))
+            })
+            .count() as u64
     }
 }
 
@@ -172,6 +290,8 @@ pub(crate) struct RetireList {
     pub(crate) tail: u64,
     /// Word: heap bytes of the entries on the list.
     pub(crate) bytes: u64,
+    /// Word: entries on the list.
+    pub(crate) count: u64,
 }
 
 impl RetireList {
@@ -184,9 +304,16 @@ impl RetireList {
         self.get(self.bytes)
     }
 
+    /// Entries retired and not yet freed.
+    pub(crate) fn retired_count(&self) -> u64 {
+        self.get(self.count)
+    }
+
     /// Appends entry `h` (unlinked, or unlinked by the same transaction), tagged with `epoch`.
     pub(crate) fn retire(&self, t: &mut Txn, alloc: &SizeClassAllocator, h: &EntryHeader, epoch: u64) {
-        t.set(h.off + entry::RETIRE_NEXT, 0);
+        // Only read once the entry is on the list, so an undo need not restore it (the tag must be: a
+        // live entry has none).
+        self.region.word(h.off + entry::RETIRE_NEXT).store(0, Ordering::Relaxed);
         t.set(h.off + entry::RETIRE_TAG, epoch);
         let tail = t.get(self.tail);
         if tail == 0 {
@@ -195,30 +322,67 @@ impl RetireList {
             t.set(tail + entry::RETIRE_NEXT, h.off);
         }
         t.set(self.tail, h.off);
-        t.set(self.bytes, t.get(self.bytes) + alloc.payload_capacity(h.off));
+        self.add(alloc.payload_capacity(h.off) as i64, 1);
     }
 
-    /// Frees retired entries no reader can still see (tagged before `min_pinned`), one transaction
-    /// each. Write lock held.
-    pub(crate) fn collect(&self, journal: &Journal, alloc: &SizeClassAllocator, min_pinned: impl FnOnce() -> u64) {
+    /// Adjusts the byte and entry counts (write lock held; not journaled, see [`RetireList::recount`]).
+    fn add(&self, bytes: i64, entries: i64) {
+        for (word, delta) in [(self.bytes, bytes), (self.count, entries)] {
+            let w = self.region.word(word);
+            w.store(w.load(Ordering::Relaxed).saturating_add_signed(delta), Ordering::Relaxed);
+        }
+    }
+
+    /// Recomputes the counts from the list (after a writer died in the middle of a change).
+    pub(crate) fn recount(&self, alloc: &SizeClassAllocator) {
+        let mut bytes = 0;
+        let mut cur = self.get(self.head);
+        let mut steps = 0;
+        while cur != 0 && steps < self.region.len() / 32 {
+            bytes += alloc.payload_capacity(cur);
+            cur = self.region.checked_word(cur + entry::RETIRE_NEXT).map_or(0, |w| w.load(Ordering::Acquire));
+            steps += 1;
+        }
+        self.region.word(self.bytes).store(bytes, Ordering::Release);
+        self.region.word(self.count).store(steps, Ordering::Release);
+    }
+
+    /// Frees the retired entries no reader can still see: tagged before every pin, and held by no
+    /// hazard (a hazard of a thread that died is cleared once it has held its entry for
+    /// [`STALE_PIN_EPOCHS`]). One transaction per entry. Write lock held; `epoch` is the current one.
+    pub(crate) fn collect(&self, journal: &Journal, alloc: &SizeClassAllocator, readers: &ReaderSlots, epoch: u64) {
         if self.get(self.head) == 0 {
             return;
         }
-        let min = min_pinned();
-        loop {
-            let head = self.get(self.head);
-            if head == 0 || self.get(head + entry::RETIRE_TAG) >= min {
+        let (min, hazards) = readers.protection(epoch);
+        let (mut prev, mut cur) = (0, self.get(self.head));
+        let mut bumped = false;
+        while cur != 0 {
+            let tag = self.get(cur + entry::RETIRE_TAG);
+            if tag >= min {
                 return;
             }
-            let mut t = journal.begin();
-            let next = t.get(head + entry::RETIRE_NEXT);
-            t.set(self.head, next);
-            if next == 0 {
-                t.set(self.tail, 0);
+            let next = self.get(cur + entry::RETIRE_NEXT);
+            let held = hazards.iter().find(|(off, _)| *off == cur).is_some_and(|&(_, slot)| {
+                tag.saturating_add(STALE_PIN_EPOCHS) >= epoch || !readers.clear_if_dead(slot)
+            });
+            if held {
+                (prev, cur) = (cur, next);
+                continue;
             }
-            t.set(self.bytes, t.get(self.bytes).saturating_sub(alloc.payload_capacity(head)));
-            alloc.free(&mut t, head);
+            if !bumped {
+                readers.bump_free_generation();
+                bumped = true;
+            }
+            let mut t = journal.begin();
+            t.set(if prev == 0 { self.head } else { prev + entry::RETIRE_NEXT }, next);
+            if next == 0 {
+                t.set(self.tail, prev);
+            }
+            self.add(-(alloc.payload_capacity(cur) as i64), -1);
+            alloc.free(&mut t, cur);
             t.commit();
+            cur = next;
         }
     }
 

@@ -51,6 +51,16 @@ impl Region {
         unsafe { &*(self.base.add(off as usize) as *const AtomicU64) }
     }
 
+    /// The shared word at `off`, without the range check (hot loops over offsets checked once).
+    ///
+    /// # Safety
+    /// `off` must be a multiple of 8 and `off + 8` at most the region's length.
+    pub unsafe fn word_unchecked(&self, off: u64) -> &AtomicU64 {
+        debug_assert!(off.is_multiple_of(8) && self.contains(off, 8));
+        // SAFETY: in range and aligned (contract); see `word`.
+        unsafe { &*(self.base.add(off as usize) as *const AtomicU64) }
+    }
+
     /// The word at an offset read from shared memory: `None` instead of a panic when it is invalid.
     pub fn checked_word(&self, off: u64) -> Option<&AtomicU64> {
         (off.is_multiple_of(8) && self.contains(off, 8)).then(|| self.word(off))
@@ -80,6 +90,18 @@ impl Region {
         // SAFETY: in range (checked); nobody else reads or writes the destination (contract), and it
         // cannot overlap `src`, a process-local buffer.
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), self.base.add(off as usize), src.len()) }
+    }
+
+    /// Copies `len` bytes from `src` to `dst` inside the region (moving an entry). Panics when out of range.
+    ///
+    /// # Safety
+    /// Nobody may write the source while it is copied (a published entry, write lock held), and the
+    /// destination must be owned exclusively by the caller (a block allocated to it and not yet
+    /// published). The two ranges must not overlap.
+    pub unsafe fn copy_within(&self, src: u64, dst: u64, len: u64) {
+        assert!(self.contains(src, len) && self.contains(dst, len), "copy outside region");
+        // SAFETY: both ranges in range (checked), disjoint and protected as the contract says.
+        unsafe { std::ptr::copy_nonoverlapping(self.base.add(src as usize), self.base.add(dst as usize), len as usize) }
     }
 
     fn byte(&self, off: u64) -> &AtomicU8 {
