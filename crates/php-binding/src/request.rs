@@ -72,7 +72,11 @@ pub fn note_held(tier: Tier, key: &[u8]) {
 
 /// Forgets `key`; true if this request had reserved it.
 pub fn note_released(tier: Tier, key: &[u8]) -> bool {
-    REQUEST.with_borrow_mut(|r| r.held[tier.index()].remove(key))
+    REQUEST.with_borrow_mut(|r| {
+        let held = &mut r.held[tier.index()];
+        // No hashing on the common path of a request that holds nothing.
+        !held.is_empty() && held.remove(key)
+    })
 }
 
 pub fn forget_all(tier: Tier) {

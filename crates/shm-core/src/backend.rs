@@ -24,6 +24,7 @@ use crate::clock::{self, Clock, MonotonicClock};
 use crate::entry::{self, EntryHeader, NewEntry};
 use crate::eviction;
 use crate::index::{EntryInfo, Index};
+use crate::integer::{self, IntUpdate};
 use crate::journal::{self, Journal, Recovery, Txn};
 use crate::lock::{MutexGuard, RobustMutex, MUTEX_BYTES};
 use crate::process;
@@ -41,7 +42,7 @@ pub use crate::entry::TAG_INT;
 const MAGIC: u64 = 0;
 const VERSION_KIND: u64 = 8;
 const REGION_SIZE: u64 = 16;
-const EPOCH: u64 = 24;
+pub(crate) const EPOCH: u64 = 24;
 const INSTANCE: u64 = 32;
 const SLOTS_HWM: u64 = 40;
 const RES_ACTIVE: u64 = 48;
@@ -59,8 +60,7 @@ pub(crate) const EVICTIONS: u64 = 128;
 pub(crate) const EXPIRATIONS: u64 = 136;
 const RECOVERIES: u64 = 144;
 const STALL_US: u64 = 152;
-/// The entry whose integer is being rewritten in place (0 = none): recovery re-versions it.
-const IN_PLACE: u64 = 160;
+// Word 160 is unused.
 /// Set by the journal when it undoes a change (see `Journal::take_undone`).
 const UNDONE: u64 = 168;
 const RETIRED_COUNT: u64 = 176;
@@ -353,11 +353,11 @@ impl Backend {
         self.word(EPOCH).load(Ordering::Acquire)
     }
 
-    /// Moves the mutation epoch on (write lock held, so a plain store suffices; Release orders every
-    /// change made before it, which is what a reader that sees the new epoch relies on).
+    /// Moves the mutation epoch on. An atomic increment: in-place integer updates move it without the
+    /// write lock. Release orders every change made before it, which is what a reader that sees the new
+    /// epoch relies on.
     pub(crate) fn bump_epoch(&self) {
-        let epoch = self.word(EPOCH);
-        epoch.store(epoch.load(Ordering::Relaxed) + 1, Ordering::Release);
+        self.word(EPOCH).fetch_add(1, Ordering::AcqRel);
     }
 
     /// Retired bytes that may wait for the next reclamation pass although no reader holds them: stores
@@ -459,7 +459,7 @@ impl Backend {
     }
 
     /// True unless `h` has expired (reads the clock only for entries with a TTL).
-    fn live(&self, h: &EntryHeader) -> bool {
+    pub(crate) fn live(&self, h: &EntryHeader) -> bool {
         h.expires_ms == 0 || !h.expired(self.0.clock.now_ms())
     }
 
@@ -505,15 +505,11 @@ impl Backend {
     }
 
     /// Repairs what a writer that died holding the lock left (write lock held): the undo journal (the
-    /// caller then recounts if it undid anything), and an integer updated in place gets a fresh version.
-    /// Bumps the epoch so every cached lookup is revalidated.
+    /// caller then recounts if it undid anything). Bumps the epoch so every cached lookup is revalidated
+    /// (an integer rewritten in place may not have announced its change).
     fn recover(&self) {
         if self.0.journal.recover() != Recovery::Clean {
             self.count(RECOVERIES, 1);
-        }
-        let in_place = self.word(IN_PLACE).swap(0, Ordering::AcqRel);
-        if let Some(version) = self.0.region.checked_word(in_place + entry::VERSION) {
-            version.store(self.epoch(), Ordering::Release);
         }
         self.bump_epoch();
     }
@@ -570,6 +566,7 @@ impl Backend {
 
     /// Frees retired entries no reader can still see. Write lock held.
     pub(crate) fn reclaim(&self) {
+        self.repair_dead_updates();
         self.0.retired.collect(&self.0.journal, &self.0.alloc, &self.0.readers, self.epoch());
     }
 
@@ -594,12 +591,17 @@ impl Backend {
         }
         let hash = entry::key_hash(key);
         let ttl = if self.0.kind == BackendKind::Pinned { 0 } else { ttl_secs };
+        let int = (tag == TAG_INT && ttl == 0)
+            .then(|| value.try_into().ok().map(i64::from_le_bytes).map(IntUpdate::Set))
+            .flatten();
+        if let Some(Some(Ok(_))) = int.map(|update| self.update_int_lock_free(key, hash, update)) {
+            return Ok(());
+        }
         let _g = self.lock()?;
         let found = self.find(key, hash);
-        if let (Some((_, old)), true, 0) = (&found, tag == TAG_INT && value.len() == 8, ttl) {
+        if let (Some((_, old)), Some(update)) = (&found, int) {
             if old.is_int() && old.expires_ms == 0 {
-                self.overwrite_int(old, i64::from_le_bytes(value.try_into().expect("8 bytes")));
-                self.count(INSERTS, 1);
+                self.rewrite_int(old, update);
                 return Ok(());
             }
         }
@@ -661,19 +663,6 @@ impl Backend {
         Ok(())
     }
 
-    /// Rewrites the value of integer entry `h` in place (write lock held): one atomic store of its value
-    /// word, so a reader sees the old or the new integer and a writer killed at any point leaves one of
-    /// them. The entry then carries the current epoch as its version (so a process-local copy of the old
-    /// value is never taken for the new one), and the epoch is bumped. If the writer dies between the two
-    /// stores, recovery gives the entry a fresh version (`IN_PLACE` names it meanwhile).
-    fn overwrite_int(&self, h: &EntryHeader, value: i64) {
-        self.word(IN_PLACE).store(h.off, Ordering::Relaxed);
-        self.word(h.value_off()).store(u64::from_ne_bytes(value.to_le_bytes()), Ordering::Release);
-        self.word(h.off + entry::VERSION).store(self.epoch(), Ordering::Release);
-        self.word(IN_PLACE).store(0, Ordering::Release);
-        self.bump_epoch();
-    }
-
     /// Removes `key`. True when an entry (live or expired) was removed.
     pub fn delete(&self, key: &[u8]) -> bool {
         let hash = entry::key_hash(key);
@@ -706,19 +695,27 @@ impl Backend {
     }
 
     /// Atomically adds `step` to an integer entry (creating it as `0 + step`). An existing integer is
-    /// updated in place (one atomic store under the write lock; its TTL is kept); only a missing or
-    /// expired key takes the store path.
+    /// updated in place, without the write lock (one atomic add; its TTL is kept, see `integer`); only
+    /// a missing or expired key takes the store path.
     pub fn increment(&self, key: &[u8], step: i64) -> Result<CounterUpdate, CounterError> {
-        self.update_counter(key, |v| v.overflowing_add(step))
+        self.update_counter(key, step)
     }
 
     /// Atomically subtracts `step` from an integer entry (creating it as `0 - step`).
     pub fn decrement(&self, key: &[u8], step: i64) -> Result<CounterUpdate, CounterError> {
-        self.update_counter(key, |v| v.overflowing_sub(step))
+        match self.update_counter(key, step.wrapping_neg()) {
+            // `v - i64::MIN` wraps exactly when `v + i64::MIN` does not.
+            Ok(r) if step == i64::MIN => Ok(CounterUpdate { wrapped: !r.wrapped, ..r }),
+            other => other,
+        }
     }
 
-    fn update_counter(&self, key: &[u8], op: impl Fn(i64) -> (i64, bool)) -> Result<CounterUpdate, CounterError> {
+    fn update_counter(&self, key: &[u8], step: i64) -> Result<CounterUpdate, CounterError> {
         let hash = entry::key_hash(key);
+        let update = IntUpdate::Add(step);
+        if let Some(done) = self.update_int_lock_free(key, hash, update) {
+            return done;
+        }
         let _g = self.lock().map_err(CounterError::Store)?;
         let found = self.find(key, hash);
         let live = match &found {
@@ -727,14 +724,9 @@ impl Backend {
         };
         match live {
             Some(h) if !h.is_int() => Err(CounterError::NotInteger),
-            Some(h) => {
-                let (value, wrapped) = op(h.int_value(&self.0.region));
-                self.overwrite_int(h, value);
-                self.count(INSERTS, 1);
-                Ok(CounterUpdate { value, wrapped })
-            }
+            Some(h) => Ok(self.rewrite_int(h, update)),
             None => {
-                let (value, wrapped) = op(0);
+                let (value, wrapped) = update.apply(0);
                 let bytes = value.to_le_bytes();
                 let e = NewEntry { key, hash, tag: TAG_INT, value: &bytes, expires_ms: 0, version: 0, next: 0 };
                 self.store_locked(e, 0, found).map_err(CounterError::Store)?;
@@ -763,6 +755,10 @@ impl Backend {
 
     /// True when another live request holds `key` (unexpired lease).
     pub fn reserved_by_other(&self, key: &[u8], req: RequestId) -> bool {
+        // One load when nobody holds anything (the common case), before any clock or identity lookup.
+        if self.word(RES_ACTIVE).load(Ordering::Acquire) == 0 {
+            return false;
+        }
         self.0.reservations.held_by_other(key, process::current(), req, self.0.clock.now_ms())
     }
 
@@ -934,9 +930,13 @@ impl<'a> EntryRef<'a> {
         }
     }
 
-    /// Unique per stored version of this key (the epoch at store time).
+    /// Unique per stored value of this key: the epoch at store time, or for an integer entry (whose value
+    /// changes in place) that mixed with its current value (see `integer::int_version`).
     pub fn version(&self) -> u64 {
-        self.header.version
+        match self.int {
+            Some(int) => integer::int_version(self.header.version, i64::from_le_bytes(int)),
+            None => self.header.version,
+        }
     }
 
     /// Monotonic deadline in ms (0 = none).

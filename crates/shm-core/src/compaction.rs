@@ -16,6 +16,7 @@ use crate::backend::{Backend, RELOCATIONS};
 use crate::entry::{self, EntryHeader};
 use crate::eviction::{Walked, MIN_WALK, WALK_FACTOR};
 use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
 
 /// A stretch of the heap to empty: `[lo, hi)` (`hi` past the heap when it takes the never-used space),
 /// its live entries (and expired ones to purge).
@@ -167,6 +168,9 @@ impl Backend {
     fn relocate(&self, h: &EntryHeader, target: &Target) -> bool {
         let Some(link) = self.0.index.link_of(h.off, h.hash) else { return false };
         let Some(bytes) = entry::entry_bytes(h.key_len, h.value_len) else { return false };
+        if h.is_int() && !self.freeze_int(h) {
+            return false;
+        }
         let alloc = &self.0.alloc;
         let mut t = self.0.journal.begin();
         let new = if target.at_top {
@@ -174,10 +178,14 @@ impl Backend {
         } else {
             alloc.alloc_from(&mut t, target.start, bytes)
         };
-        let Some(new) = new else { return false };
+        let Some(new) = new else {
+            self.word(h.off + entry::USAGE).fetch_and(!entry::FROZEN_BIT, Ordering::SeqCst);
+            return false;
+        };
         // SAFETY: the source is a published entry that cannot change (the write lock is held and integer
         // entries change only under it); the destination was just allocated and is not linked anywhere.
         unsafe { self.0.region.copy_within(h.off, new, bytes) };
+        self.word(new + entry::USAGE).fetch_and(!entry::FROZEN_BIT, Ordering::Relaxed);
         self.retire_entry(&mut t, h);
         t.publish(link, new);
         true

@@ -6,18 +6,18 @@
 //! +16 meta        key_len (u32) | tag (u16) << 32
 //! +24 value_len
 //! +32 expires_ms  monotonic deadline, 0 = never
-//! +40 version     mutation epoch at store time (unique per stored version); rewritten by in-place
-//!                 integer updates, so it is outside the header check
-//! +48 usage       bit 0: CLOCK referenced bit (recency for eviction); bits 1..: hits by shared lookups
+//! +40 version     mutation epoch at store time (unique per stored version)
+//! +48 usage       bit 0: CLOCK referenced bit (recency for eviction); bits 1..62: hits by shared
+//!                 lookups; bit 63: frozen (an integer entry being moved; see `integer`)
 //! +56 retire_next retire-list link (written only after unlinking)
 //! +64 retire_tag  epoch at unlink time
-//! +72 check       a mix of bytes 8..40 (detects a corrupted header)
+//! +72 check       a mix of bytes 8..48 (detects a corrupted header)
 //! +80 key bytes, then the value at the next multiple of 8
 //! ```
 //! Everything but `next`, `usage` and the retire fields is written before the entry is published and
-//! never changes afterwards, so a pinned reader can read it without locks. The one exception is an
-//! integer entry (`TAG_INT`, 8 value bytes), whose value word and version are rewritten in place under
-//! the write lock, each with one atomic store (readers load the value word atomically).
+//! never changes afterwards, so a pinned reader can read it without locks. The one exception is the value
+//! word of an integer entry (`TAG_INT`, 8 value bytes), rewritten in place by one atomic operation
+//! (readers load it atomically; see `integer`).
 
 use crate::region::Region;
 use std::sync::atomic::Ordering;
@@ -32,6 +32,8 @@ pub const USAGE: u64 = 48;
 /// The CLOCK bit of the usage word; the hit count sits above it.
 pub const REFERENCED_BIT: u64 = 1;
 pub const HIT_UNIT: u64 = 2;
+/// The top bit of the usage word: an integer entry about to be copied (no in-place update may start).
+pub const FROZEN_BIT: u64 = 1 << 63;
 pub const RETIRE_NEXT: u64 = 56;
 pub const RETIRE_TAG: u64 = 64;
 pub const CHECK: u64 = 72;
@@ -72,12 +74,12 @@ impl EntryHeader {
         if !off.is_multiple_of(8) || !region.contains(off, KEY) {
             return None;
         }
-        let w = |f: u64| region.word(off + f).load(Ordering::Acquire);
-        let (hash, meta, value_len, expires_ms) = (w(HASH), w(META), w(VALUE_LEN), w(EXPIRES));
-        if checksum(hash, meta, value_len, expires_ms) != w(CHECK) {
+        // SAFETY: `off` is 8-aligned and the whole fixed header lies inside the region (checked above).
+        let w = |f: u64| unsafe { region.word_unchecked(off + f) }.load(Ordering::Acquire);
+        let (hash, meta, value_len, expires_ms, version) = (w(HASH), w(META), w(VALUE_LEN), w(EXPIRES), w(VERSION));
+        if checksum(hash, meta, value_len, expires_ms, version) != w(CHECK) {
             return None;
         }
-        let version = w(VERSION);
         let key_len = meta & 0xffff_ffff;
         let total = entry_bytes(key_len, value_len)?;
         if !region.contains(off, total) {
@@ -93,10 +95,13 @@ impl EntryHeader {
         if self.key_len != key.len() as u64 {
             return false;
         }
-        let mut at = self.off + KEY;
+        // `read` checked that the entry, key area padded to 8 bytes included, lies inside the region.
+        // SAFETY: every word loaded below is 8-aligned and inside `[off + KEY, value_start)`.
+        let word = |at: u64| unsafe { region.word_unchecked(self.off + KEY + at) }.load(Ordering::Relaxed);
         let mut words = key.chunks_exact(8);
+        let mut at = 0;
         for chunk in &mut words {
-            if region.word(at).load(Ordering::Relaxed) != u64::from_ne_bytes(chunk.try_into().expect("8 bytes")) {
+            if word(at) != u64::from_ne_bytes(chunk.try_into().expect("8 bytes")) {
                 return false;
             }
             at += 8;
@@ -108,9 +113,8 @@ impl EntryHeader {
         // The last word of the key area ends at the value start (keys are padded to 8 bytes).
         let mut want = [0u8; 8];
         want[..tail.len()].copy_from_slice(tail);
-        let mut got = region.word(at).load(Ordering::Relaxed).to_ne_bytes();
-        got[tail.len()..].fill(0);
-        got == want
+        let mask = u64::MAX >> (64 - 8 * tail.len() as u32);
+        (u64::from_le(word(at)) & mask) == u64::from_le_bytes(want)
     }
 
     /// A copy of the key read through atomic word loads (sound on any entry, see
@@ -157,9 +161,9 @@ impl EntryHeader {
 
 /// The header check: a multiply-xorshift mix of the immutable header words (cheap enough for every
 /// chain step of a lookup; it catches stray writes and garbage offsets, not adversaries).
-fn checksum(hash: u64, meta: u64, value_len: u64, expires: u64) -> u64 {
+fn checksum(hash: u64, meta: u64, value_len: u64, expires: u64, version: u64) -> u64 {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    for w in [hash, meta, value_len, expires] {
+    for w in [hash, meta, value_len, expires, version] {
         x = (x ^ w).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         x ^= x >> 31;
     }
@@ -197,7 +201,7 @@ pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     w(USAGE, 0);
     w(RETIRE_NEXT, 0);
     w(RETIRE_TAG, 0);
-    w(CHECK, checksum(hash, meta, value_len, e.expires_ms));
+    w(CHECK, checksum(hash, meta, value_len, e.expires_ms, e.version));
     // SAFETY: the block is the caller's own and unpublished (contract).
     unsafe {
         region.write_bytes(off + KEY, e.key);

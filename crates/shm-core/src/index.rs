@@ -139,8 +139,13 @@ impl Index {
                         value_len: h.value_len,
                         block_bytes: block_bytes(cur),
                         ttl_left_ms: (h.expires_ms != 0).then(|| h.expires_ms.saturating_sub(now)),
-                        version: h.version,
-                        hits: region.word(cur + entry::USAGE).load(Ordering::Relaxed) / entry::HIT_UNIT,
+                        version: if h.is_int() {
+                            crate::integer::int_version(h.version, h.int_value(region))
+                        } else {
+                            h.version
+                        },
+                        hits: (region.word(cur + entry::USAGE).load(Ordering::Relaxed) & !entry::FROZEN_BIT)
+                            / entry::HIT_UNIT,
                     });
                 }
                 cur = match region.checked_word(cur + entry::NEXT) {

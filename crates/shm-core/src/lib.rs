@@ -18,6 +18,7 @@ mod compaction;
 mod entry;
 mod eviction;
 mod index;
+mod integer;
 mod journal;
 mod lock;
 pub mod named;

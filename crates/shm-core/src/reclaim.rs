@@ -42,6 +42,9 @@ const HAZARD: u64 = 24;
 const HAZARDS: u64 = (SLOT_BYTES - HAZARD) / 8;
 /// A pin word's value once the reclaimer has revoked it.
 const REVOKED: u64 = u64::MAX;
+/// Set in a hazard word (entry offsets are multiples of 8) while its thread rewrites the entry's
+/// integer in place rather than reading it (see `integer`).
+const UPDATING: u64 = 1;
 
 /// A pin this many epochs old is revoked when it holds reclamation back.
 pub const STALE_PIN_EPOCHS: u64 = 64;
@@ -69,12 +72,14 @@ struct OwnedSlot {
     /// `None`: no slot was free; retry claiming after `retry_at_ms`.
     slot: Option<u64>,
     retry_at_ms: u64,
-    /// Bit `i` set: hazard word `i` holds an entry for this thread.
-    hazards: u8,
+    /// The owner word the slot carries while it is this thread's.
+    pid_tid: u64,
 }
 
 thread_local! {
     static OWNED: RefCell<Vec<OwnedSlot>> = const { RefCell::new(Vec::new()) };
+    /// `(instance, slot, entry)` of the update hazards the last `dead_updates` call of this thread saw.
+    static UPDATES_SEEN: RefCell<Vec<(u64, u64, u64)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A walk of the index in progress under this thread's pin. End it with [`Walk::end`] or
@@ -112,18 +117,22 @@ impl<'a> Walk<'a> {
 
     /// Ends the walk keeping the entry at `off` allocated for as long as the returned hold lives.
     pub(crate) fn hold(self, off: u64) -> Result<Hold<'a>, NoHold<'a>> {
-        let Some(index) = own_slot(self.slots, |o| {
-            let free = (!o.hazards).trailing_zeros() as u64;
-            (free < HAZARDS).then(|| {
-                o.hazards |= 1 << free;
-                free
-            })
-        })
-        .flatten() else {
+        self.hold_as(off)
+    }
+
+    /// [`Walk::hold`] for a thread about to rewrite the entry's integer in place: the hazard says so,
+    /// which is what [`ReaderSlots::updating`] looks for.
+    pub(crate) fn hold_for_update(self, off: u64) -> Result<Hold<'a>, NoHold<'a>> {
+        self.hold_as(off | UPDATING)
+    }
+
+    fn hold_as(self, hazard: u64) -> Result<Hold<'a>, NoHold<'a>> {
+        let (slots, slot) = (self.slots, self.slot);
+        // Only this thread writes its slot's hazard words: a zero one is free.
+        let Some(index) = (0..HAZARDS).find(|&i| slots.word(slot, HAZARD + 8 * i).load(Ordering::Relaxed) == 0) else {
             return Err(NoHold::Full(self));
         };
-        let (slots, slot) = (self.slots, self.slot);
-        slots.word(slot, HAZARD + 8 * index).store(off, Ordering::SeqCst);
+        slots.word(slot, HAZARD + 8 * index).store(hazard, Ordering::SeqCst);
         let hold = Hold { slots, slot, index, _not_send: std::marker::PhantomData };
         if self.end() {
             Ok(hold)
@@ -142,14 +151,7 @@ impl Drop for Walk<'_> {
 impl Drop for Hold<'_> {
     fn drop(&mut self) {
         self.slots.word(self.slot, HAZARD + 8 * self.index).store(0, Ordering::Release);
-        own_slot(self.slots, |o| o.hazards &= !(1 << self.index));
     }
-}
-
-/// Runs `f` on this thread's record for `slots`' backend (in this process generation), if any.
-fn own_slot<T>(slots: &ReaderSlots, f: impl FnOnce(&mut OwnedSlot) -> T) -> Option<T> {
-    let key = (slots.instance_id(), process::fork_generation());
-    OWNED.with_borrow_mut(|o| o.iter_mut().find(|e| (e.instance, e.fork_generation) == key).map(f))
 }
 
 impl ReaderSlots {
@@ -164,21 +166,23 @@ impl ReaderSlots {
     /// Finds or claims this thread's slot. `None` when every slot is owned by a live thread (then the
     /// thread reads without a slot and retries claiming only after `CLAIM_RETRY_MS`).
     fn my_slot(&self) -> Option<u64> {
-        let me = process::current();
-        let cached = own_slot(self, |o| (o.slot, o.retry_at_ms));
+        let key = (self.instance_id(), process::fork_generation());
+        let cached = OWNED.with_borrow(|o| {
+            o.iter().find(|e| (e.instance, e.fork_generation) == key).map(|e| (e.slot, e.retry_at_ms, e.pid_tid))
+        });
         match cached {
-            Some((Some(slot), _)) if self.word(slot, OWNER).load(Ordering::Relaxed) == me.pid_tid() => {
+            Some((Some(slot), _, pid_tid)) if self.word(slot, OWNER).load(Ordering::Relaxed) == pid_tid => {
                 return Some(slot)
             }
-            Some((None, retry_at)) if MonotonicClock.now_ms() < retry_at => return None,
+            Some((None, retry_at, _)) if MonotonicClock.now_ms() < retry_at => return None,
             _ => {}
         }
+        let me = process::current();
         let slot = self.claim(me);
-        let key = (self.instance_id(), process::fork_generation());
         let retry_at_ms = MonotonicClock.now_ms() + CLAIM_RETRY_MS;
         OWNED.with_borrow_mut(|o| {
             o.retain(|e| (e.instance, e.fork_generation) != key);
-            o.push(OwnedSlot { instance: key.0, fork_generation: key.1, slot, retry_at_ms, hazards: 0 });
+            o.push(OwnedSlot { instance: key.0, fork_generation: key.1, slot, retry_at_ms, pid_tid: me.pid_tid() });
         });
         slot
     }
@@ -230,6 +234,50 @@ impl ReaderSlots {
         fence(Ordering::Release);
     }
 
+    /// True when some thread is rewriting the integer of entry `off` in place (an update hazard). The
+    /// caller has marked the entry frozen first, so no thread starts such an update after this answers
+    /// false.
+    pub(crate) fn updating(&self, off: u64) -> bool {
+        fence(Ordering::SeqCst);
+        let hwm = self.region.word(self.high_water).load(Ordering::Acquire).min(self.count);
+        (0..hwm)
+            .any(|slot| (0..HAZARDS).any(|i| self.word(slot, HAZARD + 8 * i).load(Ordering::SeqCst) == off | UPDATING))
+    }
+
+    /// Slots whose thread died holding an update hazard (it may have stopped between rewriting an integer
+    /// and moving the epoch on). Liveness is checked only for an update hazard seen by the previous call
+    /// of this thread too (they normally last nanoseconds). The caller repairs, then clears the slots
+    /// with [`ReaderSlots::clear_if_dead`].
+    pub(crate) fn dead_updates(&self) -> Vec<u64> {
+        let hwm = self.region.word(self.high_water).load(Ordering::Acquire).min(self.count);
+        let mut now = Vec::new();
+        for slot in 0..hwm {
+            for i in 0..HAZARDS {
+                let held = self.word(slot, HAZARD + 8 * i).load(Ordering::Acquire);
+                if held & UPDATING != 0 {
+                    now.push((slot, held & !UPDATING));
+                }
+            }
+        }
+        let instance = self.instance_id();
+        let seen_before = UPDATES_SEEN.with_borrow_mut(|seen| {
+            let before: Vec<(u64, u64)> = seen.iter().filter(|e| e.0 == instance).map(|e| (e.1, e.2)).collect();
+            seen.retain(|e| e.0 != instance);
+            seen.extend(now.iter().map(|&(slot, off)| (instance, slot, off)));
+            before
+        });
+        let mut dead: Vec<u64> =
+            now.into_iter().filter(|u| seen_before.contains(u) && !self.owner_alive(u.0)).map(|u| u.0).collect();
+        dead.dedup();
+        dead
+    }
+
+    fn owner_alive(&self, slot: u64) -> bool {
+        let owner = self.word(slot, OWNER).load(Ordering::Acquire);
+        let start = self.word(slot, START).load(Ordering::Acquire);
+        owner == 0 || Owner::from_words(owner, start).thread_alive()
+    }
+
     /// What holds reclamation back (write lock held): the oldest epoch any reader has pinned (`u64::MAX`
     /// when none), revoking pins [`STALE_PIN_EPOCHS`] old, and the entries held through hazards.
     fn protection(&self, current_epoch: u64) -> (u64, Vec<(u64, u64)>) {
@@ -250,7 +298,7 @@ impl ReaderSlots {
             for i in 0..HAZARDS {
                 let held = self.word(slot, HAZARD + 8 * i).load(Ordering::SeqCst);
                 if held != 0 {
-                    hazards.push((held, slot));
+                    hazards.push((held & !UPDATING, slot));
                 }
             }
         }
@@ -258,12 +306,11 @@ impl ReaderSlots {
     }
 
     /// Clears the slot of a thread that died holding hazards (its entries can go). True when it did.
-    fn clear_if_dead(&self, slot: u64) -> bool {
-        let owner = self.word(slot, OWNER).load(Ordering::Acquire);
-        let start = self.word(slot, START).load(Ordering::Acquire);
-        if owner == 0 || Owner::from_words(owner, start).thread_alive() {
+    pub(crate) fn clear_if_dead(&self, slot: u64) -> bool {
+        if self.owner_alive(slot) {
             return false;
         }
+        let owner = self.word(slot, OWNER).load(Ordering::Acquire);
         for field in (PIN..SLOT_BYTES).step_by(8) {
             self.word(slot, field).store(0, Ordering::Release);
         }

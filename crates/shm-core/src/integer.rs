@@ -1,0 +1,146 @@
+//! Integers updated in place: `increment`/`decrement` of an existing integer entry, and a store of an
+//! integer over one (no TTL on either side), are one atomic read-modify-write of the entry's value word.
+//! Crash-safe by construction: a process killed at any instant has either changed the word or not.
+//!
+//! The fast path takes no lock. It finds the entry like a reader, holds it through an *update hazard*
+//! (see `reclaim`), checks the entry is not frozen, rewrites the word, and moves the mutation epoch on.
+//! An integer entry's version (what process-local caches validate a copy against) is derived from its
+//! stored version and its current value ([`int_version`]), so it changes exactly when the value does,
+//! with no second word to keep in step: a reader can never pair a version with another value.
+//!
+//! The one thing that must not race with it is a copy of the entry: compaction moves an entry by
+//! copying it, and an increment landing on the old copy afterwards would be lost. So compaction first
+//! *freezes* the entry (a bit in its usage word), then waits — boundedly — until no update hazard names
+//! it: an update that started before the freeze finishes first, and one that starts after sees the
+//! freeze and takes the slow path under the write lock, where it finds the moved entry. A thread that
+//! dies between rewriting the word and moving the epoch on is found by its update hazard, and the epoch
+//! is moved on for it (`Backend::repair_dead_updates`).
+
+use crate::backend::{Backend, CounterError, CounterUpdate, EPOCH};
+use crate::entry::{self, EntryHeader};
+use crate::reclaim::NoHold;
+use std::sync::atomic::Ordering;
+
+/// A change to an integer.
+#[derive(Clone, Copy)]
+pub(crate) enum IntUpdate {
+    /// Add, wrapping around in two's complement (decrement adds the negated step).
+    Add(i64),
+    Set(i64),
+}
+
+impl IntUpdate {
+    /// The new value and whether the addition wrapped.
+    pub(crate) fn apply(self, old: i64) -> (i64, bool) {
+        match self {
+            IntUpdate::Add(step) => old.overflowing_add(step),
+            IntUpdate::Set(v) => (v, false),
+        }
+    }
+}
+
+/// How long compaction waits for in-flight updates of an entry it wants to move before leaving it.
+const FREEZE_WAIT: std::time::Duration = std::time::Duration::from_micros(200);
+
+/// The version an integer entry reports: its stored version (the epoch of the store that created it)
+/// mixed with its current value, in the upper half of the version space (stored versions are epochs,
+/// far below 2^63). A bijective mix of the value for a given entry: two values of one entry never share
+/// a version; entries of one key differ in their stored version (a collision between them is a 2^-63
+/// chance).
+pub(crate) fn int_version(stored_version: u64, value: i64) -> u64 {
+    fn mix(mut x: u64) -> u64 {
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+    mix(to_word(value) ^ mix(stored_version)) | 1 << 63
+}
+
+fn to_word(v: i64) -> u64 {
+    u64::from_ne_bytes(v.to_le_bytes())
+}
+
+fn from_word(w: u64) -> i64 {
+    i64::from_le_bytes(w.to_ne_bytes())
+}
+
+impl Backend {
+    /// The lock-free fast path. `None` when it does not apply (no reader slot, key missing or expired,
+    /// entry frozen, walk disturbed): the caller takes the locked path.
+    pub(crate) fn update_int_lock_free(
+        &self,
+        key: &[u8],
+        hash: u64,
+        update: IntUpdate,
+    ) -> Option<Result<CounterUpdate, CounterError>> {
+        let walk = self.0.readers.begin_walk(self.word(EPOCH))?;
+        let Some((_, h)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
+            walk.end();
+            return None;
+        };
+        if !h.is_int() {
+            return walk.end().then_some(Err(CounterError::NotInteger));
+        }
+        // A store replaces the TTL: in place only when there is none to replace.
+        if matches!(update, IntUpdate::Set(_)) && h.expires_ms != 0 {
+            walk.end();
+            return None;
+        }
+        let hold = match walk.hold_for_update(h.off) {
+            Ok(hold) => hold,
+            Err(NoHold::Full(walk)) => {
+                walk.end();
+                return None;
+            }
+            Err(NoHold::Revoked) => return None,
+        };
+        if self.word(h.off + entry::USAGE).load(Ordering::SeqCst) & entry::FROZEN_BIT != 0 {
+            return None;
+        }
+        let result = self.rewrite_int(&h, update);
+        drop(hold);
+        Some(Ok(result))
+    }
+
+    /// Rewrites the value word of integer entry `h` (held, or write lock held: lock-free updates may run
+    /// concurrently, so it is an atomic read-modify-write either way), then moves the epoch on. A writer
+    /// that dies in between leaves the epoch to recovery (the write lock's, or `repair_dead_updates`).
+    pub(crate) fn rewrite_int(&self, h: &EntryHeader, update: IntUpdate) -> CounterUpdate {
+        let word = self.word(h.value_off());
+        let (value, wrapped) = match update {
+            IntUpdate::Add(step) => update.apply(from_word(word.fetch_add(to_word(step), Ordering::AcqRel))),
+            IntUpdate::Set(v) => {
+                word.store(to_word(v), Ordering::Release);
+                (v, false)
+            }
+        };
+        self.bump_epoch();
+        CounterUpdate { value, wrapped }
+    }
+
+    /// Freezes integer entry `h` before compaction copies it (write lock held): no in-place update
+    /// starts after this, and the ones in flight are waited for (at most `FREEZE_WAIT`). False (entry
+    /// unfrozen again) when some update did not finish in time: the entry is not moved then.
+    pub(crate) fn freeze_int(&self, h: &EntryHeader) -> bool {
+        let usage = self.word(h.off + entry::USAGE);
+        usage.fetch_or(entry::FROZEN_BIT, Ordering::SeqCst);
+        let started = std::time::Instant::now();
+        while self.0.readers.updating(h.off) {
+            if started.elapsed() > FREEZE_WAIT {
+                usage.fetch_and(!entry::FROZEN_BIT, Ordering::SeqCst);
+                return false;
+            }
+            std::hint::spin_loop();
+        }
+        true
+    }
+
+    /// Moves the epoch on for threads that died in the middle of an in-place update (their change may be
+    /// unannounced), then frees their reader slots (write lock held).
+    pub(crate) fn repair_dead_updates(&self) {
+        for slot in self.0.readers.dead_updates() {
+            self.bump_epoch();
+            self.0.readers.clear_if_dead(slot);
+        }
+    }
+}
