@@ -30,6 +30,8 @@ const INUSE: u64 = 1;
 const PREV_INUSE: u64 = 2;
 /// On a quick list: free for every purpose but coalescing, which sees it as in use.
 const QUICK: u64 = 4;
+/// In use, but by a store still copying its value outside the write lock (see `staging`).
+const STAGED: u64 = 8;
 const SIZE_MASK: u64 = !15;
 pub const MIN_BLOCK: u64 = 32;
 const BINS: usize = 256;
@@ -80,6 +82,8 @@ pub enum BlockKind {
     Free,
     /// Parked on a quick list (free, but not coalesced).
     Quick,
+    /// Allocated to a store that is still filling it.
+    Staged,
     InUse,
 }
 
@@ -285,6 +289,7 @@ impl SizeClassAllocator {
         let block = payload - 8;
         let h = self.hdr(block);
         debug_assert!(h & INUSE != 0 && h & QUICK == 0, "double free at {block}");
+        let h = h & !STAGED;
         let size = h & SIZE_MASK;
         self.add(USED, size.wrapping_neg());
         if size < QUICK_LIMIT && self.get(QUICK_COUNT) < QUICK_CAP {
@@ -438,10 +443,11 @@ impl SizeClassAllocator {
         if size < MIN_BLOCK || start + size > top {
             return None;
         }
-        let kind = match (h & INUSE != 0, h & QUICK != 0) {
-            (false, _) => BlockKind::Free,
-            (true, true) => BlockKind::Quick,
-            (true, false) => BlockKind::InUse,
+        let kind = match (h & INUSE != 0, h & QUICK != 0, h & STAGED != 0) {
+            (false, ..) => BlockKind::Free,
+            (true, true, _) => BlockKind::Quick,
+            (true, false, true) => BlockKind::Staged,
+            (true, false, false) => BlockKind::InUse,
         };
         Some(Block { start, size, kind })
     }
@@ -525,7 +531,7 @@ impl SizeClassAllocator {
                     quick += b.size;
                     quick_count += 1;
                 }
-                BlockKind::InUse => used += b.size,
+                BlockKind::InUse | BlockKind::Staged => used += b.size,
             }
             block += b.size;
             if block >= top {
@@ -658,6 +664,12 @@ impl SizeClassAllocator {
             ));
         }
         Ok(in_use)
+    }
+
+    /// Marks the allocated block at `payload` as staged (being filled outside the write lock) or not.
+    pub fn set_staged(&self, txn: &mut Txn, payload: u64, staged: bool) {
+        let h = self.hdr(payload - 8);
+        txn.set(payload - 8, if staged { h | STAGED } else { h & !STAGED });
     }
 
     /// Usable payload bytes of an allocated block.

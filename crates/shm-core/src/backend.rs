@@ -31,6 +31,7 @@ use crate::process;
 use crate::reclaim::{self, Hold, NoHold, ReaderSlots, RetireList};
 use crate::region::Region;
 use crate::reservation::{self, RequestId, ReservationTable};
+use crate::staging;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -70,12 +71,16 @@ pub(crate) const EVICTED_BYTES: u64 = 184;
 pub(crate) const RELOCATIONS: u64 = 192;
 /// Bumped before every batch of frees (see `reclaim`: readers without a slot check it).
 const FREE_GENERATION: u64 = 200;
+/// Test hook: microseconds the next store copying outside the lock stalls in the middle of its copy.
+pub(crate) const STALL_COPY_US: u64 = 208;
 const WRITE_LOCK: u64 = 256;
 const RES_LOCK: u64 = WRITE_LOCK + MUTEX_BYTES;
 const JOURNAL: u64 = RES_LOCK + MUTEX_BYTES;
 const ALLOC_STATE: u64 = JOURNAL + journal::JOURNAL_BYTES;
+/// The staging table (see `staging`).
+pub(crate) const STAGING: u64 = (ALLOC_STATE + allocator::STATE_BYTES).next_multiple_of(64);
 const FIXED_BYTES: u64 = 8192;
-const _FITS: () = assert!(ALLOC_STATE + allocator::STATE_BYTES <= FIXED_BYTES);
+const _: () = assert!(STAGING + staging::STAGING_BYTES <= FIXED_BYTES);
 
 /// One entry-table slot per this many bytes of backend (spec: 32,768 entries at 8 MiB).
 pub const BYTES_PER_ENTRY: u64 = 256;
@@ -373,7 +378,7 @@ impl Backend {
 
     // ----- reads -------------------------------------------------------------------------------------
 
-    fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
+    pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
         self.0.index.find(key, hash)
     }
 
@@ -493,7 +498,7 @@ impl Backend {
     // ----- writes ------------------------------------------------------------------------------------
 
     /// Takes the write lock, repairing what a dead previous holder left.
-    fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
+    pub(crate) fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
         let g = self.0.write_lock.lock().map_err(|_| StoreError::Lock)?;
         if g.previous_owner_died {
             self.recover();
@@ -536,6 +541,12 @@ impl Backend {
     /// of its transaction (block allocated and filled, not yet published).
     pub fn stall_next_write(&self, micros: u64) {
         self.word(STALL_US).store(micros, Ordering::Release);
+    }
+
+    /// Test hook: the next store of a large value (copied outside the write lock, see `staging`) by any
+    /// process sleeps `micros` in the middle of its copy, its block allocated and staged.
+    pub fn stall_next_copy(&self, micros: u64) {
+        self.word(STALL_COPY_US).store(micros, Ordering::Release);
     }
 
     /// Unlinks entry `h` (whose predecessor link is `link`) and retires it, in one transaction.
@@ -597,6 +608,10 @@ impl Backend {
         if let Some(Some(Ok(_))) = int.map(|update| self.update_int_lock_free(key, hash, update)) {
             return Ok(());
         }
+        let e = NewEntry { key, hash, tag, value, expires_ms: 0, version: 0, next: 0 };
+        if need >= staging::STAGE_BYTES {
+            return self.store_staged(e, ttl, need);
+        }
         let _g = self.lock()?;
         let found = self.find(key, hash);
         if let (Some((_, old)), Some(update)) = (&found, int) {
@@ -605,62 +620,106 @@ impl Backend {
                 return Ok(());
             }
         }
-        self.store_locked(NewEntry { key, hash, tag, value, expires_ms: 0, version: 0, next: 0 }, ttl, found)
+        self.store_locked(e, ttl, found)
     }
 
     /// Publishes a new entry for `e.key` (write lock held). `found` is the current entry of the key, if
     /// any (live or expired).
-    fn store_locked(&self, mut e: NewEntry, ttl: u64, mut found: Option<(u64, EntryHeader)>) -> Result<(), StoreError> {
+    fn store_locked(&self, e: NewEntry, ttl: u64, mut found: Option<(u64, EntryHeader)>) -> Result<(), StoreError> {
         let need = entry::entry_bytes(e.key.len() as u64, e.value.len() as u64).ok_or(StoreError::TooLarge)?;
-        let volatile = self.0.kind == BackendKind::Volatile;
-        let now = if volatile { self.0.clock.now_ms() } else { 0 };
-        // An entry-table slot for a new key.
-        if found.is_none() && self.word(ENTRY_COUNT).load(Ordering::Relaxed) >= self.0.geo.max_entries {
-            if !volatile || !self.free_table_slot(now) {
-                return Err(StoreError::TableFull);
-            }
+        if found.is_none() && !self.table_slot_for_new_key(&mut found, &e) {
+            return Err(StoreError::TableFull);
+        }
+        let (t, block, made_room) = self.allocate(need)?;
+        if made_room {
+            // Making room may have removed or moved the key's own entry (or its chain neighbours).
             found = self.find(e.key, e.hash);
         }
-        // Payload memory.
+        self.publish_new(t, block, e, ttl, found)
+    }
+
+    /// True when a new key may take an entry-table slot: one is free, or (volatile) one was freed.
+    /// Refreshes `found` after freeing one (the walk may have changed the key's chain).
+    pub(crate) fn table_slot_for_new_key(&self, found: &mut Option<(u64, EntryHeader)>, e: &NewEntry) -> bool {
+        if self.word(ENTRY_COUNT).load(Ordering::Relaxed) < self.0.geo.max_entries {
+            return true;
+        }
+        if self.0.kind == BackendKind::Pinned || !self.free_table_slot(self.0.clock.now_ms()) {
+            return false;
+        }
+        *found = self.find(e.key, e.hash);
+        true
+    }
+
+    /// Allocates `need` payload bytes in a transaction, making room (bounded rounds) when none is free.
+    /// True in the answer when room had to be made (entries may have been removed or moved).
+    pub(crate) fn allocate(&self, need: u64) -> Result<(Txn<'_>, u64, bool), StoreError> {
         let mut rounds = 0;
-        let (mut t, block) = loop {
+        loop {
             let mut t = self.0.journal.begin();
             if let Some(block) = self.0.alloc.alloc(&mut t, need) {
-                break (t, block);
+                return Ok((t, block, rounds > 0));
             }
             drop(t);
             rounds += 1;
+            let now = if self.0.kind == BackendKind::Volatile { self.0.clock.now_ms() } else { 0 };
             if rounds > eviction::MAX_ROUNDS || !self.make_room(need, now) {
                 return Err(StoreError::OutOfMemory);
             }
-            // Making room may have removed or moved the key's own entry (or its chain neighbours).
-            found = self.find(e.key, e.hash);
-        };
-        let link = match &found {
-            Some((link, _)) => *link,
-            None => self.0.index.bucket_link(e.hash),
-        };
-        e.next = match &found {
-            Some((_, old)) => self.word(old.off + entry::NEXT).load(Ordering::Acquire),
-            None => self.word(link).load(Ordering::Acquire),
-        };
-        e.expires_ms = clock::deadline(now, ttl);
-        e.version = self.epoch();
+        }
+    }
+
+    /// The link word a new entry for `hash` is published through (the old entry's, or the bucket
+    /// head), and the `next` the new entry takes over.
+    pub(crate) fn link_for(&self, found: &Option<(u64, EntryHeader)>, hash: u64) -> (u64, u64) {
+        match found {
+            Some((link, old)) => (*link, self.word(old.off + entry::NEXT).load(Ordering::Acquire)),
+            None => {
+                let link = self.0.index.bucket_link(hash);
+                (link, self.word(link).load(Ordering::Acquire))
+            }
+        }
+    }
+
+    /// Expiry deadline and version of an entry published now.
+    pub(crate) fn stamp(&self, ttl: u64) -> (u64, u64) {
+        let expires_ms = if ttl == 0 { 0 } else { clock::deadline(self.0.clock.now_ms(), ttl) };
+        (expires_ms, self.epoch())
+    }
+
+    /// Writes the entry into `block` (allocated by `t`) and publishes it.
+    pub(crate) fn publish_new(
+        &self,
+        t: Txn<'_>,
+        block: u64,
+        mut e: NewEntry,
+        ttl: u64,
+        found: Option<(u64, EntryHeader)>,
+    ) -> Result<(), StoreError> {
+        let (link, next) = self.link_for(&found, e.hash);
+        (e.expires_ms, e.version) = self.stamp(ttl);
+        e.next = next;
         // SAFETY: `block` was just allocated by this transaction and is not linked anywhere yet.
         unsafe { entry::write(&self.0.region, block, &e) };
+        self.finish_publish(t, link, block, found.map(|(_, old)| old));
+        Ok(())
+    }
+
+    /// Ends a store: retires the entry it replaces (or counts a new one) and publishes `block` through
+    /// `link`, the write that makes it visible.
+    pub(crate) fn finish_publish(&self, mut t: Txn<'_>, link: u64, block: u64, old: Option<EntryHeader>) {
         if self.word(STALL_US).load(Ordering::Relaxed) != 0 {
             let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
             std::thread::sleep(std::time::Duration::from_micros(stall));
         }
-        match &found {
-            Some((_, old)) => self.retire_entry(&mut t, old),
+        match &old {
+            Some(old) => self.retire_entry(&mut t, old),
             None => self.add_entries(1),
         }
         t.publish(link, block);
         self.count(INSERTS, 1);
         self.bump_epoch();
         self.reclaim_in_batches();
-        Ok(())
     }
 
     /// Removes `key`. True when an entry (live or expired) was removed.
@@ -867,6 +926,11 @@ impl Backend {
         for off in listed {
             if !owned.insert(off) {
                 return Err(format!("retired entry {off} is also indexed or listed twice"));
+            }
+        }
+        for block in self.staged_blocks() {
+            if !owned.insert(block) {
+                return Err(format!("staged block {block} is also an entry"));
             }
         }
         let in_use: std::collections::HashSet<u64> = in_use.into_iter().collect();

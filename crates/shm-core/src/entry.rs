@@ -208,3 +208,14 @@ pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
         region.write_bytes(off + value_start(e.key.len() as u64), e.value);
     }
 }
+
+/// Completes the header of an entry filled by [`write`] without them (a staged block, published now):
+/// its chain link, expiry, version and the header check.
+pub fn seal(region: &Region, off: u64, next: u64, expires_ms: u64, version: u64) {
+    let r = |f: u64| region.word(off + f).load(Ordering::Relaxed);
+    let w = |f: u64, v: u64| region.word(off + f).store(v, Ordering::Relaxed);
+    w(NEXT, next);
+    w(EXPIRES, expires_ms);
+    w(VERSION, version);
+    w(CHECK, checksum(r(HASH), r(META), r(VALUE_LEN), expires_ms, version));
+}

@@ -43,7 +43,7 @@ impl Backend {
     pub(crate) fn walked(&self, b: &Block, now: u64) -> Walked {
         match b.kind {
             BlockKind::Free => Walked::Space(None),
-            BlockKind::Quick => Walked::Fixed,
+            BlockKind::Quick | BlockKind::Staged => Walked::Fixed,
             BlockKind::InUse => match EntryHeader::read(&self.0.region, b.start + 8) {
                 Some(h) if self.word(h.off + entry::RETIRE_TAG).load(Ordering::Acquire) == 0 => {
                     if self.0.kind == BackendKind::Volatile && h.expires_ms != 0 && h.expired(now) {
@@ -162,6 +162,7 @@ impl Backend {
     pub(crate) fn make_room(&self, need: u64, now: u64) -> bool {
         let Some(size) = allocator::block_size_for(need) else { return false };
         let alloc = &self.0.alloc;
+        self.release_dead_staged();
         self.reclaim_all();
         if alloc.fits(size) {
             return true;

@@ -28,6 +28,7 @@ mod reclaim;
 mod region;
 mod reservation;
 mod segment;
+mod staging;
 
 pub use backend::{
     Backend, BackendKind, BackendStats, CounterError, CounterUpdate, EntryRef, StoreError, VerifyReport, TAG_INT,
