@@ -6,7 +6,7 @@ mod support;
 
 use shm_core::{Backend, PartitionSpec, RequestId, Segment, SegmentError};
 use std::time::{Duration, Instant};
-use support::{checked_value, eventually, fork, value_is_intact, Signal};
+use support::{checked_value, eventually, fork, value_is_intact, Rng, SharedWords, Signal};
 
 const MB: u64 = 1 << 20;
 
@@ -107,6 +107,168 @@ fn counters_from_forked_processes_sum_exactly() -> Result<(), String> {
     }
     let total = p.peek(b"hits").and_then(|e| e.as_int());
     check(total == Some(4 * 2000 * 3), &format!("counter is {total:?}"))?;
+    p.verify()?;
+    Ok(())
+}
+
+/// Issue 12: sixteen processes increment one pinned counter in place (lock-free) while the parent
+/// SIGKILLs them at random moments and starts new ones, and a seventeenth process keeps forcing
+/// compaction that moves the counter. Every increment returns the counter's new value, and every
+/// returned value is recorded: no value may come back twice (a lost update), and at most one value per
+/// kill may never come back (a process killed between its increment and recording it).
+fn counters_stay_exact_with_16_incrementing_processes_killed_at_random() -> Result<(), String> {
+    const WORKERS: usize = 16;
+    const STOP: usize = 0;
+    const DUPLICATE: usize = 1;
+    const FAILED: usize = 2;
+    const SEEN: usize = 8; // bitmap of returned values from here on
+    const CAPACITY: u64 = 1 << 26;
+    let (_seg, _, p) = anon(MB, 8 * MB);
+    let sh = SharedWords::new(SEEN + (CAPACITY / 64) as usize);
+    let worker = |p: Backend, sh: &SharedWords| {
+        let sh: &'static SharedWords = unsafe_static(sh);
+        fork(move || {
+            while sh.get(STOP) == 0 {
+                match p.increment(b"counter", 1) {
+                    Ok(r) if (r.value as u64) < CAPACITY => {
+                        let bit = 1u64 << (r.value % 64);
+                        if sh.word(SEEN + (r.value / 64) as usize).fetch_or(bit, std::sync::atomic::Ordering::SeqCst)
+                            & bit
+                            != 0
+                        {
+                            sh.set(DUPLICATE, r.value as u64);
+                            return 3;
+                        }
+                    }
+                    Ok(_) => {
+                        sh.set(STOP, 1);
+                        sh.set(FAILED, 1);
+                        return 4;
+                    }
+                    Err(_) => {
+                        sh.add(FAILED, 1);
+                        return 2;
+                    }
+                }
+            }
+            0
+        })
+    };
+    // Fragments the backend around the counter and stores large values, so compaction moves it.
+    let churner = {
+        let p = p.clone();
+        let sh: &'static SharedWords = unsafe_static(&sh);
+        fork(move || {
+            for i in 0..4000 {
+                let _ = p.store(format!("f{i}").as_bytes(), 2, &[1u8; 1000], 0);
+            }
+            let mut round = 0u64;
+            while sh.get(STOP) == 0 {
+                for i in (round % 2..4000).step_by(2) {
+                    p.delete(format!("f{i}").as_bytes());
+                }
+                let big = (p.stats().free_bytes * 3 / 4) as usize;
+                let _ = p.store(b"big", 2, &vec![2u8; big], 0);
+                p.delete(b"big");
+                for i in (round % 2..4000).step_by(2) {
+                    let _ = p.store(format!("f{i}").as_bytes(), 2, &[1u8; 1000], 0);
+                }
+                round += 1;
+            }
+            0
+        })
+    };
+    let mut children: Vec<_> = (0..WORKERS).map(|_| worker(p.clone(), &sh)).collect();
+    let mut rng = Rng::new(Rng::seed_from_os());
+    let mut kills = 0u64;
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline && sh.get(STOP) == 0 {
+        std::thread::sleep(Duration::from_micros(rng.range(1_000, 20_000)));
+        let w = rng.below(WORKERS as u64) as usize;
+        children[w].kill();
+        kills += 1;
+        children[w] = worker(p.clone(), &sh);
+    }
+    sh.set(STOP, 1);
+    for c in children {
+        check(c.wait() == 0, "an incrementing process failed")?;
+    }
+    check(churner.wait() == 0, "the churning process failed")?;
+    check(sh.get(DUPLICATE) == 0, &format!("increment returned {} twice: an update was lost", sh.get(DUPLICATE)))?;
+    check(sh.get(FAILED) == 0, "an increment failed, or the counter outgrew the record of returned values")?;
+    let last = p.peek(b"counter").and_then(|e| e.as_int()).ok_or("no counter")? as u64;
+    let seen: u64 = (1..=last).filter(|v| sh.get(SEEN + (v / 64) as usize) & 1 << (v % 64) != 0).count() as u64;
+    check(
+        last - seen <= kills,
+        &format!("counter at {last}, {seen} values returned, {kills} kills: increments were doubled"),
+    )?;
+    check(p.stats().relocations > 0, "compaction never moved anything")?;
+    p.verify()?;
+    println!(
+        "    counters: {last} increments by 16 processes, {kills} kills, {} values never returned, relocations {}",
+        last - seen,
+        p.stats().relocations
+    );
+    Ok(())
+}
+
+/// The shared words outlive every forked child (the parent keeps them until the scenario returns).
+fn unsafe_static(sh: &SharedWords) -> &'static SharedWords {
+    // SAFETY: each scenario keeps its SharedWords alive until every child it forked has exited, and a
+    // child only uses the mapping, which fork() copied into it.
+    unsafe { &*(sh as *const SharedWords) }
+}
+
+/// A store of a large value is copied outside the write lock; the process is killed in the middle of
+/// the copy. Nothing is visible, the backend verifies, and the staged block comes back once memory runs
+/// short.
+fn a_store_killed_while_copying_outside_the_lock_leaks_nothing() -> Result<(), String> {
+    let (_seg, _, p) = anon(MB, 4 * MB);
+    let free = p.stats().free_bytes;
+    let staged = Signal::new();
+    let pc = p.clone();
+    let child = fork(move || {
+        pc.stall_next_copy(30_000_000);
+        staged.notify();
+        let _ = pc.store(b"big", 2, &vec![3u8; 2 * MB as usize], 0);
+        0
+    });
+    check(staged.wait(Duration::from_secs(5)), "child did not start")?;
+    check(eventually(Duration::from_secs(5), || p.stats().free_bytes < free - MB), "the block was never staged")?;
+    child.kill();
+    p.stall_next_copy(0);
+    check(p.peek(b"big").is_none(), "a half-copied value is visible")?;
+    p.verify()?;
+    // Most of the free memory again: only possible once the dead store's block is freed.
+    let again = (free - 256 * 1024) as usize;
+    p.store(b"again", 2, &vec![4u8; again], 0).map_err(|e| format!("the dead store's block was not freed: {e:?}"))?;
+    p.verify()?;
+    Ok(())
+}
+
+/// Issue 16: a reader stopped (SIGSTOP) while it holds an entry holds back that entry only: a pinned
+/// backend churned through forty times its size meanwhile never refuses a store.
+fn a_stopped_reader_holds_back_only_the_entry_it_holds() -> Result<(), String> {
+    let (_seg, _, p) = anon(MB, 2 * MB);
+    p.store(b"held", 2, &checked_value(7, 10_000), 0).map_err(|e| format!("{e:?}"))?;
+    let holding = Signal::new();
+    let pc = p.clone();
+    let child = fork(move || {
+        let e = pc.get(b"held");
+        holding.notify();
+        std::thread::sleep(Duration::from_secs(30));
+        i32::from(e.is_none())
+    });
+    check(holding.wait(Duration::from_secs(5)), "reader did not start")?;
+    child.stop();
+    p.delete(b"held");
+    for i in 0..4000u64 {
+        p.store(format!("churn{}", i % 50).as_bytes(), 2, &checked_value(i, 20_000), 0)
+            .map_err(|e| format!("store {i} refused with {e:?} while a stopped reader held one entry"))?;
+    }
+    p.clear();
+    check(p.stats().retired_bytes <= 11_000, &format!("{} bytes held back", p.stats().retired_bytes))?;
+    child.kill_stopped();
     p.verify()?;
     Ok(())
 }
@@ -373,6 +535,15 @@ fn main() {
             concurrent_writers_and_readers_never_see_a_torn_value,
         ),
         ("counters_from_forked_processes_sum_exactly", counters_from_forked_processes_sum_exactly),
+        (
+            "counters_stay_exact_with_16_incrementing_processes_killed_at_random",
+            counters_stay_exact_with_16_incrementing_processes_killed_at_random,
+        ),
+        (
+            "a_store_killed_while_copying_outside_the_lock_leaks_nothing",
+            a_store_killed_while_copying_outside_the_lock_leaks_nothing,
+        ),
+        ("a_stopped_reader_holds_back_only_the_entry_it_holds", a_stopped_reader_holds_back_only_the_entry_it_holds),
         (
             "a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact",
             a_writer_killed_at_random_moments_leaves_every_pinned_entry_intact,

@@ -221,8 +221,17 @@ impl SizeClassAllocator {
         (b.kind == BlockKind::Free && b.size >= size).then(|| self.carve(txn, block, size) + 8)
     }
 
-    /// Allocates `len` payload bytes at `top`, from never-used space (a compaction plan chose it).
-    pub fn alloc_at_top(&self, txn: &mut Txn, len: u64) -> Option<u64> {
+    /// Allocates `len` payload bytes from never-used space, at `top` or, when `top` is below `at`, at
+    /// `at` (the space in between becomes a free block). A compaction plan chose the place.
+    pub fn alloc_above(&self, txn: &mut Txn, at: u64, len: u64) -> Option<u64> {
+        let top = self.get(TOP);
+        if at > top {
+            let gap = (at - top).max(MIN_BLOCK).next_multiple_of(16);
+            top.checked_add(gap)?.checked_add(block_size_for(len)?)?.checked_add(8).filter(|&e| e <= self.heap_end)?;
+            // The block below `top` is in use (a free one would have merged into `top`).
+            self.make_free(txn, top, gap, PREV_INUSE);
+            txn.set(self.state + TOP, top + gap);
+        }
         Some(self.take_from_top(txn, block_size_for(len)?)? + 8)
     }
 

@@ -551,9 +551,15 @@ impl Backend {
 
     /// Unlinks entry `h` (whose predecessor link is `link`) and retires it, in one transaction.
     pub(crate) fn unlink(&self, link: u64, h: &EntryHeader) {
+        self.unlink_with(link, h, |_| {});
+    }
+
+    /// [`Backend::unlink`], with `also` adding writes of its own to the same transaction.
+    pub(crate) fn unlink_with(&self, link: u64, h: &EntryHeader, also: impl FnOnce(&mut Txn)) {
         let mut t = self.0.journal.begin();
         let next = t.get(h.off + entry::NEXT);
         self.retire_entry(&mut t, h);
+        also(&mut t);
         self.add_entries(-1);
         t.publish(link, next);
     }
@@ -627,7 +633,7 @@ impl Backend {
     /// any (live or expired).
     fn store_locked(&self, e: NewEntry, ttl: u64, mut found: Option<(u64, EntryHeader)>) -> Result<(), StoreError> {
         let need = entry::entry_bytes(e.key.len() as u64, e.value.len() as u64).ok_or(StoreError::TooLarge)?;
-        if found.is_none() && !self.table_slot_for_new_key(&mut found, &e) {
+        if found.is_none() && !self.table_slot_for_new_key() {
             return Err(StoreError::TableFull);
         }
         let (t, block, made_room) = self.allocate(need)?;
@@ -639,16 +645,12 @@ impl Backend {
     }
 
     /// True when a new key may take an entry-table slot: one is free, or (volatile) one was freed.
-    /// Refreshes `found` after freeing one (the walk may have changed the key's chain).
-    pub(crate) fn table_slot_for_new_key(&self, found: &mut Option<(u64, EntryHeader)>, e: &NewEntry) -> bool {
+    pub(crate) fn table_slot_for_new_key(&self) -> bool {
         if self.word(ENTRY_COUNT).load(Ordering::Relaxed) < self.0.geo.max_entries {
             return true;
         }
-        if self.0.kind == BackendKind::Pinned || !self.free_table_slot(self.0.clock.now_ms()) {
-            return false;
-        }
-        *found = self.find(e.key, e.hash);
-        true
+        // `found` stays `None`: the entry freed for the new key is not the key's own.
+        self.0.kind == BackendKind::Volatile && self.free_table_slot(self.0.clock.now_ms())
     }
 
     /// Allocates `need` payload bytes in a transaction, making room (bounded rounds) when none is free.

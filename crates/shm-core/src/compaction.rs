@@ -18,8 +18,8 @@ use crate::eviction::{Walked, MIN_WALK, WALK_FACTOR};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 
-/// A stretch of the heap to empty: `[lo, hi)` (`hi` past the heap when it takes the never-used space),
-/// its live entries (and expired ones to purge).
+/// A stretch of the heap to empty: `[lo, hi)` (`hi` may lie in the never-used space above `top`), its
+/// live entries (and expired ones to purge).
 struct Window {
     lo: u64,
     hi: u64,
@@ -27,7 +27,7 @@ struct Window {
     expired: Vec<EntryHeader>,
 }
 
-/// Where one entry goes: a listed free block, or never-used space at `top`.
+/// Where one entry goes: a listed free block, or never-used space from `start` on.
 #[derive(Clone, Copy)]
 struct Target {
     start: u64,
@@ -49,10 +49,10 @@ impl Backend {
             moved += 1;
         }
         for h in &window.expired {
-            self.remove_walked(h, true);
+            self.remove_walked(h, true, None);
         }
         self.count(RELOCATIONS, moved);
-        self.move_cursor(window.hi.min(self.0.alloc.top()));
+        self.move_cursor(window.hi);
         self.bump_epoch();
         moved as usize == plan.len()
     }
@@ -71,10 +71,9 @@ impl Backend {
         let (mut walked, mut wrapped) = (0u64, false);
         while walked <= limit.min(heap) + size {
             let Some(b) = alloc.block_at(at) else {
-                // A window that reaches the end of the used heap takes the never-used space above it (its
-                // end is then the heap's end, so no entry is planned into that space).
+                // A window that reaches the end of the used heap goes on into the never-used space above.
                 if span + alloc.untouched() >= size && !blocks.is_empty() && best.is_none_or(|(l, ..)| live < l) {
-                    best = Some((live, blocks[0].0.start, u64::MAX));
+                    best = Some((live, blocks[0].0.start, blocks[0].0.start + size));
                 }
                 if wrapped {
                     break;
@@ -117,7 +116,7 @@ impl Backend {
         // Walk the chosen window again to collect its entries (the walk above kept only the last one).
         let mut window = Window { lo, hi, live: Vec::new(), expired: Vec::new() };
         let mut at = lo;
-        while at < hi {
+        while at < hi.min(alloc.top()) {
             let Some(b) = alloc.block_at(at) else { break };
             match self.walked(&b, now) {
                 Walked::Live(h) => window.live.push(h),
@@ -144,8 +143,11 @@ impl Backend {
             .into_iter()
             .map(|b| Target { start: b.start, size: b.size, at_top: false })
             .collect();
-        if window.hi <= alloc.top() && alloc.untouched() >= MIN_BLOCK {
-            targets.push(Target { start: alloc.top(), size: alloc.untouched(), at_top: true });
+        // Never-used space above the window (the window may reach into it).
+        let above = window.hi.max(alloc.top()).next_multiple_of(16);
+        let heap_end = alloc.top() + alloc.untouched();
+        if above + MIN_BLOCK <= heap_end {
+            targets.push(Target { start: above, size: heap_end - above, at_top: true });
         }
         let mut plan = Vec::with_capacity(entries.len());
         for h in entries {
@@ -174,7 +176,7 @@ impl Backend {
         let alloc = &self.0.alloc;
         let mut t = self.0.journal.begin();
         let new = if target.at_top {
-            alloc.alloc_at_top(&mut t, bytes)
+            alloc.alloc_above(&mut t, target.start, bytes)
         } else {
             alloc.alloc_from(&mut t, target.start, bytes)
         };

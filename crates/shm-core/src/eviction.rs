@@ -18,7 +18,7 @@ use crate::entry::{self, EntryHeader};
 use std::sync::atomic::Ordering;
 
 /// Buckets a store sweeps for expired entries when memory or the entry table is short.
-const PRESSURE_SWEEP: u64 = 8;
+const PRESSURE_SWEEP: u64 = 2;
 /// Heap bytes a walk inspects giving second chances, as a multiple of the request (at least
 /// `MIN_WALK`, at most `SECOND_CHANCES` blocks); past that it takes the next run whatever the reference
 /// bits say.
@@ -58,11 +58,16 @@ impl Backend {
     }
 
     /// Unlinks the indexed entry `h` (found by a walk) and counts it as evicted or (when `expired`)
-    /// purged. False when it is not in the index.
-    pub(crate) fn remove_walked(&self, h: &EntryHeader, expired: bool) -> bool {
+    /// purged; moves the walk cursor to `cursor` in the same transaction, if given. False when the
+    /// entry is not in the index.
+    pub(crate) fn remove_walked(&self, h: &EntryHeader, expired: bool, cursor: Option<u64>) -> bool {
         let Some(link) = self.0.index.link_of(h.off, h.hash) else { return false };
         let bytes = self.0.alloc.payload_capacity(h.off) + 8;
-        self.unlink(link, h);
+        self.unlink_with(link, h, |t| {
+            if let Some(at) = cursor.filter(|&at| self.0.alloc.block_at(at).is_some()) {
+                self.0.alloc.set_cursor(t, at);
+            }
+        });
         if expired {
             self.count(EXPIRATIONS, 1);
         } else {
@@ -102,12 +107,9 @@ impl Backend {
         purged
     }
 
-    /// Frees one entry-table slot of a full volatile backend: a small sweep for expired entries, else
-    /// the first entry not read lately that the walk meets is evicted. False when nothing can go.
+    /// Frees one entry-table slot of a full volatile backend: the first entry the walk meets that is
+    /// expired (purged) or not read lately (evicted). False when nothing can go.
     pub(crate) fn free_table_slot(&self, now: u64) -> bool {
-        if self.sweep_expired(now, PRESSURE_SWEEP) > 0 {
-            return true;
-        }
         let alloc = &self.0.alloc;
         let mut at = alloc.cursor();
         let (mut walked, mut blocks) = (0u64, 0u64);
@@ -127,8 +129,7 @@ impl Backend {
                 _ => None,
             };
             if let Some((h, expired)) = victim {
-                if self.remove_walked(&h, expired) {
-                    self.move_cursor(at);
+                if self.remove_walked(&h, expired, Some(at)) {
                     self.bump_epoch();
                     return true;
                 }
@@ -240,7 +241,7 @@ impl Backend {
     /// Removes the entries of a run and leaves the cursor at `next` (just past the run).
     fn evict(&self, run: &[(EntryHeader, bool)], next: u64) -> bool {
         for (h, expired) in run {
-            self.remove_walked(h, *expired);
+            self.remove_walked(h, *expired, None);
         }
         self.move_cursor(next);
         self.bump_epoch();

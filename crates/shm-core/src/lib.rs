@@ -40,3 +40,5 @@ pub use reservation::RequestId;
 pub use segment::{Partition, PartitionSpec, Segment, SegmentError, SharedModel};
 #[cfg(test)]
 mod backend_tests;
+#[cfg(test)]
+mod pressure_tests;

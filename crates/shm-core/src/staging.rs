@@ -138,8 +138,8 @@ impl Backend {
 
     /// The second half of [`Backend::store_staged`] (write lock held).
     fn publish_staged(&self, staged: Staged, e: &NewEntry, ttl: u64) -> Result<(), StoreError> {
-        let mut found = self.find(e.key, e.hash);
-        if found.is_none() && !self.table_slot_for_new_key(&mut found, e) {
+        let found = self.find(e.key, e.hash);
+        if found.is_none() && !self.table_slot_for_new_key() {
             self.drop_staged(staged);
             return Err(StoreError::TableFull);
         }
