@@ -1,7 +1,8 @@
 //! Kill torture: forked workers hammer one anonymous segment (a small volatile backend that evicts all the
 //! time and a pinned backend that keeps "commits") while the parent SIGKILLs a random worker at random
 //! moments: some kills land inside a write transaction (the worker is stalled with `stall_next_write`
-//! in the middle of a store), some while the worker holds a reservation, the rest anywhere. After every
+//! in the middle of a store), some in the middle of a large value's copy outside the write lock
+//! (`stall_next_copy`), some while the worker holds a reservation, the rest anywhere. After every
 //! kill the parent verifies both backends (timed: recovery must take under a second), checks every
 //! committed pinned entry, checks that a killed transaction was rolled back and that a dead holder's
 //! reservation is free, and respawns the worker, which continues its commit numbering.
@@ -136,6 +137,7 @@ const CMD_NONE: u64 = 0;
 const CMD_STALL_VOLATILE: u64 = 1;
 const CMD_STALL_PINNED: u64 = 2;
 const CMD_HOLD: u64 = 3;
+const CMD_STALL_COPY: u64 = 4;
 
 fn wf(w: usize, field: usize) -> usize {
     PER_WORKER + w * STRIDE + field
@@ -264,7 +266,8 @@ impl Worker<'_> {
             }
             self.honour_pause();
             match self.sh.word(self.f(COMMAND)).swap(CMD_NONE, std::sync::atomic::Ordering::SeqCst) {
-                CMD_STALL_VOLATILE => self.stalled_volatile_store(),
+                CMD_STALL_VOLATILE => self.stalled_volatile_store(false),
+                CMD_STALL_COPY => self.stalled_volatile_store(true),
                 CMD_STALL_PINNED => self.stalled_commit()?,
                 CMD_HOLD => self.hold()?,
                 _ => {}
@@ -296,14 +299,23 @@ impl Worker<'_> {
     }
 
     /// A store of a fresh key that sleeps inside its transaction until the parent kills this process.
-    fn stalled_volatile_store(&mut self) {
+    /// With `copy`, a large value stalled in its copy outside the write lock instead: its staged block
+    /// must stay invisible and come back later.
+    fn stalled_volatile_store(&mut self, copy: bool) {
         let n = self.sh.add(PROBE_SEQ, 1);
         self.sh.set(self.f(TARGET), n);
         self.sh.set(self.f(PHASE), PHASE_STALLING);
-        self.v.stall_next_write(STALL_MICROS);
-        let r = self.v.store(probe_key(n).as_bytes(), 2, &checked_value(n, 64), 0);
+        let len = if copy {
+            self.v.stall_next_copy(STALL_MICROS);
+            64 * 1024
+        } else {
+            self.v.stall_next_write(STALL_MICROS);
+            64
+        };
+        let r = self.v.store(probe_key(n).as_bytes(), 2, &checked_value(n, len), 0);
         // Only reached when the store ended before the stall point (or the parent never killed us).
         self.v.stall_next_write(0);
+        self.v.stall_next_copy(0);
         self.sh.set(self.f(PHASE), PHASE_NORMAL);
         self.sh.add(self.f(STALL_MISSES), 1);
         if r.is_ok() {
@@ -573,6 +585,8 @@ enum KillMode {
     Anywhere,
     StalledVolatileStore,
     StalledPinnedCommit,
+    /// In the middle of a large value's copy outside the write lock.
+    StalledCopy,
     HoldingReservation,
 }
 
@@ -580,6 +594,7 @@ enum KillMode {
 struct Tally {
     kills: u64,
     kills_in_txn: u64,
+    kills_in_copy: u64,
     kills_holding: u64,
     kills_holding_targeted: u64,
     stall_misses: u64,
@@ -698,7 +713,8 @@ impl Torture {
         let pid = self.children[w].pid;
         let recoveries_before = self.recoveries();
         let misses_before = self.sh.get(wf(w, STALL_MISSES));
-        let stalled = matches!(mode, KillMode::StalledVolatileStore | KillMode::StalledPinnedCommit);
+        let stalled =
+            matches!(mode, KillMode::StalledVolatileStore | KillMode::StalledPinnedCommit | KillMode::StalledCopy);
         if stalled {
             // Park every other worker at an operation boundary, so the stall armed next is consumed by
             // the target's store and nobody's latency includes it.
@@ -708,9 +724,14 @@ impl Torture {
             for u in (0..self.workers).filter(|&u| u != w) {
                 self.wait_for(&format!("worker {u} to pause"), || self.sh.get(wf(u, PAUSED)) == seq)?;
             }
-            let cmd = if mode == KillMode::StalledVolatileStore { CMD_STALL_VOLATILE } else { CMD_STALL_PINNED };
+            let cmd = match mode {
+                KillMode::StalledVolatileStore => CMD_STALL_VOLATILE,
+                KillMode::StalledCopy => CMD_STALL_COPY,
+                _ => CMD_STALL_PINNED,
+            };
             self.sh.set(wf(w, COMMAND), cmd);
-            // The stalled store sleeps holding the write lock; nothing else makes the target sleep.
+            // The stalled store sleeps (holding the write lock, or in its copy); nothing else makes the
+            // target sleep.
             self.wait_for(&format!("worker {w} to stall"), || {
                 (self.sh.get(wf(w, PHASE)) == PHASE_STALLING && proc_state(pid) == Some('S'))
                     || self.sh.get(wf(w, STALL_MISSES)) != misses_before
@@ -741,6 +762,7 @@ impl Torture {
         if stalled {
             // In case the target's store never reached the stall point: disarm before anyone resumes.
             self.vol.stall_next_write(0);
+            self.vol.stall_next_copy(0);
             self.pin.stall_next_write(0);
             self.sh.set(PAUSE, 0);
         }
@@ -770,7 +792,20 @@ impl Torture {
             return Err(format!("one kill caused {repaired} recoveries"));
         }
 
-        if stalled {
+        if mode == KillMode::StalledCopy {
+            if phase == PHASE_STALLING {
+                // Killed in the middle of its copy: no lock was held, nothing to repair, nothing visible.
+                if repaired != 0 {
+                    return Err(format!("kill {} in the middle of a copy caused a recovery", self.tally.kills));
+                }
+                if self.vol.peek(probe_key(target).as_bytes()).is_some() {
+                    return Err("the value of a store killed in its copy is visible".into());
+                }
+                self.tally.kills_in_copy += 1;
+            } else {
+                self.tally.stall_misses += 1;
+            }
+        } else if stalled {
             if phase == PHASE_STALLING {
                 // Killed asleep inside the store's transaction: exactly one rollback, nothing visible.
                 if repaired != 1 {
@@ -849,6 +884,7 @@ impl Torture {
                 0..2 => KillMode::StalledVolatileStore,
                 2..4 => KillMode::StalledPinnedCommit,
                 4..6 => KillMode::HoldingReservation,
+                6 => KillMode::StalledCopy,
                 _ => KillMode::Anywhere,
             };
             self.kill_one(w, mode)?;
@@ -946,6 +982,15 @@ fn kill_torture() -> Result<(), String> {
             }
             Err(e) => violations.push(format!("a pinned store after the run failed: {e:?} ({:?})", t.pin.stats())),
         }
+        // Blocks staged by stores killed in their copy come back once memory runs short: a volatile store
+        // of most of the backend makes it run short.
+        let most = (VOLATILE_BYTES / 2) as usize;
+        if let Err(e) = t.vol.store(b"after-the-torture", 2, &checked_value_fast(2, most), 0) {
+            violations.push(format!("a volatile store of half the backend after the run failed: {e:?}"));
+        }
+        if t.vol.stats().staged_blocks != 0 {
+            violations.push(format!("{} staged blocks of dead stores were never freed", t.vol.stats().staged_blocks));
+        }
         for w in 0..workers {
             let c = t.pin.peek(pctr_key(w).as_bytes()).and_then(|e| e.as_int()).unwrap_or(0);
             if c != t.sh.get(wf(w, PCTR)) as i64 {
@@ -993,15 +1038,16 @@ fn kill_torture() -> Result<(), String> {
         t.tally.total_recovery.as_secs_f64() * 1000.0 / t.tally.kills.max(1) as f64
     );
     println!(
-        "    kill_torture: duration {:.1}s, workers {workers}, kills {} (stalled inside a transaction {}, holding a reservation {} [{} targeted], anywhere/other {}), \
+        "    kill_torture: duration {:.1}s, workers {workers}, kills {} (stalled inside a transaction {}, in a copy outside the lock {}, holding a reservation {} [{} targeted], anywhere/other {}), \
          recoveries {recoveries} (volatile {}, pinned {}), stall misses {}, operations {}, commits {commits}, max op latency {:.1} ms (bound {} ms), \
          max recovery+verify {:.2} ms, volatile: entries {} evictions {} expirations {} clears {} hit ratio {:.1}% store OOM {}, pinned entries {} store OOM {} (right after one: retired up to {} KiB, live+retired up to {} KiB of {} KiB), violations {}",
         elapsed.as_secs_f64(),
         t.tally.kills,
         t.tally.kills_in_txn,
+        t.tally.kills_in_copy,
         t.tally.kills_holding,
         t.tally.kills_holding_targeted,
-        t.tally.kills - t.tally.kills_in_txn - t.tally.kills_holding_targeted,
+        t.tally.kills - t.tally.kills_in_txn - t.tally.kills_in_copy - t.tally.kills_holding_targeted,
         vs.recoveries,
         ps.recoveries,
         t.tally.stall_misses,

@@ -147,6 +147,9 @@ pub struct BackendStats {
     pub capacity_bytes: u64,
     pub retired_bytes: u64,
     pub recoveries: u64,
+    /// Blocks allocated to stores still copying their value outside the write lock (or left by stores
+    /// whose process died doing so, until memory runs short).
+    pub staged_blocks: u64,
 }
 
 impl BackendStats {
@@ -895,6 +898,7 @@ impl Backend {
             capacity_bytes: self.0.region.len(),
             retired_bytes: w(RETIRED_BYTES),
             recoveries: w(RECOVERIES),
+            staged_blocks: self.staged_blocks().len() as u64,
         }
     }
 
