@@ -246,11 +246,13 @@ pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
     args::key(1, key, KeyRules::Full)?;
     args::not_closure(2, value)?;
     let ttl = args::non_negative(3, ttl)?;
-    let Some((_rt, backend)) = available(tier) else {
+    // Borrowed from the runtime rather than cloned: no reference-count traffic on the store path.
+    let runtime = request::runtime();
+    let Some(backend) = runtime.as_deref().and_then(|rt| rt.backend(tier)) else {
         call.ret().set_bool(false);
         return Ok(());
     };
-    let stored = store_value(tier, &backend, key, value, ttl)?;
+    let stored = store_value(tier, backend, key, value, ttl)?;
     call.ret().set_bool(stored);
     Ok(())
 }
@@ -387,7 +389,8 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
     let key = call.string(1)?;
     let step = if call.num_args() >= 2 { call.long(2)? } else { 1 };
     args::key(1, key, KeyRules::Full)?;
-    let Some((_rt, backend)) = available(Tier::Pinned) else {
+    let runtime = request::runtime();
+    let Some(backend) = runtime.as_deref().and_then(|rt| rt.backend(Tier::Pinned)) else {
         call.ret().set_bool(false);
         return Ok(());
     };

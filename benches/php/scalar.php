@@ -1,0 +1,75 @@
+<?php
+/**
+ * Scalar stores and counters (issue 12): one backend, one operation, in this process. Prints one JSON
+ * object like cli.php: {"section":"scalar","workload","backend","label","us_per_op":[...]}.
+ *
+ *   php scalar.php WORKLOAD BACKEND ITERATIONS OPS WARMUP
+ *   set_int         volatile: OPcache\VolatileCache::set('i', $int)   apcu: apcu_store('i', $int)
+ *   increment       pinned: OPcache\PinnedCache::increment('c')      apcu: apcu_inc('c')
+ *   pinned_set_int  pinned: OPcache\PinnedCache::set('i', $int)      shmop: shmop_write() of 8 bytes
+ * Each loop calls the function directly (no wrapper is timed) and checks the final value.
+ */
+declare(strict_types=1);
+
+[, $workload, $backend, $iterations, $ops, $warmup] = $argv + [5 => '5'];
+[$iterations, $ops, $warmup] = [(int) $iterations, (int) $ops, (int) $warmup];
+$base = ['section' => 'scalar', 'workload' => $workload, 'backend' => $backend, 'label' => getenv('BENCH_LABEL') ?: $backend, 'ops' => $ops];
+
+function emit(array $row): never
+{
+    echo json_encode($row, JSON_UNESCAPED_SLASHES), "\n";
+    exit(isset($row['error']) ? 1 : 0);
+}
+
+$shm = null;
+if ($backend === 'shmop') {
+    $shm = function_exists('shmop_open') ? shmop_open(0x5c000000 + getmypid(), 'c', 0600, 8) : false;
+    if ($shm === false) {
+        emit($base + ['error' => 'shmop unavailable']);
+    }
+}
+$samples = [];
+$n = 0;
+for ($it = -$warmup; $it < $iterations; $it++) {
+    $t = hrtime(true);
+    switch ("$workload/$backend") {
+        case 'set_int/volatile':
+            for ($i = 0; $i < $ops; $i++) { OPcache\VolatileCache::set('i', $i); }
+            break;
+        case 'set_int/apcu':
+            for ($i = 0; $i < $ops; $i++) { apcu_store('i', $i); }
+            break;
+        case 'increment/pinned':
+            for ($i = 0; $i < $ops; $i++) { OPcache\PinnedCache::increment('c'); }
+            break;
+        case 'increment/apcu':
+            for ($i = 0; $i < $ops; $i++) { apcu_inc('c'); }
+            break;
+        case 'pinned_set_int/pinned':
+            for ($i = 0; $i < $ops; $i++) { OPcache\PinnedCache::set('i', $i); }
+            break;
+        case 'pinned_set_int/shmop':
+            for ($i = 0; $i < $ops; $i++) { shmop_write($shm, pack('q', $i), 0); }
+            break;
+        default:
+            emit($base + ['error' => "unknown workload $workload/$backend"]);
+    }
+    $dt = hrtime(true) - $t;
+    $n += $ops;
+    if ($it >= 0) {
+        $samples[] = $dt / $ops / 1000;
+    }
+}
+$last = $ops - 1;
+$final = match ("$workload/$backend") {
+    'set_int/volatile' => OPcache\VolatileCache::get('i') === $last,
+    'set_int/apcu' => apcu_fetch('i') === $last,
+    'increment/pinned' => OPcache\PinnedCache::get('c') === $n,
+    'increment/apcu' => apcu_fetch('c') === $n,
+    'pinned_set_int/pinned' => OPcache\PinnedCache::get('i') === $last,
+    'pinned_set_int/shmop' => unpack('q', shmop_read($shm, 0, 8))[1] === $last,
+};
+if ($shm) {
+    shmop_delete($shm);
+}
+emit($final ? $base + ['us_per_op' => $samples] : $base + ['error' => 'final value differs']);
