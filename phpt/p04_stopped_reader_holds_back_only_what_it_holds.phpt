@@ -1,5 +1,5 @@
 --TEST--
-P4 A reader stopped in the middle of its reads does not make pinned stores fail (issue 16)
+P4 Readers stopped in the middle of their reads do not make pinned stores fail (issue 16)
 --EXTENSIONS--
 static_cache
 --SKIPIF--
@@ -13,10 +13,12 @@ use OPcache\PinnedCache as P;
 P::set('big', str_repeat('b', 1 << 20));
 // A ticker keeps changing the backend, so every read goes to shared memory (no request-local copy).
 $ticker = sc_fork(function () { $end = microtime(true) + 30; while (microtime(true) < $end) P::increment('tick'); });
-$pid = sc_fork(function () { $end = microtime(true) + 30; while (microtime(true) < $end) P::get('big'); });
-register_shutdown_function(function () use ($pid) { sc_kill($pid, 9); sc_wait($pid); });
+// Eight readers, stopped at once: some of them in the middle of copying 'big' out of shared memory.
+$readers = [];
+for ($r = 0; $r < 8; $r++) $readers[] = sc_fork(function () { $end = microtime(true) + 30; while (microtime(true) < $end) P::get('big'); });
+register_shutdown_function(function () use ($readers) { foreach ($readers as $pid) { sc_kill($pid, 9); sc_wait($pid); } });
 usleep(300000);
-sc_kill($pid, 19);   // SIGSTOP, most likely in the middle of copying 'big' out of shared memory
+foreach ($readers as $pid) sc_kill($pid, 19);   // SIGSTOP
 sc_kill($ticker, 9); sc_wait($ticker);
 // Rewrites of 1 MiB values through twenty times the 8 MiB backend, and 'big' replaced too.
 $failed = 0;
