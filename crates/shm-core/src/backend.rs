@@ -7,15 +7,19 @@
 //! 320    reservation lock                                                       64
 //! 384    undo journal                                                           JOURNAL_BYTES
 //! ..     allocator state                                                        STATE_BYTES
+//! ..     staging table (large values being copied outside the lock)            STAGING_BYTES
 //! 8192   reader slots        slot_count x 64
 //! ..     reservation table   reservation_count x 64
 //! ..     bucket heads        bucket_count x 8 (chained hash index)
 //! ..     heap                entries, managed by the allocator
 //! ```
-//! Concurrency: writers serialise on the write lock and change metadata only through journaled
-//! transactions; readers are lock-free (epoch pins, see `reclaim`). A reader follows bucket and `next`
-//! links published with Release stores, and entries never change after publication, so a reader sees
-//! either the old or the new entry, never a mix. A striped or reader-writer lock was not chosen because
+//! Concurrency: writers serialise on the write lock and change structure only through journaled
+//! transactions (counts are plain words, recounted after an undo); readers are lock-free (a revocable
+//! pin for the walk, a hazard for the entry held, see `reclaim`). A reader follows bucket and `next`
+//! links published with Release stores, and entries never change after publication (an integer's value
+//! word excepted, rewritten by one atomic operation, see `integer`), so a reader sees either the old or
+//! the new entry, never a mix. Making room (eviction, compaction) is in `eviction` and `compaction`;
+//! large values are copied outside the lock (`staging`). A striped or reader-writer lock was not chosen because
 //! glibc has no robust rwlock (a dead reader would wedge writers) and because lock-free readers keep the
 //! hot read path at a handful of loads.
 
@@ -61,18 +65,17 @@ pub(crate) const EVICTIONS: u64 = 128;
 pub(crate) const EXPIRATIONS: u64 = 136;
 const RECOVERIES: u64 = 144;
 const STALL_US: u64 = 152;
-// Word 160 is unused.
 /// Set by the journal when it undoes a change (see `Journal::take_undone`).
-const UNDONE: u64 = 168;
-const RETIRED_COUNT: u64 = 176;
+const UNDONE: u64 = 160;
+const RETIRED_COUNT: u64 = 168;
 /// Bytes of the blocks evicted entries occupied (with `EVICTIONS`: how much each eviction freed).
-pub(crate) const EVICTED_BYTES: u64 = 184;
+pub(crate) const EVICTED_BYTES: u64 = 176;
 /// Entries moved by compaction.
-pub(crate) const RELOCATIONS: u64 = 192;
+pub(crate) const RELOCATIONS: u64 = 184;
 /// Bumped before every batch of frees (see `reclaim`: readers without a slot check it).
-const FREE_GENERATION: u64 = 200;
+const FREE_GENERATION: u64 = 192;
 /// Test hook: microseconds the next store copying outside the lock stalls in the middle of its copy.
-pub(crate) const STALL_COPY_US: u64 = 208;
+pub(crate) const STALL_COPY_US: u64 = 200;
 const WRITE_LOCK: u64 = 256;
 const RES_LOCK: u64 = WRITE_LOCK + MUTEX_BYTES;
 const JOURNAL: u64 = RES_LOCK + MUTEX_BYTES;
