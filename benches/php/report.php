@@ -127,7 +127,7 @@ foreach (TITLES as $section => $title) {
             $head .= ' ' . ($name === APCU ? 'APCu' : $name) . " ÷ $o |";
         }
     }
-    $refs = isset(REFERENCE[$section]);
+    $refs = isset(REFERENCE[$section]) || $section === 'scalar';
     $head .= $refs ? ' reference | target met |' : '';
     $md .= $head . "\n|" . str_repeat('---|', substr_count($head, '|') - 1) . "\n";
     foreach ($rows[$section] as $workload => $byLabel) {

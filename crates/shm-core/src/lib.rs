@@ -5,11 +5,12 @@
 //! lock-free readers, epoch-based reclamation, TTL, CLOCK eviction, a crash-safe write lock with an undo
 //! journal, per-key reservations and atomic counters. Values are opaque bytes with a 16-bit tag chosen by
 //! the caller ([`TAG_INT`] is the integer tag counters use). A named segment is this user's private
-//! object or nothing ([`named`]); presence locks ([`PresenceLock`]) tell whether any process of a scope
-//! is still alive. Not here: PHP values (graph-codec) and PHP glue (php-binding).
+//! object or nothing ([`named`]); [`presence`] locks tell whether any process of a scope is still
+//! alive. Not here: PHP values (graph-codec) and PHP glue (php-binding).
 //!
 //! The modules are private: everything that touches shared memory directly stays inside the crate,
-//! behind the API re-exported here (and `named`, the shared-memory object names the FPM glue manages).
+//! behind the API re-exported here. `named` and `presence` stay public: the FPM glue manages object
+//! names and presence locks through them, and neither touches a backend's memory.
 
 mod allocator;
 mod backend;
@@ -22,7 +23,7 @@ mod integer;
 mod journal;
 mod lock;
 pub mod named;
-mod presence;
+pub mod presence;
 mod process;
 mod reclaim;
 mod region;
