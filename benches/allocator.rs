@@ -1,22 +1,8 @@
 //! Allocator and index benches (shm-core): allocation churn with random sizes through whole stores, and
 //! the lock-free read path. Run with `cargo bench -p benches --bench allocator`.
 
+use benches::backend;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use shm_core::{Backend, PartitionSpec, Segment};
-
-const MB: u64 = 1 << 20;
-
-fn backend(pinned: bool) -> (Segment, Backend) {
-    let spec = PartitionSpec {
-        name: "bench".into(),
-        volatile_bytes: if pinned { 0 } else { 64 * MB },
-        pinned_bytes: if pinned { 64 * MB } else { 0 },
-    };
-    let seg = Segment::create_anonymous(&[spec]).unwrap();
-    let p = seg.partition("bench").unwrap();
-    let b = if pinned { p.pinned.unwrap() } else { p.volatile.unwrap() };
-    (seg, b)
-}
 
 /// A cheap deterministic size sequence (xorshift), skewed to small values like real caches.
 fn sizes(n: usize) -> Vec<usize> {

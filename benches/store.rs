@@ -2,22 +2,11 @@
 //! large values into existing and new keys, integer overwrites and counters. What a PHP `set()` costs
 //! beyond encoding. Run with `cargo bench -p benches --bench store`.
 
+use benches::backend;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use shm_core::{Backend, PartitionSpec, Segment, TAG_INT};
+use shm_core::{Backend, TAG_INT};
 
 const MB: u64 = 1 << 20;
-
-fn backend(pinned: bool) -> (Segment, Backend) {
-    let spec = PartitionSpec {
-        name: "bench".into(),
-        volatile_bytes: if pinned { 0 } else { 64 * MB },
-        pinned_bytes: if pinned { 64 * MB } else { 0 },
-    };
-    let seg = Segment::create_anonymous(&[spec]).unwrap();
-    let p = seg.partition("bench").unwrap();
-    let b = if pinned { p.pinned.unwrap() } else { p.volatile.unwrap() };
-    (seg, b)
-}
 
 /// Overwrites of one key with a value of each size (8 B, 1 KiB, 256 KiB); stores cycling over as many
 /// keys as fill a quarter of the backend (each an overwrite once warm, with the key's old block

@@ -95,6 +95,49 @@ pub struct Block {
     pub kind: BlockKind,
 }
 
+/// One step of a [`HeapWalk`].
+pub enum Step {
+    Block(Block),
+    /// The used heap ended here (never-used space follows); the walk goes on from the heap start.
+    End,
+}
+
+/// A walk of the heap in address order from a block boundary, wrapping round at the end of the used
+/// heap, until `budget` bytes were walked. Counts what it walked.
+pub struct HeapWalk<'a> {
+    alloc: &'a SizeClassAllocator,
+    at: u64,
+    budget: u64,
+    /// Bytes walked so far (an `End` counts 8).
+    pub walked: u64,
+    /// Blocks met so far.
+    pub blocks: u64,
+}
+
+impl Iterator for HeapWalk<'_> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        if self.walked > self.budget {
+            return None;
+        }
+        match self.alloc.block_at(self.at) {
+            Some(b) => {
+                self.walked += b.size;
+                self.blocks += 1;
+                self.at = b.start + b.size;
+                Some(Step::Block(b))
+            }
+            None if self.at == self.alloc.heap_start => None,
+            None => {
+                self.walked += 8;
+                self.at = self.alloc.heap_start;
+                Some(Step::End)
+            }
+        }
+    }
+}
+
 fn bin_of(size: u64) -> usize {
     if size < 1024 {
         (size / 16) as usize
@@ -183,22 +226,26 @@ impl SizeClassAllocator {
     }
 
     fn take_from_bins(&self, txn: &mut Txn, size: u64) -> Option<u64> {
+        let block = self.bin_block_for(size)?;
+        Some(self.carve(txn, block, size))
+    }
+
+    /// A listed free block of at least `size` bytes: one of the first few of its own bin (sizes vary
+    /// within the large bins), else the head of the next non-empty bin (any of whose blocks fits).
+    fn bin_block_for(&self, size: u64) -> Option<u64> {
         let first = bin_of(size);
-        // Within the first bin sizes may vary (large bins): walk a few for one that fits.
         let mut cur = self.get(BIN_HEADS + 8 * first as u64);
         for _ in 0..BIN_SCAN_LIMIT {
             if cur == 0 {
                 break;
             }
             if self.hdr(cur) & SIZE_MASK >= size {
-                return Some(self.carve(txn, cur, size));
+                return Some(cur);
             }
             cur = self.region.word(cur + 8).load(Ordering::Acquire);
         }
-        // Any block of a higher non-empty bin fits.
         let bin = self.next_nonempty_bin(first + 1)?;
-        let block = self.get(BIN_HEADS + 8 * bin as u64);
-        Some(self.carve(txn, block, size))
+        Some(self.get(BIN_HEADS + 8 * bin as u64))
     }
 
     fn next_nonempty_bin(&self, from: usize) -> Option<usize> {
@@ -237,21 +284,9 @@ impl SizeClassAllocator {
 
     /// True when an allocation of a block of `size` bytes would succeed now.
     pub fn fits(&self, size: u64) -> bool {
-        if size < QUICK_LIMIT && self.get(QUICK_HEADS + 8 * (size / 16)) != 0 {
-            return true;
-        }
-        let first = bin_of(size);
-        let mut cur = self.get(BIN_HEADS + 8 * first as u64);
-        for _ in 0..BIN_SCAN_LIMIT {
-            if cur == 0 {
-                break;
-            }
-            if self.hdr(cur) & SIZE_MASK >= size {
-                return true;
-            }
-            cur = self.region.word(cur + 8).load(Ordering::Acquire);
-        }
-        self.next_nonempty_bin(first + 1).is_some() || self.top() + size + 8 <= self.heap_end
+        (size < QUICK_LIMIT && self.get(QUICK_HEADS + 8 * (size / 16)) != 0)
+            || self.bin_block_for(size).is_some()
+            || self.top() + size + 8 <= self.heap_end
     }
 
     /// Removes free `block` from its bin, uses `size` bytes of it and frees the remainder.
@@ -469,6 +504,11 @@ impl SizeClassAllocator {
         } else {
             self.heap_start
         }
+    }
+
+    /// A walk from the cursor over at most `budget` bytes.
+    pub fn walk(&self, budget: u64) -> HeapWalk<'_> {
+        HeapWalk { alloc: self, at: self.cursor(), budget, walked: 0, blocks: 0 }
     }
 
     /// Moves the walk cursor to block boundary `start`.
@@ -735,14 +775,21 @@ mod tests {
         f.alloc.verify().unwrap();
     }
 
+    /// Allocates two blocks of `first` and `second` payload bytes and frees the first, in one committed
+    /// transaction.
+    fn two_blocks_first_freed(f: &Fixture, first: u64, second: u64) -> (u64, u64) {
+        let mut t = f.journal.begin();
+        let a = f.alloc.alloc(&mut t, first).unwrap();
+        let b = f.alloc.alloc(&mut t, second).unwrap();
+        f.alloc.free(&mut t, a);
+        t.commit();
+        (a, b)
+    }
+
     #[test]
     fn a_small_freed_block_is_parked_and_handed_back_for_its_exact_size() {
         let f = fixture(1 << 16);
-        let mut t = f.journal.begin();
-        let a = f.alloc.alloc(&mut t, 100).unwrap();
-        let b = f.alloc.alloc(&mut t, 100).unwrap();
-        f.alloc.free(&mut t, a);
-        t.commit();
+        let (a, b) = two_blocks_first_freed(&f, 100, 100);
         f.alloc.verify().unwrap();
         assert_eq!(f.alloc.block_at(a - 8).unwrap().kind, BlockKind::Quick);
         let mut t = f.journal.begin();
@@ -825,11 +872,7 @@ mod tests {
     #[test]
     fn undoing_an_allocation_whose_payload_was_overwritten_restores_the_free_block() {
         let f = fixture(1 << 16);
-        let mut t = f.journal.begin();
-        let a = f.alloc.alloc(&mut t, 1000).unwrap();
-        let _b = f.alloc.alloc(&mut t, 100).unwrap();
-        f.alloc.free(&mut t, a);
-        t.commit();
+        two_blocks_first_freed(&f, 1000, 100);
         let before = f.alloc.stats();
         {
             let mut t = f.journal.begin();

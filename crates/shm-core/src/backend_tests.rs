@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 const MB: u64 = 1 << 20;
 
-fn partition(volatile: u64, pinned: u64) -> (Segment, Partition) {
+/// A fresh anonymous segment with one partition of these backend sizes (0 = absent).
+pub(crate) fn partition(volatile: u64, pinned: u64) -> (Segment, Partition) {
     let seg = Segment::create_anonymous(&[PartitionSpec {
         name: "t".into(),
         volatile_bytes: volatile,

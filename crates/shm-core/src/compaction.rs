@@ -11,7 +11,7 @@
 //! moved, so a compaction that cannot succeed moves nothing. Write lock held throughout; each move is
 //! one journaled transaction.
 
-use crate::allocator::{self, Block, MIN_BLOCK};
+use crate::allocator::{self, Block, Step, MIN_BLOCK};
 use crate::backend::{Backend, RELOCATIONS};
 use crate::entry::{self, EntryHeader};
 use crate::eviction::{Walked, MIN_WALK, WALK_FACTOR};
@@ -67,10 +67,9 @@ impl Backend {
         let mut blocks: VecDeque<(Block, Walked)> = VecDeque::new();
         let (mut span, mut live) = (0u64, 0u64);
         let mut best: Option<(u64, u64, u64)> = None; // (live bytes, lo, hi)
-        let mut at = alloc.cursor();
-        let (mut walked, mut wrapped) = (0u64, false);
-        while walked <= limit.min(heap) + size {
-            let Some(b) = alloc.block_at(at) else {
+        let mut wrapped = false;
+        for step in alloc.walk(limit.min(heap) + size) {
+            let Step::Block(b) = step else {
                 // A window that reaches the end of the used heap goes on into the never-used space above.
                 if span + alloc.untouched() >= size && !blocks.is_empty() && best.is_none_or(|(l, ..)| live < l) {
                     best = Some((live, blocks[0].0.start, blocks[0].0.start + size));
@@ -81,11 +80,9 @@ impl Backend {
                 wrapped = true;
                 blocks.clear();
                 (span, live) = (0, 0);
-                at = alloc.heap_start();
                 continue;
             };
-            walked += b.size;
-            at = b.start + b.size;
+            let at = b.start + b.size;
             let w = self.walked(&b, now);
             if matches!(w, Walked::Fixed) {
                 blocks.clear();

@@ -12,7 +12,7 @@
 //! rather than evicted: every one a walk meets, plus a small sweep of the index per store under pressure.
 //! No step scans the whole index or heap: each is bounded by a multiple of the request's size.
 
-use crate::allocator::{self, Block, BlockKind};
+use crate::allocator::{self, Block, BlockKind, Step};
 use crate::backend::{Backend, BackendKind, EVICTED_BYTES, EVICTIONS, EXPIRATIONS, EXPIRY_HAND};
 use crate::entry::{self, EntryHeader};
 use std::sync::atomic::Ordering;
@@ -111,25 +111,16 @@ impl Backend {
     /// expired (purged) or not read lately (evicted). False when nothing can go.
     pub(crate) fn free_table_slot(&self, now: u64) -> bool {
         let alloc = &self.0.alloc;
-        let mut at = alloc.cursor();
-        let (mut walked, mut blocks) = (0u64, 0u64);
-        let limit = 2 * (alloc.top() - alloc.heap_start()) + MIN_WALK;
-        while walked < limit {
-            let Some(b) = alloc.block_at(at) else {
-                at = alloc.heap_start();
-                walked += 8;
-                continue;
-            };
-            walked += b.size;
-            blocks += 1;
-            at = b.start + b.size;
+        let mut walk = alloc.walk(2 * (alloc.top() - alloc.heap_start()) + MIN_WALK);
+        while let Some(step) = walk.next() {
+            let Step::Block(b) = step else { continue };
             let victim = match self.walked(&b, now) {
                 Walked::Space(Some(h)) => Some((h, true)),
-                Walked::Live(h) if blocks > SECOND_CHANCES || !self.second_chance(&h) => Some((h, false)),
+                Walked::Live(h) if walk.blocks > SECOND_CHANCES || !self.second_chance(&h) => Some((h, false)),
                 _ => None,
             };
             if let Some((h, expired)) = victim {
-                if self.remove_walked(&h, expired, Some(at)) {
+                if self.remove_walked(&h, expired, Some(b.start + b.size)) {
                     self.bump_epoch();
                     return true;
                 }
@@ -200,27 +191,21 @@ impl Backend {
     fn evict_run(&self, size: u64, now: u64) -> bool {
         let alloc = &self.0.alloc;
         let limit = (WALK_FACTOR * size).max(MIN_WALK);
-        let heap = alloc.top() - alloc.heap_start();
-        let mut at = alloc.cursor();
         let mut run_bytes = 0u64;
         let mut run: Vec<(EntryHeader, bool)> = Vec::new();
-        let (mut walked, mut blocks) = (0u64, 0u64);
-        while walked <= limit + 2 * heap {
-            let Some(b) = alloc.block_at(at) else {
-                // The end of the used heap: never-used space above it extends a run that reaches it.
-                if run_bytes + alloc.untouched() >= size {
-                    return self.evict(&run, alloc.heap_start());
+        let mut walk = alloc.walk(limit + 2 * (alloc.top() - alloc.heap_start()));
+        while let Some(step) = walk.next() {
+            let b = match step {
+                Step::Block(b) => b,
+                // Never-used space above the end of the used heap extends a run that reaches it.
+                Step::End if run_bytes + alloc.untouched() >= size => return self.evict(&run, alloc.heap_start()),
+                Step::End => {
+                    run.clear();
+                    run_bytes = 0;
+                    continue;
                 }
-                run.clear();
-                run_bytes = 0;
-                at = alloc.heap_start();
-                walked += 8;
-                continue;
             };
-            walked += b.size;
-            blocks += 1;
-            at = b.start + b.size;
-            let forced = walked > limit || blocks > SECOND_CHANCES;
+            let forced = walk.walked > limit || walk.blocks > SECOND_CHANCES;
             match self.walked(&b, now) {
                 Walked::Space(expired) => run.extend(expired.map(|h| (h, true))),
                 Walked::Live(h) if forced || !self.second_chance(&h) => run.push((h, false)),
@@ -232,7 +217,7 @@ impl Backend {
             }
             run_bytes += b.size;
             if run_bytes >= size {
-                return self.evict(&run, at);
+                return self.evict(&run, b.start + b.size);
             }
         }
         false

@@ -152,13 +152,7 @@ mod tests {
     use crate::*;
 
     fn backends() -> (Segment, Backend, Backend) {
-        let seg = Segment::create_anonymous(&[PartitionSpec {
-            name: "t".into(),
-            volatile_bytes: 8 << 20,
-            pinned_bytes: 8 << 20,
-        }])
-        .unwrap();
-        let p = seg.partition("t").unwrap();
+        let (seg, p) = crate::backend_tests::partition(8 << 20, 8 << 20);
         (seg, p.volatile.unwrap(), p.pinned.unwrap())
     }
 

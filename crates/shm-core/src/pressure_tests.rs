@@ -2,22 +2,12 @@
 //! compaction, and readers that hold back only what they hold. One process; the multi-process side is
 //! in the workspace `tests/`.
 
+use crate::backend_tests::partition as backends;
 use crate::*;
 use std::time::{Duration, Instant};
 
 const MB: u64 = 1 << 20;
 const KB: usize = 1024;
-
-fn backends(volatile: u64, pinned: u64) -> (Segment, Partition) {
-    let seg = Segment::create_anonymous(&[PartitionSpec {
-        name: "t".into(),
-        volatile_bytes: volatile,
-        pinned_bytes: pinned,
-    }])
-    .unwrap();
-    let p = seg.partition("t").unwrap();
-    (seg, p)
-}
 
 /// Fills `b` with `n` values of `len` bytes under `key{i}`; returns how many were stored.
 fn fill(b: &Backend, n: usize, len: usize) -> usize {
