@@ -941,7 +941,9 @@ fn kill_torture() -> Result<(), String> {
         parent_req: RequestId(u64::MAX - 7),
     };
     t.sh.set(NEXT_CLEAR_MS, CLEAR_GAP_MS);
-    let outcome = t.run();
+    // A panic in the parent is a failure too, and must not leave workers running.
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| t.run()))
+        .unwrap_or_else(|p| Err(format!("the parent panicked: {}", support::panic_text(&p))));
     if outcome.is_err() {
         // Leave no worker behind (each is our own child).
         t.sh.set(STOP, 1);

@@ -287,6 +287,11 @@ pub type Scenario = (&'static str, fn() -> Result<(), String>);
 
 /// A minimal single-threaded harness with cargo-test-shaped output: runs the scenarios whose name
 /// contains the first non-flag argument (all without one) and exits non-zero if any fails.
+/// The message of a caught panic.
+pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+}
+
 pub fn run_scenarios(scenarios: &[Scenario]) {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let selected: Vec<_> =

@@ -552,17 +552,18 @@ impl SizeClassAllocator {
 
     // ----- figures and checks --------------------------------------------------------------------------
 
-    /// Current figures.
+    /// Current figures. Callable without the write lock (statistics): the largest free block is read
+    /// from the highest bin's list, which a writer may be changing meanwhile, so every link is validated
+    /// and the walk stops at anything that is not a free block.
     pub fn stats(&self) -> AllocStats {
         let untouched = self.untouched();
         let mut largest = untouched;
         if let Some(bin) = (0..BINS).rev().find(|&b| self.get(BITMAP + 8 * (b / 64) as u64) >> (b % 64) & 1 != 0) {
             let mut cur = self.get(BIN_HEADS + 8 * bin as u64);
-            let mut guard = 0;
-            while cur != 0 && guard < 4096 {
-                largest = largest.max((self.hdr(cur) & SIZE_MASK).saturating_sub(8));
-                cur = self.region.word(cur + 8).load(Ordering::Acquire);
-                guard += 1;
+            for _ in 0..4096 {
+                let Some(b) = self.block_at(cur).filter(|b| b.kind == BlockKind::Free) else { break };
+                largest = largest.max(b.size.saturating_sub(8));
+                cur = self.region.checked_word(cur + 8).map_or(0, |w| w.load(Ordering::Acquire));
             }
         }
         AllocStats { used_bytes: self.get(USED), free_bytes: self.free_bytes(), largest_free: largest }
