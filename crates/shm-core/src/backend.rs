@@ -905,11 +905,6 @@ impl Backend {
         }
     }
 
-    /// Reader slots currently pinned (tests).
-    pub fn pinned_readers(&self) -> u64 {
-        self.0.readers.pinned_count()
-    }
-
     /// Reservations currently held (tests).
     pub fn held_reservations(&self) -> u64 {
         self.0.reservations.held_count()

@@ -17,7 +17,7 @@ use crate::backend::{Backend, BackendKind, EVICTED_BYTES, EVICTIONS, EXPIRATIONS
 use crate::entry::{self, EntryHeader};
 use std::sync::atomic::Ordering;
 
-/// Buckets a store sweeps for expired entries when memory or the entry table is short.
+/// Buckets a store sweeps for expired entries when memory is short.
 const PRESSURE_SWEEP: u64 = 2;
 /// Heap bytes a walk inspects giving second chances, as a multiple of the request (at least
 /// `MIN_WALK`, at most `SECOND_CHANCES` blocks); past that it takes the next run whatever the reference

@@ -317,16 +317,6 @@ impl ReaderSlots {
         let _ = self.word(slot, OWNER).compare_exchange(owner, 0, Ordering::AcqRel, Ordering::Relaxed);
         true
     }
-
-    /// Slots currently pinned or holding an entry (statistics and tests).
-    pub fn pinned_count(&self) -> u64 {
-        let hwm = self.region.word(self.high_water).load(Ordering::Acquire).min(self.count);
-        (0..hwm)
-            .filter(|&s| {
-                (PIN..SLOT_BYTES).step_by(8).any(|f| !matches!(self.word(s, f).load(Ordering::Acquire), 0 | REVOKED))
-            })
-            .count() as u64
-    }
 }
 
 /// The retire list of one backend: where its head, tail and byte-count words are.
