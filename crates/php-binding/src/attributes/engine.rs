@@ -15,7 +15,7 @@ use ext_php_rs::ffi::{
 };
 
 use super::abi;
-use super::compare::{self, How};
+use super::compare::{self, How, Recorded};
 use super::declaration::Strategy;
 use super::diagnose;
 use super::plan::{self, Member, Unit};
@@ -44,8 +44,12 @@ struct UnitRt {
     /// Stored value read at restore (member values of a blob are taken from it): kept while method
     /// statics of the unit still have to be installed.
     fetched: Option<zval>,
-    /// A second, private copy of `fetched`: the baselines of method statics installed later.
+    /// A second, private copy of `fetched`: the baselines of method statics installed later (only
+    /// for values [`Recorded`] cannot describe).
     fetched_baseline: Option<zval>,
+    /// The restored value's objects as restored, when the members' baselines are shallow copies of
+    /// the restored values (compare.rs); `None` when they are independent copies.
+    recorded: Option<Recorded>,
     restored: bool,
     suppressed: bool,
     members: Vec<MemberRt>,
@@ -68,6 +72,9 @@ struct State {
     by_method: HashMap<*mut zend_op_array, Vec<usize>>,
     /// Exact mode: units written through a static-property fetch since the last check.
     watch: Vec<usize>,
+    /// Exact mode: units that oplines without exact mode's handler may write
+    /// (`placement::reachable_unchecked`): checked at every check point.
+    unchecked: Vec<usize>,
     /// Classes linked while no userland code may run (compilation, an include in progress): they
     /// are registered at the start of the script that declares them.
     pending_links: Vec<*mut zend_class_entry>,
@@ -165,8 +172,20 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     if units.is_empty() {
         return Ok(());
     }
+    let props: Vec<*mut zend_property_info> = units
+        .iter()
+        .flat_map(|u| u.members.iter())
+        .filter_map(|(_, m)| match *m {
+            Member::Prop(info) => Some(info),
+            Member::Var(..) => None,
+        })
+        .collect();
     // SAFETY: as above; only classes with attributed statics get this far.
-    let lazy = mode == AttributeMode::Exact && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    let unchecked = mode == AttributeMode::Exact && unsafe { super::placement::reachable_unchecked(ce, &props) };
+    // SAFETY: as above.
+    let lazy = mode == AttributeMode::Exact
+        && !unchecked
+        && !(linked_now && unsafe { super::observers::accessed_now(ce) });
     let ids = STATE.with_borrow_mut(|s| {
         let mut ids = Vec::new();
         for unit in units {
@@ -189,6 +208,7 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
                 unit,
                 fetched: None,
                 fetched_baseline: None,
+                recorded: None,
                 restored: false,
                 suppressed: false,
                 members,
@@ -196,6 +216,9 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
             ids.push(id);
         }
         s.classes.insert(ce, (ids.clone(), lazy));
+        if unchecked {
+            s.unchecked.extend(&ids);
+        }
         ids
     });
     if !lazy {
@@ -309,11 +332,25 @@ unsafe fn restore_unit(id: usize) {
         fetched = None;
     }
     let retried = STATE.with_borrow(|s| s.units[id].members.iter().any(|m| m.live));
-    let baseline_source = if needs_baseline && fetched.is_some() { fetch(tier, &key) } else { None };
-    if let Some(b) = &baseline_source {
-        // SAFETY: a fresh, private copy: its objects must never run destructors.
-        unsafe { mark_no_destructors(b) };
+    // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
+    // value that cannot be recorded, an independent copy fetched a second time.
+    let mut recorded = None;
+    let mut baseline_source = None;
+    if needs_baseline {
+        let mut objects = Recorded::default();
+        // SAFETY: a live, freshly fetched value.
+        if fetched.as_mut().is_none_or(|f| unsafe { objects.record(f) }) {
+            recorded = Some(objects);
+        } else {
+            baseline_source = fetch(tier, &key);
+            if let Some(b) = &baseline_source {
+                // SAFETY: a fresh, private copy: its objects must never run destructors.
+                unsafe { mark_no_destructors(b) };
+            }
+        }
     }
+    let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
+    drop(old);
     for (i, name, info) in props {
         // SAFETY: the class of a registered property is live; values come from live zvals.
         unsafe {
@@ -463,7 +500,7 @@ unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
         unsafe {
             let z = zend::deref(z);
             match zend::type_of(z) {
-                IS_ARRAY if seen.insert((*z).value.arr as usize) => {
+                IS_ARRAY if !compare::immutable_array((*z).value.arr) && seen.insert((*z).value.arr as usize) => {
                     pending.extend(zvals::entries((*z).value.arr).map(|(_, v)| v));
                 }
                 IS_OBJECT => {
@@ -729,20 +766,35 @@ fn remember_published(id: usize) {
 
 /// Whether any live member of unit `id` differs from its reference copy under `how`.
 fn changed(id: usize, how: How) -> bool {
-    let n = STATE.with_borrow(|s| s.units[id].members.len());
-    (0..n).any(|i| {
-        // SAFETY: during a request; the reference copies are private zvals of this state.
-        unsafe {
-            let Some(live) = live_value(id, i) else { return false };
+    let (n, recorded) = STATE.with_borrow(|s| {
+        let u = &s.units[id];
+        (u.members.len(), u.recorded.as_ref().filter(|_| how == How::Structural).map(|r| r as *const Recorded))
+    });
+    let pairs: Vec<(*mut zval, *mut zval)> = (0..n)
+        .filter_map(|i| {
+            // SAFETY: during a request.
+            let live = unsafe { live_value(id, i) }?;
             let reference = STATE.with_borrow(|s| {
                 let m = &s.units[id].members[i];
                 let r = if how == How::Identity { &m.published } else { &m.baseline };
                 r.as_ref().map(|z| (&raw const *z).cast_mut())
-            });
-            // The pointer stays valid: nothing replaces the reference copy during the comparison.
-            reference.is_some_and(|r| !compare::same(live, r, how))
+            })?;
+            Some((live, reference))
+        })
+        .collect();
+    // The pointers stay valid: nothing replaces the reference copies or the record during the
+    // comparison, which runs no userland code when a record is used.
+    // SAFETY: live slots and private copies of this state, during a request.
+    unsafe {
+        match recorded {
+            Some(recorded) => {
+                let untouched = pairs.iter().all(|&(live, reference)| compare::identical(zend::deref(live), reference))
+                    && (*recorded).untouched();
+                !untouched && pairs.iter().any(|&(live, reference)| !compare::same_as_recorded(live, reference, &*recorded))
+            }
+            None => pairs.iter().any(|&(live, reference)| !compare::same(live, reference, how)),
         }
-    })
+    }
 }
 
 /// Exact mode: publishes those of `ids` (publication at the write) whose roots were written.
@@ -761,9 +813,14 @@ fn check_written(ids: &[usize]) {
     }
 }
 
-/// Exact mode: checks the units written through static-property fetches since the last check.
+/// Exact mode: checks the units written through static-property fetches since the last check, and
+/// those written where no check runs.
 pub fn check_watched() {
-    let ids = STATE.with_borrow_mut(|s| std::mem::take(&mut s.watch));
+    let ids = STATE.with_borrow_mut(|s| {
+        let mut ids = std::mem::take(&mut s.watch);
+        ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
+        ids
+    });
     if !ids.is_empty() {
         check_written(&ids);
     }
@@ -850,12 +907,38 @@ pub fn forget_request() {
     drop(old);
 }
 
-/// Worker mode: after publishing unit `id`, its baselines become what is now stored.
+/// Worker mode: after publishing unit `id`, its baselines become what is now stored: the live values,
+/// recorded again, or a fresh copy of the stored value when they cannot be recorded.
 fn rebase(id: usize) {
-    let (tier, key, blob, names) = STATE.with_borrow(|s| {
-        let u = &s.units[id].unit;
-        (u.spec.tier, u.key.clone(), u.blob, u.members.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>())
+    let (tier, key, blob, names, was_recorded) = STATE.with_borrow(|s| {
+        let u = &s.units[id];
+        let names = u.unit.members.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, names, u.recorded.is_some())
     });
+    if was_recorded {
+        let mut objects = Recorded::default();
+        let mut copies = Vec::new();
+        let mut recordable = true;
+        for i in 0..names.len() {
+            // SAFETY: during a request; live slots.
+            unsafe {
+                let live = live_value(id, i).map(|z| zend::deref(z));
+                recordable &= live.is_none_or(|z| objects.record(z));
+                copies.push(live.map(|z| zvals::copy(z)));
+            }
+        }
+        if recordable {
+            let old = STATE.with_borrow_mut(|s| {
+                let u = &mut s.units[id];
+                let old: Vec<_> = u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
+                (old, u.recorded.replace(objects))
+            });
+            drop(old);
+            return;
+        }
+        let old = STATE.with_borrow_mut(|s| s.units[id].recorded.take());
+        drop(old);
+    }
     let Some(stored) = fetch(tier, &key) else { return };
     // SAFETY: a fresh private copy.
     unsafe { mark_no_destructors(&stored) };
