@@ -203,7 +203,11 @@ unsafe fn dynamic<'a>(ht: *mut HashTable) -> Vec<(zvals::Key<'a>, *mut zval)> {
 ///
 /// # Safety
 /// `a` must be a live object.
-unsafe fn recorded_equal(a: *mut zend_object, then: &RecordedObject, pending: &mut Vec<(*mut zval, *mut zval)>) -> bool {
+unsafe fn recorded_equal(
+    a: *mut zend_object,
+    then: &RecordedObject,
+    pending: &mut Vec<(*mut zval, *mut zval)>,
+) -> bool {
     // SAFETY: as above; the record's copies are only read.
     unsafe {
         if (*a).ce != then.ce || !plain((*a).ce) {
@@ -341,7 +345,8 @@ pub unsafe fn immutable_array(ht: *const HashTable) -> bool {
 /// # Safety
 /// `ht` must be a live, refcounted array.
 unsafe fn held_table(ht: *mut HashTable) -> zval {
-    const IS_ARRAY_EX: u32 = IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
+    const IS_ARRAY_EX: u32 =
+        IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
     let mut borrowed = zval::new();
     borrowed.value.arr = ht;
     borrowed.u1.type_info = IS_ARRAY_EX;

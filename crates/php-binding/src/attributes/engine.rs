@@ -9,6 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_CONSTANT_AST, IS_OBJECT, IS_REFERENCE,
@@ -88,6 +89,17 @@ thread_local! {
     static STATE: RefCell<State> = RefCell::default();
 }
 
+/// How many threads' requests have an attributed class registered: while none has, [`idle`] answers
+/// without touching thread-local state (exact mode's handlers ask it on every opline they run on).
+static BUSY_REQUESTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Ends the count of a request's state in [`BUSY_REQUESTS`].
+fn release(state: &State) {
+    if !state.classes.is_empty() {
+        BUSY_REQUESTS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 fn mode() -> Option<AttributeMode> {
     STATE.with_borrow(|s| s.mode).filter(|m| *m != AttributeMode::Off)
 }
@@ -98,6 +110,7 @@ pub fn begin_request() {
     let old = STATE.with_borrow_mut(|s| std::mem::replace(s, State { mode, ..State::default() }));
     // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped): its
     // zvals lived in that request's heap, which is gone. Leak, never free.
+    release(&old);
     std::mem::forget(old);
 }
 
@@ -183,9 +196,8 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     // SAFETY: as above; only classes with attributed statics get this far.
     let unchecked = mode == AttributeMode::Exact && unsafe { super::placement::reachable_unchecked(ce, &props) };
     // SAFETY: as above.
-    let lazy = mode == AttributeMode::Exact
-        && !unchecked
-        && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    let lazy =
+        mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
     let ids = STATE.with_borrow_mut(|s| {
         let mut ids = Vec::new();
         for unit in units {
@@ -214,6 +226,9 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
                 members,
             });
             ids.push(id);
+        }
+        if s.classes.is_empty() {
+            BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
         }
         s.classes.insert(ce, (ids.clone(), lazy));
         if unchecked {
@@ -261,7 +276,7 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
 pub fn idle() -> bool {
-    STATE.with_borrow(|s| s.classes.is_empty() && s.watch.is_empty())
+    BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.classes.is_empty())
 }
 
 /// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
@@ -790,7 +805,8 @@ fn changed(id: usize, how: How) -> bool {
             Some(recorded) => {
                 let untouched = pairs.iter().all(|&(live, reference)| compare::identical(zend::deref(live), reference))
                     && (*recorded).untouched();
-                !untouched && pairs.iter().any(|&(live, reference)| !compare::same_as_recorded(live, reference, &*recorded))
+                !untouched
+                    && pairs.iter().any(|&(live, reference)| !compare::same_as_recorded(live, reference, &*recorded))
             }
             None => pairs.iter().any(|&(live, reference)| !compare::same(live, reference, how)),
         }
@@ -904,6 +920,7 @@ pub fn publish_at_end(worker: bool) {
 /// there; the next request must not see any of it).
 pub fn forget_request() {
     let old = STATE.with_borrow_mut(std::mem::take);
+    release(&old);
     drop(old);
 }
 
@@ -930,7 +947,8 @@ fn rebase(id: usize) {
         if recordable {
             let old = STATE.with_borrow_mut(|s| {
                 let u = &mut s.units[id];
-                let old: Vec<_> = u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
+                let old: Vec<_> =
+                    u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
                 (old, u.recorded.replace(objects))
             });
             drop(old);

@@ -22,7 +22,9 @@ use ext_php_rs::ffi::{
     self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_STRING, IS_UNDEF,
 };
 
-use super::abi::{self, zend_get_user_opcode_handler, OpcodeHandler, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED, IS_VAR};
+use super::abi::{
+    self, zend_get_user_opcode_handler, OpcodeHandler, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED, IS_VAR,
+};
 use super::engine;
 use super::placement;
 use crate::zend;
@@ -198,8 +200,9 @@ unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
     let original = placement::original(opcode);
     if original != opcode {
         let to_original = ZEND_USER_OPCODE_DISPATCH_TO | c_int::from(original);
-        // SAFETY: a handler the engine holds for the original opcode; it gets the frame it expects.
+        // SAFETY: reading the engine's handler table.
         return match unsafe { zend_get_user_opcode_handler(original) } {
+            // SAFETY: a handler installed for the original opcode; it gets the frame it expects.
             Some(other) => match unsafe { other(ex) } {
                 ZEND_USER_OPCODE_DISPATCH => to_original,
                 outcome => outcome,
@@ -252,7 +255,15 @@ unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
     match handled {
         Ok(true) => ZEND_USER_OPCODE_CONTINUE,
         // SAFETY: as above.
-        _ => unsafe { dispatch(ex, opcode) },
+        _ => unsafe {
+            if placement::original(opcode) == ISSET_ISEMPTY_STATIC_PROP && opcode != ISSET_ISEMPTY_STATIC_PROP {
+                // A smart branch that throws leaves its result unwritten, and the engine releases the
+                // result of an opline it does not know as a smart branch, as it does not know ours
+                // under its private number: the result must hold nothing.
+                abandon(ex, (*ex).opline);
+            }
+            dispatch(ex, opcode)
+        },
     }
 }
 

@@ -59,7 +59,8 @@ pub fn original(opcode: u8) -> u8 {
 }
 
 type CompileFile = unsafe extern "C" fn(*mut c_void, c_int) -> *mut zend_op_array;
-type CompileString = unsafe extern "C" fn(*mut zend_string, *const c_char, ffi::zend_compile_position) -> *mut zend_op_array;
+type CompileString =
+    unsafe extern "C" fn(*mut zend_string, *const c_char, ffi::zend_compile_position) -> *mut zend_op_array;
 
 /// `zend_vm_set_opcode_handler`'s answer for `ZEND_USER_OPCODE`: the handler chosen oplines get.
 static USER_OPCODE_HANDLER: AtomicUsize = AtomicUsize::new(0);
@@ -145,7 +146,8 @@ unsafe fn after_compile(op: *mut zend_op_array, (functions, classes): (u32, u32)
         if op.is_null() || (*cg).compiler_options & ZEND_COMPILE_IGNORE_OTHER_FILES != 0 {
             return;
         }
-        let _ = std::panic::catch_unwind(|| place_script(op, (*cg).function_table, functions, (*cg).class_table, classes));
+        let _ =
+            std::panic::catch_unwind(|| place_script(op, (*cg).function_table, functions, (*cg).class_table, classes));
     }
 }
 
@@ -213,8 +215,9 @@ impl Compiled {
     /// # Safety
     /// `lcname` must be a live string.
     unsafe fn bound(&self, lcname: *const zend_string) -> Option<*mut zend_class_entry> {
-        // SAFETY: as above; keys are live strings of the compile's class table.
+        // SAFETY: as above.
         let name = unsafe { zend::zstr_bytes(lcname) };
+        // SAFETY: keys are live strings of the compile's class table.
         self.bound.iter().find(|(k, _)| unsafe { zend::zstr_bytes(*k) } == name).map(|&(_, ce)| ce)
     }
 }
@@ -356,9 +359,8 @@ unsafe fn plain_access(op: *mut zend_op_array, opline: *const zend_op, compiled:
             return false;
         }
         let scope = (*op).scope;
-        let scope_usable = !scope.is_null()
-            && (*scope).ce_flags & ZEND_ACC_TRAIT == 0
-            && (*op).fn_flags & ZEND_ACC_CLOSURE == 0;
+        let scope_usable =
+            !scope.is_null() && (*scope).ce_flags & ZEND_ACC_TRAIT == 0 && (*op).fn_flags & ZEND_ACC_CLOSURE == 0;
         let target = match (*opline).op2_type {
             IS_UNUSED if scope_usable => match (*opline).op2.num & 0x0f {
                 ZEND_FETCH_CLASS_SELF | ZEND_FETCH_CLASS_STATIC => scope,
