@@ -1,5 +1,5 @@
 --TEST--
-L28 Tracking roots holding object graphs: changes at any depth are published, untouched or equal graphs are not, and no hook runs to tell (exact, deferred and jit modes; php -S)
+L28 Tracking roots holding object graphs (plain objects, stdClass, DateTimeImmutable): changes at any depth are published, untouched or equal graphs are not, and no hook runs to tell (exact, deferred and jit modes; php -S)
 --FILE--
 <?php
 require __DIR__ . '/inc/attr.inc';
@@ -11,7 +11,8 @@ class Node { public array $tags = []; public ?object $child = null; }
 class G { #[OPcache\VolatileStatic(strategy: CacheStrategy::Tracking)] public static array $g = []; }
 PHP, [
     'R1' => <<<'PHP'
-    G::$g = ['tick' => new Tick, 'nodes' => [new Node, new Node]]; G::$g['nodes'][1]->child = new Node; echo "seeded\n";
+    G::$g = ['tick' => new Tick, 'nodes' => [new Node, new Node], 'at' => new DateTimeImmutable('2020-02-03 04:05:06 UTC')];
+    G::$g['nodes'][1]->child = new Node; echo "seeded\n";
     PHP,
     'R2' => <<<'PHP'
     echo count(G::$g['nodes']), ' ', get_class(G::$g['nodes'][1]->child), ' ', P::get('l28-pub'), "\n";
@@ -36,7 +37,7 @@ PHP, [
     G::$g['nodes'][0]->child->k2 = 2; echo P::get('l28-pub'), "\n";
     PHP,
     'R9' => <<<'PHP'
-    echo json_encode(G::$g['nodes'][0]->child), ' ', P::get('l28-pub'), "\n";
+    echo json_encode(G::$g['nodes'][0]->child), ' ', G::$g['at']->format('c'), ' ', P::get('l28-pub'), "\n";
     PHP,
 ]);
 ?>
@@ -49,7 +50,7 @@ exact R5: 2
 exact R6: 2
 exact R7: 2
 exact R8: 3
-exact R9: {"k":1,"k2":2} 4
+exact R9: {"k":1,"k2":2} 2020-02-03T04:05:06+00:00 4
 deferred R1: seeded
 deferred R2: 2 Node 1
 deferred R3: 1
@@ -58,7 +59,7 @@ deferred R5: 2
 deferred R6: 2
 deferred R7: 2
 deferred R8: 3
-deferred R9: {"k":1,"k2":2} 4
+deferred R9: {"k":1,"k2":2} 2020-02-03T04:05:06+00:00 4
 jit R1: seeded
 jit R2: 2 Node 1
 jit R3: 1
@@ -67,4 +68,4 @@ jit R5: 2
 jit R6: 2
 jit R7: 2
 jit R8: 3
-jit R9: {"k":1,"k2":2} 4
+jit R9: {"k":1,"k2":2} 2020-02-03T04:05:06+00:00 4

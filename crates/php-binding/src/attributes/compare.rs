@@ -7,11 +7,13 @@
 //!   any array or property table the request writes (copy on write), so an untouched value is
 //!   recognised by identity alone ([`identical`], [`Recorded::untouched`]): the check of a request that
 //!   changed nothing costs one comparison per root and per object slot, nothing per array element or
-//!   string byte, and copies nothing at restore.
+//!   string byte, and copies nothing at restore. Objects of internal classes are recorded only when no
+//!   method changes them (`DateTimeImmutable`, `DateTimeZone`); a value holding others is compared
+//!   against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
 //!   publication; arrays by content, objects by handle, so writes inside objects do not count.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
     self, zend_object, zval, HashTable, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT,
@@ -210,7 +212,8 @@ unsafe fn recorded_equal(
 ) -> bool {
     // SAFETY: as above; the record's copies are only read.
     unsafe {
-        if (*a).ce != then.ce || !plain((*a).ce) {
+        let same_object = std::ptr::eq(a, then.object.value.obj);
+        if (*a).ce != then.ce || !(plain((*a).ce) || (same_object && immutable_internal((*a).ce))) {
             return false;
         }
         for (i, slot) in then.slots.iter().enumerate() {
@@ -218,6 +221,27 @@ unsafe fn recorded_equal(
         }
         let table = then.dynamic.as_ref().map_or(std::ptr::null_mut(), |t| zvals::table(t));
         same_dynamic((*a).properties, table, pending)
+    }
+}
+
+/// Objects of internal classes whose internal state no method changes: `DateTimeImmutable` and
+/// `DateTimeZone` (and their userland subclasses, whose own properties are in the property table).
+/// Only calling `__construct()`, `__unserialize()` or `__wakeup()` again, by hand, on an existing object
+/// would change one; that is not looked for.
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn immutable_internal(ce: *mut ffi::zend_class_entry) -> bool {
+    // SAFETY: as above; parents of a linked class are live.
+    unsafe {
+        let mut base = ce;
+        while !base.is_null() && (*base).type_ == zend::ZEND_USER_CLASS {
+            base = (*base).__bindgen_anon_1.parent;
+        }
+        !base.is_null()
+            && [&b"datetimeimmutable"[..], b"datetimezone"]
+                .iter()
+                .any(|name| zend::zstr_bytes((*base).name).eq_ignore_ascii_case(name))
     }
 }
 
@@ -252,7 +276,7 @@ pub unsafe fn identical(a: *const zval, b: *const zval) -> bool {
 /// property table (held too).
 pub struct RecordedObject {
     ce: *mut ffi::zend_class_entry,
-    _object: zval,
+    object: zval,
     slots: Vec<zval>,
     dynamic: Option<zval>,
 }
@@ -289,7 +313,7 @@ impl Recorded {
                         if class_info::is_enum(ce) || self.objects.contains_key(&obj) {
                             continue;
                         }
-                        if !plain(ce) {
+                        if !plain(ce) && !immutable_internal(ce) {
                             return false;
                         }
                         let slots: Vec<zval> =
@@ -301,7 +325,7 @@ impl Recorded {
                         }
                         let dynamic = (!table.is_null()).then(|| held_table(table));
                         let object = zvals::object_zval(obj);
-                        self.objects.insert(obj, RecordedObject { ce, _object: object, slots, dynamic });
+                        self.objects.insert(obj, RecordedObject { ce, object, slots, dynamic });
                     }
                     ffi::IS_REFERENCE => return false,
                     _ => {}

@@ -6,8 +6,8 @@
 //! Borrows of the state are short and never span a call into PHP: decoding, encoding, destructors and
 //! autoloading can all re-enter the engine (and this module) through userland code.
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -509,7 +509,7 @@ unsafe fn mark_no_destructors(z: &zval) {
 /// `z` must be a live zval; `f` must not modify the graph.
 unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
     let mut pending = vec![(&raw const *z).cast_mut()];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = foldhash::HashSet::default();
     while let Some(z) = pending.pop() {
         // SAFETY: every zval pushed is reachable from the live root.
         unsafe {
