@@ -340,28 +340,32 @@ unsafe fn restore_unit(id: usize) {
         (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, props, !u.at_write(mode), has_vars)
     });
     let mut fetched = fetch(tier, &key);
-    // SAFETY: a live, freshly decoded value.
-    if fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
+    // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
+    // value that cannot be recorded, an independent copy fetched a second time (below).
+    let mut recorded = needs_baseline.then(Recorded::default);
+    let recordable = match (&mut recorded, &mut fetched) {
+        // SAFETY: a live, freshly fetched value.
+        (Some(objects), Some(f)) => unsafe { objects.record(f) },
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    // A recorded value holds no object of an internal class, `__PHP_Incomplete_Class` included.
+    // SAFETY: as above.
+    if !recordable && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
         // Restored later, once the classes are linked; meanwhile the defaults stand.
         STATE.with_borrow_mut(|s| s.retry.push(id));
         fetched = None;
     }
     let retried = STATE.with_borrow(|s| s.units[id].members.iter().any(|m| m.live));
-    // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
-    // value that cannot be recorded, an independent copy fetched a second time.
-    let mut recorded = None;
     let mut baseline_source = None;
-    if needs_baseline {
-        let mut objects = Recorded::default();
-        // SAFETY: a live, freshly fetched value.
-        if fetched.as_mut().is_none_or(|f| unsafe { objects.record(f) }) {
-            recorded = Some(objects);
-        } else {
+    if needs_baseline && !recordable {
+        recorded = None;
+        if fetched.is_some() {
             baseline_source = fetch(tier, &key);
-            if let Some(b) = &baseline_source {
-                // SAFETY: a fresh, private copy: its objects must never run destructors.
-                unsafe { mark_no_destructors(b) };
-            }
+        }
+        if let Some(b) = &baseline_source {
+            // SAFETY: a fresh, private copy: its objects must never run destructors.
+            unsafe { mark_no_destructors(b) };
         }
     }
     let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
