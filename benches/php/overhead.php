@@ -6,7 +6,9 @@
  * in exact mode the extension's user opcode handlers run for every static-property opcode.
  * Nothing here touches the cache API or an attribute.
  *
- *   php overhead.php [SCALE]      SCALE multiplies every kernel's size (default 1; ~1.5 s without JIT)
+ *   php overhead.php [SCALE [KERNEL]]   SCALE multiplies every kernel's size (default 1; ~1.5 s without
+ *                                       JIT); KERNEL runs that kernel only, `none` runs none (the cost of
+ *                                       everything else, for instruction counts), `list` prints the names
  *
  * Output: one JSON line per kernel, {"name":..., "ns":..., "check":...}; ns is wall time of the timed
  * call (hrtime), check is the kernel's result (keeps the work observable). benches/overhead runs this
@@ -227,6 +229,7 @@ function closure_calls(int $n): int
 }
 
 $scale = (float) ($argv[1] ?? 1);
+$only = $argv[2] ?? null;
 $kernels = [                                      // sizes give ~1.5 s in total without JIT
     'fib'                 => [fn (int $n) => repeat($n, fn () => fib(20)), 200],
     'ackermann'           => [fn (int $n) => repeat($n, fn () => ack(2, 250)), 25],
@@ -242,7 +245,14 @@ $kernels = [                                      // sizes give ~1.5 s in total 
     'static_prop_array'   => [Counter::arrays(...), 600_000],
     'static_prop_outside' => [static_from_outside(...), 1_000_000],
 ];
+if ($only === 'list') {
+    echo implode("\n", array_keys($kernels)), "\n";
+    exit;
+}
 foreach ($kernels as $name => [$fn, $size]) {
+    if ($only !== null && $only !== $name) {
+        continue;
+    }
     $n = (int) max(1, $size * $scale);    // work is linear in $n for every kernel
     $fn(max(1, intdiv($n, 20)));          // warm-up: first-call caches, JIT hot counters
     $t = hrtime(true);

@@ -2,7 +2,7 @@
 //! attributes and their arguments, static-member tables, method static-variable tables (through PHP's
 //! map pointers), oplines and their operands, and the handful of Zend functions its bindings lack.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, c_void};
 use std::ptr;
 
 use ext_php_rs::ffi::{
@@ -50,6 +50,17 @@ pub struct InternalAttribute {
 
 pub type OpcodeHandler = unsafe extern "C" fn(*mut zend_execute_data) -> c_int;
 
+/// `zend_script` (OPcache's optimizer works on one per compiled file).
+#[repr(C)]
+pub struct Script {
+    pub filename: *mut zend_string,
+    pub main_op_array: zend_op_array,
+    pub function_table: HashTable,
+    pub class_table: HashTable,
+}
+
+pub type OptimizerPass = unsafe extern "C" fn(*mut Script, *mut c_void);
+
 unsafe extern "C" {
     pub fn zend_get_attribute_str(attributes: *mut HashTable, name: *const c_char, len: usize) -> *mut Attribute;
     pub fn zend_get_attribute_value(
@@ -68,6 +79,11 @@ unsafe extern "C" {
         info: *mut *mut zend_property_info,
     ) -> *mut zval;
     pub fn zval_update_constant_ex(pp: *mut zval, scope: *mut zend_class_entry) -> c_int;
+    pub fn zend_get_user_opcode_handler(opcode: u8) -> Option<OpcodeHandler>;
+    pub fn zend_vm_set_opcode_handler(op: *mut zend_op);
+    pub fn zend_optimizer_register_pass(pass: Option<OptimizerPass>) -> c_int;
+    pub fn zend_optimizer_unregister_pass(index: c_int);
+    pub static mut zend_compile_file: Option<unsafe extern "C" fn(*mut c_void, c_int) -> *mut zend_op_array>;
 }
 
 pub const ZEND_ACC_INTERFACE: u32 = 1 << 0;

@@ -1,11 +1,19 @@
-//! Has a static changed since it was restored? Two comparisons, neither of which runs userland code:
-//! * `Structural` (end-of-request dirty detection, §16.6): the live value against an independent
-//!   copy of what was restored; objects are compared by class and property table, with identity kept
-//!   consistent, and objects of internal classes by their encoded state.
+//! Has a static changed since it was restored? Comparisons that run no userland code:
+//! * `Structural` (end-of-request dirty detection, §16.6): the live value against what was restored;
+//!   objects are compared by class and property table, with identity kept consistent, and objects of
+//!   internal classes by their encoded state. What was restored is either an independent copy, or the
+//!   restored value itself as [`Recorded`] kept it: a shallow copy of each root plus, for every object
+//!   it held, a copy of the object's property slots. Holding those copies makes the engine separate
+//!   any array or property table the request writes (copy on write), so an untouched value is
+//!   recognised by identity alone ([`identical`], [`Recorded::untouched`]): the check of a request that
+//!   changed nothing costs one comparison per root and per object slot, nothing per array element or
+//!   string byte, and copies nothing at restore. Objects of internal classes are recorded only when no
+//!   method changes them (`DateTimeImmutable`, `DateTimeZone`); a value holding others is compared
+//!   against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
 //!   publication; arrays by content, objects by handle, so writes inside objects do not count.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
     self, zend_object, zval, HashTable, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT,
@@ -28,11 +36,29 @@ pub enum How {
 /// # Safety
 /// Both must be live zvals, during a request.
 pub unsafe fn same(live: *mut zval, before: *mut zval, how: How) -> bool {
+    // SAFETY: as above.
+    unsafe { walk(live, before, how, None) }
+}
+
+/// Whether `live` holds the same value as `before` did when `recorded` recorded the objects it holds
+/// (`Structural`; `before` is a root copy kept with the record).
+///
+/// # Safety
+/// Both must be live zvals, during a request.
+pub unsafe fn same_as_recorded(live: *mut zval, before: *mut zval, recorded: &Recorded) -> bool {
+    // SAFETY: as above.
+    unsafe { walk(live, before, How::Structural, Some(recorded)) }
+}
+
+/// # Safety
+/// As [`same`].
+unsafe fn walk(live: *mut zval, before: *mut zval, how: How, recorded: Option<&Recorded>) -> bool {
     let mut pending = vec![(live, before)];
     let mut objects: HashMap<*mut zend_object, *mut zend_object> = HashMap::new();
     while let Some((a, b)) = pending.pop() {
-        // SAFETY: every pair pushed comes from live values reachable from the two roots.
-        if !unsafe { step(a, b, how, &mut pending, &mut objects) } {
+        // SAFETY: every pair pushed comes from live values reachable from the two roots, or from the
+        // record, which holds what it refers to.
+        if !unsafe { step(a, b, how, recorded, &mut pending, &mut objects) } {
             return false;
         }
     }
@@ -47,6 +73,7 @@ unsafe fn step(
     a: *mut zval,
     b: *mut zval,
     how: How,
+    recorded: Option<&Recorded>,
     pending: &mut Vec<(*mut zval, *mut zval)>,
     objects: &mut HashMap<*mut zend_object, *mut zend_object>,
 ) -> bool {
@@ -65,17 +92,22 @@ unsafe fn step(
             IS_ARRAY => arrays((*a).value.arr, (*b).value.arr, pending),
             IS_OBJECT => {
                 let (oa, ob) = ((*a).value.obj, (*b).value.obj);
-                if oa == ob {
+                // A recorded object is shared with the live value: its state then is in the record.
+                let then = recorded.and_then(|r| r.objects.get(&ob));
+                if oa == ob && then.is_none() {
                     return true;
                 }
                 if how == How::Identity || class_info::is_enum((*oa).ce) {
-                    return false;
+                    return oa == ob;
                 }
                 if let Some(&seen) = objects.get(&oa) {
                     return seen == ob;
                 }
                 objects.insert(oa, ob);
-                objects_equal(oa, ob, a, b, pending)
+                match then {
+                    Some(then) => recorded_equal(oa, then, pending),
+                    None => objects_equal(oa, ob, a, b, pending),
+                }
             }
             // Resources, closures' internals and the like never come out of the cache.
             _ => false,
@@ -121,9 +153,7 @@ unsafe fn objects_equal(
         if ce != (*b).ce {
             return false;
         }
-        let plain = std::ptr::eq(ce, ffi::zend_standard_class_def)
-            || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none());
-        if !plain {
+        if !plain(ce) {
             // Internal state is opaque here: compare what the encoder makes of it.
             return match (zval_in::encode(za), zval_in::encode(zb)) {
                 (Ok(x), Ok(y)) => x.tag == y.tag && x.bytes == y.bytes,
@@ -136,12 +166,17 @@ unsafe fn objects_equal(
         for i in 0..zvals::slot_count(ce) {
             pending.push((zvals::property_slot(a, i), zvals::property_slot(b, i)));
         }
-        let dynamic = |o: *mut zend_object| -> Vec<(zvals::Key<'_>, *mut zval)> {
-            if (*o).properties.is_null() {
-                return Vec::new();
-            }
-            zvals::entries((*o).properties).filter(|(_, v)| zend::type_of(*v) != IS_INDIRECT).collect()
-        };
+        same_dynamic((*a).properties, (*b).properties, pending)
+    }
+}
+
+/// Dynamic properties (the non-`IS_INDIRECT` entries of a property table, either possibly null).
+///
+/// # Safety
+/// Both must be null or live property tables.
+unsafe fn same_dynamic(a: *mut HashTable, b: *mut HashTable, pending: &mut Vec<(*mut zval, *mut zval)>) -> bool {
+    // SAFETY: as above.
+    unsafe {
         let (da, db) = (dynamic(a), dynamic(b));
         if da.len() != db.len() {
             return false;
@@ -154,4 +189,193 @@ unsafe fn objects_equal(
         }
         true
     }
+}
+
+/// # Safety
+/// `ht` must be null or a live property table.
+unsafe fn dynamic<'a>(ht: *mut HashTable) -> Vec<(zvals::Key<'a>, *mut zval)> {
+    if ht.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: as above.
+    unsafe { zvals::entries(ht).filter(|(_, v)| zend::type_of(*v) != IS_INDIRECT).collect() }
+}
+
+/// The live object `a` against an object's recorded state.
+///
+/// # Safety
+/// `a` must be a live object.
+unsafe fn recorded_equal(
+    a: *mut zend_object,
+    then: &RecordedObject,
+    pending: &mut Vec<(*mut zval, *mut zval)>,
+) -> bool {
+    // SAFETY: as above; the record's copies are only read.
+    unsafe {
+        let same_object = std::ptr::eq(a, then.object.value.obj);
+        if (*a).ce != then.ce || !(plain((*a).ce) || (same_object && immutable_internal((*a).ce))) {
+            return false;
+        }
+        for (i, slot) in then.slots.iter().enumerate() {
+            pending.push((zvals::property_slot(a, i), (&raw const *slot).cast_mut()));
+        }
+        let table = then.dynamic.as_ref().map_or(std::ptr::null_mut(), |t| zvals::table(t));
+        same_dynamic((*a).properties, table, pending)
+    }
+}
+
+/// Objects of internal classes whose internal state no method changes: `DateTimeImmutable` and
+/// `DateTimeZone` (and their userland subclasses, whose own properties are in the property table).
+/// Only calling `__construct()`, `__unserialize()` or `__wakeup()` again, by hand, on an existing object
+/// would change one; that is not looked for.
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn immutable_internal(ce: *mut ffi::zend_class_entry) -> bool {
+    // SAFETY: as above; parents of a linked class are live.
+    unsafe {
+        let mut base = ce;
+        while !base.is_null() && (*base).type_ == zend::ZEND_USER_CLASS {
+            base = (*base).__bindgen_anon_1.parent;
+        }
+        !base.is_null()
+            && [&b"datetimeimmutable"[..], b"datetimezone"]
+                .iter()
+                .any(|name| zend::zstr_bytes((*base).name).eq_ignore_ascii_case(name))
+    }
+}
+
+/// Objects whose whole state is their property table: `stdClass` and user classes without a native
+/// object constructor.
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn plain(ce: *mut ffi::zend_class_entry) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        std::ptr::eq(ce, ffi::zend_standard_class_def)
+            || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none())
+    }
+}
+
+/// Whether two zvals hold the very same value: same type and, for values with a pointer, the same
+/// pointer (scalars by value).
+///
+/// # Safety
+/// Both must be live zvals.
+pub unsafe fn identical(a: *const zval, b: *const zval) -> bool {
+    // SAFETY: as above; the value union is read as its raw 64 bits, which identify it for every type
+    // that has a value.
+    unsafe {
+        let t = zend::type_of(a);
+        t == zend::type_of(b) && (t <= IS_TRUE || (*a).value.lval == (*b).value.lval)
+    }
+}
+
+/// One object of a restored value as it was restored: held, with copies of its slots and its
+/// property table (held too).
+pub struct RecordedObject {
+    ce: *mut ffi::zend_class_entry,
+    object: zval,
+    slots: Vec<zval>,
+    dynamic: Option<zval>,
+}
+
+/// The objects a restored value holds, as they were restored (module comment).
+#[derive(Default)]
+pub struct Recorded {
+    objects: HashMap<*mut zend_object, RecordedObject>,
+}
+
+impl Recorded {
+    /// Records the objects reachable from `value`. Returns false, recording nothing more, for a value
+    /// this cannot describe: one holding PHP references (which writes go through without separation)
+    /// or objects whose state is not (only) their property table.
+    ///
+    /// # Safety
+    /// `value` must be a live zval, during a request.
+    pub unsafe fn record(&mut self, value: *mut zval) -> bool {
+        let mut pending = vec![value];
+        let mut arrays: HashSet<*mut HashTable> = HashSet::new();
+        while let Some(z) = pending.pop() {
+            // SAFETY: every zval pushed is reachable from the live root.
+            unsafe {
+                match zend::type_of(z) {
+                    IS_ARRAY => {
+                        let ht = (*z).value.arr;
+                        if !immutable_array(ht) && arrays.insert(ht) {
+                            pending.extend(zvals::entries(ht).map(|(_, v)| v));
+                        }
+                    }
+                    IS_OBJECT => {
+                        let obj = (*z).value.obj;
+                        let ce = (*obj).ce;
+                        if class_info::is_enum(ce) || self.objects.contains_key(&obj) {
+                            continue;
+                        }
+                        if !plain(ce) && !immutable_internal(ce) {
+                            return false;
+                        }
+                        let slots: Vec<zval> =
+                            (0..zvals::slot_count(ce)).map(|i| zvals::copy(zvals::property_slot(obj, i))).collect();
+                        pending.extend((0..slots.len()).map(|i| zvals::property_slot(obj, i)));
+                        let table = (*obj).properties;
+                        if !table.is_null() {
+                            pending.extend(dynamic(table).into_iter().map(|(_, v)| v));
+                        }
+                        let dynamic = (!table.is_null()).then(|| held_table(table));
+                        let object = zvals::object_zval(obj);
+                        self.objects.insert(obj, RecordedObject { ce, object, slots, dynamic });
+                    }
+                    ffi::IS_REFERENCE => return false,
+                    _ => {}
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether every recorded object still holds exactly what it held: the same value in each slot,
+    /// the same property table (or, without one then, no dynamic property now).
+    ///
+    /// # Safety
+    /// During the request that recorded them.
+    pub unsafe fn untouched(&self) -> bool {
+        // SAFETY: recorded objects are held, hence live.
+        unsafe {
+            self.objects.iter().all(|(&obj, then)| {
+                then.slots.iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
+                    && match &then.dynamic {
+                        Some(t) => (*obj).properties == zvals::table(t),
+                        None => dynamic((*obj).properties).is_empty(),
+                    }
+            })
+        }
+    }
+}
+
+/// Whether `ht` is an engine-immutable array (object- and reference-free by construction).
+///
+/// # Safety
+/// `ht` must be a live array.
+pub unsafe fn immutable_array(ht: *const HashTable) -> bool {
+    const GC_IMMUTABLE: u32 = 1 << 6;
+    // SAFETY: as above; GC flags live in gc.u.type_info.
+    unsafe { (*ht).gc.u.type_info & GC_IMMUTABLE != 0 }
+}
+
+/// A zval owning one more reference to the (mutable) array `ht`.
+///
+/// # Safety
+/// `ht` must be a live, refcounted array.
+unsafe fn held_table(ht: *mut HashTable) -> zval {
+    const IS_ARRAY_EX: u32 =
+        IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
+    let mut borrowed = zval::new();
+    borrowed.value.arr = ht;
+    borrowed.u1.type_info = IS_ARRAY_EX;
+    // SAFETY: as above; the copy takes the reference, the borrowed zval is not released.
+    let held = unsafe { zvals::copy(&raw const borrowed) };
+    std::mem::forget(borrowed);
+    held
 }

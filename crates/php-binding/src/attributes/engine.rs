@@ -6,16 +6,17 @@
 //! Borrows of the state are short and never span a call into PHP: decoding, encoding, destructors and
 //! autoloading can all re-enter the engine (and this module) through userland code.
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_CONSTANT_AST, IS_OBJECT, IS_REFERENCE,
 };
 
 use super::abi;
-use super::compare::{self, How};
+use super::compare::{self, How, Recorded};
 use super::declaration::Strategy;
 use super::diagnose;
 use super::plan::{self, Member, Unit};
@@ -44,8 +45,12 @@ struct UnitRt {
     /// Stored value read at restore (member values of a blob are taken from it): kept while method
     /// statics of the unit still have to be installed.
     fetched: Option<zval>,
-    /// A second, private copy of `fetched`: the baselines of method statics installed later.
+    /// A second, private copy of `fetched`: the baselines of method statics installed later (only
+    /// for values [`Recorded`] cannot describe).
     fetched_baseline: Option<zval>,
+    /// The restored value's objects as restored, when the members' baselines are shallow copies of
+    /// the restored values (compare.rs); `None` when they are independent copies.
+    recorded: Option<Recorded>,
     restored: bool,
     suppressed: bool,
     members: Vec<MemberRt>,
@@ -68,6 +73,9 @@ struct State {
     by_method: HashMap<*mut zend_op_array, Vec<usize>>,
     /// Exact mode: units written through a static-property fetch since the last check.
     watch: Vec<usize>,
+    /// Exact mode: units that oplines without exact mode's handler may write
+    /// (`placement::reachable_unchecked`): checked at every check point.
+    unchecked: Vec<usize>,
     /// Classes linked while no userland code may run (compilation, an include in progress): they
     /// are registered at the start of the script that declares them.
     pending_links: Vec<*mut zend_class_entry>,
@@ -81,6 +89,17 @@ thread_local! {
     static STATE: RefCell<State> = RefCell::default();
 }
 
+/// How many threads' requests have an attributed class registered: while none has, [`idle`] answers
+/// without touching thread-local state (exact mode's handlers ask it on every opline they run on).
+static BUSY_REQUESTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Ends the count of a request's state in [`BUSY_REQUESTS`].
+fn release(state: &State) {
+    if !state.classes.is_empty() {
+        BUSY_REQUESTS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 fn mode() -> Option<AttributeMode> {
     STATE.with_borrow(|s| s.mode).filter(|m| *m != AttributeMode::Off)
 }
@@ -91,6 +110,7 @@ pub fn begin_request() {
     let old = STATE.with_borrow_mut(|s| std::mem::replace(s, State { mode, ..State::default() }));
     // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped): its
     // zvals lived in that request's heap, which is gone. Leak, never free.
+    release(&old);
     std::mem::forget(old);
 }
 
@@ -165,8 +185,19 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     if units.is_empty() {
         return Ok(());
     }
+    let props: Vec<*mut zend_property_info> = units
+        .iter()
+        .flat_map(|u| u.members.iter())
+        .filter_map(|(_, m)| match *m {
+            Member::Prop(info) => Some(info),
+            Member::Var(..) => None,
+        })
+        .collect();
     // SAFETY: as above; only classes with attributed statics get this far.
-    let lazy = mode == AttributeMode::Exact && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    let unchecked = mode == AttributeMode::Exact && unsafe { super::placement::reachable_unchecked(ce, &props) };
+    // SAFETY: as above.
+    let lazy =
+        mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
     let ids = STATE.with_borrow_mut(|s| {
         let mut ids = Vec::new();
         for unit in units {
@@ -189,13 +220,20 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
                 unit,
                 fetched: None,
                 fetched_baseline: None,
+                recorded: None,
                 restored: false,
                 suppressed: false,
                 members,
             });
             ids.push(id);
         }
+        if s.classes.is_empty() {
+            BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
+        }
         s.classes.insert(ce, (ids.clone(), lazy));
+        if unchecked {
+            s.unchecked.extend(&ids);
+        }
         ids
     });
     if !lazy {
@@ -238,7 +276,7 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
 pub fn idle() -> bool {
-    STATE.with_borrow(|s| s.classes.is_empty() && s.watch.is_empty())
+    BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.classes.is_empty())
 }
 
 /// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
@@ -302,18 +340,36 @@ unsafe fn restore_unit(id: usize) {
         (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, props, !u.at_write(mode), has_vars)
     });
     let mut fetched = fetch(tier, &key);
-    // SAFETY: a live, freshly decoded value.
-    if fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
+    // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
+    // value that cannot be recorded, an independent copy fetched a second time (below).
+    let mut recorded = needs_baseline.then(Recorded::default);
+    let recordable = match (&mut recorded, &mut fetched) {
+        // SAFETY: a live, freshly fetched value.
+        (Some(objects), Some(f)) => unsafe { objects.record(f) },
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    // A recorded value holds no object of an internal class, `__PHP_Incomplete_Class` included.
+    // SAFETY: as above.
+    if !recordable && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
         // Restored later, once the classes are linked; meanwhile the defaults stand.
         STATE.with_borrow_mut(|s| s.retry.push(id));
         fetched = None;
     }
     let retried = STATE.with_borrow(|s| s.units[id].members.iter().any(|m| m.live));
-    let baseline_source = if needs_baseline && fetched.is_some() { fetch(tier, &key) } else { None };
-    if let Some(b) = &baseline_source {
-        // SAFETY: a fresh, private copy: its objects must never run destructors.
-        unsafe { mark_no_destructors(b) };
+    let mut baseline_source = None;
+    if needs_baseline && !recordable {
+        recorded = None;
+        if fetched.is_some() {
+            baseline_source = fetch(tier, &key);
+        }
+        if let Some(b) = &baseline_source {
+            // SAFETY: a fresh, private copy: its objects must never run destructors.
+            unsafe { mark_no_destructors(b) };
+        }
     }
+    let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
+    drop(old);
     for (i, name, info) in props {
         // SAFETY: the class of a registered property is live; values come from live zvals.
         unsafe {
@@ -457,13 +513,13 @@ unsafe fn mark_no_destructors(z: &zval) {
 /// `z` must be a live zval; `f` must not modify the graph.
 unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
     let mut pending = vec![(&raw const *z).cast_mut()];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = foldhash::HashSet::default();
     while let Some(z) = pending.pop() {
         // SAFETY: every zval pushed is reachable from the live root.
         unsafe {
             let z = zend::deref(z);
             match zend::type_of(z) {
-                IS_ARRAY if seen.insert((*z).value.arr as usize) => {
+                IS_ARRAY if !compare::immutable_array((*z).value.arr) && seen.insert((*z).value.arr as usize) => {
                     pending.extend(zvals::entries((*z).value.arr).map(|(_, v)| v));
                 }
                 IS_OBJECT => {
@@ -729,20 +785,36 @@ fn remember_published(id: usize) {
 
 /// Whether any live member of unit `id` differs from its reference copy under `how`.
 fn changed(id: usize, how: How) -> bool {
-    let n = STATE.with_borrow(|s| s.units[id].members.len());
-    (0..n).any(|i| {
-        // SAFETY: during a request; the reference copies are private zvals of this state.
-        unsafe {
-            let Some(live) = live_value(id, i) else { return false };
+    let (n, recorded) = STATE.with_borrow(|s| {
+        let u = &s.units[id];
+        (u.members.len(), u.recorded.as_ref().filter(|_| how == How::Structural).map(|r| r as *const Recorded))
+    });
+    let pairs: Vec<(*mut zval, *mut zval)> = (0..n)
+        .filter_map(|i| {
+            // SAFETY: during a request.
+            let live = unsafe { live_value(id, i) }?;
             let reference = STATE.with_borrow(|s| {
                 let m = &s.units[id].members[i];
                 let r = if how == How::Identity { &m.published } else { &m.baseline };
                 r.as_ref().map(|z| (&raw const *z).cast_mut())
-            });
-            // The pointer stays valid: nothing replaces the reference copy during the comparison.
-            reference.is_some_and(|r| !compare::same(live, r, how))
+            })?;
+            Some((live, reference))
+        })
+        .collect();
+    // The pointers stay valid: nothing replaces the reference copies or the record during the
+    // comparison, which runs no userland code when a record is used.
+    // SAFETY: live slots and private copies of this state, during a request.
+    unsafe {
+        match recorded {
+            Some(recorded) => {
+                let untouched = pairs.iter().all(|&(live, reference)| compare::identical(zend::deref(live), reference))
+                    && (*recorded).untouched();
+                !untouched
+                    && pairs.iter().any(|&(live, reference)| !compare::same_as_recorded(live, reference, &*recorded))
+            }
+            None => pairs.iter().any(|&(live, reference)| !compare::same(live, reference, how)),
         }
-    })
+    }
 }
 
 /// Exact mode: publishes those of `ids` (publication at the write) whose roots were written.
@@ -761,9 +833,14 @@ fn check_written(ids: &[usize]) {
     }
 }
 
-/// Exact mode: checks the units written through static-property fetches since the last check.
+/// Exact mode: checks the units written through static-property fetches since the last check, and
+/// those written where no check runs.
 pub fn check_watched() {
-    let ids = STATE.with_borrow_mut(|s| std::mem::take(&mut s.watch));
+    let ids = STATE.with_borrow_mut(|s| {
+        let mut ids = std::mem::take(&mut s.watch);
+        ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
+        ids
+    });
     if !ids.is_empty() {
         check_written(&ids);
     }
@@ -847,15 +924,43 @@ pub fn publish_at_end(worker: bool) {
 /// there; the next request must not see any of it).
 pub fn forget_request() {
     let old = STATE.with_borrow_mut(std::mem::take);
+    release(&old);
     drop(old);
 }
 
-/// Worker mode: after publishing unit `id`, its baselines become what is now stored.
+/// Worker mode: after publishing unit `id`, its baselines become what is now stored: the live values,
+/// recorded again, or a fresh copy of the stored value when they cannot be recorded.
 fn rebase(id: usize) {
-    let (tier, key, blob, names) = STATE.with_borrow(|s| {
-        let u = &s.units[id].unit;
-        (u.spec.tier, u.key.clone(), u.blob, u.members.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>())
+    let (tier, key, blob, names, was_recorded) = STATE.with_borrow(|s| {
+        let u = &s.units[id];
+        let names = u.unit.members.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, names, u.recorded.is_some())
     });
+    if was_recorded {
+        let mut objects = Recorded::default();
+        let mut copies = Vec::new();
+        let mut recordable = true;
+        for i in 0..names.len() {
+            // SAFETY: during a request; live slots.
+            unsafe {
+                let live = live_value(id, i).map(|z| zend::deref(z));
+                recordable &= live.is_none_or(|z| objects.record(z));
+                copies.push(live.map(|z| zvals::copy(z)));
+            }
+        }
+        if recordable {
+            let old = STATE.with_borrow_mut(|s| {
+                let u = &mut s.units[id];
+                let old: Vec<_> =
+                    u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
+                (old, u.recorded.replace(objects))
+            });
+            drop(old);
+            return;
+        }
+        let old = STATE.with_borrow_mut(|s| s.units[id].recorded.take());
+        drop(old);
+    }
     let Some(stored) = fetch(tier, &key) else { return };
     // SAFETY: a fresh private copy.
     unsafe { mark_no_destructors(&stored) };

@@ -10,7 +10,9 @@
 //!    effect, at the assigning statement), and for other writing fetches marks the root for the next
 //!    check.
 //!
-//! Handlers installed before ours are chained to.
+//! The handlers serve the private opcodes of the oplines `placement` chose, and run the original
+//! opcode afterwards. Where oplines cannot be chosen (`placement::install` refused), they hook the
+//! engine's opcodes themselves, for all code, chaining to handlers installed before.
 
 use std::ffi::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -20,13 +22,17 @@ use ext_php_rs::ffi::{
     self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_STRING, IS_UNDEF,
 };
 
-use super::abi::{self, OpcodeHandler, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED, IS_VAR};
+use super::abi::{
+    self, zend_get_user_opcode_handler, OpcodeHandler, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED, IS_VAR,
+};
 use super::engine;
+use super::placement;
 use crate::zend;
 use crate::zvals;
 
 const ZEND_USER_OPCODE_CONTINUE: c_int = 0;
 const ZEND_USER_OPCODE_DISPATCH: c_int = 2;
+const ZEND_USER_OPCODE_DISPATCH_TO: c_int = 0x100;
 
 const ASSIGN_STATIC_PROP: u8 = 25;
 const ASSIGN_STATIC_PROP_OP: u8 = 29;
@@ -45,13 +51,14 @@ const ISSET_ISEMPTY_STATIC_PROP: u8 = 180;
 const RETURN: u8 = 62;
 const RETURN_BY_REF: u8 = 111;
 const BIND_STATIC: u8 = 183;
+
 /// PHP 8.3: first opline of `static $x = <run-time expression>;`, before the initialiser and BIND_STATIC.
 #[cfg(php83)]
 const BIND_INIT_STATIC_OR_JMP: u8 = 203;
 
-/// Every static-property opcode: restore points and check points. The first ten may change the
-/// root in place (the write itself happens in the opcodes that follow).
-pub const OPCODES: [u8; 14] = [
+/// Every static-property opcode: restore points and check points. The first ten may change the root
+/// in place (the write itself happens in the opcodes that follow).
+pub const STATIC_PROPERTY: [u8; 14] = [
     ASSIGN_STATIC_PROP_OP,
     ASSIGN_STATIC_PROP_REF,
     PRE_INC_STATIC_PROP,
@@ -67,8 +74,7 @@ pub const OPCODES: [u8; 14] = [
     FETCH_STATIC_PROP_IS,
     ISSET_ISEMPTY_STATIC_PROP,
 ];
-
-const WRITES: &[u8] = OPCODES.split_at(10).0;
+const WRITES: &[u8] = STATIC_PROPERTY.split_at(10).0;
 
 /// The function-level opcodes: method statics (restored at their first `static` statement).
 #[cfg(not(php83))]
@@ -76,45 +82,109 @@ const FUNCTION_OPCODES: [u8; 3] = [BIND_STATIC, RETURN, RETURN_BY_REF];
 #[cfg(php83)]
 const FUNCTION_OPCODES: [u8; 4] = [BIND_STATIC, BIND_INIT_STATIC_OR_JMP, RETURN, RETURN_BY_REF];
 
-/// Handlers that were installed before ours, per opcode (0 = none).
+/// Every opcode exact mode hooks, in a fixed order (the private opcodes of `placement` follow it):
+/// the static-property opcodes, then the function-level ones.
+pub fn hooked() -> impl Iterator<Item = u8> {
+    STATIC_PROPERTY.into_iter().chain(FUNCTION_OPCODES)
+}
+
+/// Whether `opcode` (an engine opcode) addresses a static property.
+pub fn is_static_property(opcode: u8) -> bool {
+    STATIC_PROPERTY.contains(&opcode)
+}
+
+fn is_static_statement(opcode: u8) -> bool {
+    #[cfg(php83)]
+    if opcode == BIND_INIT_STATIC_OR_JMP {
+        return true;
+    }
+    opcode == BIND_STATIC
+}
+
+/// Handlers that were installed before ours, per engine opcode (0 = none), when ours hook the engine's
+/// opcodes.
 static PREVIOUS: [AtomicUsize; 256] = [const { AtomicUsize::new(0) }; 256];
 
 type BinaryOp = unsafe extern "C" fn(*mut zval, *mut zval, *mut zval) -> c_int;
 
 unsafe extern "C" {
-    fn zend_get_user_opcode_handler(opcode: u8) -> Option<OpcodeHandler>;
     fn get_binary_op(opcode: c_int) -> Option<BinaryOp>;
 }
 
-/// Our handler for each opcode we hook.
-fn handlers() -> impl Iterator<Item = (u8, OpcodeHandler)> {
-    let props = OPCODES.iter().map(|&op| (op, on_static_prop as OpcodeHandler));
-    props.chain(FUNCTION_OPCODES.iter().map(|&op| (op, on_function_opcode as OpcodeHandler)))
+/// Our handler for the `index`th of [`hooked`].
+fn handler(index: usize) -> OpcodeHandler {
+    if index < STATIC_PROPERTY.len() {
+        on_static_prop
+    } else {
+        on_function_opcode
+    }
 }
 
-/// Installs the handlers (MINIT, exact mode only), remembering the ones installed before ours. One of
-/// our own is never remembered (a restart whose shutdown did not run would otherwise recurse forever).
+fn is_ours(f: OpcodeHandler) -> bool {
+    f as usize == on_static_prop as *const () as usize || f as usize == on_function_opcode as *const () as usize
+}
+
+/// Installs the handlers (MINIT, exact mode only): on the private opcodes of chosen oplines, or, when
+/// oplines cannot be chosen, on the engine's opcodes, remembering the handlers installed before ours.
+/// One of our own is never remembered (a restart whose shutdown did not run would otherwise recurse
+/// forever).
 pub fn install() {
-    for (op, handler) in handlers() {
+    if install_private() {
+        if placement::install() {
+            return;
+        }
+        uninstall_private();
+    }
+    for (index, op) in hooked().enumerate() {
         // SAFETY: MINIT, before any request; the engine keeps one handler per opcode.
         unsafe {
-            let previous = zend_get_user_opcode_handler(op).map_or(0, |f| f as usize);
-            let ours = previous == on_static_prop as *const () as usize
-                || previous == on_function_opcode as *const () as usize;
-            PREVIOUS[op as usize].store(if ours { 0 } else { previous }, Ordering::Relaxed);
-            abi::zend_set_user_opcode_handler(op, Some(handler));
+            let previous = zend_get_user_opcode_handler(op).filter(|&f| !is_ours(f)).map_or(0, |f| f as usize);
+            PREVIOUS[op as usize].store(previous, Ordering::Relaxed);
+            abi::zend_set_user_opcode_handler(op, Some(handler(index)));
         }
     }
 }
 
-/// Puts back the handlers that were installed before ours (MSHUTDOWN). An opcode whose handler was
-/// replaced after ours is left to whoever replaced it.
+/// Takes the private opcodes, unless another extension uses one of them.
+fn install_private() -> bool {
+    for (index, op) in hooked().enumerate() {
+        let private = placement::private(index, op);
+        // SAFETY: MINIT; private opcodes are never emitted by the compiler.
+        unsafe {
+            if zend_get_user_opcode_handler(private).is_some_and(|f| !is_ours(f)) {
+                uninstall_private();
+                return false;
+            }
+            abi::zend_set_user_opcode_handler(private, Some(handler(index)));
+        }
+    }
+    true
+}
+
+/// Releases the private opcodes still served by our handlers.
+fn uninstall_private() {
+    for (index, op) in hooked().enumerate() {
+        let private = placement::private(index, op);
+        // SAFETY: MINIT or MSHUTDOWN, no request running.
+        unsafe {
+            if zend_get_user_opcode_handler(private).is_some_and(is_ours) {
+                abi::zend_set_user_opcode_handler(private, None);
+            }
+        }
+    }
+}
+
+/// Puts back what [`install`] replaced (MSHUTDOWN): the compile hooks, the private opcodes, and the
+/// engine opcodes' previous handlers. An opcode whose handler was replaced after ours is left to
+/// whoever replaced it.
 pub fn uninstall() {
-    for (op, handler) in handlers() {
+    placement::uninstall();
+    uninstall_private();
+    for (index, op) in hooked().enumerate() {
         let previous = PREVIOUS[op as usize].swap(0, Ordering::Relaxed);
         // SAFETY: MSHUTDOWN, no request running; a saved value is a handler function pointer.
         unsafe {
-            if zend_get_user_opcode_handler(op).map(|f| f as usize) != Some(handler as usize) {
+            if zend_get_user_opcode_handler(op).map(|f| f as usize) != Some(handler(index) as usize) {
                 continue;
             }
             let restored = (previous != 0).then(|| std::mem::transmute::<usize, OpcodeHandler>(previous));
@@ -123,8 +193,23 @@ pub fn uninstall() {
     }
 }
 
-/// Continues with the handler installed before ours, or the engine's own.
+/// Continues with the opline's own opcode: for a private opcode, the original (through another
+/// extension's handler for it, if one is installed); otherwise the handler installed before ours, or
+/// the engine's own.
 unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
+    let original = placement::original(opcode);
+    if original != opcode {
+        let to_original = ZEND_USER_OPCODE_DISPATCH_TO | c_int::from(original);
+        // SAFETY: reading the engine's handler table.
+        return match unsafe { zend_get_user_opcode_handler(original) } {
+            // SAFETY: a handler installed for the original opcode; it gets the frame it expects.
+            Some(other) => match unsafe { other(ex) } {
+                ZEND_USER_OPCODE_DISPATCH => to_original,
+                outcome => outcome,
+            },
+            None => to_original,
+        };
+    }
     let previous = PREVIOUS[opcode as usize].load(Ordering::Relaxed);
     if previous == 0 {
         return ZEND_USER_OPCODE_DISPATCH;
@@ -136,14 +221,6 @@ unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
     }
 }
 
-fn is_static_statement(opcode: u8) -> bool {
-    #[cfg(php83)]
-    if opcode == BIND_INIT_STATIC_OR_JMP {
-        return true;
-    }
-    opcode == BIND_STATIC
-}
-
 unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
     // SAFETY: the engine passes the executing frame of a user function.
     let (opcode, op) = unsafe { ((*(*ex).opline).opcode, &raw mut (*(*ex).func).op_array) };
@@ -152,7 +229,7 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
         if unsafe { (*op).static_variables.is_null() } || engine::idle() {
             return false;
         }
-        if is_static_statement(opcode) {
+        if is_static_statement(placement::original(opcode)) {
             // SAFETY: the frame's function is live and is executing its `static` statement.
             unsafe { engine::method_begin(op) };
         } else {
@@ -178,7 +255,15 @@ unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
     match handled {
         Ok(true) => ZEND_USER_OPCODE_CONTINUE,
         // SAFETY: as above.
-        _ => unsafe { dispatch(ex, opcode) },
+        _ => unsafe {
+            if placement::original(opcode) == ISSET_ISEMPTY_STATIC_PROP && opcode != ISSET_ISEMPTY_STATIC_PROP {
+                // A smart branch that throws leaves its result unwritten, and the engine releases the
+                // result of an opline it does not know as a smart branch, as it does not know ours
+                // under its private number: the result must hold nothing.
+                abandon(ex, (*ex).opline);
+            }
+            dispatch(ex, opcode)
+        },
     }
 }
 
@@ -189,14 +274,15 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
         // Also true before any class is registered: an autoload triggered by this access registers it.
         return false;
     }
-    engine::check_watched();
-    if zend::exception_pending() {
-        // A PinnedStatic publication failed: the exception is raised before this opcode runs.
-        return true;
-    }
     // SAFETY: the frame and opline are live for the duration of the handler.
     unsafe {
         let opline = (*ex).opline;
+        engine::check_watched();
+        if zend::exception_pending() {
+            // A PinnedStatic publication failed: the exception is raised before this opcode runs.
+            abandon(ex, opline);
+            return true;
+        }
         let Some(ce) = target_class(ex, opline) else { return false };
         if !engine::restore_class(ce) {
             return false;
@@ -206,7 +292,7 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
         if info.is_null() || (*info).flags & zend::ZEND_ACC_STATIC == 0 {
             return false;
         }
-        let opcode = (*opline).opcode;
+        let opcode = placement::original((*opline).opcode);
         let unit = engine::at_write_unit(info);
         if let (ASSIGN_STATIC_PROP, Some(unit)) = (opcode, unit) {
             return assign(ex, opline, ce, name, unit);
@@ -225,6 +311,20 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
             engine::watch(info);
         }
         false
+    }
+}
+
+/// Before an exception is raised at `opline` instead of running it: the engine's exception handling
+/// releases the opline's result, so the slot must hold nothing (as the engine's interrupt helper does).
+///
+/// # Safety
+/// `opline` must be the current opline of the live frame `ex`.
+unsafe fn abandon(ex: *mut zend_execute_data, opline: *const zend_op) {
+    // SAFETY: as above; the result slot is written, never read.
+    unsafe {
+        if (*opline).result_type & (IS_TMP_VAR | IS_VAR) != 0 {
+            (*abi::frame_var(ex, (*opline).result.var)).u1.type_info = IS_UNDEF;
+        }
     }
 }
 
@@ -323,6 +423,7 @@ unsafe fn assign(
         {
             drop(value);
             release_op_data(ex, data);
+            abandon(ex, opline);
             return true;
         }
         drop(std::ptr::replace(slot, value));
@@ -350,12 +451,13 @@ unsafe fn step_integer(
         let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_RW, &raw mut found);
         if slot.is_null() {
             // Visibility error: pending exception, frame redirected.
+            abandon(ex, opline);
             return true;
         }
         if zend::type_of(slot) != ffi::IS_LONG {
             return false;
         }
-        let opcode = (*opline).opcode;
+        let opcode = placement::original((*opline).opcode);
         let old = (*slot).value.lval;
         let new = match opcode {
             PRE_INC_STATIC_PROP | POST_INC_STATIC_PROP => old.checked_add(1),
@@ -439,6 +541,7 @@ unsafe fn target(
         let slot = abi::zend_std_get_static_property_with_info(ce, name, fetch, &raw mut info);
         if slot.is_null() {
             release_op_data(ex, data);
+            abandon(ex, opline);
             return Err(true);
         }
         if engine::is_reference(slot) {

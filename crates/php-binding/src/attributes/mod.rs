@@ -9,6 +9,7 @@
 //! * `diagnose`: why a value cannot be published;
 //! * `observers`: class-linked and fcall observers (both modes);
 //! * `exact`: the static-property opcode handlers of exact mode;
+//! * `placement`: which oplines those handlers run on, chosen when code is compiled;
 //! * `abi`: the engine structures and functions these need.
 
 mod abi;
@@ -19,6 +20,7 @@ mod engine;
 mod exact;
 mod member_search;
 mod observers;
+mod placement;
 mod plan;
 
 pub use engine::on_clear;

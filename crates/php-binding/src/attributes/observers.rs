@@ -15,6 +15,7 @@ use super::abi::{self, IS_CONST, ZEND_ACC_LINKED, ZEND_ACC_PRELOADED};
 use super::declaration;
 use super::engine;
 use super::exact;
+use super::placement;
 use crate::zend::{self, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
 use crate::zvals;
 
@@ -108,7 +109,7 @@ pub(super) unsafe fn accessed_now(ce: *mut zend_class_entry) -> bool {
             let func = (*frame).func;
             if !func.is_null() && (*func).type_ == ZEND_USER_FUNCTION && !(*frame).opline.is_null() {
                 let opline = (*frame).opline;
-                if exact::OPCODES.contains(&(*opline).opcode) && (*opline).op2_type == IS_CONST {
+                if exact::is_static_property(placement::original((*opline).opcode)) && (*opline).op2_type == IS_CONST {
                     let name = abi::literal(opline, (*opline).op2.constant).add(1);
                     if zend::zstr_bytes((*name).value.str_) == lcname.as_slice() {
                         return true;
