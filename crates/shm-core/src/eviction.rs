@@ -19,11 +19,14 @@ use std::sync::atomic::Ordering;
 
 /// Buckets a store sweeps for expired entries when memory is short.
 const PRESSURE_SWEEP: u64 = 2;
-/// Heap bytes a walk inspects giving second chances, as a multiple of the request (at least
-/// `MIN_WALK`, at most `SECOND_CHANCES` blocks); past that it takes the next run whatever the reference
-/// bits say.
+/// Heap bytes a walk inspects beyond one revolution of the heap, as a multiple of the request (at least
+/// `MIN_WALK`); compaction's search for a window walks that far too.
 pub(crate) const WALK_FACTOR: u64 = 8;
 pub(crate) const MIN_WALK: u64 = 64 << 10;
+/// Blocks a walk inspects giving second chances; past that it takes the next run whatever the reference
+/// bits say. Counted in blocks, not bytes: a block costs the walk the same whatever its size, and a
+/// byte budget let a large store evict entries read on every request (the FPM load test's sentinels)
+/// after a few large blocks.
 const SECOND_CHANCES: u64 = 512;
 /// Rounds of making room a store attempts before it gives up (each round does real work).
 pub(crate) const MAX_ROUNDS: usize = 4;
@@ -205,7 +208,7 @@ impl Backend {
                     continue;
                 }
             };
-            let forced = walk.walked > limit || walk.blocks > SECOND_CHANCES;
+            let forced = walk.blocks > SECOND_CHANCES;
             match self.walked(&b, now) {
                 Walked::Space(expired) => run.extend(expired.map(|h| (h, true))),
                 Walked::Live(h) if forced || !self.second_chance(&h) => run.push((h, false)),

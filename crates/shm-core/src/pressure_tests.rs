@@ -33,6 +33,32 @@ fn one_large_store_into_a_full_volatile_backend_evicts_about_what_it_needs() {
 }
 
 #[test]
+fn entries_read_between_large_stores_survive_when_a_cold_run_lies_further_on() {
+    let (_seg, p) = backends(4 * MB, 0);
+    let v = p.volatile.unwrap();
+    // From the start of the heap: 40 pairs of a small entry read between stores and a cold 32 KiB one
+    // (no cold run of 64 KiB among them), then cold 32 KiB entries until the backend is nearly full.
+    for i in 0..40 {
+        v.store(format!("hot{i}").as_bytes(), 2, b"sentinel", 0).unwrap();
+        v.store(format!("cold{i}").as_bytes(), 2, &vec![1u8; 32 * KB], 0).unwrap();
+    }
+    let mut tail = 0;
+    while v.stats().free_bytes > 48 * KB as u64 {
+        v.store(format!("tail{tail}").as_bytes(), 2, &vec![2u8; 32 * KB], 0).unwrap();
+        tail += 1;
+    }
+    assert_eq!(v.stats().evictions, 0, "filled without evicting");
+    for round in 0..5 {
+        (0..40).for_each(|i| assert!(v.get(format!("hot{i}").as_bytes()).is_some(), "hot{i} gone by round {round}"));
+        v.store(format!("large{round}").as_bytes(), 2, &vec![3u8; 64 * KB], 0).unwrap();
+    }
+    // The pairs span 1.3 MB, 20 times a 64 KiB request: a walk that gave up on second chances after a
+    // multiple of the request's bytes evicted a read entry with the cold 32 KiB one next to it.
+    (0..40).for_each(|i| assert!(v.peek(format!("hot{i}").as_bytes()).is_some(), "hot{i} was evicted"));
+    v.verify().unwrap();
+}
+
+#[test]
 fn a_store_that_fits_in_fragmented_free_memory_moves_entries_instead_of_evicting() {
     let (_seg, p) = backends(8 * MB, 0);
     let v = p.volatile.unwrap();
