@@ -1,5 +1,5 @@
 --TEST--
-V06 PHP 8.4 lazy objects anywhere in a stored value are initialised first: nested ghosts and proxies (also ones an initialiser creates), a ghost met twice keeps its identity and runs its initialiser once, a class with __serialize() is initialised before its hook runs, SKIP_INITIALIZATION_ON_SERIALIZE is not honoured; an initialiser that throws makes the store fail with its exception, leaves the key's previous value and the object lazy (docs/PHP_VERSIONS.md)
+V06 PHP 8.4 lazy objects anywhere in a stored value are initialised first: nested ghosts and proxies (also ones an initialiser creates), a ghost met twice keeps its identity and runs its initialiser once, a class with __serialize() is initialised before its hook runs, a proxy's __sleep() selects from its real instance, SKIP_INITIALIZATION_ON_SERIALIZE is not honoured; an initialiser that throws makes the store fail with its exception, leaves the key's previous value and the object lazy (docs/PHP_VERSIONS.md)
 --SKIPIF--
 <?php if (PHP_VERSION_ID < 80400) die('skip PHP 8.4+ lazy objects (scripts/test runs this file from PHP 8.4 on)'); ?>
 --EXTENSIONS--
@@ -13,6 +13,11 @@ class Node {
     public string $name = '';
     public ?Node $child = null;
     public array $items = [];
+}
+class Slept {
+    public int $a = 1;
+    public int $b = 2;
+    public function __sleep(): array { return ['a']; }
 }
 class Hooked {
     public int $n = 0;
@@ -45,6 +50,11 @@ $h = $hooks->newLazyGhost(function (Hooked $o) { echo "hooked ghost initialiser\
 var_dump(P::set('hk', [$h, $h]));
 $got = P::get('hk');
 var_dump($got[0]->n, $got[0] === $got[1]);
+
+$sp = (new ReflectionClass(Slept::class))->newLazyProxy(function () { echo "slept proxy initialiser\n"; $o = new Slept(); $o->a = 5; $o->b = 6; return $o; });
+var_dump(P::set('sp', $sp));
+$got = P::get('sp');
+var_dump(get_class($got), $got->a, $got->b);
 
 echo "-- skip flag\n";
 $s = $nodes->newLazyGhost(function (Node $n) { echo "skip-flag initialiser\n"; $n->name = 'skip'; }, ReflectionClass::SKIP_INITIALIZATION_ON_SERIALIZE);
@@ -88,6 +98,11 @@ __serialize sees n=7
 bool(true)
 int(7)
 bool(true)
+slept proxy initialiser
+bool(true)
+string(5) "Slept"
+int(5)
+int(2)
 -- skip flag
 skip-flag initialiser
 bool(true)

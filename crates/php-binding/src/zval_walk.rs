@@ -223,7 +223,7 @@ impl Walk {
                     lazy.state
                 };
                 if self.class((*obj).ce).facts.info.userland_hooks.any() {
-                    self.run_hook(id, obj, state)?;
+                    self.run_hook(id, obj)?;
                 } else {
                     self.tasks.push(Task::Object(id, obj, state));
                 }
@@ -609,17 +609,15 @@ impl Walk {
         }
     }
 
-    /// Runs the object's serialization hook and writes what it selected (§6.4: once per store). `state`
-    /// holds the object's properties (`obj` itself, or the real instance of the lazy proxy `obj`).
+    /// Runs the object's serialization hook and writes what it selected (§6.4: once per store).
     ///
     /// # Safety
-    /// `obj` must be a live (pinned) object, `state` live while `obj` is.
-    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object, state: *mut zend_object) -> Result<(), Stop> {
+    /// `obj` must be a live (pinned) object.
+    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live object; hooks run with no shm-core state held, and what they
         // return is pinned before the walk reads it.
         unsafe {
             let ce = (*obj).ce;
-            check_state_layout(ce, state)?;
             if !(*ce).__serialize.is_null() {
                 let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
                 if zend::type_of(&raw const data) != IS_ARRAY {
@@ -649,6 +647,10 @@ impl Walk {
                     None => return Ok(()),
                 }
             };
+            // The properties are those of a lazy proxy's real instance, looked up only now: `__sleep()` may
+            // have reset the proxy and released the instance it had.
+            let state = zend::lazy_object(obj).state;
+            check_state_layout(ce, state)?;
             let properties = self.select_properties(state, selection)?;
             let class_name = self.class_name(ce);
             if !(*ce).__unserialize.is_null() {
