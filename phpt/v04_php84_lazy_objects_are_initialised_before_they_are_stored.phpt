@@ -2,8 +2,6 @@
 V04 PHP 8.4 lazy objects are initialised before they are stored, as serialize() does: a lazy ghost runs its initialiser once and is stored with its state; a lazy proxy is stored as its real instance's state under the proxy's class; an already initialised proxy likewise (docs/PHP_VERSIONS.md)
 --SKIPIF--
 <?php if (PHP_VERSION_ID < 80400) die('skip PHP 8.4+ lazy objects (scripts/test runs this file from PHP 8.4 on)'); ?>
---XFAIL--
-The encoder (crates/php-binding/src/zval_in.rs) reads a lazy object's own property slots, which are uninitialised: it stores an empty object. Fix after the encoder rewrite: zend_lazy_object_init() an uninitialised lazy object before encoding it, and encode an initialised proxy's real instance (zend_lazy_object_get_instance()).
 --EXTENSIONS--
 static_cache
 --FILE--

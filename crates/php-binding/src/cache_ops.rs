@@ -247,14 +247,15 @@ pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
     args::not_closure(2, value)?;
     let ttl = args::non_negative(3, ttl)?;
     // Borrowed from the runtime rather than cloned: no reference-count traffic on the store path.
-    let runtime = request::runtime();
-    let Some(backend) = runtime.as_deref().and_then(|rt| rt.backend(tier)) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    let stored = store_value(tier, backend, key, value, ttl)?;
-    call.ret().set_bool(stored);
-    Ok(())
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
+            call.ret().set_bool(false);
+            return Ok(());
+        };
+        let stored = store_value(tier, backend, key, value, ttl)?;
+        call.ret().set_bool(stored);
+        Ok(())
+    })
 }
 
 pub fn set_multiple(tier: Tier, call: &Call) -> Parsed<()> {
@@ -389,15 +390,20 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
     let key = call.string(1)?;
     let step = if call.num_args() >= 2 { call.long(2)? } else { 1 };
     args::key(1, key, KeyRules::Full)?;
-    let runtime = request::runtime();
-    let Some(backend) = runtime.as_deref().and_then(|rt| rt.backend(Tier::Pinned)) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
+    request::with_runtime(|runtime| match runtime.and_then(|rt| rt.backend(Tier::Pinned)) {
+        Some(backend) => update_counter(direction, backend, key, step, call),
+        None => call.ret().set_bool(false),
+    });
+    Ok(())
+}
+
+/// `increment()`/`decrement()` once the backend is known: waits for another request's reservation of
+/// the key, updates, and sets the result.
+fn update_counter(direction: Direction, backend: &Backend, key: &[u8], step: i64, call: &Call) {
     let owner = request::owner();
     if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
         call.ret().set_bool(false);
-        return Ok(());
+        return;
     }
     let outcome = match direction {
         Direction::Up => backend.increment(key, step),
@@ -415,7 +421,6 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
         }
         Err(CounterError::NotInteger | CounterError::Store(_)) => call.ret().set_bool(false),
     }
-    Ok(())
 }
 
 pub fn increment(_tier: Tier, call: &Call) -> Parsed<()> {

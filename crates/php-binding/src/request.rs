@@ -2,7 +2,7 @@
 //! the runtime, and the keys it holds reservations for, released at request end (§10.4). Borrows of
 //! this state are short and never span a call into PHP.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -24,6 +24,9 @@ struct RequestState {
 
 thread_local! {
     static REQUEST: RefCell<RequestState> = RefCell::default();
+    /// The runtime `REQUEST` holds, as a plain pointer: the per-call path borrows it without the two
+    /// atomic reference-count updates of an `Arc` clone (null outside a request).
+    static REQUEST_RUNTIME: Cell<*const Runtime> = const { Cell::new(std::ptr::null()) };
 }
 
 /// RINIT (and each new HTTP request in worker mode): a fresh owner token and runtime snapshot. A
@@ -32,6 +35,7 @@ pub fn begin() {
     end();
     let id = NEXT_REQUEST.fetch_add(1, Ordering::Relaxed);
     let runtime = runtime::for_request();
+    REQUEST_RUNTIME.set(runtime.as_ref().map_or(std::ptr::null(), Arc::as_ptr));
     REQUEST.with_borrow_mut(|r| *r = RequestState { id, runtime, held: Default::default() });
 }
 
@@ -39,6 +43,7 @@ pub fn begin() {
 /// hits and misses, and drops the snapshot. Touches no request memory, so it is safe on state left by
 /// a request whose heap is gone.
 pub fn end() {
+    REQUEST_RUNTIME.set(std::ptr::null());
     let state = REQUEST.with_borrow_mut(std::mem::take);
     let Some(runtime) = state.runtime else { return };
     let owner = RequestId(state.id);
@@ -60,6 +65,22 @@ pub fn in_request() -> bool {
 /// The runtime this request uses (the process runtime outside a request).
 pub fn runtime() -> Option<Arc<Runtime>> {
     REQUEST.with_borrow(|r| r.runtime.clone()).or_else(runtime::current)
+}
+
+/// Runs `f` with the runtime this request uses (the process runtime outside a request), borrowed rather
+/// than cloned: the store and counter paths pay no reference counting.
+pub fn with_runtime<R>(f: impl FnOnce(Option<&Runtime>) -> R) -> R {
+    let lent = REQUEST_RUNTIME.get();
+    if lent.is_null() {
+        return f(runtime::current().as_deref());
+    }
+    // SAFETY: `lent` comes from the `Arc` that `REQUEST` holds, and the process runtime (`runtime::current`)
+    // holds the same one: it is freed only when both let go. `REQUEST` lets go in `end()`, at a request
+    // boundary; userland code that `f` runs (a serialization hook) can reach one only through FrankenPHP's
+    // worker mode (a new HTTP request inside the script). The process runtime is replaced only at module
+    // start and shutdown and at an FPM worker's first request, none of which happen inside a PHP call, and
+    // FPM has no worker mode. So the runtime outlives `f`.
+    f(Some(unsafe { &*lent }))
 }
 
 pub fn owner() -> RequestId {

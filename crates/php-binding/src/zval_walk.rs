@@ -5,8 +5,8 @@
 //!
 //! The walk has two phases. First everything that needs no userland code is written; nothing can change
 //! under the walk. Then each object with a serialization hook (`__serialize`, `__sleep`) has its hook run
-//! once, in the order the walk met the objects, and what the hook selected is written before the next
-//! hook runs. From the first hook on, every object and reference the walk has met is pinned so that its
+//! once, and each uninitialised PHP 8.4 lazy object its initializer (then its hook, if it has one), in
+//! the order the walk met the objects, and what they produced is written before the next one runs. From the first hook on, every object and reference the walk has met is pinned so that its
 //! identity cannot be recycled, and string and array identities are forgotten before each hook. A value
 //! that needs `PHPSerialized` is detected before any hook runs. Runs before any shm-core call; its
 //! buffers are reused from one store to the next.
@@ -55,7 +55,8 @@ impl From<EncodeError> for Stop {
 /// A node whose record is still to be written.
 enum Task {
     Array(NodeId, *mut HashTable),
-    Object(NodeId, *mut zend_object),
+    /// An object, and the object whose slots hold its state (itself, or a lazy proxy's real instance).
+    Object(NodeId, *mut zend_object, *mut zend_object),
     Reference(NodeId, *mut zend_reference),
 }
 
@@ -111,7 +112,7 @@ struct Selected {
 pub struct Walk {
     writer: GraphWriter,
     tasks: Vec<Task>,
-    /// Objects whose hooks run in the second phase, in discovery order.
+    /// Objects whose hooks or lazy initializers run in the second phase, in discovery order.
     hooked: VecDeque<(NodeId, *mut zend_object)>,
     objects: HashMap<*mut zend_object, NodeId>,
     references: HashMap<*mut zend_reference, NodeId>,
@@ -214,7 +215,18 @@ impl Walk {
             self.drain()?;
             while let Some((id, obj)) = self.hooked.pop_front() {
                 self.before_hook();
-                self.run_hook(id, obj)?;
+                // A hook or initializer that ran since the object was met may have initialised it.
+                let lazy = zend::lazy_object(obj);
+                let state = if lazy.uninitialised {
+                    zend::initialise_lazy(obj).map_err(|()| Stop::Thrown)?
+                } else {
+                    lazy.state
+                };
+                if self.class((*obj).ce).facts.info.userland_hooks.any() {
+                    self.run_hook(id, obj)?;
+                } else {
+                    self.tasks.push(Task::Object(id, obj, state));
+                }
                 self.drain()?;
             }
         }
@@ -428,10 +440,11 @@ impl Walk {
             if self.hooks_started {
                 self.pinned.push(zvals::object_zval(obj));
             }
-            if info.userland_hooks.any() {
+            let lazy = zend::lazy_object(obj);
+            if info.userland_hooks.any() || lazy.uninitialised {
                 self.hooked.push_back((id, obj));
             } else {
-                self.tasks.push(Task::Object(id, obj));
+                self.tasks.push(Task::Object(id, obj, lazy.state));
             }
             Ok(Slot::Node(id))
         }
@@ -447,7 +460,7 @@ impl Walk {
             unsafe {
                 match task {
                     Task::Array(id, ht) => self.write_array(id, ht)?,
-                    Task::Object(id, obj) => self.write_object(id, obj)?,
+                    Task::Object(id, obj, state) => self.write_object(id, obj, state)?,
                     Task::Reference(id, r) => {
                         self.writer.begin_reference(id)?;
                         let slot = self.slot(&raw const (*r).val)?;
@@ -497,27 +510,30 @@ impl Walk {
         Ok(())
     }
 
-    /// Writes an object whose class has no userland serialization hook.
+    /// Writes an object whose class has no userland serialization hook, under its class, with the state
+    /// `state` holds (`obj` itself, or the real instance of the lazy proxy `obj`).
     ///
     /// # Safety
-    /// `obj` must be a live object.
-    unsafe fn write_object(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
-        // SAFETY: caller guarantees a live object; its facts were read when it got its id.
+    /// `obj` and `state` must be live objects.
+    unsafe fn write_object(&mut self, id: NodeId, obj: *mut zend_object, state: *mut zend_object) -> Result<(), Stop> {
+        // SAFETY: caller guarantees live objects; the facts of `obj`'s class were read when it got its id.
         unsafe {
             let ce = (*obj).ce;
+            check_state_layout(ce, state)?;
             let facts = self.class(ce).facts;
             let shape = self.full_shape(ce)?;
             let dynamic = match facts.family() {
                 Some(family) => {
-                    let extracted = internal_state::extract(family, obj, facts.internal_base).map_err(|e| match e {
-                        StateError::Thrown => Stop::Thrown,
-                        StateError::Malformed => Stop::Unstorable,
-                    })?;
+                    let extracted =
+                        internal_state::extract(family, state, facts.internal_base).map_err(|e| match e {
+                            StateError::Thrown => Stop::Thrown,
+                            StateError::Malformed => Stop::Unstorable,
+                        })?;
                     // The class's internal code ran: any string it freed may have been reused.
                     self.writer.forget_identities();
                     self.writer.begin_object(id, shape, ObjectRestore::Internal)?;
-                    self.declared_properties(obj, ce)?;
-                    let dynamic = self.dynamic_properties(obj, family == StateFamily::DateInterval)?;
+                    self.declared_properties(state, ce)?;
+                    let dynamic = self.dynamic_properties(state, family == StateFamily::DateInterval)?;
                     self.writer.internal_state(&extracted.state)?;
                     let mut walked = Ok(());
                     extracted.state.for_each_value(|&z| {
@@ -535,8 +551,8 @@ impl Walk {
                 }
                 None => {
                     self.writer.begin_object(id, shape, ObjectRestore::Properties)?;
-                    self.declared_properties(obj, ce)?;
-                    self.dynamic_properties(obj, false)?
+                    self.declared_properties(state, ce)?;
+                    self.dynamic_properties(state, false)?
                 }
             };
             self.writer.end()?;
@@ -631,7 +647,11 @@ impl Walk {
                     None => return Ok(()),
                 }
             };
-            let properties = self.select_properties(obj, selection)?;
+            // The properties are those of a lazy proxy's real instance, looked up only now: `__sleep()` may
+            // have reset the proxy and released the instance it had.
+            let state = zend::lazy_object(obj).state;
+            check_state_layout(ce, state)?;
+            let properties = self.select_properties(state, selection)?;
             let class_name = self.class_name(ce);
             if !(*ce).__unserialize.is_null() {
                 // `__unserialize()` receives the properties as an array keyed by mangled name.
@@ -796,6 +816,21 @@ fn clear<K, V>(map: &mut HashMap<K, V>) {
         *map = HashMap::default();
     } else if !map.is_empty() {
         map.clear();
+    }
+}
+
+/// A lazy proxy's real instance may be of a parent class of the proxy's; the engine only allows one
+/// without properties of its own, so the slots line up. Refused if they do not.
+///
+/// # Safety
+/// `ce` and `state` must be live.
+unsafe fn check_state_layout(ce: *mut zend_class_entry, state: *mut zend_object) -> Result<(), Stop> {
+    // SAFETY: caller guarantees both are live.
+    let same = unsafe { (*state).ce == ce || zvals::slot_count((*state).ce) == zvals::slot_count(ce) };
+    if same {
+        Ok(())
+    } else {
+        Err(Stop::Unstorable)
     }
 }
 

@@ -216,7 +216,10 @@ impl ReaderSlots {
     pub(crate) fn begin_walk(&self, epoch: &AtomicU64) -> Option<Walk<'_>> {
         let slot = self.my_slot()?;
         let pin = epoch.load(Ordering::SeqCst);
-        self.word(slot, PIN).store(pin, Ordering::SeqCst);
+        // Relaxed: the SeqCst fence below orders the pin before every read of the walk, and pairs with the
+        // reclaimer's fence in `protection` (store-buffering: one side sees the other). A SeqCst store
+        // would add a second full barrier to every lookup.
+        self.word(slot, PIN).store(pin, Ordering::Relaxed);
         fence(Ordering::SeqCst);
         Some(Walk { slots: self, slot, pin, _not_send: std::marker::PhantomData })
     }

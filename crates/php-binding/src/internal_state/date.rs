@@ -1,6 +1,9 @@
-//! `DateTime`, `DateTimeImmutable`, `DateTimeZone`, `DateInterval`. Date-times and intervals go through
-//! the classes' own `__serialize` arrays; zones are read from `php_timezone_obj`, which
-//! `ext/date/php_date.h` publishes (its abbreviation offset and DST flag are not in `__serialize`).
+//! `DateTime`, `DateTimeImmutable`, `DateTimeZone`, `DateInterval`. A date-time is read from its
+//! `timelib_time` when it is in the usual shape (initialised, with a zone and an up-to-date timestamp),
+//! an interval from its `php_interval_obj` when initialised, else either goes through the class's own
+//! `__serialize` array (which the direct reads mirror field by field); zones are read from
+//! `php_timezone_obj`, which `ext/date/php_date.h` publishes (its abbreviation offset and DST flag are
+//! not in `__serialize`).
 
 use std::borrow::Cow;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
@@ -380,6 +383,66 @@ pub unsafe fn extract_date_time<'a>(
     }
 }
 
+/// The state of a date-time read straight from its `timelib_time`, as `__serialize()` and
+/// `getTimestamp()` would report it, without calling either (no array, no text to format and parse).
+/// `None` when the object is not in the plain shape that allows it (not initialised, no zone, a
+/// timestamp not up to date, a field out of range): [`extract_date_time`] then asks the class.
+///
+/// # Safety
+/// `obj` must be the `std` member of a live `php_date_obj` (a date-time of the `DateTime` family).
+pub unsafe fn read_date_time<'a>(obj: *mut zend_object) -> Option<InternalState<'a, *mut zval>> {
+    // SAFETY: caller guarantees the container layout; `time`, when set, is the object's own
+    // `timelib_time`, and the zone strings it points to live as long as it.
+    unsafe {
+        let time = (*container::<DateObj>(obj, std::mem::offset_of!(DateObj, std))).time;
+        if time.is_null() {
+            return None;
+        }
+        let t = &*time;
+        // `flags`: have_time, have_date, have_zone, have_relative, have_weeknr_day, sse_uptodate,
+        // tim_uptodate, is_localtime, zone_type.
+        let [.., sse_uptodate, _, is_localtime, zone_type] = t.flags;
+        if sse_uptodate == 0 || is_localtime == 0 {
+            return None;
+        }
+        let [year, month, day, hour, minute, second, us] = t.ymdhis_us;
+        let civil = CivilDateTime {
+            year,
+            month: u8::try_from(month).ok()?,
+            day: u8::try_from(day).ok()?,
+            hour: u8::try_from(hour).ok()?,
+            minute: u8::try_from(minute).ok()?,
+            second: u8::try_from(second).ok()?,
+        };
+        let z = i64::from(t.z);
+        let zone = match zone_type as c_int {
+            // `__serialize()` writes the offset as `+HH:MM`: seconds are dropped, as there.
+            ZONETYPE_OFFSET => {
+                let minutes = (z / 3600).abs() * 60 + ((z % 3600) / 60).abs();
+                TimeZoneState::Offset { utc_offset_seconds: if z < 0 { -minutes * 60 } else { minutes * 60 } }
+            }
+            // What `format('I')` and `getOffset()` report: the DST flag, and `z + 3600 * dst` less an hour
+            // when that flag is set.
+            ZONETYPE_ABBR if !t.tz_abbr.is_null() => {
+                let dst = t.dst == 1;
+                TimeZoneState::Abbreviation {
+                    abbreviation: Cow::Owned(CStr::from_ptr(t.tz_abbr).to_bytes().to_vec()),
+                    utc_offset_seconds: z + 3600 * i64::from(t.dst) - 3600 * i64::from(dst),
+                    dst,
+                }
+            }
+            ZONETYPE_ID => TimeZoneState::Identifier { name: Cow::Owned(zone_name(t.tz_info)?.into_vec()) },
+            _ => return None,
+        };
+        Some(InternalState::DateTime(DateTimeState {
+            unix_seconds: t.sse,
+            microsecond: u32::try_from(us).ok()?,
+            civil,
+            zone: Some(zone),
+        }))
+    }
+}
+
 /// Calls an internal date method that returns an int (or a numeric string, for `format`).
 ///
 /// # Safety
@@ -413,6 +476,72 @@ unsafe fn call_long(
     }
 }
 
+/// `TIMELIB_UNSET` (timelib.h): `days` of an interval not made by `diff()`.
+const TIMELIB_UNSET: i64 = -9_999_999;
+
+/// The state of an interval read straight from its `php_interval_obj`, as its `__serialize()` array
+/// reports it (see [`extract_interval`]), without building that array. `None` for an interval that is not
+/// initialised, or made from a date string that is missing: [`extract_interval`] then asks the class.
+///
+/// # Safety
+/// `obj` must be the `std` member of a live `php_interval_obj`.
+pub unsafe fn read_interval<'a>(obj: *mut zend_object) -> Option<InternalState<'a, *mut zval>> {
+    // SAFETY: caller guarantees the container layout; `diff` and `date_string`, when set, are the
+    // object's own.
+    unsafe {
+        let io = &*container::<IntervalObj>(obj, std::mem::offset_of!(IntervalObj, std));
+        if !io.initialized || io.diff.is_null() {
+            return None;
+        }
+        let mut state = DateIntervalState { ..EMPTY_INTERVAL };
+        if io.from_string {
+            if io.date_string.is_null() {
+                return None;
+            }
+            state.from_string = Some(Cow::Owned(zend::zstr_bytes(io.date_string).to_vec()));
+            return Some(InternalState::DateInterval(state));
+        }
+        let d = &*io.diff;
+        let [years, months, days, hours, minutes, seconds, us] = d.ymdhis_us;
+        state = DateIntervalState {
+            years,
+            months,
+            days,
+            hours,
+            minutes,
+            seconds,
+            // `__serialize()` exports `f` as seconds in a double.
+            microseconds: ((us as f64 / 1_000_000.0) * 1_000_000.0).round() as i64,
+            invert: d.invert != 0,
+            total_days: (d.days != TIMELIB_UNSET).then_some(d.days),
+            ..state
+        };
+        Some(InternalState::DateInterval(state))
+    }
+}
+
+/// An interval with every field zero, as [`extract_interval`] starts from.
+const EMPTY_INTERVAL: DateIntervalState<'static> = DateIntervalState {
+    years: 0,
+    months: 0,
+    days: 0,
+    hours: 0,
+    minutes: 0,
+    seconds: 0,
+    microseconds: 0,
+    invert: false,
+    total_days: None,
+    weekday: 0,
+    weekday_behavior: 0,
+    first_last_day_of: 0,
+    special_type: 0,
+    special_amount: 0,
+    have_weekday_relative: false,
+    have_special_relative: false,
+    civil_or_wall: 0,
+    from_string: None,
+};
+
 /// # Safety
 /// `ht` must be the live `__serialize()` array of a `DateInterval`.
 pub unsafe fn extract_interval<'a>(ht: *mut HashTable) -> Result<InternalState<'a, *mut zval>, StateError> {
@@ -426,26 +555,7 @@ pub unsafe fn extract_interval<'a>(ht: *mut HashTable) -> Result<InternalState<'
                 _ => Err(StateError::Malformed),
             }
         };
-        let mut state = DateIntervalState {
-            years: 0,
-            months: 0,
-            days: 0,
-            hours: 0,
-            minutes: 0,
-            seconds: 0,
-            microseconds: 0,
-            invert: false,
-            total_days: None,
-            weekday: 0,
-            weekday_behavior: 0,
-            first_last_day_of: 0,
-            special_type: 0,
-            special_amount: 0,
-            have_weekday_relative: false,
-            have_special_relative: false,
-            civil_or_wall: 0,
-            from_string: None,
-        };
+        let mut state = DateIntervalState { ..EMPTY_INTERVAL };
         if flag(b"from_string")? {
             state.from_string = Some(Cow::Owned(string_at(ht, b"date_string")?));
             return Ok(InternalState::DateInterval(state));

@@ -50,6 +50,11 @@ pub unsafe fn extract<'a>(
     unsafe {
         match family {
             StateFamily::DateTimeZone => Ok(Extracted { state: date::extract_zone(obj)?, keep: None }),
+            // Date-times and intervals in their usual shape are read without their `__serialize()`.
+            StateFamily::DateTime if let Some(state) = date::read_date_time(obj) => Ok(Extracted { state, keep: None }),
+            StateFamily::DateInterval if let Some(state) = date::read_interval(obj) => {
+                Ok(Extracted { state, keep: None })
+            }
             StateFamily::Heap | StateFamily::PriorityQueue => {
                 Ok(Extracted { state: heap::extract(family, obj)?, keep: None })
             }
