@@ -12,7 +12,6 @@
 //! from the second fetch of the request on (never where the class has a `__clone`).
 
 use foldhash::{HashMap, HashMapExt};
-use std::ffi::c_void;
 use std::ptr;
 
 use ext_php_rs::ffi::{
@@ -62,10 +61,9 @@ pub struct RequestMemo {
     enum_cases: Vec<*mut zend_object>,
     prototypes: Vec<Prototype>,
     /// Per object: the state of a date-family object as first restored in this thread (kept across
-    /// requests), so later restores copy it instead of parsing.
+    /// requests, with the thread's copy of its zone), so later restores, in any request, copy it
+    /// instead of parsing the date and loading the zone.
     dates: Vec<Option<DateSnapshot>>,
-    /// This request's tzinfo per zone identifier, met while restoring (the date extension owns them).
-    zones: HashMap<Box<[u8]>, *mut c_void>,
 }
 
 impl Drop for RequestMemo {
@@ -128,7 +126,6 @@ impl RequestMemo {
             enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
             prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
             dates: (0..blueprint.objects.len()).map(|_| None).collect(),
-            zones: HashMap::new(),
         }
     }
 
@@ -155,7 +152,6 @@ impl RequestMemo {
             }
         }
         self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
-        self.zones.clear();
         self.request = 0;
     }
 
@@ -485,16 +481,8 @@ impl Run<'_, '_> {
         let bp = self.bp;
         let date = matches!(family, StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval);
         if let Some(snapshot) = self.memo.dates[index].as_ref().filter(|_| date) {
-            let tz = match snapshot.zone() {
-                None => Some(ptr::null_mut()),
-                Some(zone) => self.memo.zones.get(zone).copied(),
-            };
-            // Without this request's tzinfo of the zone yet, restore as below (which loads it).
-            if let Some(tz) = tz {
-                // SAFETY: the object is fresh and of the snapshot's family (checked by create_object);
-                // `tz` was met in this request.
-                return unsafe { snapshot.apply(obj, tz) }.map_err(|_| DecodeError::Undecodable);
-            }
+            // SAFETY: the object is fresh and of the snapshot's family (checked by create_object).
+            return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
         let restored = match state {
             StatePlan::Unserialize(argument) => {
@@ -502,7 +490,8 @@ impl Run<'_, '_> {
                 // SAFETY: create_object checked that the class belongs to `family`; the object is fresh.
                 let restored = unsafe { internal_state::unserialize(obj, base, argument) };
                 if restored.is_ok() && date {
-                    self.remember_date(index, family, obj);
+                    // SAFETY: `obj` was just restored by its class's own __unserialize.
+                    self.memo.dates[index] = unsafe { DateSnapshot::capture(family, obj) }.ok();
                 }
                 restored
             }
@@ -518,18 +507,6 @@ impl Run<'_, '_> {
             }
             DecodeError::Undecodable
         })
-    }
-
-    /// Keeps the state of a freshly restored date-family object for later restores, and its tzinfo for
-    /// the rest of the request.
-    fn remember_date(&mut self, index: usize, family: StateFamily, obj: *mut zend_object) {
-        // SAFETY: `obj` was just restored by its class's own __unserialize.
-        if let Ok((snapshot, tz)) = unsafe { DateSnapshot::capture(family, obj) } {
-            if let Some(zone) = snapshot.zone() {
-                self.memo.zones.insert(zone.into(), tz);
-            }
-            self.memo.dates[index].get_or_insert(snapshot);
-        }
     }
 
     /// The object's class this request, or null for an incomplete class.
