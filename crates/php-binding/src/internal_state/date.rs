@@ -528,14 +528,31 @@ impl DateSnapshot {
 }
 
 /// Copies the internal state of `src` into `dst`, a fresh object of the same family (request
-/// prototypes of date objects: the class's clone handler would call a userland `__clone`).
+/// prototypes of date objects: the class's clone handler would call a userland `__clone`). A date-time
+/// is copied as `date_object_clone_date` copies it: its `timelib_time` whole, its abbreviation
+/// duplicated, its tzinfo shared.
 ///
 /// # Safety
 /// `src` must be a live object and `dst` a freshly created one (no constructor run), both of classes
 /// whose nearest internal ancestor belongs to `family`, a date family.
 pub unsafe fn copy_state(family: StateFamily, src: *mut zend_object, dst: *mut zend_object) -> Result<(), StateError> {
-    // SAFETY: forwarded from the caller; the tzinfo of `src` is live for this request.
+    // SAFETY: forwarded from the caller; the tzinfo of `src` is live as long as it (this request, or
+    // the thread for a kept zone).
     unsafe {
+        if family == StateFamily::DateTime {
+            let from = container::<DateObj>(src, std::mem::offset_of!(DateObj, std));
+            let to = container::<DateObj>(dst, std::mem::offset_of!(DateObj, std));
+            let time = (*from).time;
+            if time.is_null() || !(*to).time.is_null() {
+                return Err(StateError::Malformed);
+            }
+            let abbr = (*time).tz_abbr;
+            let abbr = if abbr.is_null() { abbr } else { ext_php_rs::ffi::_estrdup(abbr) };
+            let copy = ext_php_rs::ffi::_emalloc(size_of::<TimelibTime>()).cast::<TimelibTime>();
+            copy.write(TimelibTime { tz_abbr: abbr, ..*time });
+            (*to).time = copy;
+            return Ok(());
+        }
         let (state, tz) = snapshot(family, src)?;
         write(&state, dst, tz)
     }
