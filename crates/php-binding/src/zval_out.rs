@@ -11,7 +11,7 @@
 //! safe-direct object whose state is all ready values is copied with its class's own clone handler
 //! from the second fetch of the request on (never where the class has a `__clone`).
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::HashMap;
 use std::ptr;
 
 use ext_php_rs::ffi::{
@@ -102,8 +102,9 @@ struct ShapeClass {
     facts: ClassFacts,
     /// Per stored declared property.
     slots: Vec<SlotTarget>,
-    /// Slots by mangled name, for dynamic properties that match a declared one.
-    by_name: HashMap<Box<[u8]>, usize>,
+    /// Slots by mangled name, for dynamic properties that match a declared one (built on first use:
+    /// stored properties usually sit in the slot of the same index).
+    by_name: std::cell::OnceCell<HashMap<Box<[u8]>, usize>>,
     allows_dynamic: bool,
     /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
     forbids_dynamic: bool,
@@ -208,6 +209,7 @@ fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError>
 }
 
 /// A userland hook to run once every object is filled.
+#[derive(Clone, Copy)]
 enum Deferred {
     Unserialize(Cell),
     Wakeup,
@@ -567,9 +569,9 @@ impl Run<'_, '_> {
         let shape = self.bp.objects[index].shape as usize;
         let target = match self.memo.shapes[shape].as_ref() {
             None => SlotTarget::Dynamic,
-            Some(class) => match class.by_name.get(name) {
+            Some(class) => match class.slot_named(name) {
                 // SAFETY: `slot` is a declared slot of the class.
-                Some(&slot) => SlotTarget::Declared { slot, info: unsafe { zvals::slot_info(class.ce, slot) } },
+                Some(slot) => SlotTarget::Declared { slot, info: unsafe { zvals::slot_info(class.ce, slot) } },
                 None if class.allows_dynamic || (stored_dynamic && !class.forbids_dynamic) => SlotTarget::Dynamic,
                 None => SlotTarget::Dropped,
             },
@@ -598,12 +600,13 @@ impl Run<'_, '_> {
 
     /// Runs deferred `__unserialize`/`__wakeup` calls, inner objects first.
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
-        let mut by_object: HashMap<u32, Vec<Deferred>> = HashMap::new();
-        for (object, call) in std::mem::take(&mut self.deferred) {
-            by_object.entry(object).or_default().push(call);
-        }
+        // Objects are filled in index order, so the calls are sorted by object already.
+        let deferred = std::mem::take(&mut self.deferred);
+        debug_assert!(deferred.is_sorted_by_key(|(object, _)| *object));
         for &object in &self.bp.hook_order {
-            for call in by_object.remove(&object).unwrap_or_default() {
+            let first = deferred.partition_point(|(o, _)| *o < object);
+            let calls = deferred[first..].iter().take_while(|(o, _)| *o == object);
+            for &(_, call) in calls {
                 let obj = self.object_ptr(object as usize);
                 let ce = self.class_of(object as usize);
                 if ce.is_null() {
@@ -687,25 +690,50 @@ unsafe fn resolve_shape(
         if facts.info.object_tier(false).is_err() || facts.info.kind == graph_codec::ClassKind::Enum {
             return Err(DecodeError::Undecodable);
         }
-        let by_name: HashMap<Box<[u8]>, usize> = (0..zvals::slot_count(ce))
-            .filter_map(|slot| {
-                let info = zvals::slot_info(ce, slot);
-                (!info.is_null()).then(|| (Box::from(zend::zstr_bytes((*info).name)), slot))
-            })
-            .collect();
         let allows_dynamic = class_info::allows_dynamic_properties(ce);
-        let slots = stored
-            .properties
-            .iter()
-            .map(|(name, _)| match by_name.get(&name[..]) {
-                Some(&slot) => SlotTarget::Declared { slot, info: zvals::slot_info(ce, slot) },
-                None if allows_dynamic => SlotTarget::Dynamic,
-                None => SlotTarget::Dropped,
-            })
-            .collect();
         let clonable = (*ce).clone.is_null();
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
-        Ok(ShapeClass { ce, facts, slots, by_name, allows_dynamic, forbids_dynamic, clonable })
+        let mut class = ShapeClass {
+            ce,
+            facts,
+            slots: Vec::with_capacity(stored.properties.len()),
+            by_name: std::cell::OnceCell::new(),
+            allows_dynamic,
+            forbids_dynamic,
+            clonable,
+        };
+        let count = zvals::slot_count(ce);
+        for (k, (name, _)) in stored.properties.iter().enumerate() {
+            // The class as stored: the property sits in the slot of the same index.
+            let same = (k < count)
+                .then(|| zvals::slot_info(ce, k))
+                .filter(|info| !info.is_null() && zend::zstr_bytes((**info).name) == &name[..]);
+            let target = match same.map(|_| k).or_else(|| class.slot_named(name)) {
+                Some(slot) => SlotTarget::Declared { slot, info: zvals::slot_info(ce, slot) },
+                None if allows_dynamic => SlotTarget::Dynamic,
+                None => SlotTarget::Dropped,
+            };
+            class.slots.push(target);
+        }
+        Ok(class)
+    }
+}
+
+impl ShapeClass {
+    /// The declared slot of the mangled property `name`.
+    fn slot_named(&self, name: &[u8]) -> Option<usize> {
+        let by_name = self.by_name.get_or_init(|| {
+            // SAFETY: a class resolved in this request; its slot infos name every declared slot.
+            unsafe {
+                (0..zvals::slot_count(self.ce))
+                    .filter_map(|slot| {
+                        let info = zvals::slot_info(self.ce, slot);
+                        (!info.is_null()).then(|| (Box::from(zend::zstr_bytes((*info).name)), slot))
+                    })
+                    .collect()
+            }
+        });
+        by_name.get(name).copied()
     }
 }
 
