@@ -184,7 +184,7 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         cloned: vec![false; blueprint.objects.len()],
         references: Vec::with_capacity(blueprint.references.len()),
         arrays: Vec::with_capacity(blueprint.arrays.len()),
-        deferred: Vec::new(),
+        deferred: Vec::with_capacity(blueprint.hook_order.len()),
     };
     match run.all() {
         Ok(value) => {

@@ -207,6 +207,11 @@ impl KeptZone {
         // say and whose strings are NUL-terminated.
         unsafe {
             let src = &*tz;
+            // A tzinfo copied by timelib (`timelib_tzinfo_clone`) has its POSIX string without the parsed
+            // rule: not kept, so a zone's copy always carries the rule its loaded form has.
+            if !src.posix_string.is_null() && src.posix_info.is_null() {
+                return None;
+            }
             let count = |i: usize| usize::try_from(src.bit64[i]).ok();
             let (leaps, transitions, types, chars) =
                 (count(LEAPCNT)?, count(TIMECNT)?, count(TYPECNT)?, count(CHARCNT)?);
