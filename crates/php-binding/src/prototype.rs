@@ -26,6 +26,14 @@ use crate::zvals::{self, Key};
 /// Nesting beyond which no prototype is kept (the copy recurses on the C stack).
 const MAX_DEPTH: usize = 2_000;
 
+/// Objects a reused copier's map keeps room for.
+const MAX_KEPT_CAPACITY: usize = 4_096;
+
+thread_local! {
+    /// The maps of the last copy, cleared.
+    static SCRATCH: std::cell::RefCell<Option<Copier>> = const { std::cell::RefCell::new(None) };
+}
+
 struct Copier {
     objects: HashMap<*mut zend_object, *mut zend_object>,
     /// Safe-direct family per class met in this copy.
@@ -38,17 +46,27 @@ struct Copier {
 /// # Safety
 /// `src` must be a live zval, during a request.
 pub unsafe fn copy(src: &zval, for_prototype: bool) -> Option<zval> {
-    let mut c = Copier { objects: HashMap::new(), families: HashMap::new() };
+    // The maps of the previous copy are reused (cleared), so a copy of many objects does not grow them
+    // again; no userland code runs during a copy, so it never nests.
+    let mut c = SCRATCH
+        .with_borrow_mut(Option::take)
+        .unwrap_or_else(|| Copier { objects: HashMap::new(), families: HashMap::new() });
     // SAFETY: caller guarantees a live zval during a request.
-    let copied = unsafe { c.value(src, 0) }?;
-    if !for_prototype {
+    let copied = unsafe { c.value(src, 0) };
+    if !for_prototype && copied.is_some() {
         // Copies handed to PHP code get their destructors back (see `object`).
         for &obj in c.objects.values() {
             // SAFETY: every mapped copy is alive: `copied` holds it.
             unsafe { zvals::restore_destructor(obj) };
         }
     }
-    Some(copied)
+    // Classes are request-scoped: nothing is kept but the maps' memory, and not past a large copy.
+    c.objects.clear();
+    c.families.clear();
+    if c.objects.capacity() <= MAX_KEPT_CAPACITY {
+        SCRATCH.with_borrow_mut(|scratch| *scratch = Some(c));
+    }
+    copied
 }
 
 fn type_of(z: &zval) -> u32 {
@@ -163,7 +181,12 @@ impl Copier {
                 };
                 // Release the default the new object was given, then keep the slot's flags (u2: the
                 // uninitialized/readonly guards) with the copied value.
-                drop(std::ptr::replace(dst, copied));
+                let default = std::ptr::replace(dst, copied);
+                if zvals::is_refcounted(&default) {
+                    drop(default);
+                } else {
+                    std::mem::forget(default);
+                }
                 (*dst).u2 = src.u2;
             }
             let props = (*obj).properties;

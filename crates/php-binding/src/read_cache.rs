@@ -312,19 +312,27 @@ pub fn fetch_looked_up(
 /// out and built here.
 fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option<Rc<Local>>, DecodeError> {
     let epoch = backend.epoch();
-    let found = backend.fetch(key).map(|e| (e.version(), e.expires_ms(), e.tag(), e.value().to_vec()));
-    let Some((version, expires_ms, tag, bytes)) = found else {
+    // The local copy this thread has of the key, if any: its bytes are copied out again only when the
+    // entry's version changed (another key's change moves the epoch, not this entry).
+    let known = CACHE.with_borrow_mut(|c| match c.backend(tier, backend).slots.get(key) {
+        Some(Slot { outcome: Lookup::Hit(local), .. }) => Some(local.clone()),
+        _ => None,
+    });
+    let found = backend.fetch(key).map(|e| {
+        let version = e.version();
+        match known.as_ref().filter(|local| local.version == version && local.expires_ms == e.expires_ms()) {
+            Some(local) => Ok(local.clone()),
+            None => Err((version, e.expires_ms(), e.tag(), e.value().to_vec())),
+        }
+    });
+    let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss);
         CACHE.with_borrow_mut(|c| c.backend(tier, backend).misses += count);
         return Ok(None);
     };
-    let same_version = CACHE.with_borrow_mut(|c| match c.backend(tier, backend).slots.get(key) {
-        Some(Slot { outcome: Lookup::Hit(local), .. }) if local.version == version => Some(local.clone()),
-        _ => None,
-    });
-    let local = match same_version {
-        Some(local) => local,
-        None => {
+    let local = match found {
+        Ok(local) => local,
+        Err((version, expires_ms, tag, bytes)) => {
             let within_budget = CACHE.with_borrow(|c| c.superseded_bytes as u64 <= backend.capacity_bytes());
             let value = if within_budget {
                 LocalValue::Built(Box::new(Blueprint::build(tag, &bytes, Mode::Shared)?))

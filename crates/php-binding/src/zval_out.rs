@@ -11,8 +11,7 @@
 //! safe-direct object whose state is all ready values is copied with its class's own clone handler
 //! from the second fetch of the request on (never where the class has a `__clone`).
 
-use foldhash::{HashMap, HashMapExt};
-use std::ffi::c_void;
+use foldhash::HashMap;
 use std::ptr;
 
 use ext_php_rs::ffi::{
@@ -62,10 +61,9 @@ pub struct RequestMemo {
     enum_cases: Vec<*mut zend_object>,
     prototypes: Vec<Prototype>,
     /// Per object: the state of a date-family object as first restored in this thread (kept across
-    /// requests), so later restores copy it instead of parsing.
+    /// requests, with the thread's copy of its zone), so later restores, in any request, copy it
+    /// instead of parsing the date and loading the zone.
     dates: Vec<Option<DateSnapshot>>,
-    /// This request's tzinfo per zone identifier, met while restoring (the date extension owns them).
-    zones: HashMap<Box<[u8]>, *mut c_void>,
 }
 
 impl Drop for RequestMemo {
@@ -104,8 +102,9 @@ struct ShapeClass {
     facts: ClassFacts,
     /// Per stored declared property.
     slots: Vec<SlotTarget>,
-    /// Slots by mangled name, for dynamic properties that match a declared one.
-    by_name: HashMap<Box<[u8]>, usize>,
+    /// Slots by mangled name, for dynamic properties that match a declared one (built on first use:
+    /// stored properties usually sit in the slot of the same index).
+    by_name: std::cell::OnceCell<HashMap<Box<[u8]>, usize>>,
     allows_dynamic: bool,
     /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
     forbids_dynamic: bool,
@@ -128,7 +127,6 @@ impl RequestMemo {
             enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
             prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
             dates: (0..blueprint.objects.len()).map(|_| None).collect(),
-            zones: HashMap::new(),
         }
     }
 
@@ -155,7 +153,6 @@ impl RequestMemo {
             }
         }
         self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
-        self.zones.clear();
         self.request = 0;
     }
 
@@ -187,7 +184,7 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         cloned: vec![false; blueprint.objects.len()],
         references: Vec::with_capacity(blueprint.references.len()),
         arrays: Vec::with_capacity(blueprint.arrays.len()),
-        deferred: Vec::new(),
+        deferred: Vec::with_capacity(blueprint.hook_order.len()),
     };
     match run.all() {
         Ok(value) => {
@@ -212,6 +209,7 @@ fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError>
 }
 
 /// A userland hook to run once every object is filled.
+#[derive(Clone, Copy)]
 enum Deferred {
     Unserialize(Cell),
     Wakeup,
@@ -485,16 +483,8 @@ impl Run<'_, '_> {
         let bp = self.bp;
         let date = matches!(family, StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval);
         if let Some(snapshot) = self.memo.dates[index].as_ref().filter(|_| date) {
-            let tz = match snapshot.zone() {
-                None => Some(ptr::null_mut()),
-                Some(zone) => self.memo.zones.get(zone).copied(),
-            };
-            // Without this request's tzinfo of the zone yet, restore as below (which loads it).
-            if let Some(tz) = tz {
-                // SAFETY: the object is fresh and of the snapshot's family (checked by create_object);
-                // `tz` was met in this request.
-                return unsafe { snapshot.apply(obj, tz) }.map_err(|_| DecodeError::Undecodable);
-            }
+            // SAFETY: the object is fresh and of the snapshot's family (checked by create_object).
+            return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
         let restored = match state {
             StatePlan::Unserialize(argument) => {
@@ -502,7 +492,8 @@ impl Run<'_, '_> {
                 // SAFETY: create_object checked that the class belongs to `family`; the object is fresh.
                 let restored = unsafe { internal_state::unserialize(obj, base, argument) };
                 if restored.is_ok() && date {
-                    self.remember_date(index, family, obj);
+                    // SAFETY: `obj` was just restored by its class's own __unserialize.
+                    self.memo.dates[index] = unsafe { DateSnapshot::capture(family, obj) }.ok();
                 }
                 restored
             }
@@ -518,18 +509,6 @@ impl Run<'_, '_> {
             }
             DecodeError::Undecodable
         })
-    }
-
-    /// Keeps the state of a freshly restored date-family object for later restores, and its tzinfo for
-    /// the rest of the request.
-    fn remember_date(&mut self, index: usize, family: StateFamily, obj: *mut zend_object) {
-        // SAFETY: `obj` was just restored by its class's own __unserialize.
-        if let Ok((snapshot, tz)) = unsafe { DateSnapshot::capture(family, obj) } {
-            if let Some(zone) = snapshot.zone() {
-                self.memo.zones.insert(zone.into(), tz);
-            }
-            self.memo.dates[index].get_or_insert(snapshot);
-        }
     }
 
     /// The object's class this request, or null for an incomplete class.
@@ -590,9 +569,9 @@ impl Run<'_, '_> {
         let shape = self.bp.objects[index].shape as usize;
         let target = match self.memo.shapes[shape].as_ref() {
             None => SlotTarget::Dynamic,
-            Some(class) => match class.by_name.get(name) {
+            Some(class) => match class.slot_named(name) {
                 // SAFETY: `slot` is a declared slot of the class.
-                Some(&slot) => SlotTarget::Declared { slot, info: unsafe { zvals::slot_info(class.ce, slot) } },
+                Some(slot) => SlotTarget::Declared { slot, info: unsafe { zvals::slot_info(class.ce, slot) } },
                 None if class.allows_dynamic || (stored_dynamic && !class.forbids_dynamic) => SlotTarget::Dynamic,
                 None => SlotTarget::Dropped,
             },
@@ -621,12 +600,13 @@ impl Run<'_, '_> {
 
     /// Runs deferred `__unserialize`/`__wakeup` calls, inner objects first.
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
-        let mut by_object: HashMap<u32, Vec<Deferred>> = HashMap::new();
-        for (object, call) in std::mem::take(&mut self.deferred) {
-            by_object.entry(object).or_default().push(call);
-        }
+        // Objects are filled in index order, so the calls are sorted by object already.
+        let deferred = std::mem::take(&mut self.deferred);
+        debug_assert!(deferred.is_sorted_by_key(|(object, _)| *object));
         for &object in &self.bp.hook_order {
-            for call in by_object.remove(&object).unwrap_or_default() {
+            let first = deferred.partition_point(|(o, _)| *o < object);
+            let calls = deferred[first..].iter().take_while(|(o, _)| *o == object);
+            for &(_, call) in calls {
                 let obj = self.object_ptr(object as usize);
                 let ce = self.class_of(object as usize);
                 if ce.is_null() {
@@ -710,25 +690,50 @@ unsafe fn resolve_shape(
         if facts.info.object_tier(false).is_err() || facts.info.kind == graph_codec::ClassKind::Enum {
             return Err(DecodeError::Undecodable);
         }
-        let by_name: HashMap<Box<[u8]>, usize> = (0..zvals::slot_count(ce))
-            .filter_map(|slot| {
-                let info = zvals::slot_info(ce, slot);
-                (!info.is_null()).then(|| (Box::from(zend::zstr_bytes((*info).name)), slot))
-            })
-            .collect();
         let allows_dynamic = class_info::allows_dynamic_properties(ce);
-        let slots = stored
-            .properties
-            .iter()
-            .map(|(name, _)| match by_name.get(&name[..]) {
-                Some(&slot) => SlotTarget::Declared { slot, info: zvals::slot_info(ce, slot) },
-                None if allows_dynamic => SlotTarget::Dynamic,
-                None => SlotTarget::Dropped,
-            })
-            .collect();
         let clonable = (*ce).clone.is_null();
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
-        Ok(ShapeClass { ce, facts, slots, by_name, allows_dynamic, forbids_dynamic, clonable })
+        let mut class = ShapeClass {
+            ce,
+            facts,
+            slots: Vec::with_capacity(stored.properties.len()),
+            by_name: std::cell::OnceCell::new(),
+            allows_dynamic,
+            forbids_dynamic,
+            clonable,
+        };
+        let count = zvals::slot_count(ce);
+        for (k, (name, _)) in stored.properties.iter().enumerate() {
+            // The class as stored: the property sits in the slot of the same index.
+            let same = (k < count)
+                .then(|| zvals::slot_info(ce, k))
+                .filter(|info| !info.is_null() && zend::zstr_bytes((**info).name) == &name[..]);
+            let target = match same.map(|_| k).or_else(|| class.slot_named(name)) {
+                Some(slot) => SlotTarget::Declared { slot, info: zvals::slot_info(ce, slot) },
+                None if allows_dynamic => SlotTarget::Dynamic,
+                None => SlotTarget::Dropped,
+            };
+            class.slots.push(target);
+        }
+        Ok(class)
+    }
+}
+
+impl ShapeClass {
+    /// The declared slot of the mangled property `name`.
+    fn slot_named(&self, name: &[u8]) -> Option<usize> {
+        let by_name = self.by_name.get_or_init(|| {
+            // SAFETY: a class resolved in this request; its slot infos name every declared slot.
+            unsafe {
+                (0..zvals::slot_count(self.ce))
+                    .filter_map(|slot| {
+                        let info = zvals::slot_info(self.ce, slot);
+                        (!info.is_null()).then(|| (Box::from(zend::zstr_bytes((*info).name)), slot))
+                    })
+                    .collect()
+            }
+        });
+        by_name.get(name).copied()
     }
 }
 

@@ -80,6 +80,10 @@ struct TimelibTime {
     flags: [c_uint; 9],
 }
 
+/// Index of `zone_type` in [`TimelibTime::flags`] (have_time, have_date, have_zone, have_relative,
+/// have_weeknr_day, sse_uptodate, tim_uptodate, is_localtime, zone_type).
+const ZONE_TYPE_FLAG: usize = 8;
+
 /// `php_date_obj` (ext/date/php_date.h).
 #[repr(C)]
 struct DateObj {
@@ -112,14 +116,236 @@ unsafe fn container<T>(obj: *mut zend_object, offset: usize) -> *mut T {
     unsafe { obj.cast::<u8>().sub(offset).cast::<T>() }
 }
 
+/// `timelib_posix_trans_info` (timelib.h).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct PosixTransInfo {
+    type_: c_int,
+    /// `days`, or `mwd` (month, week, day of week).
+    rule: [c_int; 3],
+    hour: c_int,
+}
+
+/// `timelib_posix_str` (timelib.h).
+#[repr(C)]
+struct PosixStr {
+    std: *mut c_char,
+    std_offset: i64,
+    dst: *mut c_char,
+    dst_offset: i64,
+    dst_begin: *mut PosixTransInfo,
+    dst_end: *mut PosixTransInfo,
+    type_index_std_type: c_int,
+    type_index_dst_type: c_int,
+}
+
+/// `tlocinfo` (timelib.h).
+#[repr(C)]
+struct LocInfo {
+    country_code: [c_char; 3],
+    latitude: f64,
+    longitude: f64,
+    comments: *mut c_char,
+}
+
+/// `timelib_tzinfo` (timelib.h, the same in PHP 8.2 and 8.4). The counts that size its arrays are the
+/// 64-bit ones: ttisgmtcnt, ttisstdcnt, leapcnt, timecnt, typecnt, charcnt.
+#[repr(C)]
+struct TzInfo {
+    name: *mut c_char,
+    bit32: [u32; 6],
+    bit64: [u64; 6],
+    trans: *mut i64,
+    trans_idx: *mut u8,
+    /// `ttinfo[typecnt]`, 20 bytes each (timelib_private.h).
+    type_: *mut u8,
+    timezone_abbr: *mut c_char,
+    /// `tlinfo[leapcnt]`, 16 bytes each (timelib_private.h).
+    leap_times: *mut u8,
+    bc: u8,
+    location: LocInfo,
+    posix_string: *mut c_char,
+    posix_info: *mut PosixStr,
+}
+
+const TTINFO_SIZE: usize = 20;
+const TLINFO_SIZE: usize = 16;
+const LEAPCNT: usize = 2;
+const TIMECNT: usize = 3;
+const TYPECNT: usize = 4;
+const CHARCNT: usize = 5;
+
+// Checked against PHP 8.2's and 8.4's timelib.h (sizeof/offsetof compiled from the headers).
+const _: () = assert!(size_of::<TzInfo>() == 176 && std::mem::offset_of!(TzInfo, location) == 128);
+const _: () = assert!(size_of::<PosixStr>() == 56 && size_of::<PosixTransInfo>() == 20);
+
+/// A deep copy of a request's `timelib_tzinfo` in memory this thread owns, so restores in later
+/// requests point their objects at it instead of loading the zone again. Objects only read a tzinfo
+/// (the date extension never frees one through an object: its own are owned by its per-request
+/// cache), so the copy stays valid for any object that points at it while the thread lives.
+struct KeptZone {
+    info: Box<TzInfo>,
+    posix: Option<Box<PosixStr>>,
+    /// The strings and arrays the pointers above point into.
+    strings: Vec<CString>,
+    words: Vec<Box<[i64]>>,
+    bytes: Vec<Box<[u8]>>,
+    /// The POSIX rule's DST start and end.
+    rules: [Option<Box<PosixTransInfo>>; 2],
+}
+
+thread_local! {
+    /// Zones kept by this thread, by identifier; never freed before the thread ends (at most one per
+    /// zone of the tz database).
+    static KEPT_ZONES: std::cell::RefCell<std::collections::HashMap<Box<[u8]>, KeptZone>> = Default::default();
+}
+
+impl KeptZone {
+    /// Copies `tz`.
+    ///
+    /// # Safety
+    /// `tz` must be a live, complete `timelib_tzinfo` (one the date extension loaded).
+    unsafe fn copy(tz: *const TzInfo) -> Option<KeptZone> {
+        // SAFETY: caller guarantees a live tzinfo whose arrays hold as many items as its 64-bit counts
+        // say and whose strings are NUL-terminated.
+        unsafe {
+            let src = &*tz;
+            // A tzinfo copied by timelib (`timelib_tzinfo_clone`) has its POSIX string without the parsed
+            // rule: not kept, so a zone's copy always carries the rule its loaded form has.
+            if !src.posix_string.is_null() && src.posix_info.is_null() {
+                return None;
+            }
+            let count = |i: usize| usize::try_from(src.bit64[i]).ok();
+            let (leaps, transitions, types, chars) =
+                (count(LEAPCNT)?, count(TIMECNT)?, count(TYPECNT)?, count(CHARCNT)?);
+            let mut kept = KeptZone {
+                info: Box::new(TzInfo {
+                    name: std::ptr::null_mut(),
+                    bit32: src.bit32,
+                    bit64: src.bit64,
+                    trans: std::ptr::null_mut(),
+                    trans_idx: std::ptr::null_mut(),
+                    type_: std::ptr::null_mut(),
+                    timezone_abbr: std::ptr::null_mut(),
+                    leap_times: std::ptr::null_mut(),
+                    bc: src.bc,
+                    location: LocInfo {
+                        country_code: src.location.country_code,
+                        latitude: src.location.latitude,
+                        longitude: src.location.longitude,
+                        comments: std::ptr::null_mut(),
+                    },
+                    posix_string: std::ptr::null_mut(),
+                    posix_info: std::ptr::null_mut(),
+                }),
+                posix: None,
+                strings: Vec::new(),
+                words: Vec::new(),
+                bytes: Vec::new(),
+                rules: [None, None],
+            };
+            kept.info.name = kept.string(src.name)?;
+            kept.info.location.comments = kept.string(src.location.comments).unwrap_or(std::ptr::null_mut());
+            kept.info.posix_string = kept.string(src.posix_string).unwrap_or(std::ptr::null_mut());
+            if transitions > 0 && !src.trans.is_null() && !src.trans_idx.is_null() {
+                let mut words: Box<[i64]> = std::slice::from_raw_parts(src.trans, transitions).into();
+                kept.info.trans = words.as_mut_ptr();
+                kept.words.push(words);
+                kept.info.trans_idx = kept.array(src.trans_idx, transitions);
+            }
+            kept.info.type_ = kept.array(src.type_, types * TTINFO_SIZE);
+            kept.info.timezone_abbr = kept.array(src.timezone_abbr.cast(), chars).cast();
+            kept.info.leap_times = kept.array(src.leap_times, leaps * TLINFO_SIZE);
+            if !src.posix_info.is_null() {
+                let p = &*src.posix_info;
+                let mut posix = Box::new(PosixStr {
+                    std: kept.string(p.std).unwrap_or(std::ptr::null_mut()),
+                    std_offset: p.std_offset,
+                    dst: kept.string(p.dst).unwrap_or(std::ptr::null_mut()),
+                    dst_offset: p.dst_offset,
+                    dst_begin: kept.rule(0, p.dst_begin),
+                    dst_end: kept.rule(1, p.dst_end),
+                    type_index_std_type: p.type_index_std_type,
+                    type_index_dst_type: p.type_index_dst_type,
+                });
+                kept.info.posix_info = &raw mut *posix;
+                kept.posix = Some(posix);
+            }
+            Some(kept)
+        }
+    }
+
+    /// A kept copy of the C string `p` (`None` for null).
+    ///
+    /// # Safety
+    /// `p` must be null or a live NUL-terminated string.
+    unsafe fn string(&mut self, p: *const c_char) -> Option<*mut c_char> {
+        // SAFETY: caller guarantees a live C string; the CString's buffer does not move when the vector
+        // grows.
+        let copy = unsafe { owned(p) }?;
+        let kept = copy.as_ptr().cast_mut();
+        self.strings.push(copy);
+        Some(kept)
+    }
+
+    /// A kept copy of `len` bytes at `p` (null for none).
+    ///
+    /// # Safety
+    /// `p` must be null or point at `len` readable bytes.
+    unsafe fn array(&mut self, p: *const u8, len: usize) -> *mut u8 {
+        if p.is_null() || len == 0 {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: caller guarantees `len` readable bytes; the boxed slice does not move.
+        let mut copy: Box<[u8]> = unsafe { std::slice::from_raw_parts(p, len) }.into();
+        let kept = copy.as_mut_ptr();
+        self.bytes.push(copy);
+        kept
+    }
+
+    /// A kept copy of a transition rule (null for none).
+    ///
+    /// # Safety
+    /// `p` must be null or a live `timelib_posix_trans_info`.
+    unsafe fn rule(&mut self, slot: usize, p: *const PosixTransInfo) -> *mut PosixTransInfo {
+        if p.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: caller guarantees a live rule; the box does not move.
+        let mut copy = Box::new(unsafe { *p });
+        let kept = &raw mut *copy;
+        self.rules[slot] = Some(copy);
+        kept
+    }
+}
+
+/// This thread's kept copy of the zone `tz` (a tzinfo of the current request), made on first use.
+///
+/// # Safety
+/// `tz` must be a live, complete `timelib_tzinfo`.
+unsafe fn kept_zone(tz: *mut c_void) -> Option<*mut c_void> {
+    // SAFETY: caller guarantees a live tzinfo, whose first field is its name.
+    let name = unsafe { zone_name(tz) }?;
+    KEPT_ZONES.with_borrow_mut(|zones| {
+        if let Some(kept) = zones.get_mut(&name) {
+            return Some((&raw mut *kept.info).cast());
+        }
+        // SAFETY: as above.
+        let mut kept = unsafe { KeptZone::copy(tz.cast()) }?;
+        let p = (&raw mut *kept.info).cast();
+        zones.insert(name, kept);
+        Some(p)
+    })
+}
+
 /// The internal state of a date-family object detached from its request: strings copied out, and the
-/// zone's `timelib_tzinfo` (owned by the date extension's per-request cache) named instead of pointed
-/// at. Applying it to a fresh object does what the class's clone handler does (`date_object_clone_*`),
-/// without a userland `__clone`, and without parsing anything.
+/// zone's `timelib_tzinfo` replaced by this thread's kept copy of it. Applying it to a fresh object
+/// does what the class's clone handler does (`date_object_clone_*`), without a userland `__clone`,
+/// without parsing anything and without loading the zone.
 pub struct DateSnapshot {
     state: Snapshot,
-    /// The tz database identifier of the `timelib_tzinfo` the state needs, if any.
-    zone: Option<Box<[u8]>>,
+    /// This thread's kept copy of the zone the state needs (null for none).
+    tz: *mut c_void,
 }
 
 enum Snapshot {
@@ -166,150 +392,177 @@ fn estrdup(s: &Option<CString>) -> *mut c_char {
     s.as_ref().map_or(std::ptr::null_mut(), |s| unsafe { ext_php_rs::ffi::_estrdup(s.as_ptr()) })
 }
 
+/// The state of `obj` and the tzinfo it points at (null for none).
+///
+/// # Safety
+/// `obj` must be a live, initialised object whose nearest internal ancestor belongs to `family`, a
+/// date family.
+unsafe fn snapshot(family: StateFamily, obj: *mut zend_object) -> Result<(Snapshot, *mut c_void), StateError> {
+    // SAFETY: caller guarantees the layout; strings are copied out of the live object.
+    unsafe {
+        match family {
+            StateFamily::DateTime => {
+                let from = container::<DateObj>(obj, std::mem::offset_of!(DateObj, std));
+                if (*from).time.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                let mut time = *(*from).time;
+                let (abbr, tz) = (owned(time.tz_abbr), time.tz_info);
+                time.tz_abbr = std::ptr::null_mut();
+                time.tz_info = std::ptr::null_mut();
+                Ok((Snapshot::DateTime { time, abbr }, tz))
+            }
+            StateFamily::DateTimeZone => {
+                let from = container::<TimezoneObj>(obj, std::mem::offset_of!(TimezoneObj, std));
+                if !(*from).initialized {
+                    return Err(StateError::Malformed);
+                }
+                let type_ = (*from).type_;
+                let (state, tz) = match type_ {
+                    ZONETYPE_ABBR => {
+                        let z = (*from).tzi.z;
+                        (Snapshot::Zone { type_, utc_offset: z.utc_offset, abbr: owned(z.abbr), dst: z.dst }, None)
+                    }
+                    ZONETYPE_OFFSET => {
+                        (Snapshot::Zone { type_, utc_offset: (*from).tzi.utc_offset, abbr: None, dst: 0 }, None)
+                    }
+                    ZONETYPE_ID => (Snapshot::Zone { type_, utc_offset: 0, abbr: None, dst: 0 }, Some((*from).tzi.tz)),
+                    _ => return Err(StateError::Malformed),
+                };
+                let tz = tz.map_or(std::ptr::null_mut(), |tz| tz.cast::<c_void>());
+                if type_ == ZONETYPE_ID && tz.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                Ok((state, tz))
+            }
+            StateFamily::DateInterval => {
+                let from = container::<IntervalObj>(obj, std::mem::offset_of!(IntervalObj, std));
+                if (*from).diff.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                let text = (*from).date_string;
+                let state = Snapshot::Interval {
+                    diff: *(*from).diff,
+                    civil_or_wall: (*from).civil_or_wall,
+                    from_string: (*from).from_string,
+                    date_string: (!text.is_null()).then(|| zend::zstr_bytes(text).into()),
+                    initialized: (*from).initialized,
+                };
+                Ok((state, std::ptr::null_mut()))
+            }
+            _ => Err(StateError::Malformed),
+        }
+    }
+}
+
+/// Writes `state` into `obj`, a fresh object (no constructor run) of the state's family, pointing it at
+/// the tzinfo `tz` (null where the state names none).
+///
+/// # Safety
+/// `obj` must be a live, fresh object whose nearest internal ancestor belongs to the state's family;
+/// `tz` a tzinfo that outlives the object wherever the state needs one.
+unsafe fn write(state: &Snapshot, obj: *mut zend_object, tz: *mut c_void) -> Result<(), StateError> {
+    // SAFETY: caller guarantees the layout; memory is allocated with the engine allocator, which
+    // timelib uses in PHP (timelib_config.h), so the object's own free handler releases it.
+    unsafe {
+        match state {
+            Snapshot::DateTime { time, abbr } => {
+                let to = container::<DateObj>(obj, std::mem::offset_of!(DateObj, std));
+                if !(*to).time.is_null() || (time.flags[ZONE_TYPE_FLAG] == ZONETYPE_ID as c_uint && tz.is_null()) {
+                    return Err(StateError::Malformed);
+                }
+                let copy = ext_php_rs::ffi::_emalloc(size_of::<TimelibTime>()).cast::<TimelibTime>();
+                copy.write(TimelibTime { tz_abbr: estrdup(abbr), tz_info: tz, ..*time });
+                (*to).time = copy;
+            }
+            Snapshot::Zone { type_, utc_offset, abbr, dst } => {
+                let to = container::<TimezoneObj>(obj, std::mem::offset_of!(TimezoneObj, std));
+                if (*to).initialized || (*type_ == ZONETYPE_ID && tz.is_null()) {
+                    return Err(StateError::Malformed);
+                }
+                (*to).tzi = match *type_ {
+                    ZONETYPE_ABBR => {
+                        ZoneInfo { z: AbbrInfo { utc_offset: *utc_offset, abbr: estrdup(abbr), dst: *dst } }
+                    }
+                    ZONETYPE_OFFSET => ZoneInfo { utc_offset: *utc_offset },
+                    _ => ZoneInfo { tz: tz.cast() },
+                };
+                (*to).type_ = *type_;
+                (*to).initialized = true;
+            }
+            Snapshot::Interval { diff, civil_or_wall, from_string, date_string, initialized } => {
+                let to = container::<IntervalObj>(obj, std::mem::offset_of!(IntervalObj, std));
+                if !(*to).diff.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                let copy = ext_php_rs::ffi::_emalloc(size_of::<RelTime>()).cast::<RelTime>();
+                copy.write(*diff);
+                (*to).diff = copy;
+                (*to).civil_or_wall = *civil_or_wall;
+                (*to).from_string = *from_string;
+                (*to).date_string =
+                    date_string.as_ref().map_or(std::ptr::null_mut(), |text| ZendStr::new(text, false).into_raw());
+                (*to).initialized = *initialized;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl DateSnapshot {
-    /// The state of `obj`, and the tzinfo it points at (valid for this request).
+    /// The state of `obj`, with its zone kept by this thread.
     ///
     /// # Safety
     /// `obj` must be a live, initialised object whose nearest internal ancestor belongs to `family`,
     /// a date family.
-    pub unsafe fn capture(
-        family: StateFamily,
-        obj: *mut zend_object,
-    ) -> Result<(DateSnapshot, *mut c_void), StateError> {
-        // SAFETY: caller guarantees the layout; strings are copied out of the live object.
+    pub unsafe fn capture(family: StateFamily, obj: *mut zend_object) -> Result<DateSnapshot, StateError> {
+        // SAFETY: forwarded from the caller; a tzinfo an object points at is live and complete.
         unsafe {
-            match family {
-                StateFamily::DateTime => {
-                    let from = container::<DateObj>(obj, std::mem::offset_of!(DateObj, std));
-                    if (*from).time.is_null() {
-                        return Err(StateError::Malformed);
-                    }
-                    let mut time = *(*from).time;
-                    let (abbr, tz) = (owned(time.tz_abbr), time.tz_info);
-                    time.tz_abbr = std::ptr::null_mut();
-                    time.tz_info = std::ptr::null_mut();
-                    Ok((DateSnapshot { state: Snapshot::DateTime { time, abbr }, zone: zone_name(tz) }, tz))
-                }
-                StateFamily::DateTimeZone => {
-                    let from = container::<TimezoneObj>(obj, std::mem::offset_of!(TimezoneObj, std));
-                    if !(*from).initialized {
-                        return Err(StateError::Malformed);
-                    }
-                    let type_ = (*from).type_;
-                    let (state, tz) = match type_ {
-                        ZONETYPE_ABBR => {
-                            let z = (*from).tzi.z;
-                            (Snapshot::Zone { type_, utc_offset: z.utc_offset, abbr: owned(z.abbr), dst: z.dst }, None)
-                        }
-                        ZONETYPE_OFFSET => {
-                            (Snapshot::Zone { type_, utc_offset: (*from).tzi.utc_offset, abbr: None, dst: 0 }, None)
-                        }
-                        ZONETYPE_ID => {
-                            (Snapshot::Zone { type_, utc_offset: 0, abbr: None, dst: 0 }, Some((*from).tzi.tz))
-                        }
-                        _ => return Err(StateError::Malformed),
-                    };
-                    let tz = tz.map_or(std::ptr::null_mut(), |tz| tz.cast::<c_void>());
-                    if type_ == ZONETYPE_ID && tz.is_null() {
-                        return Err(StateError::Malformed);
-                    }
-                    Ok((DateSnapshot { state, zone: zone_name(tz) }, tz))
-                }
-                StateFamily::DateInterval => {
-                    let from = container::<IntervalObj>(obj, std::mem::offset_of!(IntervalObj, std));
-                    if (*from).diff.is_null() {
-                        return Err(StateError::Malformed);
-                    }
-                    let text = (*from).date_string;
-                    let state = Snapshot::Interval {
-                        diff: *(*from).diff,
-                        civil_or_wall: (*from).civil_or_wall,
-                        from_string: (*from).from_string,
-                        date_string: (!text.is_null()).then(|| zend::zstr_bytes(text).into()),
-                        initialized: (*from).initialized,
-                    };
-                    Ok((DateSnapshot { state, zone: None }, std::ptr::null_mut()))
-                }
-                _ => Err(StateError::Malformed),
-            }
+            let (state, tz) = snapshot(family, obj)?;
+            let tz = if tz.is_null() { tz } else { kept_zone(tz).ok_or(StateError::Malformed)? };
+            Ok(DateSnapshot { state, tz })
         }
     }
 
-    /// The identifier of the zone whose tzinfo [`DateSnapshot::apply`] needs, if any.
-    pub fn zone(&self) -> Option<&[u8]> {
-        self.zone.as_deref()
-    }
-
-    /// Writes the state into `obj`, a fresh object (no constructor run) of the snapshot's family; `tz`
-    /// is this request's tzinfo of [`DateSnapshot::zone`] (ignored when there is none).
+    /// Writes the state into `obj`, a fresh object (no constructor run) of the snapshot's family.
     ///
     /// # Safety
     /// `obj` must be a live, fresh object whose nearest internal ancestor belongs to the snapshot's
-    /// family; `tz` a tzinfo live for the request when the snapshot names a zone.
-    pub unsafe fn apply(&self, obj: *mut zend_object, tz: *mut c_void) -> Result<(), StateError> {
-        let tz = if self.zone.is_some() { tz } else { std::ptr::null_mut() };
-        if self.zone.is_some() && tz.is_null() {
-            return Err(StateError::Malformed);
-        }
-        // SAFETY: caller guarantees the layout; memory is allocated with the engine allocator, which
-        // timelib uses in PHP (timelib_config.h), so the object's own free handler releases it.
-        unsafe {
-            match &self.state {
-                Snapshot::DateTime { time, abbr } => {
-                    let to = container::<DateObj>(obj, std::mem::offset_of!(DateObj, std));
-                    if !(*to).time.is_null() {
-                        return Err(StateError::Malformed);
-                    }
-                    let copy = ext_php_rs::ffi::_emalloc(size_of::<TimelibTime>()).cast::<TimelibTime>();
-                    copy.write(TimelibTime { tz_abbr: estrdup(abbr), tz_info: tz, ..*time });
-                    (*to).time = copy;
-                }
-                Snapshot::Zone { type_, utc_offset, abbr, dst } => {
-                    let to = container::<TimezoneObj>(obj, std::mem::offset_of!(TimezoneObj, std));
-                    if (*to).initialized {
-                        return Err(StateError::Malformed);
-                    }
-                    (*to).tzi = match *type_ {
-                        ZONETYPE_ABBR => {
-                            ZoneInfo { z: AbbrInfo { utc_offset: *utc_offset, abbr: estrdup(abbr), dst: *dst } }
-                        }
-                        ZONETYPE_OFFSET => ZoneInfo { utc_offset: *utc_offset },
-                        _ => ZoneInfo { tz: tz.cast() },
-                    };
-                    (*to).type_ = *type_;
-                    (*to).initialized = true;
-                }
-                Snapshot::Interval { diff, civil_or_wall, from_string, date_string, initialized } => {
-                    let to = container::<IntervalObj>(obj, std::mem::offset_of!(IntervalObj, std));
-                    if !(*to).diff.is_null() {
-                        return Err(StateError::Malformed);
-                    }
-                    let copy = ext_php_rs::ffi::_emalloc(size_of::<RelTime>()).cast::<RelTime>();
-                    copy.write(*diff);
-                    (*to).diff = copy;
-                    (*to).civil_or_wall = *civil_or_wall;
-                    (*to).from_string = *from_string;
-                    (*to).date_string =
-                        date_string.as_ref().map_or(std::ptr::null_mut(), |text| ZendStr::new(text, false).into_raw());
-                    (*to).initialized = *initialized;
-                }
-            }
-        }
-        Ok(())
+    /// family.
+    pub unsafe fn apply(&self, obj: *mut zend_object) -> Result<(), StateError> {
+        // SAFETY: forwarded from the caller; the kept zone lives as long as the thread.
+        unsafe { write(&self.state, obj, self.tz) }
     }
 }
 
 /// Copies the internal state of `src` into `dst`, a fresh object of the same family (request
-/// prototypes of date objects: the class's clone handler would call a userland `__clone`).
+/// prototypes of date objects: the class's clone handler would call a userland `__clone`). A date-time
+/// is copied as `date_object_clone_date` copies it: its `timelib_time` whole, its abbreviation
+/// duplicated, its tzinfo shared.
 ///
 /// # Safety
 /// `src` must be a live object and `dst` a freshly created one (no constructor run), both of classes
 /// whose nearest internal ancestor belongs to `family`, a date family.
 pub unsafe fn copy_state(family: StateFamily, src: *mut zend_object, dst: *mut zend_object) -> Result<(), StateError> {
-    // SAFETY: forwarded from the caller; the tzinfo of `src` is live for this request.
+    // SAFETY: forwarded from the caller; the tzinfo of `src` is live as long as it (this request, or
+    // the thread for a kept zone).
     unsafe {
-        let (snapshot, tz) = DateSnapshot::capture(family, src)?;
-        snapshot.apply(dst, tz)
+        if family == StateFamily::DateTime {
+            let from = container::<DateObj>(src, std::mem::offset_of!(DateObj, std));
+            let to = container::<DateObj>(dst, std::mem::offset_of!(DateObj, std));
+            let time = (*from).time;
+            if time.is_null() || !(*to).time.is_null() {
+                return Err(StateError::Malformed);
+            }
+            let abbr = (*time).tz_abbr;
+            let abbr = if abbr.is_null() { abbr } else { ext_php_rs::ffi::_estrdup(abbr) };
+            let copy = ext_php_rs::ffi::_emalloc(size_of::<TimelibTime>()).cast::<TimelibTime>();
+            copy.write(TimelibTime { tz_abbr: abbr, ..*time });
+            (*to).time = copy;
+            return Ok(());
+        }
+        let (state, tz) = snapshot(family, src)?;
+        write(&state, dst, tz)
     }
 }
 
