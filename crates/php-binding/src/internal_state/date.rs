@@ -834,18 +834,7 @@ pub unsafe fn extract_interval<'a>(ht: *mut HashTable) -> Result<InternalState<'
 
 /// The `__unserialize()` argument of a date-time.
 pub fn date_time_argument<'a, V>(state: &DateTimeState<'_>) -> Arg<'a, V> {
-    let c = state.civil;
-    let sign = if c.year < 0 { "-" } else { "" };
-    let date = format!(
-        "{sign}{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
-        c.year.unsigned_abs(),
-        c.month,
-        c.day,
-        c.hour,
-        c.minute,
-        c.second,
-        state.microsecond
-    );
+    let date = civil_text(&state.civil, state.microsecond);
     let mut entries = vec![(&b"date"[..], Arg::Bytes(Cow::Owned(date.into_bytes())))];
     if let Some(zone) = &state.zone {
         let (kind, name) = zone_text(zone);
@@ -896,7 +885,29 @@ fn zone_text(zone: &TimeZoneState<'_>) -> (i64, Vec<u8>) {
     }
 }
 
-/// Parses `[-]Y-m-d H:i:s.u` (the year has at least four digits).
+/// The date text `__serialize()` gives (PHP's `X-m-d H:i:s.u`): years beyond 9999 carry a `+`, which
+/// `__unserialize()` requires (without it, `12345-01-01` does not parse as a year).
+fn civil_text(c: &CivilDateTime, microsecond: u32) -> String {
+    let sign = if c.year < 0 {
+        "-"
+    } else if c.year > 9999 {
+        "+"
+    } else {
+        ""
+    };
+    format!(
+        "{sign}{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
+        c.year.unsigned_abs(),
+        c.month,
+        c.day,
+        c.hour,
+        c.minute,
+        c.second,
+        microsecond
+    )
+}
+
+/// Parses `[-|+]Y-m-d H:i:s.u` (the year has at least four digits).
 fn parse_civil(text: &[u8]) -> Option<(CivilDateTime, u32)> {
     let text = std::str::from_utf8(text).ok()?;
     let (negative, rest) = match text.strip_prefix('-') {
@@ -943,7 +954,21 @@ mod tests {
     fn civil_text_with_negative_and_long_years_parses() {
         let (c, us) = parse_civil(b"-0044-03-15 12:00:01.000250").expect("parses");
         assert_eq!((c.year, c.month, c.day, c.hour, c.minute, c.second, us), (-44, 3, 15, 12, 0, 1, 250));
-        assert_eq!(parse_civil(b"12345-01-02 03:04:05.000006").map(|(c, _)| c.year), Some(12345));
+        assert_eq!(parse_civil(b"+12345-01-02 03:04:05.000006").map(|(c, _)| c.year), Some(12345));
+    }
+
+    #[test]
+    fn civil_text_is_what_serialize_gives_for_every_year_width() {
+        for (year, text) in [
+            (-44, "-0044-03-15 12:00:01.000250"),
+            (2024, "2024-03-15 12:00:01.000250"),
+            (9999, "9999-03-15 12:00:01.000250"),
+            (12345, "+12345-03-15 12:00:01.000250"),
+        ] {
+            let civil = CivilDateTime { year, month: 3, day: 15, hour: 12, minute: 0, second: 1 };
+            assert_eq!(civil_text(&civil, 250), text);
+            assert_eq!(parse_civil(text.as_bytes()).map(|(c, us)| (c.year, us)), Some((year, 250)));
+        }
     }
 
     #[test]
