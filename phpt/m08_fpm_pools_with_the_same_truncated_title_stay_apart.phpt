@@ -26,8 +26,7 @@ $one = 'customer_shop_production_number_one';
 $two = 'customer_shop_production_number_two';
 $fpm = sc_fpm_start([$one => ['children' => 1], $two => ['children' => 1]], $app, ['shm' => $shm, 'short' => true]);
 foreach ([$one, $two] as $pool) {
-    $worker = sc_fpm_pool_workers($fpm, $pool)[0];
-    echo "title: ", explode("\0", file_get_contents("/proc/$worker/cmdline"))[0], "\n";
+    echo "title: ", sc_fpm_worker_title($fpm, $pool), "\n";
 }
 var_dump(sc_fcgi($fpm, $one, 'op=set&v=one-secret')['r'], sc_fcgi($fpm, $two, 'op=get')['r']);
 var_dump(sc_fcgi($fpm, $two, 'op=set&v=two-secret')['r'], sc_fcgi($fpm, $one, 'op=get')['r'], sc_fcgi($fpm, $two, 'op=get')['r']);
