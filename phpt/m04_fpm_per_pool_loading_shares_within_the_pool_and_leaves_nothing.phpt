@@ -42,11 +42,11 @@ echo "-- a one-worker pool recycled after every request keeps its data\n";
 $g = [sc_fcgi($fpm, 'gamma', 'op=set&v=g1'), sc_fcgi($fpm, 'gamma', 'op=get'), sc_fcgi($fpm, 'gamma', 'op=get')];
 var_dump(count(array_unique(array_column($g, 'pid'))), array_column($g, 'r'));
 
-echo "-- each pool: a segment and a lock, its user's and private; a keeper per pool\n";
+echo "-- each pool: a segment and a lock, its user's and private, and the claim of its partition name; a keeper per pool\n";
 $objects = [];
 foreach (array_keys($pools) as $pool) {
     $segment = sc_fpm_segment($fpm, $pool);
-    array_push($objects, $segment, "$segment.lock");
+    array_push($objects, $segment, "$segment.lock", sc_fpm_claim($fpm, $pool));
     echo "$pool: ", sc_owner_mode(sc_shm_path($shm, $segment)), ', lock: ', sc_owner_mode(sc_shm_path($shm, "$segment.lock")), "\n";
 }
 sort($objects);
@@ -116,7 +116,7 @@ array(3) {
   [2]=>
   string(2) "g1"
 }
--- each pool: a segment and a lock, its user's and private; a keeper per pool
+-- each pool: a segment and a lock, its user's and private, and the claim of its partition name; a keeper per pool
 alpha: www-data 600, lock: www-data 600
 beta: nobody 600, lock: nobody 600
 gamma: www-data 600, lock: www-data 600
