@@ -32,6 +32,7 @@ use shm_core::{presence, PartitionSpec, PresenceLock, Segment, SegmentError, Vac
 use crate::zend;
 
 mod keeper;
+mod relay;
 
 const PREFIX: &str = "static_cache.";
 const LOCK_SUFFIX: &str = ".lock";
@@ -237,6 +238,7 @@ pub fn startup() {
     let generation_wide = matches!(fpm.membership, Ok(Membership::Generation(_)));
     *FPM.lock().unwrap_or_else(|e| e.into_inner()) = Some(fpm);
     if generation_wide {
+        relay::start();
         static AT_EXIT: std::sync::Once = std::sync::Once::new();
         // SAFETY: registering a plain extern "C" function (it runs at exit, or at dlclose of the module in
         // a worker).
@@ -273,6 +275,11 @@ fn join_pool(generation: &Generation) -> Result<Membership, String> {
         }
     }
     Ok(Membership::Pool { _lock: lock, identity })
+}
+
+/// Logs why this worker's pool has no partition to the FPM log (spec §14.3 item 8; see [`relay`]).
+pub fn log_failure(reason: &str) {
+    relay::log(pool_name().as_deref(), reason);
 }
 
 /// Opens this worker's partition segment, creating it if this is the pool's first worker to attach.
