@@ -39,11 +39,15 @@ var_dump(sc_fcgi($fpm, 'beta', 'op=set&v=b1')['r'], sc_fcgi($fpm, 'alpha', 'op=g
 var_dump(sc_fcgi($fpm, 'beta', 'op=clear')['r'], sc_fcgi($fpm, 'alpha', 'op=get')['r'], sc_fcgi($fpm, 'beta', 'op=get')['r']);
 var_dump(sc_fcgi($fpm, 'alpha', 'op=info')['r'], sc_fcgi($fpm, 'beta', 'op=info')['r']);
 
-// The master's generation lock and one segment per pool, all private (0600), nothing else.
-$expected = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment($fpm, 'alpha'), sc_fpm_segment($fpm, 'beta')];
+// The master's generation lock and one segment per pool, all private (0600), and each pool's claim of
+// its partition name (a symbolic link, whose mode is always 0777: its text is not secret), nothing else.
+$expected = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment($fpm, 'alpha'), sc_fpm_segment($fpm, 'beta'),
+    sc_fpm_claim($fpm, 'alpha'), sc_fpm_claim($fpm, 'beta')];
 sort($expected);
 var_dump(sc_shm_list($shm) === $expected);
-var_dump(array_map(fn($n) => sc_owner_mode(sc_shm_path($shm, $n)), sc_shm_list($shm)));
+$modes = array_map(fn($n) => (str_ends_with($n, '.claim') ? 'claim ' : '') . sc_owner_mode(sc_shm_path($shm, $n)), sc_shm_list($shm));
+sort($modes);
+var_dump($modes);
 
 // A reload re-executes the master: a new generation, empty, and the previous one's objects are removed.
 $old = sc_fpm_generation($fpm);
@@ -56,7 +60,7 @@ sc_until(function () use ($fpm, $old) {
     }
 });
 var_dump(sc_fcgi($fpm, 'alpha', 'op=get')['r']);
-$now = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment($fpm, 'alpha')];
+$now = ['static_cache.' . sc_fpm_generation($fpm) . '.lock', sc_fpm_segment($fpm, 'alpha'), sc_fpm_claim($fpm, 'alpha')];
 sort($now);
 var_dump(sc_shm_list($shm) === $now);
 sc_fpm_stop($fpm);
@@ -107,12 +111,16 @@ array(4) {
   string(5) "posix"
 }
 bool(true)
-array(3) {
+array(5) {
   [0]=>
-  string(8) "root 600"
+  string(14) "claim root 777"
   [1]=>
-  string(8) "root 600"
+  string(14) "claim root 777"
   [2]=>
+  string(8) "root 600"
+  [3]=>
+  string(8) "root 600"
+  [4]=>
   string(8) "root 600"
 }
 NULL

@@ -33,7 +33,7 @@ sc_kill($victim, 9);                    // a worker killed mid-life (request_ter
 usleep(200000);
 var_dump(sc_fcgi($fpm, 'alpha', 'op=get')['r'], sc_fcgi($fpm, 'alpha', 'op=get')['r']);
 
-$old = [sc_fpm_segment($fpm, 'alpha'), 'static_cache.' . sc_fpm_generation($fpm) . '.lock'];
+$old = [sc_fpm_segment($fpm, 'alpha'), sc_fpm_claim($fpm, 'alpha'), 'static_cache.' . sc_fpm_generation($fpm) . '.lock'];
 sort($old);
 sc_kill($fpm['pid'], 9);                // the master dies without cleaning up
 proc_close($fpm['proc']);

@@ -42,11 +42,11 @@ echo "-- a one-worker pool recycled after every request keeps its data\n";
 $g = [sc_fcgi($fpm, 'gamma', 'op=set&v=g1'), sc_fcgi($fpm, 'gamma', 'op=get'), sc_fcgi($fpm, 'gamma', 'op=get')];
 var_dump(count(array_unique(array_column($g, 'pid'))), array_column($g, 'r'));
 
-echo "-- each pool: a segment and a lock, its user's and private; a keeper per pool\n";
+echo "-- each pool: a segment and a lock, its user's and private, and the claim of its partition name; a keeper per pool\n";
 $objects = [];
 foreach (array_keys($pools) as $pool) {
     $segment = sc_fpm_segment($fpm, $pool);
-    array_push($objects, $segment, "$segment.lock");
+    array_push($objects, $segment, "$segment.lock", sc_fpm_claim($fpm, $pool));
     echo "$pool: ", sc_owner_mode(sc_shm_path($shm, $segment)), ', lock: ', sc_owner_mode(sc_shm_path($shm, "$segment.lock")), "\n";
 }
 sort($objects);
@@ -64,7 +64,13 @@ var_dump(sc_shm_list($shm) === $objects, sc_fcgi($fpm, 'alpha', 'op=get')['r'], 
 echo "-- a reload starts a new generation, empty; the old one's objects and keepers are gone\n";
 $before = sc_shm_list($shm);
 sc_kill($fpm['pid'], 12);
-sc_until(fn() => sc_fpm_generation($fpm) !== substr($before[0], 13, 16) && count(sc_fpm_pool_workers($fpm, 'alpha')) === 3);
+sc_until(function () use ($fpm, $before) {
+    try {   // while the master re-executes itself, its auxv can be unreadable for a moment
+        return sc_fpm_generation($fpm) !== substr($before[0], 13, 16) && count(sc_fpm_pool_workers($fpm, 'alpha')) === 3;
+    } catch (Throwable) {
+        return false;
+    }
+});
 sc_until(fn() => @sc_fcgi($fpm, 'alpha', 'op=info')['r'][0] === true);
 var_dump(sc_fcgi($fpm, 'alpha', 'op=get')['r'], sc_fcgi($fpm, 'beta', 'op=set&v=b2')['r']);
 $new = sc_fpm_generation($fpm);
@@ -116,7 +122,7 @@ array(3) {
   [2]=>
   string(2) "g1"
 }
--- each pool: a segment and a lock, its user's and private; a keeper per pool
+-- each pool: a segment and a lock, its user's and private, and the claim of its partition name; a keeper per pool
 alpha: www-data 600, lock: www-data 600
 beta: nobody 600, lock: nobody 600
 gamma: www-data 600, lock: www-data 600

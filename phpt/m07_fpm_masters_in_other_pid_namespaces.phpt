@@ -44,7 +44,7 @@ sc_fpm_stop($c);
 var_dump(array_values(array_diff($objectsA, sc_shm_list($shm))), $reads($a), $reads($b));
 
 echo "-- B is killed (its whole namespace dies with its pid 1); the next start in a new namespace removes its objects\n";
-$objectsB = array_values(array_diff(sc_shm_list($shm), $objectsA));
+$objectsB = array_values(array_diff(sc_shm_list($shm), $objectsA));   // its lock, its pool's segment and claim
 var_dump(count($objectsB));
 sc_kill($b['pid'], 9);
 proc_close($b['proc']);
@@ -93,7 +93,7 @@ array(1) {
   string(6) "from-b"
 }
 -- B is killed (its whole namespace dies with its pid 1); the next start in a new namespace removes its objects
-int(2)
+int(3)
 array(0) {
 }
 array(0) {

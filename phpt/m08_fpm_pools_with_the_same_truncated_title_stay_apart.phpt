@@ -26,12 +26,13 @@ $one = 'customer_shop_production_number_one';
 $two = 'customer_shop_production_number_two';
 $fpm = sc_fpm_start([$one => ['children' => 1], $two => ['children' => 1]], $app, ['shm' => $shm, 'short' => true]);
 foreach ([$one, $two] as $pool) {
-    $worker = sc_fpm_pool_workers($fpm, $pool)[0];
-    echo "title: ", explode("\0", file_get_contents("/proc/$worker/cmdline"))[0], "\n";
+    echo "title: ", sc_fpm_worker_title($fpm, $pool), "\n";
 }
 var_dump(sc_fcgi($fpm, $one, 'op=set&v=one-secret')['r'], sc_fcgi($fpm, $two, 'op=get')['r']);
 var_dump(sc_fcgi($fpm, $two, 'op=set&v=two-secret')['r'], sc_fcgi($fpm, $one, 'op=get')['r'], sc_fcgi($fpm, $two, 'op=get')['r']);
 var_dump(sc_fcgi($fpm, $one, 'op=info')['r'], sc_fcgi($fpm, $two, 'op=info')['r']);
+// the generation's lock, a segment per pool, and one claim of the partition name both pools took from
+// their (truncated) title: the first to attach claimed it; the second keeps its own partition all the same
 var_dump(count(sc_shm_list($shm)), sc_fpm_segment($fpm, $one) !== sc_fpm_segment($fpm, $two));
 sc_fpm_stop($fpm);
 var_dump(sc_shm_settles($shm, []));
@@ -58,7 +59,7 @@ array(2) {
   [1]=>
   string(18) "customer_shop_prod"
 }
-int(3)
+int(4)
 bool(true)
 array(0) {
 }

@@ -70,5 +70,5 @@ shop: ["from-shop","shop",67108864,true
 blog: [null,"blog-main",16777216,false
 blog: ["from-blog","blog-main",16777216,false
 shop workers read: ["from-shop"
-in /dev/shm: 3 objects, root 600 www-data 600 
+in /dev/shm: 5 objects, root 600 www-data 600 www-data 777 
 after stop: 0 objects in /dev/shm

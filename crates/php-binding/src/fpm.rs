@@ -4,7 +4,9 @@
 //!
 //! * **Pool identity** comes from php-fpm itself: the pool's FastCGI listening socket (its kernel inode),
 //!   which every worker of the pool holds and no other pool does, plus the worker's process title. The
-//!   partition's name (`static_cache.partition`, else the pool name in the title) is only a label.
+//!   partition's name (`static_cache.partition`, else the pool name in the title) never picks a segment;
+//!   it belongs to the first pool that attaches under it, and other pools resolving to it are refused
+//!   (a claim: [`claim_partition`]).
 //! * **Names** derive from a secret of the master generation: the 16 random bytes the kernel gave the
 //!   php-fpm master at exec (`AT_RANDOM`). Every worker holds a copy, in both loading styles, as a fork
 //!   of the master; a reload re-executes the master and so starts a new generation. Other users cannot
@@ -30,9 +32,11 @@ use shm_core::{presence, PartitionSpec, PresenceLock, Segment, SegmentError, Vac
 use crate::zend;
 
 mod keeper;
+mod relay;
 
 const PREFIX: &str = "static_cache.";
 const LOCK_SUFFIX: &str = ".lock";
+const CLAIM_SUFFIX: &str = ".claim";
 const TITLE_PREFIX: &[u8] = b"php-fpm: pool ";
 /// Hex digits of a generation id (64 bits).
 const ID_HEX: usize = 16;
@@ -76,6 +80,12 @@ impl Generation {
     fn segment_name(&self, pool: &PoolIdentity) -> String {
         let secret = sha256(&[b"pool\0", &self.secret, &pool.socket.to_le_bytes(), &pool.title]);
         format!("{PREFIX}{}.{}{}", self.id, pool.socket_tag(), hex(&secret[..(POOL_HEX - SOCKET_HEX) / 2]))
+    }
+
+    /// `static_cache.<generation>.<partition hash>.claim`: who owns a partition name (spec §14.3 item 4).
+    fn claim_name(&self, partition: &str) -> String {
+        let d = sha256(&[b"partition\0", &self.secret, partition.as_bytes()]);
+        format!("{PREFIX}{}.{}{CLAIM_SUFFIX}", self.id, hex(&d[..POOL_HEX / 2]))
     }
 
     fn pool_lock_name(&self, pool: &PoolIdentity) -> String {
@@ -228,6 +238,7 @@ pub fn startup() {
     let generation_wide = matches!(fpm.membership, Ok(Membership::Generation(_)));
     *FPM.lock().unwrap_or_else(|e| e.into_inner()) = Some(fpm);
     if generation_wide {
+        relay::start();
         static AT_EXIT: std::sync::Once = std::sync::Once::new();
         // SAFETY: registering a plain extern "C" function (it runs at exit, or at dlclose of the module in
         // a worker).
@@ -266,6 +277,11 @@ fn join_pool(generation: &Generation) -> Result<Membership, String> {
     Ok(Membership::Pool { _lock: lock, identity })
 }
 
+/// Logs why this worker's pool has no partition to the FPM log (spec §14.3 item 8; see [`relay`]).
+pub fn log_failure(reason: &str) {
+    relay::log(pool_name().as_deref(), reason);
+}
+
 /// Opens this worker's partition segment, creating it if this is the pool's first worker to attach.
 /// The error is the `failure_reason` of §13.2.
 pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result<Segment, String> {
@@ -285,6 +301,10 @@ pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result
         }
     };
     let name = fpm.generation.segment_name(&identity);
+    claim_partition(&fpm.generation, partition, &name).map_err(|e| match e {
+        ClaimError::Taken(reason) => reason,
+        ClaimError::Other(e) => unable(&e),
+    })?;
     let binding = fpm.generation.binding(&identity);
     let spec = PartitionSpec { name: partition.to_owned(), volatile_bytes, pinned_bytes };
     let at = |e: SegmentError| unable(&format!("{}/{name}: {e}", named::SHM_DIR));
@@ -295,6 +315,56 @@ pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result
         }
         Err(e) => Err(at(e)),
     }
+}
+
+enum ClaimError {
+    /// The partition name belongs to another pool: the `failure_reason` itself.
+    Taken(String),
+    /// Something else is at the claim's name.
+    Other(String),
+}
+
+/// One pool per partition name (spec §14.3 item 4): the first pool of the generation to attach under a
+/// partition name records itself as its owner, in a claim every pool's user can read; a worker of any
+/// other pool resolving to that name is refused. The owner is the pool's identity (its segment's name:
+/// listening socket and title), never its name; the name in the claim is only for the message. The one
+/// exception: pools whose partition name is their own name from a truncated title (they did not set
+/// `static_cache.partition`; FPM cut their titles to the same text) keep separate partitions.
+fn claim_partition(generation: &Generation, partition: &str, segment: &str) -> Result<(), ClaimError> {
+    let owner = &segment[segment.len() - POOL_HEX..];
+    let label = pool_name().unwrap_or_default();
+    let from_title = if label == partition { CLAIM_TITLE } else { CLAIM_SET };
+    let claim = generation.claim_name(partition);
+    let found = named::claim(&claim, &format!("{owner}{from_title}{label}")).map_err(|e| {
+        let e = match e {
+            SegmentError::Foreign { .. } => {
+                "the object is not a partition claim (a symbolic link); it is not used".to_owned()
+            }
+            e => e.to_string(),
+        };
+        ClaimError::Other(format!("{}/{claim}: {e}", named::SHM_DIR))
+    })?;
+    let Some(record) = found else { return Ok(()) };
+    let (holder, holder_from_title, holder_label) = parse_claim(&record).ok_or_else(|| {
+        ClaimError::Other(format!("{}/{claim}: not a partition claim of this extension", named::SHM_DIR))
+    })?;
+    if holder == owner || (holder_from_title && from_title == CLAIM_TITLE) {
+        return Ok(());
+    }
+    Err(ClaimError::Taken(format!(r#"Partition "{partition}" belongs to FPM pool "{holder_label}""#)))
+}
+
+/// A claim's record: the owner's pool part of its segment name, how the owner came to the partition name,
+/// the owner's pool name (`<pool part>:t:<name>` when taken from its title, `<pool part>:s:<name>` when set).
+const CLAIM_TITLE: &str = ":t:";
+const CLAIM_SET: &str = ":s:";
+
+fn parse_claim(record: &str) -> Option<(&str, bool, &str)> {
+    let pool = record.get(..POOL_HEX)?;
+    let rest = record.get(POOL_HEX..)?;
+    let from_title = rest.starts_with(CLAIM_TITLE);
+    let label = rest.strip_prefix(CLAIM_TITLE).or_else(|| rest.strip_prefix(CLAIM_SET))?;
+    pool.bytes().all(|b| b.is_ascii_hexdigit()).then_some((pool, from_title, label))
 }
 
 /// Opens a segment another worker of the pool may be creating right now: it is valid once its creator
@@ -349,6 +419,27 @@ fn parse(name: &str) -> Option<(&str, Option<&str>)> {
     }
 }
 
+/// `static_cache.<generation>.<partition hash>.claim`: the generation.
+fn parse_claim_name(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix(PREFIX)?.strip_suffix(CLAIM_SUFFIX)?;
+    let (g, c) = rest.split_once('.')?;
+    let hex = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    (hex(g, ID_HEX) && hex(c, POOL_HEX)).then_some(g)
+}
+
+/// Removes the claims of partition names that the pool of `segment` (a segment's name) owns: its scope
+/// is over. Called before the pool's lock is removed (a claim whose owner has no lock is an orphan).
+pub(crate) fn remove_claims_of(segment: &str) {
+    let Some((g, Some(pool))) = parse(segment) else { return };
+    for name in named::list(&format!("{PREFIX}{g}.")) {
+        if parse_claim_name(&name).is_some()
+            && named::claim_record(&name).is_some_and(|r| parse_claim(&r).is_some_and(|(owner, ..)| owner == pool))
+        {
+            let _ = named::unlink(&name);
+        }
+    }
+}
+
 /// After a reload (the master re-executes itself once its workers are gone, keeping the listening
 /// sockets) the pool's previous generation is over: removes this user's per-pool objects of other
 /// generations of the same socket. Their keeper sees its lock's name gone and exits.
@@ -365,6 +456,7 @@ fn remove_previous_generations(own: &str, socket_tag: &str) {
             if named::owner(&segment) == Some(me) {
                 let _ = named::unlink(&segment);
             }
+            remove_claims_of(&segment);
             let _ = named::unlink(&name);
         }
     }
@@ -404,6 +496,17 @@ fn remove_vacant_scopes(own: &str) {
                 // one is an orphan.
                 let _ = named::unlink(&segment);
             }
+        }
+    }
+    // Claims of partition names whose owner's scope is gone (its generation's lock and its pool's lock).
+    for name in named::list(PREFIX) {
+        let Some(g) = parse_claim_name(&name).filter(|g| *g != own) else { continue };
+        let Some(record) = named::claim_record(&name) else { continue };
+        let Some((owner, ..)) = parse_claim(&record) else { continue };
+        if !named::exists(&format!("{PREFIX}{g}{LOCK_SUFFIX}"))
+            && !named::exists(&format!("{PREFIX}{g}.{owner}{LOCK_SUFFIX}"))
+        {
+            let _ = named::unlink(&name);
         }
     }
 }
@@ -448,5 +551,22 @@ mod tests {
         assert_eq!(parse(&segment).map(|(g, _)| g), Some(a.id.as_str()));
         assert_eq!(parse(&a.pool_lock_name(&alpha)), parse(&segment));
         assert_eq!(parse(&a.lock_name()), Some((a.id.as_str(), None)));
+        let claim = a.claim_name("shared");
+        assert_eq!(parse(&claim), None);
+        assert_eq!(parse_claim_name(&claim), Some(a.id.as_str()));
+        assert_ne!(claim, a.claim_name("other"));
+        assert_ne!(claim, b.claim_name("shared"));
+        assert_eq!(parse_claim_name(&segment), None);
+    }
+
+    #[test]
+    fn claim_records_name_their_owner() {
+        let owner = "01234567fedcba9876543210";
+        assert_eq!(parse_claim(&format!("{owner}:s:alpha")), Some((owner, false, "alpha")));
+        assert_eq!(parse_claim(&format!("{owner}:t:customer_shop_prod")), Some((owner, true, "customer_shop_prod")));
+        assert_eq!(parse_claim(&format!("{owner}:s:")), Some((owner, false, "")));
+        for bad in ["", "alpha", "01234567fedcba98765432zz:s:alpha", "01234567fedcba9876543210:x:alpha"] {
+            assert_eq!(parse_claim(bad), None, "{bad}");
+        }
     }
 }

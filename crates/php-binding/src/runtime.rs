@@ -143,13 +143,18 @@ impl Runtime {
             _ => None,
         });
         let (states, segment): ([BackendState; 2], Option<Segment>) = match reason {
-            Some((reason, startup_failed)) => (unavailable(configured, &reason, startup_failed), None),
+            Some((reason, startup_failed)) => {
+                if startup_failed && fpm_pool.is_some() {
+                    fpm::log_failure(&reason);
+                }
+                (unavailable(configured, &reason, startup_failed), None)
+            }
             None if configured == [0, 0] => ([BackendState::Disabled, BackendState::Disabled], None),
             None if fpm_pool.is_none() => create_segment(&name, configured),
             None => match fpm::attach(&name, configured[0], configured[1]) {
                 Ok(segment) => ready(&name, configured, segment),
                 Err(reason) => {
-                    eprintln!("static_cache: {reason}");
+                    fpm::log_failure(&reason);
                     (unavailable(configured, &reason, true), None)
                 }
             },

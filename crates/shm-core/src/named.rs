@@ -97,6 +97,40 @@ pub(crate) fn names(name: &str, fd: &OwnedFd) -> bool {
     st.st_dev == held.st_dev && st.st_ino == held.st_ino
 }
 
+/// Claims `name`: makes it a symbolic link whose text is `record` (created atomically with its text, and
+/// readable by every user, which a 0600 file of another pool's user is not). Returns `None` if this call
+/// made it, else the record of the link already there. A link is never followed: its text is data.
+/// Anything else at `name` (a file or directory planted by someone else) is an error.
+pub fn claim(name: &str, record: &str) -> Result<Option<String>, SegmentError> {
+    let p = path(name)?;
+    let text = CString::new(record).map_err(|_| SegmentError::BadName)?;
+    // SAFETY: both are valid C strings.
+    if unsafe { libc::symlink(text.as_ptr(), p.as_ptr()) } == 0 {
+        return Ok(None);
+    }
+    let e = os("symlink");
+    if !matches!(&e, SegmentError::Os(_, io) if io.raw_os_error() == Some(libc::EEXIST)) {
+        return Err(e);
+    }
+    match std::fs::read_link(format!("{SHM_DIR}/{name}")) {
+        Ok(text) => Ok(Some(text.to_string_lossy().into_owned())),
+        Err(_) => match lstat(name) {
+            Some(st) => Err(SegmentError::Foreign {
+                uid: st.st_uid,
+                mode: st.st_mode & 0o7777,
+                regular: st.st_mode & libc::S_IFMT == libc::S_IFREG,
+            }),
+            None => Err(SegmentError::Os("readlink", std::io::Error::from_raw_os_error(libc::ENOENT))),
+        },
+    }
+}
+
+/// The record of claim `name` (see [`claim`]), if it is a symbolic link.
+pub fn claim_record(name: &str) -> Option<String> {
+    path(name).ok()?;
+    std::fs::read_link(format!("{SHM_DIR}/{name}")).ok().map(|t| t.to_string_lossy().into_owned())
+}
+
 /// Whether object `name` exists (of any kind, anyone's).
 pub fn exists(name: &str) -> bool {
     lstat(name).is_some()
@@ -148,6 +182,23 @@ mod tests {
 
     fn shm_path(name: &str) -> String {
         format!("{SHM_DIR}/{name}")
+    }
+
+    #[test]
+    fn a_claim_is_made_once_and_read_back_by_later_claimants() {
+        let name = unique("claim");
+        let first = claim(&name, "owner:alpha");
+        let second = claim(&name, "other:beta");
+        let read = claim_record(&name);
+        let _ = unlink(&name);
+        let planted = unique("claim-file");
+        std::fs::write(shm_path(&planted), b"planted").unwrap();
+        let on_file = claim(&planted, "owner:alpha");
+        let _ = unlink(&planted);
+        assert_eq!(first.ok(), Some(None));
+        assert_eq!(second.ok(), Some(Some("owner:alpha".to_owned())));
+        assert_eq!(read.as_deref(), Some("owner:alpha"));
+        assert!(matches!(on_file, Err(SegmentError::Foreign { regular: true, .. })), "{:?}", on_file);
     }
 
     #[test]

@@ -157,6 +157,7 @@ fn run(master: &OwnedFd, lock_name: &str, segment_name: &str) {
     }
     if let Some(vacancy) = vacancy {
         let _ = named::unlink(segment_name);
+        super::remove_claims_of(segment_name);
         vacancy.remove();
     }
 }
