@@ -93,7 +93,7 @@ unsafe fn step(
             IS_OBJECT => {
                 let (oa, ob) = ((*a).value.obj, (*b).value.obj);
                 // A recorded object is shared with the live value: its state then is in the record.
-                let then = recorded.and_then(|r| r.objects.get(&ob));
+                let then = recorded.and_then(|r| r.find(ob).map(|t| (t, r)));
                 if oa == ob && then.is_none() {
                     return true;
                 }
@@ -105,7 +105,7 @@ unsafe fn step(
                 }
                 objects.insert(oa, ob);
                 match then {
-                    Some(then) => recorded_equal(oa, then, pending),
+                    Some((then, recorded)) => recorded_equal(oa, then, recorded.slots_of(then), pending),
                     None => objects_equal(oa, ob, a, b, pending),
                 }
             }
@@ -208,15 +208,16 @@ unsafe fn dynamic<'a>(ht: *mut HashTable) -> Vec<(zvals::Key<'a>, *mut zval)> {
 unsafe fn recorded_equal(
     a: *mut zend_object,
     then: &RecordedObject,
+    slots: &[zval],
     pending: &mut Vec<(*mut zval, *mut zval)>,
 ) -> bool {
     // SAFETY: as above; the record's copies are only read.
     unsafe {
-        let same_object = std::ptr::eq(a, then.object.value.obj);
+        let same_object = std::ptr::eq(a, then.object_ptr());
         if (*a).ce != then.ce || !(plain((*a).ce) || (same_object && immutable_internal((*a).ce))) {
             return false;
         }
-        for (i, slot) in then.slots.iter().enumerate() {
+        for (i, slot) in slots.iter().enumerate() {
             pending.push((zvals::property_slot(a, i), (&raw const *slot).cast_mut()));
         }
         let table = then.dynamic.as_ref().map_or(std::ptr::null_mut(), |t| zvals::table(t));
@@ -272,19 +273,26 @@ pub unsafe fn identical(a: *const zval, b: *const zval) -> bool {
     }
 }
 
-/// One object of a restored value as it was restored: held, with copies of its slots and its
-/// property table (held too).
-pub struct RecordedObject {
+/// One object of a restored value as it was restored: held, with copies of its slots (in
+/// [`Recorded::slots`]) and its property table (held too).
+struct RecordedObject {
     ce: *mut ffi::zend_class_entry,
     object: zval,
-    slots: Vec<zval>,
+    /// Where its slot copies start in [`Recorded::slots`]; they are `ce`'s slot count long.
+    first_slot: usize,
     dynamic: Option<zval>,
 }
 
-/// The objects a restored value holds, as they were restored (module comment).
+/// The objects a restored value holds, as they were restored (module comment). Flat: recording and
+/// the check of an untouched value allocate per value, not per object, and hash nothing.
 #[derive(Default)]
 pub struct Recorded {
-    objects: HashMap<*mut zend_object, RecordedObject>,
+    objects: Vec<RecordedObject>,
+    /// The slot copies of every recorded object, one run per object.
+    slots: Vec<zval>,
+    /// Position + 1 in `objects` per object handle (0: not recorded). Handles identify objects while
+    /// the record holds them.
+    by_handle: Vec<u32>,
 }
 
 impl Recorded {
@@ -296,36 +304,43 @@ impl Recorded {
     /// `value` must be a live zval, during a request.
     pub unsafe fn record(&mut self, value: *mut zval) -> bool {
         let mut pending = vec![value];
-        let mut arrays: HashSet<*mut HashTable> = HashSet::new();
+        // Arrays held more than once (only those can be met twice; a refcount-1 array has one holder,
+        // itself met once).
+        let mut shared_arrays: HashSet<*mut HashTable> = HashSet::new();
         while let Some(z) = pending.pop() {
             // SAFETY: every zval pushed is reachable from the live root.
             unsafe {
                 match zend::type_of(z) {
                     IS_ARRAY => {
                         let ht = (*z).value.arr;
-                        if !immutable_array(ht) && arrays.insert(ht) {
+                        if !immutable_array(ht) && ((*ht).gc.refcount <= 1 || shared_arrays.insert(ht)) {
                             pending.extend(zvals::entries(ht).map(|(_, v)| v));
                         }
                     }
                     IS_OBJECT => {
                         let obj = (*z).value.obj;
                         let ce = (*obj).ce;
-                        if class_info::is_enum(ce) || self.objects.contains_key(&obj) {
+                        if class_info::is_enum(ce) || self.find(obj).is_some() {
                             continue;
                         }
                         if !plain(ce) && !immutable_internal(ce) {
                             return false;
                         }
-                        let slots: Vec<zval> =
-                            (0..zvals::slot_count(ce)).map(|i| zvals::copy(zvals::property_slot(obj, i))).collect();
-                        pending.extend((0..slots.len()).map(|i| zvals::property_slot(obj, i)));
+                        let first_slot = self.slots.len();
+                        let count = zvals::slot_count(ce);
+                        self.slots.extend((0..count).map(|i| zvals::copy(zvals::property_slot(obj, i))));
+                        pending.extend((0..count).map(|i| zvals::property_slot(obj, i)));
                         let table = (*obj).properties;
                         if !table.is_null() {
                             pending.extend(dynamic(table).into_iter().map(|(_, v)| v));
                         }
                         let dynamic = (!table.is_null()).then(|| held_table(table));
-                        let object = zvals::object_zval(obj);
-                        self.objects.insert(obj, RecordedObject { ce, object, slots, dynamic });
+                        let handle = (*obj).handle as usize;
+                        if self.by_handle.len() <= handle {
+                            self.by_handle.resize(handle + 1, 0);
+                        }
+                        self.objects.push(RecordedObject { ce, object: zvals::object_zval(obj), first_slot, dynamic });
+                        self.by_handle[handle] = u32::try_from(self.objects.len()).unwrap_or(0);
                     }
                     ffi::IS_REFERENCE => return false,
                     _ => {}
@@ -333,6 +348,26 @@ impl Recorded {
             }
         }
         true
+    }
+
+    /// The record of `obj`, if recorded.
+    ///
+    /// # Safety
+    /// `obj` must be a live object.
+    unsafe fn find(&self, obj: *mut zend_object) -> Option<&RecordedObject> {
+        // SAFETY: as above.
+        let handle = unsafe { (*obj).handle } as usize;
+        let at = *self.by_handle.get(handle)? as usize;
+        // A handle freed and reused by another object is not the recorded one (which is held, so
+        // this cannot happen while the record lives; checked anyway).
+        self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object_ptr(), obj))
+    }
+
+    /// The slot copies of `then`.
+    fn slots_of(&self, then: &RecordedObject) -> &[zval] {
+        // SAFETY: a recorded object's class is held live by the object.
+        let count = unsafe { zvals::slot_count(then.ce) };
+        &self.slots[then.first_slot..then.first_slot + count]
     }
 
     /// Whether every recorded object still holds exactly what it held: the same value in each slot,
@@ -343,14 +378,22 @@ impl Recorded {
     pub unsafe fn untouched(&self) -> bool {
         // SAFETY: recorded objects are held, hence live.
         unsafe {
-            self.objects.iter().all(|(&obj, then)| {
-                then.slots.iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
+            self.objects.iter().all(|then| {
+                let obj = then.object_ptr();
+                self.slots_of(then).iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
                     && match &then.dynamic {
                         Some(t) => (*obj).properties == zvals::table(t),
                         None => dynamic((*obj).properties).is_empty(),
                     }
             })
         }
+    }
+}
+
+impl RecordedObject {
+    fn object_ptr(&self) -> *mut zend_object {
+        // SAFETY: `object` is an IS_OBJECT zval built by `object_zval`.
+        unsafe { self.object.value.obj }
     }
 }
 

@@ -339,7 +339,10 @@ unsafe fn restore_unit(id: usize) {
         let has_vars = props.len() < u.unit.members.len();
         (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, props, !u.at_write(mode), has_vars)
     });
+    let incomplete_before = crate::class_lookup::incomplete_class_uses();
     let mut fetched = fetch(tier, &key);
+    // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
+    let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below).
     let mut recorded = needs_baseline.then(Recorded::default);
@@ -351,7 +354,7 @@ unsafe fn restore_unit(id: usize) {
     };
     // A recorded value holds no object of an internal class, `__PHP_Incomplete_Class` included.
     // SAFETY: as above.
-    if !recordable && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
+    if !recordable && may_name_missing && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
         // Restored later, once the classes are linked; meanwhile the defaults stand.
         STATE.with_borrow_mut(|s| s.retry.push(id));
         fetched = None;
