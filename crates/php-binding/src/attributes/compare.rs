@@ -194,11 +194,19 @@ unsafe fn same_dynamic(a: *mut HashTable, b: *mut HashTable, pending: &mut Vec<(
 /// # Safety
 /// `ht` must be null or a live property table.
 unsafe fn dynamic<'a>(ht: *mut HashTable) -> Vec<(zvals::Key<'a>, *mut zval)> {
-    if ht.is_null() {
-        return Vec::new();
-    }
     // SAFETY: as above.
-    unsafe { zvals::entries(ht).filter(|(_, v)| zend::type_of(*v) != IS_INDIRECT).collect() }
+    unsafe { dynamic_values(ht).collect() }
+}
+
+/// The dynamic properties of a property table (null: none), without collecting them.
+///
+/// # Safety
+/// `ht` must be null or a live property table, not modified while iterated.
+unsafe fn dynamic_values<'a>(ht: *mut HashTable) -> impl Iterator<Item = (zvals::Key<'a>, *mut zval)> {
+    // SAFETY: as above.
+    let entries = (!ht.is_null()).then(|| unsafe { zvals::entries(ht) });
+    // SAFETY: entries of a live table are live zvals.
+    entries.into_iter().flatten().filter(|(_, v)| unsafe { zend::type_of(*v) } != IS_INDIRECT)
 }
 
 /// The live object `a` against an object's recorded state.
@@ -307,6 +315,7 @@ impl Recorded {
         // Arrays held more than once (only those can be met twice; a refcount-1 array has one holder,
         // itself met once).
         let mut shared_arrays: HashSet<*mut HashTable> = HashSet::new();
+        let mut last_class: Option<(*mut ffi::zend_class_entry, ObjectKind)> = None;
         while let Some(z) = pending.pop() {
             // SAFETY: every zval pushed is reachable from the live root.
             unsafe {
@@ -320,11 +329,22 @@ impl Recorded {
                     IS_OBJECT => {
                         let obj = (*z).value.obj;
                         let ce = (*obj).ce;
-                        if class_info::is_enum(ce) || self.find(obj).is_some() {
+                        if self.find(obj).is_some() {
                             continue;
                         }
-                        if !plain(ce) && !immutable_internal(ce) {
-                            return false;
+                        // Values hold many objects of few classes: the last class's verdict is kept.
+                        let kind = match last_class {
+                            Some((c, kind)) if c == ce => kind,
+                            _ => {
+                                let kind = ObjectKind::of(ce);
+                                last_class = Some((ce, kind));
+                                kind
+                            }
+                        };
+                        match kind {
+                            ObjectKind::EnumCase => continue,
+                            ObjectKind::Unrecordable => return false,
+                            ObjectKind::Recordable => {}
                         }
                         let first_slot = self.slots.len();
                         let count = zvals::slot_count(ce);
@@ -332,7 +352,7 @@ impl Recorded {
                         pending.extend((0..count).map(|i| zvals::property_slot(obj, i)));
                         let table = (*obj).properties;
                         if !table.is_null() {
-                            pending.extend(dynamic(table).into_iter().map(|(_, v)| v));
+                            pending.extend(dynamic_values(table).map(|(_, v)| v));
                         }
                         let dynamic = (!table.is_null()).then(|| held_table(table));
                         let handle = (*obj).handle as usize;
@@ -383,10 +403,73 @@ impl Recorded {
                 self.slots_of(then).iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
                     && match &then.dynamic {
                         Some(t) => (*obj).properties == zvals::table(t),
-                        None => dynamic((*obj).properties).is_empty(),
+                        None => dynamic_values((*obj).properties).next().is_none(),
                     }
             })
         }
+    }
+
+    /// Request end (RSHUTDOWN): lets go of the record. A reference the request's values still share
+    /// is given back by a plain decrement, without offering the value to the cycle collector: the
+    /// engine frees the request's values, cycles included, right after.
+    ///
+    /// # Safety
+    /// At the end of the request that recorded the values.
+    pub unsafe fn release_at_request_end(mut self) {
+        let held = self.objects.iter_mut().flat_map(|o| std::iter::once(&mut o.object).chain(o.dynamic.as_mut()));
+        for z in self.slots.iter_mut().chain(held) {
+            // SAFETY: the record's own references, to live values.
+            unsafe { release_shared(z) };
+        }
+        // Every slot copy now holds nothing to release: none needs its drop run.
+        // SAFETY: zvals left without a reference (release_shared) own nothing.
+        unsafe { self.slots.set_len(0) };
+    }
+}
+
+/// What recording makes of an object of a class.
+#[derive(Clone, Copy)]
+enum ObjectKind {
+    /// An engine singleton: nothing to record.
+    EnumCase,
+    /// Its whole state is its property table (module comment).
+    Recordable,
+    Unrecordable,
+}
+
+impl ObjectKind {
+    /// # Safety
+    /// `ce` must be a live class.
+    unsafe fn of(ce: *mut ffi::zend_class_entry) -> Self {
+        // SAFETY: as above.
+        unsafe {
+            if class_info::is_enum(ce) {
+                Self::EnumCase
+            } else if plain(ce) || immutable_internal(ce) {
+                Self::Recordable
+            } else {
+                Self::Unrecordable
+            }
+        }
+    }
+}
+
+/// Drops `z`'s reference, by a plain decrement when it is not the last one; `z` is left null.
+///
+/// # Safety
+/// `z` must be a live zval owning its reference.
+unsafe fn release_shared(z: &mut zval) {
+    // SAFETY: as above; refcounted values start with a zend_refcounted header.
+    unsafe {
+        if !zvals::is_refcounted(z) {
+            return;
+        }
+        if (*z.value.counted).gc.refcount > 1 {
+            (*z.value.counted).gc.refcount -= 1;
+        } else {
+            drop(std::ptr::read(z));
+        }
+        z.u1.type_info = IS_NULL;
     }
 }
 

@@ -926,8 +926,12 @@ pub fn publish_at_end(worker: bool) {
 /// RSHUTDOWN: drops the request's attribute state (its zvals live in the request heap, which is still
 /// there; the next request must not see any of it).
 pub fn forget_request() {
-    let old = STATE.with_borrow_mut(std::mem::take);
+    let mut old = STATE.with_borrow_mut(std::mem::take);
     release(&old);
+    for recorded in old.units.iter_mut().filter_map(|u| u.recorded.take()) {
+        // SAFETY: RSHUTDOWN of the request that recorded it.
+        unsafe { recorded.release_at_request_end() };
+    }
     drop(old);
 }
 
