@@ -323,7 +323,7 @@ impl Recorded {
                     IS_ARRAY => {
                         let ht = (*z).value.arr;
                         if !immutable_array(ht) && ((*ht).gc.refcount <= 1 || shared_arrays.insert(ht)) {
-                            pending.extend(zvals::entries(ht).map(|(_, v)| v));
+                            pending.extend(zvals::entries(ht).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
                         }
                     }
                     IS_OBJECT => {
@@ -348,16 +348,24 @@ impl Recorded {
                         }
                         let first_slot = self.slots.len();
                         let count = zvals::slot_count(ce);
-                        self.slots.extend((0..count).map(|i| zvals::copy(zvals::property_slot(obj, i))));
-                        pending.extend((0..count).map(|i| zvals::property_slot(obj, i)));
+                        for i in 0..count {
+                            let slot = zvals::property_slot(obj, i);
+                            self.slots.push(zvals::copy(slot));
+                            if holds_anything_to_record(slot) {
+                                pending.push(slot);
+                            }
+                        }
                         let table = (*obj).properties;
                         if !table.is_null() {
-                            pending.extend(dynamic_values(table).map(|(_, v)| v));
+                            pending
+                                .extend(dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
                         }
                         let dynamic = (!table.is_null()).then(|| held_table(table));
                         let handle = (*obj).handle as usize;
                         if self.by_handle.len() <= handle {
-                            self.by_handle.resize(handle + 1, 0);
+                            // Every live object's handle is below the store's top: one resize per record.
+                            let top = (*ffi::ext_php_rs_executor_globals()).objects_store.top as usize;
+                            self.by_handle.resize(top.max(handle + 1), 0);
                         }
                         self.objects.push(RecordedObject { ce, object: zvals::object_zval(obj), first_slot, dynamic });
                         self.by_handle[handle] = u32::try_from(self.objects.len()).unwrap_or(0);
@@ -424,6 +432,23 @@ impl Recorded {
         // Every slot copy now holds nothing to release: none needs its drop run.
         // SAFETY: zvals left without a reference (release_shared) own nothing.
         unsafe { self.slots.set_len(0) };
+    }
+}
+
+/// Whether recording has to look into `z`: objects, PHP references, and arrays other than
+/// engine-immutable ones (which hold neither; told by the zval's own type flags, without reading the
+/// array).
+///
+/// # Safety
+/// `z` must be a live zval.
+unsafe fn holds_anything_to_record(z: *const zval) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        match zend::type_of(z) {
+            IS_ARRAY => zvals::is_refcounted(z),
+            IS_OBJECT | ffi::IS_REFERENCE => true,
+            _ => false,
+        }
     }
 }
 
