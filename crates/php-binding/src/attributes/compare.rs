@@ -13,6 +13,8 @@
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
 //!   publication; arrays by content, objects by handle, so writes inside objects do not count.
 
+use std::cell::RefCell;
+
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
@@ -292,7 +294,8 @@ struct RecordedObject {
 }
 
 /// The objects a restored value holds, as they were restored (module comment). Flat: recording and
-/// the check of an untouched value allocate per value, not per object, and hash nothing.
+/// the check of an untouched value hash nothing and allocate nothing per object; the vectors of the
+/// last record released at request end are reused by the next.
 #[derive(Default)]
 pub struct Recorded {
     objects: Vec<RecordedObject>,
@@ -303,7 +306,17 @@ pub struct Recorded {
     by_handle: Vec<u32>,
 }
 
+thread_local! {
+    /// The emptied vectors of the last record released at request end (capacity kept).
+    static SPARE: RefCell<Option<Recorded>> = const { RefCell::new(None) };
+}
+
 impl Recorded {
+    /// An empty record, on the vectors a previous request's record left if there are any.
+    pub fn new() -> Self {
+        SPARE.with_borrow_mut(Option::take).unwrap_or_default()
+    }
+
     /// Records the objects reachable from `value`. Returns false, recording nothing more, for a value
     /// this cannot describe: one holding PHP references (which writes go through without separation)
     /// or objects whose state is not (only) their property table.
@@ -315,7 +328,7 @@ impl Recorded {
         // Arrays held more than once (only those can be met twice; a refcount-1 array has one holder,
         // itself met once).
         let mut shared_arrays: HashSet<*mut HashTable> = HashSet::new();
-        let mut last_class: Option<(*mut ffi::zend_class_entry, ObjectKind)> = None;
+        let mut classes: Vec<(*mut ffi::zend_class_entry, ObjectKind)> = Vec::new();
         while let Some(z) = pending.pop() {
             // SAFETY: every zval pushed is reachable from the live root.
             unsafe {
@@ -332,12 +345,12 @@ impl Recorded {
                         if self.find(obj).is_some() {
                             continue;
                         }
-                        // Values hold many objects of few classes: the last class's verdict is kept.
-                        let kind = match last_class {
-                            Some((c, kind)) if c == ce => kind,
-                            _ => {
+                        // Values hold many objects of few classes: each class is judged once.
+                        let kind = match classes.iter().find(|(c, _)| *c == ce) {
+                            Some(&(_, kind)) => kind,
+                            None => {
                                 let kind = ObjectKind::of(ce);
-                                last_class = Some((ce, kind));
+                                classes.push((ce, kind));
                                 kind
                             }
                         };
@@ -429,9 +442,15 @@ impl Recorded {
             // SAFETY: the record's own references, to live values.
             unsafe { release_shared(z) };
         }
-        // Every slot copy now holds nothing to release: none needs its drop run.
-        // SAFETY: zvals left without a reference (release_shared) own nothing.
-        unsafe { self.slots.set_len(0) };
+        // Every zval of the record now holds nothing to release: none needs its drop run.
+        // SAFETY: zvals left without a reference (release_shared) own nothing; the other fields of a
+        // recorded object are plain numbers and pointers.
+        unsafe {
+            self.slots.set_len(0);
+            self.objects.set_len(0);
+        }
+        self.by_handle.fill(0);
+        SPARE.with_borrow_mut(|spare| *spare = Some(self));
     }
 }
 

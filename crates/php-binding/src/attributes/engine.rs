@@ -345,7 +345,7 @@ unsafe fn restore_unit(id: usize) {
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below).
-    let mut recorded = needs_baseline.then(Recorded::default);
+    let mut recorded = needs_baseline.then(Recorded::new);
     let recordable = match (&mut recorded, &mut fetched) {
         // SAFETY: a live, freshly fetched value.
         (Some(objects), Some(f)) => unsafe { objects.record(f) },
@@ -944,7 +944,7 @@ fn rebase(id: usize) {
         (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, names, u.recorded.is_some())
     });
     if was_recorded {
-        let mut objects = Recorded::default();
+        let mut objects = Recorded::new();
         let mut copies = Vec::new();
         let mut recordable = true;
         for i in 0..names.len() {
