@@ -306,6 +306,9 @@ pub struct Recorded {
     by_handle: Vec<u32>,
 }
 
+/// The largest vectors (in elements) a released record leaves for the next.
+const SPARE_LIMIT: usize = 16 * 1024;
+
 thread_local! {
     /// The emptied vectors of the last record released at request end (capacity kept).
     static SPARE: RefCell<Option<Recorded>> = const { RefCell::new(None) };
@@ -449,8 +452,11 @@ impl Recorded {
             self.slots.set_len(0);
             self.objects.set_len(0);
         }
-        self.by_handle.fill(0);
-        SPARE.with_borrow_mut(|spare| *spare = Some(self));
+        // A request of very many objects does not make every later one keep its memory.
+        if self.by_handle.len().max(self.slots.capacity()).max(self.objects.capacity()) <= SPARE_LIMIT {
+            self.by_handle.fill(0);
+            SPARE.with_borrow_mut(|spare| *spare = Some(self));
+        }
     }
 }
 
