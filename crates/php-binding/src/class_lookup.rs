@@ -3,7 +3,7 @@
 //! private copy of the bytes); one that stays missing restores as `__PHP_Incomplete_Class`, as
 //! `unserialize()` does.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::ptr;
 
@@ -17,6 +17,8 @@ use crate::zend;
 const NO_AUTOLOAD: u32 = 0x80;
 
 thread_local! {
+    /// Calls of [`incomplete_class`] on this thread.
+    static INCOMPLETE_USES: Cell<u64> = const { Cell::new(0) };
     /// (request owner id, lower-case names already autoloaded in that request).
     static AUTOLOADED: RefCell<(u64, HashSet<Vec<u8>>)> = RefCell::default();
 }
@@ -57,10 +59,19 @@ pub fn find(
     Ok((!autoloaded.is_null()).then_some(autoloaded))
 }
 
-/// `__PHP_Incomplete_Class` (registered by ext/standard in every build).
+/// `__PHP_Incomplete_Class` (registered by ext/standard in every build). Every call counts in
+/// [`incomplete_class_uses`]: the decoder asks for it once per object it makes of it.
 pub fn incomplete_class() -> Option<*mut zend_class_entry> {
+    INCOMPLETE_USES.set(INCOMPLETE_USES.get().wrapping_add(1));
     let ce = lookup(b"__PHP_Incomplete_Class", NO_AUTOLOAD);
     (!ce.is_null()).then_some(ce)
+}
+
+/// How many times this thread has asked for [`incomplete_class`]: a value decoded while the count
+/// stood still holds no `__PHP_Incomplete_Class` object of its own making, so no walk has to look
+/// for one (attributes' restores).
+pub fn incomplete_class_uses() -> u64 {
+    INCOMPLETE_USES.get()
 }
 
 fn lookup(name: &[u8], flags: u32) -> *mut zend_class_entry {

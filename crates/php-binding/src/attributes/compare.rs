@@ -13,6 +13,8 @@
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
 //!   publication; arrays by content, objects by handle, so writes inside objects do not count.
 
+use std::cell::RefCell;
+
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
@@ -93,7 +95,7 @@ unsafe fn step(
             IS_OBJECT => {
                 let (oa, ob) = ((*a).value.obj, (*b).value.obj);
                 // A recorded object is shared with the live value: its state then is in the record.
-                let then = recorded.and_then(|r| r.objects.get(&ob));
+                let then = recorded.and_then(|r| r.find(ob).map(|t| (t, r)));
                 if oa == ob && then.is_none() {
                     return true;
                 }
@@ -105,7 +107,7 @@ unsafe fn step(
                 }
                 objects.insert(oa, ob);
                 match then {
-                    Some(then) => recorded_equal(oa, then, pending),
+                    Some((then, recorded)) => recorded_equal(oa, then, recorded.slots_of(then), pending),
                     None => objects_equal(oa, ob, a, b, pending),
                 }
             }
@@ -194,11 +196,19 @@ unsafe fn same_dynamic(a: *mut HashTable, b: *mut HashTable, pending: &mut Vec<(
 /// # Safety
 /// `ht` must be null or a live property table.
 unsafe fn dynamic<'a>(ht: *mut HashTable) -> Vec<(zvals::Key<'a>, *mut zval)> {
-    if ht.is_null() {
-        return Vec::new();
-    }
     // SAFETY: as above.
-    unsafe { zvals::entries(ht).filter(|(_, v)| zend::type_of(*v) != IS_INDIRECT).collect() }
+    unsafe { dynamic_values(ht).collect() }
+}
+
+/// The dynamic properties of a property table (null: none), without collecting them.
+///
+/// # Safety
+/// `ht` must be null or a live property table, not modified while iterated.
+unsafe fn dynamic_values<'a>(ht: *mut HashTable) -> impl Iterator<Item = (zvals::Key<'a>, *mut zval)> {
+    // SAFETY: as above.
+    let entries = (!ht.is_null()).then(|| unsafe { zvals::entries(ht) });
+    // SAFETY: entries of a live table are live zvals.
+    entries.into_iter().flatten().filter(|(_, v)| unsafe { zend::type_of(*v) } != IS_INDIRECT)
 }
 
 /// The live object `a` against an object's recorded state.
@@ -208,15 +218,16 @@ unsafe fn dynamic<'a>(ht: *mut HashTable) -> Vec<(zvals::Key<'a>, *mut zval)> {
 unsafe fn recorded_equal(
     a: *mut zend_object,
     then: &RecordedObject,
+    slots: &[zval],
     pending: &mut Vec<(*mut zval, *mut zval)>,
 ) -> bool {
     // SAFETY: as above; the record's copies are only read.
     unsafe {
-        let same_object = std::ptr::eq(a, then.object.value.obj);
+        let same_object = std::ptr::eq(a, then.object_ptr());
         if (*a).ce != then.ce || !(plain((*a).ce) || (same_object && immutable_internal((*a).ce))) {
             return false;
         }
-        for (i, slot) in then.slots.iter().enumerate() {
+        for (i, slot) in slots.iter().enumerate() {
             pending.push((zvals::property_slot(a, i), (&raw const *slot).cast_mut()));
         }
         let table = then.dynamic.as_ref().map_or(std::ptr::null_mut(), |t| zvals::table(t));
@@ -272,22 +283,43 @@ pub unsafe fn identical(a: *const zval, b: *const zval) -> bool {
     }
 }
 
-/// One object of a restored value as it was restored: held, with copies of its slots and its
-/// property table (held too).
-pub struct RecordedObject {
+/// One object of a restored value as it was restored: held, with copies of its slots (in
+/// [`Recorded::slots`]) and its property table (held too).
+struct RecordedObject {
     ce: *mut ffi::zend_class_entry,
     object: zval,
-    slots: Vec<zval>,
+    /// Where its slot copies start in [`Recorded::slots`]; they are `ce`'s slot count long.
+    first_slot: usize,
     dynamic: Option<zval>,
 }
 
-/// The objects a restored value holds, as they were restored (module comment).
+/// The objects a restored value holds, as they were restored (module comment). Flat: recording and
+/// the check of an untouched value hash nothing and allocate nothing per object; the vectors of the
+/// last record released at request end are reused by the next.
 #[derive(Default)]
 pub struct Recorded {
-    objects: HashMap<*mut zend_object, RecordedObject>,
+    objects: Vec<RecordedObject>,
+    /// The slot copies of every recorded object, one run per object.
+    slots: Vec<zval>,
+    /// Position + 1 in `objects` per object handle (0: not recorded). Handles identify objects while
+    /// the record holds them.
+    by_handle: Vec<u32>,
+}
+
+/// The largest vectors (in elements) a released record leaves for the next.
+const SPARE_LIMIT: usize = 16 * 1024;
+
+thread_local! {
+    /// The emptied vectors of the last record released at request end (capacity kept).
+    static SPARE: RefCell<Option<Recorded>> = const { RefCell::new(None) };
 }
 
 impl Recorded {
+    /// An empty record, on the vectors a previous request's record left if there are any.
+    pub fn new() -> Self {
+        SPARE.with_borrow_mut(Option::take).unwrap_or_default()
+    }
+
     /// Records the objects reachable from `value`. Returns false, recording nothing more, for a value
     /// this cannot describe: one holding PHP references (which writes go through without separation)
     /// or objects whose state is not (only) their property table.
@@ -296,36 +328,63 @@ impl Recorded {
     /// `value` must be a live zval, during a request.
     pub unsafe fn record(&mut self, value: *mut zval) -> bool {
         let mut pending = vec![value];
-        let mut arrays: HashSet<*mut HashTable> = HashSet::new();
+        // Arrays held more than once (only those can be met twice; a refcount-1 array has one holder,
+        // itself met once).
+        let mut shared_arrays: HashSet<*mut HashTable> = HashSet::new();
+        let mut classes: Vec<(*mut ffi::zend_class_entry, ObjectKind)> = Vec::new();
         while let Some(z) = pending.pop() {
             // SAFETY: every zval pushed is reachable from the live root.
             unsafe {
                 match zend::type_of(z) {
                     IS_ARRAY => {
                         let ht = (*z).value.arr;
-                        if !immutable_array(ht) && arrays.insert(ht) {
-                            pending.extend(zvals::entries(ht).map(|(_, v)| v));
+                        if !immutable_array(ht) && ((*ht).gc.refcount <= 1 || shared_arrays.insert(ht)) {
+                            pending.extend(zvals::entries(ht).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
                         }
                     }
                     IS_OBJECT => {
                         let obj = (*z).value.obj;
                         let ce = (*obj).ce;
-                        if class_info::is_enum(ce) || self.objects.contains_key(&obj) {
+                        if self.find(obj).is_some() {
                             continue;
                         }
-                        if !plain(ce) && !immutable_internal(ce) {
-                            return false;
+                        // Values hold many objects of few classes: each class is judged once.
+                        let kind = match classes.iter().find(|(c, _)| *c == ce) {
+                            Some(&(_, kind)) => kind,
+                            None => {
+                                let kind = ObjectKind::of(ce);
+                                classes.push((ce, kind));
+                                kind
+                            }
+                        };
+                        match kind {
+                            ObjectKind::EnumCase => continue,
+                            ObjectKind::Unrecordable => return false,
+                            ObjectKind::Recordable => {}
                         }
-                        let slots: Vec<zval> =
-                            (0..zvals::slot_count(ce)).map(|i| zvals::copy(zvals::property_slot(obj, i))).collect();
-                        pending.extend((0..slots.len()).map(|i| zvals::property_slot(obj, i)));
+                        let first_slot = self.slots.len();
+                        let count = zvals::slot_count(ce);
+                        for i in 0..count {
+                            let slot = zvals::property_slot(obj, i);
+                            self.slots.push(zvals::copy(slot));
+                            if holds_anything_to_record(slot) {
+                                pending.push(slot);
+                            }
+                        }
                         let table = (*obj).properties;
                         if !table.is_null() {
-                            pending.extend(dynamic(table).into_iter().map(|(_, v)| v));
+                            pending
+                                .extend(dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
                         }
                         let dynamic = (!table.is_null()).then(|| held_table(table));
-                        let object = zvals::object_zval(obj);
-                        self.objects.insert(obj, RecordedObject { ce, object, slots, dynamic });
+                        let handle = (*obj).handle as usize;
+                        if self.by_handle.len() <= handle {
+                            // Every live object's handle is below the store's top: one resize per record.
+                            let top = (*ffi::ext_php_rs_executor_globals()).objects_store.top as usize;
+                            self.by_handle.resize(top.max(handle + 1), 0);
+                        }
+                        self.objects.push(RecordedObject { ce, object: zvals::object_zval(obj), first_slot, dynamic });
+                        self.by_handle[handle] = u32::try_from(self.objects.len()).unwrap_or(0);
                     }
                     ffi::IS_REFERENCE => return false,
                     _ => {}
@@ -333,6 +392,26 @@ impl Recorded {
             }
         }
         true
+    }
+
+    /// The record of `obj`, if recorded.
+    ///
+    /// # Safety
+    /// `obj` must be a live object.
+    unsafe fn find(&self, obj: *mut zend_object) -> Option<&RecordedObject> {
+        // SAFETY: as above.
+        let handle = unsafe { (*obj).handle } as usize;
+        let at = *self.by_handle.get(handle)? as usize;
+        // A handle freed and reused by another object is not the recorded one (which is held, so
+        // this cannot happen while the record lives; checked anyway).
+        self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object_ptr(), obj))
+    }
+
+    /// The slot copies of `then`.
+    fn slots_of(&self, then: &RecordedObject) -> &[zval] {
+        // SAFETY: a recorded object's class is held live by the object.
+        let count = unsafe { zvals::slot_count(then.ce) };
+        &self.slots[then.first_slot..then.first_slot + count]
     }
 
     /// Whether every recorded object still holds exactly what it held: the same value in each slot,
@@ -343,14 +422,111 @@ impl Recorded {
     pub unsafe fn untouched(&self) -> bool {
         // SAFETY: recorded objects are held, hence live.
         unsafe {
-            self.objects.iter().all(|(&obj, then)| {
-                then.slots.iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
+            self.objects.iter().all(|then| {
+                let obj = then.object_ptr();
+                self.slots_of(then).iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
                     && match &then.dynamic {
                         Some(t) => (*obj).properties == zvals::table(t),
-                        None => dynamic((*obj).properties).is_empty(),
+                        None => dynamic_values((*obj).properties).next().is_none(),
                     }
             })
         }
+    }
+
+    /// Request end (RSHUTDOWN): lets go of the record. A reference the request's values still share
+    /// is given back by a plain decrement, without offering the value to the cycle collector: the
+    /// engine frees the request's values, cycles included, right after.
+    ///
+    /// # Safety
+    /// At the end of the request that recorded the values.
+    pub unsafe fn release_at_request_end(mut self) {
+        let held = self.objects.iter_mut().flat_map(|o| std::iter::once(&mut o.object).chain(o.dynamic.as_mut()));
+        for z in self.slots.iter_mut().chain(held) {
+            // SAFETY: the record's own references, to live values.
+            unsafe { release_shared(z) };
+        }
+        // Every zval of the record now holds nothing to release: none needs its drop run.
+        // SAFETY: zvals left without a reference (release_shared) own nothing; the other fields of a
+        // recorded object are plain numbers and pointers.
+        unsafe {
+            self.slots.set_len(0);
+            self.objects.set_len(0);
+        }
+        // A request of very many objects does not make every later one keep its memory.
+        if self.by_handle.len().max(self.slots.capacity()).max(self.objects.capacity()) <= SPARE_LIMIT {
+            self.by_handle.fill(0);
+            SPARE.with_borrow_mut(|spare| *spare = Some(self));
+        }
+    }
+}
+
+/// Whether recording has to look into `z`: objects, PHP references, and arrays other than
+/// engine-immutable ones (which hold neither; told by the zval's own type flags, without reading the
+/// array).
+///
+/// # Safety
+/// `z` must be a live zval.
+unsafe fn holds_anything_to_record(z: *const zval) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        match zend::type_of(z) {
+            IS_ARRAY => zvals::is_refcounted(z),
+            IS_OBJECT | ffi::IS_REFERENCE => true,
+            _ => false,
+        }
+    }
+}
+
+/// What recording makes of an object of a class.
+#[derive(Clone, Copy)]
+enum ObjectKind {
+    /// An engine singleton: nothing to record.
+    EnumCase,
+    /// Its whole state is its property table (module comment).
+    Recordable,
+    Unrecordable,
+}
+
+impl ObjectKind {
+    /// # Safety
+    /// `ce` must be a live class.
+    unsafe fn of(ce: *mut ffi::zend_class_entry) -> Self {
+        // SAFETY: as above.
+        unsafe {
+            if class_info::is_enum(ce) {
+                Self::EnumCase
+            } else if plain(ce) || immutable_internal(ce) {
+                Self::Recordable
+            } else {
+                Self::Unrecordable
+            }
+        }
+    }
+}
+
+/// Drops `z`'s reference, by a plain decrement when it is not the last one; `z` is left null.
+///
+/// # Safety
+/// `z` must be a live zval owning its reference.
+unsafe fn release_shared(z: &mut zval) {
+    // SAFETY: as above; refcounted values start with a zend_refcounted header.
+    unsafe {
+        if !zvals::is_refcounted(z) {
+            return;
+        }
+        if (*z.value.counted).gc.refcount > 1 {
+            (*z.value.counted).gc.refcount -= 1;
+        } else {
+            drop(std::ptr::read(z));
+        }
+        z.u1.type_info = IS_NULL;
+    }
+}
+
+impl RecordedObject {
+    fn object_ptr(&self) -> *mut zend_object {
+        // SAFETY: `object` is an IS_OBJECT zval built by `object_zval`.
+        unsafe { self.object.value.obj }
     }
 }
 

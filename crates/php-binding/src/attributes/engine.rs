@@ -339,10 +339,13 @@ unsafe fn restore_unit(id: usize) {
         let has_vars = props.len() < u.unit.members.len();
         (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, props, !u.at_write(mode), has_vars)
     });
+    let incomplete_before = crate::class_lookup::incomplete_class_uses();
     let mut fetched = fetch(tier, &key);
+    // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
+    let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below).
-    let mut recorded = needs_baseline.then(Recorded::default);
+    let mut recorded = needs_baseline.then(Recorded::new);
     let recordable = match (&mut recorded, &mut fetched) {
         // SAFETY: a live, freshly fetched value.
         (Some(objects), Some(f)) => unsafe { objects.record(f) },
@@ -351,7 +354,7 @@ unsafe fn restore_unit(id: usize) {
     };
     // A recorded value holds no object of an internal class, `__PHP_Incomplete_Class` included.
     // SAFETY: as above.
-    if !recordable && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
+    if !recordable && may_name_missing && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
         // Restored later, once the classes are linked; meanwhile the defaults stand.
         STATE.with_borrow_mut(|s| s.retry.push(id));
         fetched = None;
@@ -923,8 +926,12 @@ pub fn publish_at_end(worker: bool) {
 /// RSHUTDOWN: drops the request's attribute state (its zvals live in the request heap, which is still
 /// there; the next request must not see any of it).
 pub fn forget_request() {
-    let old = STATE.with_borrow_mut(std::mem::take);
+    let mut old = STATE.with_borrow_mut(std::mem::take);
     release(&old);
+    for recorded in old.units.iter_mut().filter_map(|u| u.recorded.take()) {
+        // SAFETY: RSHUTDOWN of the request that recorded it.
+        unsafe { recorded.release_at_request_end() };
+    }
     drop(old);
 }
 
@@ -937,7 +944,7 @@ fn rebase(id: usize) {
         (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, names, u.recorded.is_some())
     });
     if was_recorded {
-        let mut objects = Recorded::default();
+        let mut objects = Recorded::new();
         let mut copies = Vec::new();
         let mut recordable = true;
         for i in 0..names.len() {

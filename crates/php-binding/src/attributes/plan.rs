@@ -111,16 +111,12 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
             return Ok(Vec::new());
         }
         let class_attribute = declaration::find((*ce).attributes);
-        let props = declared_statics(ce);
-        let methods = declared_methods(ce);
-        let members_attributed = || {
-            props.iter().any(|&p| declaration::find((*p).attributes).is_some())
-                || methods.iter().any(|&op| declaration::find((*op).attributes).is_some())
-        };
-        // Most linked classes carry no attribute of ours: no names are built for them.
-        if class_attribute.is_none() && !members_attributed() {
+        // Most linked classes carry no attribute of ours: nothing is collected or named for them.
+        if class_attribute.is_none() && !members_attributed(ce) {
             return Ok(Vec::new());
         }
+        let props = declared_statics(ce);
+        let methods = declared_methods(ce);
         let class = zend::zstr_bytes((*ce).name);
         let lcclass = class.to_ascii_lowercase();
         let display = String::from_utf8_lossy(class).into_owned();
@@ -191,17 +187,36 @@ unsafe fn declared_name<'a>(p: *mut zend_property_info) -> &'a [u8] {
     }
 }
 
+/// Whether a static property or a method with static variables that `ce` declares carries an
+/// attribute of ours. Allocates nothing: it runs for every class linked in every request.
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn members_attributed(ce: *mut zend_class_entry) -> bool {
+    // SAFETY: as above; the members' attribute tables are live or null.
+    unsafe {
+        statics_of(ce).any(|p| declaration::find((*p).attributes).is_some())
+            || methods_of(ce).any(|op| declaration::find((*op).attributes).is_some())
+    }
+}
+
 /// Static properties declared by `ce` itself (inherited ones belong to their declaring class).
 ///
 /// # Safety
 /// `ce` must be a live class.
 unsafe fn declared_statics(ce: *mut zend_class_entry) -> Vec<*mut zend_property_info> {
+    // SAFETY: as above.
+    unsafe { statics_of(ce).collect() }
+}
+
+/// # Safety
+/// `ce` must be a live class, not modified while iterated.
+unsafe fn statics_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zend_property_info> {
     // SAFETY: properties_info holds zend_property_info pointers.
     unsafe {
         zvals::entries(&raw mut (*ce).properties_info)
             .map(|(_, z)| (*z).value.ptr.cast::<zend_property_info>())
-            .filter(|&p| (*p).flags & zend::ZEND_ACC_STATIC != 0 && (*p).ce == ce)
-            .collect()
+            .filter(move |&p| (*p).flags & zend::ZEND_ACC_STATIC != 0 && (*p).ce == ce)
     }
 }
 
@@ -211,17 +226,23 @@ unsafe fn declared_statics(ce: *mut zend_class_entry) -> Vec<*mut zend_property_
 /// # Safety
 /// `ce` must be a live class.
 unsafe fn declared_methods(ce: *mut zend_class_entry) -> Vec<*mut zend_op_array> {
+    // SAFETY: as above.
+    unsafe { methods_of(ce).collect() }
+}
+
+/// # Safety
+/// `ce` must be a live class, not modified while iterated.
+unsafe fn methods_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zend_op_array> {
     // SAFETY: function_table holds zend_function pointers.
     unsafe {
         zvals::entries(&raw mut (*ce).function_table)
             .map(|(_, z)| (*z).value.func)
-            .filter(|&f| {
+            .filter(move |&f| {
                 (*f).type_ == ZEND_USER_FUNCTION
                     && (*f).op_array.scope == ce
                     && !(*f).op_array.static_variables.is_null()
             })
             .map(|f| &raw mut (*f).op_array)
-            .collect()
     }
 }
 
