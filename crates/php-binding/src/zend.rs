@@ -325,51 +325,44 @@ pub fn out_of_memory() -> bool {
     false
 }
 
-/// How the walk reads a PHP 8.4 lazy object (`zend_lazy_objects.h`); before 8.4 every object is eager.
-pub struct LazyObject {
-    /// An uninitialised ghost or proxy: its initializer (userland code) must run before its state exists.
-    pub uninitialised: bool,
-    /// The object whose property slots hold the state: the object itself, or an initialised proxy's real
-    /// instance (the proxy's own slots stay uninitialised).
-    pub state: *mut ffi::zend_object,
-}
-
 #[cfg(php84)]
 const IS_OBJ_LAZY_UNINITIALIZED: u32 = 1 << 31;
 #[cfg(php84)]
 const IS_OBJ_LAZY_PROXY: u32 = 1 << 30;
 
-/// What `obj` is as a lazy object. Runs no userland code.
+/// Whether `obj` is a PHP 8.4 lazy object (`zend_lazy_objects.h`): an uninitialised ghost or proxy, or
+/// an initialised proxy whose state lives in its real instance. Reads flags only; runs no code. Before
+/// 8.4 no object is lazy.
 ///
 /// # Safety
 /// `obj` must be a live object.
-pub unsafe fn lazy_object(obj: *mut ffi::zend_object) -> LazyObject {
+pub unsafe fn is_lazy(obj: *mut ffi::zend_object) -> bool {
     #[cfg(php84)]
     {
         // SAFETY: caller guarantees a live object; `extra_flags` holds its lazy bits (`OBJ_EXTRA_FLAGS`).
-        let flags = unsafe { (*obj).extra_flags };
-        if flags & IS_OBJ_LAZY_UNINITIALIZED != 0 {
-            return LazyObject { uninitialised: true, state: obj };
-        }
-        if flags & IS_OBJ_LAZY_PROXY != 0 {
-            // SAFETY: an initialised proxy: `zend_lazy_object_init` only returns its real instance (it
-            // runs nothing), which the proxy keeps alive.
-            let instance = unsafe { ffi::zend_lazy_object_init(obj) };
-            if !instance.is_null() {
-                return LazyObject { uninitialised: false, state: instance };
-            }
-        }
+        unsafe { (*obj).extra_flags & (IS_OBJ_LAZY_UNINITIALIZED | IS_OBJ_LAZY_PROXY) != 0 }
     }
-    LazyObject { uninitialised: false, state: obj }
+    #[cfg(not(php84))]
+    {
+        let _ = obj;
+        false
+    }
 }
 
-/// Runs the initializer of an uninitialised lazy object and returns the object holding its state (see
-/// [`LazyObject::state`]); `Err` when the initializer threw or returned something unusable (the engine
-/// has left the object lazy and an exception pending). Runs userland code.
+/// The object whose property slots hold `obj`'s state: `obj` itself, or for a lazy object what
+/// `zend_lazy_object_init` gives (a ghost initialised in place, a proxy's real instance). That runs
+/// userland code: an uninitialised object's initializer, and even for an initialised proxy the
+/// initializer of a real instance that was made lazy again. `Err` when an initializer threw (the engine
+/// leaves the object lazy and the exception pending).
 ///
 /// # Safety
-/// `obj` must be a live object that [`lazy_object`] reported uninitialised; no shm-core state may be held.
-pub unsafe fn initialise_lazy(obj: *mut ffi::zend_object) -> Result<*mut ffi::zend_object, ()> {
+/// `obj` must be a live object; userland code may run (no shm-core state held, nothing unpinned that
+/// the caller still reads).
+pub unsafe fn lazy_state(obj: *mut ffi::zend_object) -> Result<*mut ffi::zend_object, ()> {
+    // SAFETY: caller guarantees a live object.
+    if !unsafe { is_lazy(obj) } {
+        return Ok(obj);
+    }
     #[cfg(php84)]
     {
         // SAFETY: caller guarantees a live lazy object and that userland code may run.
@@ -380,7 +373,6 @@ pub unsafe fn initialise_lazy(obj: *mut ffi::zend_object) -> Result<*mut ffi::ze
             Ok(state)
         }
     }
-    // Before 8.4 no object is lazy.
     #[cfg(not(php84))]
     Ok(obj)
 }

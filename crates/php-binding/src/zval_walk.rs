@@ -215,13 +215,8 @@ impl Walk {
             self.drain()?;
             while let Some((id, obj)) = self.hooked.pop_front() {
                 self.before_hook();
-                // A hook or initializer that ran since the object was met may have initialised it.
-                let lazy = zend::lazy_object(obj);
-                let state = if lazy.uninitialised {
-                    zend::initialise_lazy(obj).map_err(|()| Stop::Thrown)?
-                } else {
-                    lazy.state
-                };
+                // Everything met so far is pinned: a lazy object's initializer may run now.
+                let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
                 if self.class((*obj).ce).facts.info.userland_hooks.any() {
                     self.run_hook(id, obj)?;
                 } else {
@@ -440,11 +435,13 @@ impl Walk {
             if self.hooks_started {
                 self.pinned.push(zvals::object_zval(obj));
             }
-            let lazy = zend::lazy_object(obj);
-            if info.userland_hooks.any() || lazy.uninitialised {
+            // A lazy object waits for the second phase even when initialised: reaching a proxy's real
+            // instance can run an initializer (one made lazy again), which must not run while raw
+            // pointers of this phase are pending.
+            if info.userland_hooks.any() || zend::is_lazy(obj) {
                 self.hooked.push_back((id, obj));
             } else {
-                self.tasks.push(Task::Object(id, obj, lazy.state));
+                self.tasks.push(Task::Object(id, obj, obj));
             }
             Ok(Slot::Node(id))
         }
@@ -649,7 +646,7 @@ impl Walk {
             };
             // The properties are those of a lazy proxy's real instance, looked up only now: `__sleep()` may
             // have reset the proxy and released the instance it had.
-            let state = zend::lazy_object(obj).state;
+            let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
             check_state_layout(ce, state)?;
             let properties = self.select_properties(state, selection)?;
             let class_name = self.class_name(ce);
