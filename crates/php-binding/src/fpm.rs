@@ -301,20 +301,28 @@ pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result
         }
     };
     let name = fpm.generation.segment_name(&identity);
-    claim_partition(&fpm.generation, partition, &name).map_err(|e| match e {
-        ClaimError::Taken(reason) => reason,
-        ClaimError::Other(e) => unable(&e),
-    })?;
     let binding = fpm.generation.binding(&identity);
     let spec = PartitionSpec { name: partition.to_owned(), volatile_bytes, pinned_bytes };
     let at = |e: SegmentError| unable(&format!("{}/{name}: {e}", named::SHM_DIR));
-    match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
-        Ok(s) => Ok(s),
+    // The segment exists before the claim that names its pool part (readable by every user) does, so
+    // nobody can learn a segment's name in time to plant an object there.
+    let (segment, created) = match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
+        Ok(s) => (s, true),
         Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
-            open_formatted(&name, binding).map_err(at)
+            (open_formatted(&name, binding).map_err(at)?, false)
         }
-        Err(e) => Err(at(e)),
+        Err(e) => return Err(at(e)),
+    };
+    if let Err(e) = claim_partition(&fpm.generation, partition, &name) {
+        if created {
+            let _ = named::unlink(&name);
+        }
+        return Err(match e {
+            ClaimError::Taken(reason) => reason,
+            ClaimError::Other(e) => unable(&e),
+        });
     }
+    Ok(segment)
 }
 
 enum ClaimError {

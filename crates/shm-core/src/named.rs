@@ -104,26 +104,35 @@ pub(crate) fn names(name: &str, fd: &OwnedFd) -> bool {
 pub fn claim(name: &str, record: &str) -> Result<Option<String>, SegmentError> {
     let p = path(name)?;
     let text = CString::new(record).map_err(|_| SegmentError::BadName)?;
-    // SAFETY: both are valid C strings.
-    if unsafe { libc::symlink(text.as_ptr(), p.as_ptr()) } == 0 {
-        return Ok(None);
+    // A claim removed between our `symlink` and `readlink` (its owner's pool ended) is claimed again; a
+    // few rounds, as each needs the owner's whole lifetime to pass in between.
+    for _ in 0..CLAIM_ROUNDS {
+        // SAFETY: both are valid C strings.
+        if unsafe { libc::symlink(text.as_ptr(), p.as_ptr()) } == 0 {
+            return Ok(None);
+        }
+        let e = os("symlink");
+        if !matches!(&e, SegmentError::Os(_, io) if io.raw_os_error() == Some(libc::EEXIST)) {
+            return Err(e);
+        }
+        match std::fs::read_link(format!("{SHM_DIR}/{name}")) {
+            Ok(text) => return Ok(Some(text.to_string_lossy().into_owned())),
+            Err(_) => {
+                if let Some(st) = lstat(name) {
+                    return Err(SegmentError::Foreign {
+                        uid: st.st_uid,
+                        mode: st.st_mode & 0o7777,
+                        regular: st.st_mode & libc::S_IFMT == libc::S_IFREG,
+                    });
+                }
+            }
+        }
     }
-    let e = os("symlink");
-    if !matches!(&e, SegmentError::Os(_, io) if io.raw_os_error() == Some(libc::EEXIST)) {
-        return Err(e);
-    }
-    match std::fs::read_link(format!("{SHM_DIR}/{name}")) {
-        Ok(text) => Ok(Some(text.to_string_lossy().into_owned())),
-        Err(_) => match lstat(name) {
-            Some(st) => Err(SegmentError::Foreign {
-                uid: st.st_uid,
-                mode: st.st_mode & 0o7777,
-                regular: st.st_mode & libc::S_IFMT == libc::S_IFREG,
-            }),
-            None => Err(SegmentError::Os("readlink", std::io::Error::from_raw_os_error(libc::ENOENT))),
-        },
-    }
+    Err(SegmentError::Os("readlink", std::io::Error::from_raw_os_error(libc::ENOENT)))
 }
+
+/// How many times [`claim`] tries again when the claim it found vanished before it could read it.
+const CLAIM_ROUNDS: usize = 4;
 
 /// The record of claim `name` (see [`claim`]), if it is a symbolic link.
 pub fn claim_record(name: &str) -> Option<String> {
