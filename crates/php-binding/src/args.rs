@@ -309,15 +309,24 @@ pub fn key_list<'a>(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<std::borrow
     // SAFETY: `keys` is the live argument array, not modified during the loop (no userland runs).
     for (_, z) in unsafe { zvals::entries(keys) } {
         // SAFETY: elements of a live array are live zvals.
-        let key = unsafe {
+        let (key, valid) = unsafe {
             let z = zend::deref(z);
             match zend::type_of(z) {
-                IS_STRING => std::borrow::Cow::Borrowed(zend::str_bytes(z)),
-                IS_LONG => std::borrow::Cow::Owned((*z).value.lval.to_string().into_bytes()),
+                IS_STRING => {
+                    let key = zend::str_bytes(z);
+                    let s = (*z).value.str_;
+                    let valid = !key.is_empty() && !is_reserved(key) && !zend::class_is_loaded_zstr(s);
+                    (std::borrow::Cow::Borrowed(key), valid)
+                }
+                IS_LONG => {
+                    let key = (*z).value.lval.to_string().into_bytes();
+                    let valid = key_is_valid(&key);
+                    (std::borrow::Cow::Owned(key), valid)
+                }
                 _ => return value_error(n, MSG_KEY_LIST),
             }
         };
-        if !key_is_valid(&key) {
+        if !valid {
             return value_error(n, MSG_KEY_LIST);
         }
         out.push(key);

@@ -124,6 +124,11 @@ fn int_key(key: &[u8]) -> Option<i64> {
     std::str::from_utf8(key).ok()?.parse().ok()
 }
 
+/// Whether `key` could be a canonical decimal integer (see [`int_key`]): a cheap first-byte test.
+fn maybe_int_key(key: &[u8]) -> bool {
+    key.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-')
+}
+
 /// `zend_symtable_find`.
 ///
 /// # Safety
@@ -188,28 +193,34 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     // own strings become the keys (key_list walked the same order). The array was sized for every key,
     // so the slots do not move while they are filled.
     let mut slots: Vec<(&[u8], *mut zval)> = Vec::with_capacity(keys.len());
+    // The slots' initial value: null, which owns nothing (no drop needed).
+    let mut null = std::mem::ManuallyDrop::new(zval::new());
     // SAFETY: `array` is the live argument array, unchanged since key_list read it; `ht` is writable.
     unsafe {
         for (key, (_, element)) in keys.iter().zip(zvals::entries(array)) {
             let element = zend::deref(element);
-            let string = (zend::type_of(element) == ffi::IS_STRING).then(|| (*element).value.str_);
-            let mut null = zval::new();
-            let slot = match (string, int_key(key)) {
-                (Some(string), None) => ffi::zend_hash_add(ht, string, &raw mut null),
-                (_, Some(i)) if ffi::zend_hash_index_find(ht, i as u64).is_null() => {
-                    ffi::zend_hash_index_update(ht, i as u64, &raw mut null)
+            let slot = if zend::type_of(element) == ffi::IS_STRING && !maybe_int_key(key) {
+                ffi::zend_hash_add(ht, (*element).value.str_, &raw mut *null)
+            } else {
+                match int_key(key) {
+                    Some(i) if ffi::zend_hash_index_find(ht, i as u64).is_null() => {
+                        ffi::zend_hash_index_update(ht, i as u64, &raw mut *null)
+                    }
+                    Some(_) => std::ptr::null_mut(),
+                    None => ffi::zend_hash_add(ht, (*element).value.str_, &raw mut *null),
                 }
-                _ => std::ptr::null_mut(),
             };
             if !slot.is_null() {
                 slots.push((&key[..], slot));
             }
         }
     }
-    // One pass over the lookup cache for every key, then each is handed out into its slot.
-    let names: Vec<&[u8]> = slots.iter().map(|(k, _)| *k).collect();
-    let lookups = read_cache::lookup_many(tier, &backend, &names);
-    for ((key, slot), looked) in slots.into_iter().zip(lookups) {
+    // One pass over the lookup cache for every key; values ready without work (scalars, strings and
+    // object-free arrays this thread keeps) are written into their slots during it, the rest (index
+    // lookups, objects, hooks) are finished one by one after it.
+    // SAFETY: every slot is a distinct live slot of `result`, holding null.
+    let pending = unsafe { read_cache::fetch_ready_many(tier, &backend, &slots) };
+    for (key, slot, looked) in pending {
         let mut value = zval::new();
         let fetched = read_cache::fetch_looked_up(tier, &backend, key, looked, &mut value, 1);
         match report_fetch(tier, &backend, key, fetched, &mut value)? {

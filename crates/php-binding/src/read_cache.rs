@@ -154,6 +154,11 @@ fn expired(local: &Local) -> bool {
     local.expires_ms != 0 && now_ms() >= local.expires_ms
 }
 
+/// [`expired`] with the clock read at most once for a batch (`now` caches it).
+fn expired_at(local: &Local, now: &mut Option<u64>) -> bool {
+    local.expires_ms != 0 && *now.get_or_insert_with(now_ms) >= local.expires_ms
+}
+
 /// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request).
 fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     let request = request::owner().0;
@@ -259,10 +264,47 @@ pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval
     fetch_looked_up(tier, backend, key, looked, out, 0)
 }
 
-/// Looks every key up in the lookup cache in one pass (`getMultiple()`); each result is then handed
-/// to [`fetch_looked_up`] in the caller's order.
-pub fn lookup_many(tier: Tier, backend: &Backend, keys: &[&[u8]]) -> Vec<Lookup> {
-    lookup(tier, backend, keys, 1)
+/// The lookup-cache pass of `getMultiple()`: every key is looked up in one borrow of the cache (one
+/// epoch read, the clock read at most once). A hit whose value needs no work per fetch (a scalar, or a
+/// string or object-free array this thread keeps: `Blueprint::ready_root`) is written into its slot
+/// there, without PHP allocation. Every other key is returned in order with its outcome, for
+/// [`fetch_looked_up`]. Known hits and misses are counted here.
+///
+/// # Safety
+/// Each slot must be a live, writable zval slot holding nothing to release (null).
+pub unsafe fn fetch_ready_many<'k>(
+    tier: Tier,
+    backend: &Backend,
+    slots: &[(&'k [u8], *mut zval)],
+) -> Vec<(&'k [u8], *mut zval, Lookup)> {
+    let epoch = backend.epoch();
+    let mut now = None;
+    let mut pending = Vec::new();
+    CACHE.with_borrow_mut(|c| {
+        let cache = c.backend(tier, backend);
+        for &(key, slot) in slots {
+            let looked = match cache.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
+                Some(Lookup::Miss) => {
+                    cache.misses += 1;
+                    Lookup::Miss
+                }
+                Some(Lookup::Hit(local)) if !expired_at(local, &mut now) => {
+                    cache.hits += 1;
+                    if let LocalValue::Built(blueprint) = &local.value {
+                        if let Some(ready) = blueprint.ready_root() {
+                            // SAFETY: the caller guarantees a writable slot with nothing to release.
+                            unsafe { std::ptr::write(slot, ready.to_zval()) };
+                            continue;
+                        }
+                    }
+                    Lookup::Hit(local.clone())
+                }
+                _ => Lookup::Unknown,
+            };
+            pending.push((key, slot, looked));
+        }
+    });
+    pending
 }
 
 /// The lookup-cache outcome of each key (`Unknown` where the shared index must be asked), counting
