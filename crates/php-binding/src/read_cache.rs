@@ -408,7 +408,14 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             _ => None,
         };
         cache.live_bytes += added;
-        if let Some(old) = cache.slots.insert(key.to_vec(), Slot { epoch, outcome }) {
+        // A key already present keeps its allocation (re-validations after another key's change are the
+        // common case).
+        let slot = Slot { epoch, outcome };
+        let old = match cache.slots.get_mut(key) {
+            Some(present) => Some(std::mem::replace(present, slot)),
+            None => cache.slots.insert(key.to_vec(), slot),
+        };
+        if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
             if let Lookup::Hit(old) = old.outcome {
                 cache.live_bytes = cache.live_bytes.saturating_sub(removed);
