@@ -275,14 +275,15 @@ pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval
 pub unsafe fn fetch_ready_many<'k>(
     tier: Tier,
     backend: &Backend,
-    slots: &[(&'k [u8], *mut zval)],
+    slots: &'k [(std::borrow::Cow<'_, [u8]>, *mut zval)],
 ) -> Vec<(&'k [u8], *mut zval, Lookup)> {
     let epoch = backend.epoch();
     let mut now = None;
     let mut pending = Vec::new();
     CACHE.with_borrow_mut(|c| {
         let cache = c.backend(tier, backend);
-        for &(key, slot) in slots {
+        for (key, slot) in slots {
+            let (key, slot) = (&key[..], *slot);
             let looked = match cache.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
                 Some(Lookup::Miss) => {
                     cache.misses += 1;
