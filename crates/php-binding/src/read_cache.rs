@@ -369,8 +369,7 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         }
     });
     let Some(found) = found else {
-        remember(tier, backend, key, epoch, Lookup::Miss);
-        CACHE.with_borrow_mut(|c| c.backend(tier, backend).misses += count);
+        remember(tier, backend, key, epoch, Lookup::Miss, count);
         return Ok(None);
     };
     let local = match found {
@@ -385,19 +384,22 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
             Rc::new(Local { version, expires_ms, value, memo: RefCell::new(None) })
         }
     };
-    remember(tier, backend, key, epoch, Lookup::Hit(local.clone()));
-    CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += count);
+    remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
     Ok(Some(local))
 }
 
 /// Records the outcome for `key`, retiring the copy it replaces. The lookup cache starts over when it
 /// holds too many keys, or blueprints larger than the backend itself (stale keys are only revalidated
-/// when read again, so the cap keeps memory bounded).
-fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup) {
+/// when read again, so the cap keeps memory bounded). `count` is added to the hits or the misses.
+fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup, count: u64) {
     CACHE.with_borrow_mut(|c| {
         let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
         let cache = &mut backends[tier.index()];
         debug_assert_eq!(cache.backend_id, backend.instance_id());
+        match &outcome {
+            Lookup::Hit(_) => cache.hits += count,
+            _ => cache.misses += count,
+        }
         let added = ThreadCache::live_bytes_of(&outcome);
         let full = cache.slots.len() >= MAX_KEYS || (cache.live_bytes + added) as u64 > backend.capacity_bytes();
         if full && !cache.slots.contains_key(key) {
