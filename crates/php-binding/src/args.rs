@@ -318,16 +318,18 @@ pub fn each_key<'a>(
     keys: *mut ffi::HashTable,
     mut each: impl FnMut(std::borrow::Cow<'a, [u8]>, *mut zval),
 ) -> Parsed<()> {
+    // No class is declared during the loop (no userland runs).
+    let classes = zend::class_table();
     // SAFETY: `keys` is the live argument array, not modified during the loop (no userland runs).
     for (_, z) in unsafe { zvals::entries(keys) } {
-        // SAFETY: elements of a live array are live zvals.
+        // SAFETY: elements of a live array are live zvals; `classes` is this request's class table.
         let (key, valid, z) = unsafe {
             let z = zend::deref(z);
             match zend::type_of(z) {
                 IS_STRING => {
                     let key = zend::str_bytes(z);
                     let s = (*z).value.str_;
-                    let valid = !key.is_empty() && !is_reserved(key) && !zend::class_is_loaded_zstr(s);
+                    let valid = !key.is_empty() && !is_reserved(key) && !zend::class_is_loaded_zstr(classes, s);
                     (std::borrow::Cow::Borrowed(key), valid, z)
                 }
                 IS_LONG => {
