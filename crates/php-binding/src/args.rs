@@ -306,23 +306,46 @@ pub fn backend_name(n: u32, name: &[u8]) -> Parsed<crate::runtime::Tier> {
 /// String keys borrow the argument array's strings, which live for the whole call.
 pub fn key_list<'a>(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<std::borrow::Cow<'a, [u8]>>> {
     let mut out = Vec::new();
+    each_key(n, keys, |key, _| out.push(key))?;
+    Ok(out)
+}
+
+/// [`key_list`] without the list: `each` gets every key with its (dereferenced) element, in order, as
+/// soon as that key passed the checks. A later key may still fail, so `each` must only do what the
+/// caller can undo (`getMultiple()` fills its result's slots in the same pass).
+pub fn each_key<'a>(
+    n: u32,
+    keys: *mut ffi::HashTable,
+    mut each: impl FnMut(std::borrow::Cow<'a, [u8]>, *mut zval),
+) -> Parsed<()> {
+    // No class is declared during the loop (no userland runs).
+    let classes = zend::class_table();
     // SAFETY: `keys` is the live argument array, not modified during the loop (no userland runs).
     for (_, z) in unsafe { zvals::entries(keys) } {
-        // SAFETY: elements of a live array are live zvals.
-        let key = unsafe {
+        // SAFETY: elements of a live array are live zvals; `classes` is this request's class table.
+        let (key, valid, z) = unsafe {
             let z = zend::deref(z);
             match zend::type_of(z) {
-                IS_STRING => std::borrow::Cow::Borrowed(zend::str_bytes(z)),
-                IS_LONG => std::borrow::Cow::Owned((*z).value.lval.to_string().into_bytes()),
+                IS_STRING => {
+                    let key = zend::str_bytes(z);
+                    let s = (*z).value.str_;
+                    let valid = !key.is_empty() && !is_reserved(key) && !zend::class_is_loaded_zstr(classes, s);
+                    (std::borrow::Cow::Borrowed(key), valid, z)
+                }
+                IS_LONG => {
+                    let key = (*z).value.lval.to_string().into_bytes();
+                    let valid = key_is_valid(&key);
+                    (std::borrow::Cow::Owned(key), valid, z)
+                }
                 _ => return value_error(n, MSG_KEY_LIST),
             }
         };
-        if !key_is_valid(&key) {
+        if !valid {
             return value_error(n, MSG_KEY_LIST);
         }
-        out.push(key);
+        each(key, z);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// `setMultiple` pairs: string keys only (PHP normalises `'123'` to an int key, which fails).

@@ -124,6 +124,11 @@ fn int_key(key: &[u8]) -> Option<i64> {
     std::str::from_utf8(key).ok()?.parse().ok()
 }
 
+/// Whether `key` could be a canonical decimal integer (see [`int_key`]): a cheap first-byte test.
+fn maybe_int_key(key: &[u8]) -> bool {
+    key.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-')
+}
+
 /// `zend_symtable_find`.
 ///
 /// # Safety
@@ -176,40 +181,47 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 2)?;
     let array = call.array(1)?;
     let defaults = if call.num_args() >= 2 { call.nullable_array(2)? } else { None };
-    let keys = args::key_list(1, array)?;
+    // SAFETY: `array` is the live argument array.
+    let count = unsafe { (*array).nNumOfElements } as usize;
+    let result = zvals::new_array(count, false);
+    // SAFETY: `result` holds a fresh array owned by this function.
+    let ht = unsafe { result.value.arr };
+    // One pass over the argument: each key is checked (§4.2) and given its result slot, in order (a
+    // repeated key keeps its first place); the argument's own strings become the keys. If a later key
+    // fails, `result` is released by its drop. The array was sized for every key, so the slots do not
+    // move while they are filled.
+    let mut slots: Vec<(std::borrow::Cow<'_, [u8]>, *mut zval)> = Vec::with_capacity(count);
+    // The slots' initial value: null, which owns nothing (no drop needed).
+    let mut null = std::mem::ManuallyDrop::new(zval::new());
+    args::each_key(1, array, |key, element| {
+        // SAFETY: `element` is a live string or int element of the argument array; `ht` is writable.
+        let slot = unsafe {
+            if zend::type_of(element) == ffi::IS_STRING && !maybe_int_key(&key) {
+                ffi::zend_hash_add(ht, (*element).value.str_, &raw mut *null)
+            } else {
+                match int_key(&key) {
+                    Some(i) if ffi::zend_hash_index_find(ht, i as u64).is_null() => {
+                        ffi::zend_hash_index_update(ht, i as u64, &raw mut *null)
+                    }
+                    Some(_) => std::ptr::null_mut(),
+                    None => ffi::zend_hash_add(ht, (*element).value.str_, &raw mut *null),
+                }
+            }
+        };
+        if !slot.is_null() {
+            slots.push((key, slot));
+        }
+    })?;
     let Some((_rt, backend)) = available(tier) else {
         call.ret().set_bool(false);
         return Ok(());
     };
-    let result = zvals::new_array(keys.len(), false);
-    // SAFETY: `result` holds a fresh array owned by this function.
-    let ht = unsafe { result.value.arr };
-    // One result slot per distinct key, in order (a repeated key keeps its first place): the argument's
-    // own strings become the keys (key_list walked the same order). The array was sized for every key,
-    // so the slots do not move while they are filled.
-    let mut slots: Vec<(&[u8], *mut zval)> = Vec::with_capacity(keys.len());
-    // SAFETY: `array` is the live argument array, unchanged since key_list read it; `ht` is writable.
-    unsafe {
-        for (key, (_, element)) in keys.iter().zip(zvals::entries(array)) {
-            let element = zend::deref(element);
-            let string = (zend::type_of(element) == ffi::IS_STRING).then(|| (*element).value.str_);
-            let mut null = zval::new();
-            let slot = match (string, int_key(key)) {
-                (Some(string), None) => ffi::zend_hash_add(ht, string, &raw mut null),
-                (_, Some(i)) if ffi::zend_hash_index_find(ht, i as u64).is_null() => {
-                    ffi::zend_hash_index_update(ht, i as u64, &raw mut null)
-                }
-                _ => std::ptr::null_mut(),
-            };
-            if !slot.is_null() {
-                slots.push((&key[..], slot));
-            }
-        }
-    }
-    // One pass over the lookup cache for every key, then each is handed out into its slot.
-    let names: Vec<&[u8]> = slots.iter().map(|(k, _)| *k).collect();
-    let lookups = read_cache::lookup_many(tier, &backend, &names);
-    for ((key, slot), looked) in slots.into_iter().zip(lookups) {
+    // One pass over the lookup cache for every key; values ready without work (scalars, strings and
+    // object-free arrays this thread keeps) are written into their slots during it, the rest (index
+    // lookups, objects, hooks) are finished one by one after it.
+    // SAFETY: every slot is a distinct live slot of `result`, holding null.
+    let pending = unsafe { read_cache::fetch_ready_many(tier, &backend, &slots) };
+    for (key, slot, looked) in pending {
         let mut value = zval::new();
         let fetched = read_cache::fetch_looked_up(tier, &backend, key, looked, &mut value, 1);
         match report_fetch(tier, &backend, key, fetched, &mut value)? {

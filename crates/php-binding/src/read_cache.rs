@@ -154,6 +154,11 @@ fn expired(local: &Local) -> bool {
     local.expires_ms != 0 && now_ms() >= local.expires_ms
 }
 
+/// [`expired`] with the clock read at most once for a batch (`now` caches it).
+fn expired_at(local: &Local, now: &mut Option<u64>) -> bool {
+    local.expires_ms != 0 && *now.get_or_insert_with(now_ms) >= local.expires_ms
+}
+
 /// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request).
 fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     let request = request::owner().0;
@@ -259,10 +264,48 @@ pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval
     fetch_looked_up(tier, backend, key, looked, out, 0)
 }
 
-/// Looks every key up in the lookup cache in one pass (`getMultiple()`); each result is then handed
-/// to [`fetch_looked_up`] in the caller's order.
-pub fn lookup_many(tier: Tier, backend: &Backend, keys: &[&[u8]]) -> Vec<Lookup> {
-    lookup(tier, backend, keys, 1)
+/// The lookup-cache pass of `getMultiple()`: every key is looked up in one borrow of the cache (one
+/// epoch read, the clock read at most once). A hit whose value needs no work per fetch (a scalar, or a
+/// string or object-free array this thread keeps: `Blueprint::ready_root`) is written into its slot
+/// there, without PHP allocation. Every other key is returned in order with its outcome, for
+/// [`fetch_looked_up`]. Known hits and misses are counted here.
+///
+/// # Safety
+/// Each slot must be a live, writable zval slot holding nothing to release (null).
+pub unsafe fn fetch_ready_many<'k>(
+    tier: Tier,
+    backend: &Backend,
+    slots: &'k [(std::borrow::Cow<'_, [u8]>, *mut zval)],
+) -> Vec<(&'k [u8], *mut zval, Lookup)> {
+    let epoch = backend.epoch();
+    let mut now = None;
+    let mut pending = Vec::new();
+    CACHE.with_borrow_mut(|c| {
+        let cache = c.backend(tier, backend);
+        for (key, slot) in slots {
+            let (key, slot) = (&key[..], *slot);
+            let looked = match cache.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
+                Some(Lookup::Miss) => {
+                    cache.misses += 1;
+                    Lookup::Miss
+                }
+                Some(Lookup::Hit(local)) if !expired_at(local, &mut now) => {
+                    cache.hits += 1;
+                    if let LocalValue::Built(blueprint) = &local.value {
+                        if let Some(ready) = blueprint.ready_root() {
+                            // SAFETY: the caller guarantees a writable slot with nothing to release.
+                            unsafe { std::ptr::write(slot, ready.to_zval()) };
+                            continue;
+                        }
+                    }
+                    Lookup::Hit(local.clone())
+                }
+                _ => Lookup::Unknown,
+            };
+            pending.push((key, slot, looked));
+        }
+    });
+    pending
 }
 
 /// The lookup-cache outcome of each key (`Unknown` where the shared index must be asked), counting
@@ -326,8 +369,7 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         }
     });
     let Some(found) = found else {
-        remember(tier, backend, key, epoch, Lookup::Miss);
-        CACHE.with_borrow_mut(|c| c.backend(tier, backend).misses += count);
+        remember(tier, backend, key, epoch, Lookup::Miss, count);
         return Ok(None);
     };
     let local = match found {
@@ -342,19 +384,22 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
             Rc::new(Local { version, expires_ms, value, memo: RefCell::new(None) })
         }
     };
-    remember(tier, backend, key, epoch, Lookup::Hit(local.clone()));
-    CACHE.with_borrow_mut(|c| c.backend(tier, backend).hits += count);
+    remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
     Ok(Some(local))
 }
 
 /// Records the outcome for `key`, retiring the copy it replaces. The lookup cache starts over when it
 /// holds too many keys, or blueprints larger than the backend itself (stale keys are only revalidated
-/// when read again, so the cap keeps memory bounded).
-fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup) {
+/// when read again, so the cap keeps memory bounded). `count` is added to the hits or the misses.
+fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup, count: u64) {
     CACHE.with_borrow_mut(|c| {
         let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
         let cache = &mut backends[tier.index()];
         debug_assert_eq!(cache.backend_id, backend.instance_id());
+        match &outcome {
+            Lookup::Hit(_) => cache.hits += count,
+            _ => cache.misses += count,
+        }
         let added = ThreadCache::live_bytes_of(&outcome);
         let full = cache.slots.len() >= MAX_KEYS || (cache.live_bytes + added) as u64 > backend.capacity_bytes();
         if full && !cache.slots.contains_key(key) {
@@ -366,7 +411,14 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             _ => None,
         };
         cache.live_bytes += added;
-        if let Some(old) = cache.slots.insert(key.to_vec(), Slot { epoch, outcome }) {
+        // A key already present keeps its allocation (re-validations after another key's change are the
+        // common case).
+        let slot = Slot { epoch, outcome };
+        let old = match cache.slots.get_mut(key) {
+            Some(present) => Some(std::mem::replace(present, slot)),
+            None => cache.slots.insert(key.to_vec(), slot),
+        };
+        if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
             if let Lookup::Hit(old) = old.outcome {
                 cache.live_bytes = cache.live_bytes.saturating_sub(removed);

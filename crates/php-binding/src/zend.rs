@@ -287,6 +287,34 @@ pub fn class_is_loaded(name: &[u8]) -> bool {
     loaded_class(name).is_some()
 }
 
+/// The compiler's class table (see [`loaded_class`]), for [`class_is_loaded_zstr`]; null when unset.
+pub fn class_table() -> *mut ffi::HashTable {
+    // SAFETY: this thread's compiler globals are live while PHP runs.
+    unsafe { (*ffi::ext_php_rs_compiler_globals()).class_table }
+}
+
+/// [`class_is_loaded`] for a name PHP holds as a `zend_string` (`getMultiple()` keys), with `table`
+/// from [`class_table`] read once for many names: a name already in lower case, without a leading `\\`
+/// or NUL (most keys), is looked up as the string itself with the hash it caches, instead of through a
+/// lower-cased copy whose hash is computed on every call.
+///
+/// # Safety
+/// `name` must be a live zend_string that is interned (its hash is always cached) or writable; `table`
+/// must be what [`class_table`] returns in the same request, with no class declared since.
+pub unsafe fn class_is_loaded_zstr(table: *mut ffi::HashTable, name: *mut zend_string) -> bool {
+    // SAFETY: caller guarantees a live string.
+    let bytes = unsafe { zstr_bytes(name) };
+    // Without branches per byte: keys are short and almost never need the slow path.
+    let unusual = bytes.iter().fold(false, |acc, &b| acc | (b.wrapping_sub(b'A') < 26) | (b == 0));
+    if unusual || bytes.first().is_none_or(|&b| b == b'\\') {
+        return class_is_loaded(bytes);
+    }
+    // SAFETY: as in `loaded_class`; the class table's keys are lower-case names, so a lower-case string
+    // finds the same entry `zend_hash_str_find_ptr_lc` would. The lookup caches the string's hash, which
+    // the caller allows.
+    !table.is_null() && unsafe { !ffi::zend_hash_find(table, name).is_null() }
+}
+
 /// The loaded class, interface, trait or enum `name` names (one leading `\\` ignored,
 /// case-insensitive), without autoloading.
 pub fn loaded_class(name: &[u8]) -> Option<*mut zend_class_entry> {
