@@ -1,17 +1,17 @@
 //! Memory reclamation across processes and threads: reader protection and the retire list.
 //!
 //! Readers never lock. A lookup has two phases, and each is protected differently:
-//! * **The walk** (bucket chain, key comparison) runs under an epoch *pin*: the reader copies the
-//!   backend's mutation epoch into its reader slot (one per thread per backend) and issues a SeqCst
-//!   fence. A writer that unlinks an entry tags it with the epoch of the unlink and puts it on the retire
+//! * **The walk** (bucket chain, key comparison) runs under an epoch *pin*: the reader swaps the
+//!   backend's mutation epoch into its reader slot (one per thread per backend; a SeqCst read-modify-write,
+//!   cheaper than a store and a fence) and reads the chain's links with SeqCst loads. A writer that unlinks an entry tags it with the epoch of the unlink and puts it on the retire
 //!   list; it is freed only once every pin is newer. Every read of the walk is an atomic load, so a walk
 //!   over memory freed under it reads garbage but never misbehaves — which is what lets the reclaimer
 //!   *revoke* a pin that is [`STALE_PIN_EPOCHS`] old (a stalled or killed reader): the reader then finds
 //!   its pin revoked when it ends the walk and starts again.
 //! * **Holding** the entry found (an `EntryRef`, whose bytes the caller reads as a plain slice) is
 //!   protected by a *hazard*: before ending the walk the reader publishes the entry's offset in one of
-//!   its slot's hazard words; if the pin then turns out not revoked, the entry could not have been freed
-//!   and cannot be from now on. So a stalled reader holds back only the entries it holds (at most
+//!   its slot's hazard words; if the pin then turns out not revoked (one load), the entry could not have
+//!   been freed and cannot be from now on. So a stalled reader holds back only the entries it holds (at most
 //!   `HAZARDS` per thread and backend), never the memory retired after it.
 //!
 //! A thread without a slot (more threads than slots) reads without one: it copies the value out and
@@ -134,7 +134,15 @@ impl<'a> Walk<'a> {
         };
         slots.word(slot, HAZARD + 8 * index).store(hazard, Ordering::SeqCst);
         let hold = Hold { slots, slot, index, _not_send: std::marker::PhantomData };
-        if self.end() {
+        // A load, not the swap of `end`: the hazard store and this load are SeqCst, and so are the
+        // reclaimer's revoking CAS and its later load of the hazard words (`protection`). If this load
+        // sees the pin unrevoked, it precedes any revoking CAS in the SeqCst order, so the hazard store
+        // does too and the reclaimer sees the hazard; a reclaimer that reads the pin itself keeps
+        // everything retired since it. Then dropping the walk clears the pin (a Release store: a
+        // reclaimer that reads the cleared pin synchronizes with it and sees the hazard stored before).
+        let pinned = slots.word(slot, PIN).load(Ordering::SeqCst) == self.pin;
+        drop(self);
+        if pinned {
             Ok(hold)
         } else {
             Err(NoHold::Revoked)
@@ -216,11 +224,15 @@ impl ReaderSlots {
     pub(crate) fn begin_walk(&self, epoch: &AtomicU64) -> Option<Walk<'_>> {
         let slot = self.my_slot()?;
         let pin = epoch.load(Ordering::SeqCst);
-        // Relaxed: the SeqCst fence below orders the pin before every read of the walk, and pairs with the
-        // reclaimer's fence in `protection` (store-buffering: one side sees the other). A SeqCst store
-        // would add a second full barrier to every lookup.
-        self.word(slot, PIN).store(pin, Ordering::Relaxed);
-        fence(Ordering::SeqCst);
+        // A SeqCst swap (one locked instruction on x86, where a store and a SeqCst fence cost two
+        // barriers). The walk reads every link with a SeqCst load, after this swap in the SeqCst order;
+        // a writer unlinks, then the reclaimer's SeqCst fence in `protection` precedes its SeqCst load of
+        // the pin (store-buffering: one side sees the other). If the fence precedes a link load, that
+        // load sees the unlink; otherwise the swap precedes the reclaimer's load of the pin, which then
+        // sees this pin or a later value of the word. The swap also orders a hazard stored before it
+        // (a thread holding an entry while it walks again) before the new pin, for a reclaimer that
+        // reads the new pin. The word held 0 (walks end by clearing it).
+        self.word(slot, PIN).swap(pin, Ordering::SeqCst);
         Some(Walk { slots: self, slot, pin, _not_send: std::marker::PhantomData })
     }
 
