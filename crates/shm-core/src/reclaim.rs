@@ -236,6 +236,34 @@ impl ReaderSlots {
         Some(Walk { slots: self, slot, pin, _not_send: std::marker::PhantomData })
     }
 
+    /// Holds the entry that the index link word `link` points at, for a thread about to rewrite its
+    /// integer in place, without a pin: classic hazard-pointer validation. The thread publishes an update
+    /// hazard for the entry the link names, then reads the link again. If it still names the entry, the
+    /// entry was in the index after the hazard was visible, so no reclaimer can free it until the hold
+    /// ends. `None` when the thread has no slot or no free hazard word, the link is empty, or it moved
+    /// on meanwhile (the caller then walks under a pin).
+    ///
+    /// Why the second read is enough: both reads and the hazard store are SeqCst, and a reclaimer frees
+    /// an entry only after unlinking it (the unlink happens before its SeqCst fence in `protection`),
+    /// then reads the hazard words with SeqCst loads. If the second read precedes that fence in the
+    /// SeqCst order, the hazard store does too and the reclaimer sees it; if it follows the fence, it
+    /// sees the unlink (or a later value) and so not this entry — unless the block was freed, reused and
+    /// linked at the same place again, which makes it a live entry linked after the hazard, held the
+    /// same way. The entry's bytes are read only after the second read, which acquires the link store
+    /// that published them.
+    pub(crate) fn hold_linked_for_update(&self, link: &AtomicU64) -> Option<(u64, Hold<'_>)> {
+        let slot = self.my_slot()?;
+        let off = link.load(Ordering::SeqCst);
+        if off == 0 || !off.is_multiple_of(8) {
+            return None;
+        }
+        // Only this thread writes its slot's hazard words: a zero one is free.
+        let index = (0..HAZARDS).find(|&i| self.word(slot, HAZARD + 8 * i).load(Ordering::Relaxed) == 0)?;
+        self.word(slot, HAZARD + 8 * index).store(off | UPDATING, Ordering::SeqCst);
+        let hold = Hold { slots: self, slot, index, _not_send: std::marker::PhantomData };
+        (link.load(Ordering::SeqCst) == off).then_some((off, hold))
+    }
+
     /// The free generation (a slot-less reader reads it before and after copying a value out: equal
     /// values mean nothing was freed in between).
     pub(crate) fn free_generation(&self) -> u64 {
