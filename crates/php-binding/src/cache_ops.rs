@@ -398,10 +398,13 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
 }
 
 /// `increment()`/`decrement()` once the backend is known: waits for another request's reservation of
-/// the key, updates, and sets the result.
+/// the key, updates, and sets the result. With no reservation in the backend (the common case, one
+/// load) the request's own state is not consulted: there is nothing to wait for or release (a key the
+/// request still lists as held has lost its reservation already, and `unlock()` or the request's end
+/// forgets it).
 fn update_counter(direction: Direction, backend: &Backend, key: &[u8], step: i64, call: &Call) {
-    let owner = request::owner();
-    if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
+    let reservations = backend.any_reservation();
+    if reservations && !backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT) {
         call.ret().set_bool(false);
         return;
     }
@@ -411,8 +414,8 @@ fn update_counter(direction: Direction, backend: &Backend, key: &[u8], step: i64
     };
     match outcome {
         Ok(CounterUpdate { value, wrapped }) => {
-            if request::note_released(Tier::Pinned, key) {
-                backend.release(key, owner);
+            if reservations && request::note_released(Tier::Pinned, key) {
+                backend.release(key, request::owner());
             }
             call.ret().set_long(value);
             if wrapped {
