@@ -87,19 +87,23 @@ fn report_fetch(
 /// lease.
 const RESERVATION_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2).
+/// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2). As in
+/// `update_counter`, the request's own reservation state is consulted only when the backend has a
+/// reservation at all (checked once the value is encoded: encoding may run userland code).
 fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
-    let owner = request::owner();
+    let mut reservations = false;
     let stored = zval_in::encode_with(value, |tag, bytes| {
-        backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) && backend.store(key, tag, bytes, ttl).is_ok()
+        reservations = backend.any_reservation();
+        (!reservations || backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT))
+            && backend.store(key, tag, bytes, ttl).is_ok()
     });
     let stored = match stored {
         Ok(stored) => stored,
         Err(EncodeError::Unstorable) => return Ok(false),
         Err(EncodeError::Thrown) => return Err(Thrown),
     };
-    if stored && request::note_released(tier, key) {
-        backend.release(key, owner);
+    if stored && reservations && request::note_released(tier, key) {
+        backend.release(key, request::owner());
     }
     Ok(stored)
 }
