@@ -189,6 +189,7 @@ impl Backend {
 #[cfg(test)]
 mod tests {
     use crate::*;
+    use std::sync::atomic::Ordering;
 
     fn backends() -> (Segment, Backend, Backend) {
         let (seg, p) = crate::backend_tests::partition(8 << 20, 8 << 20);
@@ -220,6 +221,36 @@ mod tests {
 
     fn before_epoch(_: &BackendStats, b: &Backend) -> u64 {
         b.epoch().saturating_sub(1)
+    }
+
+    #[test]
+    fn integers_at_the_head_of_their_bucket_and_behind_another_key_are_both_updated_in_place() {
+        let (_seg, _v, p) = backends();
+        let mask = p.0.index.bucket_count - 1;
+        let bucket = |k: &[u8]| entry::key_hash(k) & mask;
+        let colliding: Vec<Vec<u8>> =
+            (0..).map(|i| format!("k{i}").into_bytes()).filter(|k| bucket(k) == bucket(b"behind")).take(2).collect();
+        let (text, head) = (&colliding[0], &colliding[1]);
+        // A new entry is linked at the head of its bucket: "behind" ends up behind a string, which ends up
+        // behind the integer `head`.
+        p.increment(b"behind", 1).unwrap();
+        p.store(text, 2, b"not a number", 0).unwrap();
+        p.increment(head, 10).unwrap();
+        let link = p.word(p.0.index.bucket_link(entry::key_hash(head)));
+        let head_entry = p.find(head, entry::key_hash(head)).unwrap().1.off;
+        assert_eq!(link.load(Ordering::Relaxed), head_entry, "the last key stored heads the bucket");
+        let before = p.stats();
+        for _ in 0..100 {
+            p.increment(b"behind", 2).unwrap();
+            p.decrement(head, 1).unwrap();
+            p.store(b"behind", TAG_INT, &7i64.to_le_bytes(), 0).unwrap();
+        }
+        assert_eq!(p.increment(text, 1), Err(CounterError::NotInteger), "a string among them stays one");
+        let after = p.stats();
+        assert_eq!((after.used_bytes, after.inserts), (before.used_bytes, before.inserts), "all in place");
+        assert_eq!(p.peek(b"behind").unwrap().as_int(), Some(7));
+        assert_eq!(p.peek(head).unwrap().as_int(), Some(-90));
+        p.verify().unwrap();
     }
 
     #[test]
