@@ -2,17 +2,21 @@
 //!
 //! Readers never lock. A lookup has two phases, and each is protected differently:
 //! * **The walk** (bucket chain, key comparison) runs under an epoch *pin*: the reader swaps the
-//!   backend's mutation epoch into its reader slot (one per thread per backend; a SeqCst read-modify-write,
-//!   cheaper than a store and a fence) and reads the chain's links with SeqCst loads. A writer that unlinks an entry tags it with the epoch of the unlink and puts it on the retire
-//!   list; it is freed only once every pin is newer. Every read of the walk is an atomic load, so a walk
+//!   backend's mutation epoch into its reader slot (one per thread per backend; a SeqCst
+//!   read-modify-write, no separate fence) and reads the chain's links with SeqCst loads. A writer that
+//!   unlinks an entry tags it with the epoch of the unlink and puts it on the retire list; it is freed
+//!   only once every pin is newer. Every read of the walk is an atomic load, so a walk
 //!   over memory freed under it reads garbage but never misbehaves — which is what lets the reclaimer
 //!   *revoke* a pin that is [`STALE_PIN_EPOCHS`] old (a stalled or killed reader): the reader then finds
 //!   its pin revoked when it ends the walk and starts again.
 //! * **Holding** the entry found (an `EntryRef`, whose bytes the caller reads as a plain slice) is
 //!   protected by a *hazard*: before ending the walk the reader publishes the entry's offset in one of
-//!   its slot's hazard words; if the pin then turns out not revoked (one load), the entry could not have
-//!   been freed and cannot be from now on. So a stalled reader holds back only the entries it holds (at most
-//!   `HAZARDS` per thread and backend), never the memory retired after it.
+//!   its slot's hazard words; if the pin then turns out not revoked (one load), the entry could not
+//!   have been freed and cannot be from now on. So a stalled reader holds back only the entries it holds
+//!   (at most `HAZARDS` per thread and backend), never the memory retired after it.
+//! * An in-place integer update of the entry that heads its bucket needs no walk: it publishes the
+//!   hazard first, then checks the bucket still names the entry (hazard-pointer validation,
+//!   [`ReaderSlots::hold_linked_for_update`]).
 //!
 //! A thread without a slot (more threads than slots) reads without one: it copies the value out and
 //! checks the backend's free generation (bumped before every batch of frees) did not move meanwhile, a
