@@ -87,19 +87,23 @@ fn report_fetch(
 /// lease.
 const RESERVATION_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2).
+/// Encodes and stores one value with `set()`'s reservation rules (§5.4, §10.2). As in
+/// `update_counter`, the request's own reservation state is consulted only when the backend has a
+/// reservation at all (checked once the value is encoded: encoding may run userland code).
 fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
-    let owner = request::owner();
+    let mut reservations = false;
     let stored = zval_in::encode_with(value, |tag, bytes| {
-        backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) && backend.store(key, tag, bytes, ttl).is_ok()
+        reservations = backend.any_reservation();
+        (!reservations || backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT))
+            && backend.store(key, tag, bytes, ttl).is_ok()
     });
     let stored = match stored {
         Ok(stored) => stored,
         Err(EncodeError::Unstorable) => return Ok(false),
         Err(EncodeError::Thrown) => return Err(Thrown),
     };
-    if stored && request::note_released(tier, key) {
-        backend.release(key, owner);
+    if stored && reservations && request::note_released(tier, key) {
+        backend.release(key, request::owner());
     }
     Ok(stored)
 }
@@ -410,10 +414,13 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
 }
 
 /// `increment()`/`decrement()` once the backend is known: waits for another request's reservation of
-/// the key, updates, and sets the result.
+/// the key, updates, and sets the result. With no reservation in the backend (the common case, one
+/// load) the request's own state is not consulted: there is nothing to wait for or release (a key the
+/// request still lists as held has lost its reservation already, and `unlock()` or the request's end
+/// forgets it).
 fn update_counter(direction: Direction, backend: &Backend, key: &[u8], step: i64, call: &Call) {
-    let owner = request::owner();
-    if !backend.wait_reservation(key, owner, RESERVATION_WAIT_LIMIT) {
+    let reservations = backend.any_reservation();
+    if reservations && !backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT) {
         call.ret().set_bool(false);
         return;
     }
@@ -423,8 +430,8 @@ fn update_counter(direction: Direction, backend: &Backend, key: &[u8], step: i64
     };
     match outcome {
         Ok(CounterUpdate { value, wrapped }) => {
-            if request::note_released(Tier::Pinned, key) {
-                backend.release(key, owner);
+            if reservations && request::note_released(Tier::Pinned, key) {
+                backend.release(key, request::owner());
             }
             call.ret().set_long(value);
             if wrapped {

@@ -820,10 +820,16 @@ impl Backend {
         self.0.reservations.release_all(process::current(), req)
     }
 
+    /// False when no request holds a reservation in this backend (one load): a caller can then skip
+    /// everything that concerns reservations, its own included.
+    pub fn any_reservation(&self) -> bool {
+        self.word(RES_ACTIVE).load(Ordering::Acquire) != 0
+    }
+
     /// True when another live request holds `key` (unexpired lease).
     pub fn reserved_by_other(&self, key: &[u8], req: RequestId) -> bool {
         // One load when nobody holds anything (the common case), before any clock or identity lookup.
-        if self.word(RES_ACTIVE).load(Ordering::Acquire) == 0 {
+        if !self.any_reservation() {
             return false;
         }
         self.0.reservations.held_by_other(key, process::current(), req, self.0.clock.now_ms())

@@ -110,11 +110,12 @@ impl EntryHeader {
         if tail.is_empty() {
             return true;
         }
-        // The last word of the key area ends at the value start (keys are padded to 8 bytes).
-        let mut want = [0u8; 8];
-        want[..tail.len()].copy_from_slice(tail);
+        // The last word of the key area ends at the value start (keys are padded to 8 bytes). The tail
+        // is assembled in a register: copied into a stack word and loaded back whole, it stalled store
+        // forwarding on every lookup of a short key.
+        let want = tail.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
         let mask = u64::MAX >> (64 - 8 * tail.len() as u32);
-        (u64::from_le(word(at)) & mask) == u64::from_le_bytes(want)
+        (u64::from_le(word(at)) & mask) == want
     }
 
     /// A copy of the key read through atomic word loads (sound on any entry, see

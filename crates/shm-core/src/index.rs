@@ -49,11 +49,12 @@ impl Index {
         self.buckets + bucket * 8
     }
 
-    /// Finds the entry for `key`: the link word that points at it and its validated header.
+    /// Finds the entry for `key`: the link word that points at it and its validated header. Links are
+    /// read with SeqCst loads (plain loads on x86), which a reader's walk relies on (see `reclaim`).
     pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
         let region = &self.region;
         let mut link = self.bucket_link(hash);
-        let mut cur = region.word(link).load(Ordering::Acquire);
+        let mut cur = region.word(link).load(Ordering::SeqCst);
         let mut steps = 0;
         while cur != 0 && steps <= self.max_entries {
             let h = EntryHeader::read(region, cur)?;
@@ -61,7 +62,7 @@ impl Index {
                 return Some((link, h));
             }
             link = cur + entry::NEXT;
-            cur = region.checked_word(link)?.load(Ordering::Acquire);
+            cur = region.checked_word(link)?.load(Ordering::SeqCst);
             steps += 1;
         }
         None
@@ -112,7 +113,8 @@ impl Index {
 
     /// Live entries whose key starts with `prefix`, from bucket `cursor` on: at most about `limit`
     /// entries (whole buckets) and at most `max_buckets` buckets. Returns them and the next cursor
-    /// (`None` at the end). The caller keeps the walk protected (a reader pin).
+    /// (`None` at the end). The caller keeps the walk protected (a reader pin); links are read with
+    /// SeqCst loads, as in [`Index::find`].
     pub(crate) fn scan(
         &self,
         cursor: u64,
@@ -127,7 +129,7 @@ impl Index {
         let end = self.bucket_count.min(cursor.saturating_add(max_buckets));
         let mut bucket = cursor;
         while bucket < end && found.len() < limit.max(1) {
-            let mut cur = region.word(self.head(bucket)).load(Ordering::Acquire);
+            let mut cur = region.word(self.head(bucket)).load(Ordering::SeqCst);
             let mut steps = 0;
             while cur != 0 && steps <= self.max_entries {
                 let Some(h) = EntryHeader::read(region, cur) else { break };
@@ -149,7 +151,7 @@ impl Index {
                     });
                 }
                 cur = match region.checked_word(cur + entry::NEXT) {
-                    Some(next) => next.load(Ordering::Acquire),
+                    Some(next) => next.load(Ordering::SeqCst),
                     None => break,
                 };
                 steps += 1;

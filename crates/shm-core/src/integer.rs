@@ -2,8 +2,10 @@
 //! integer over one (no TTL on either side), are one atomic read-modify-write of the entry's value word.
 //! Crash-safe by construction: a process killed at any instant has either changed the word or not.
 //!
-//! The fast path takes no lock. It finds the entry like a reader, holds it through an *update hazard*
-//! (see `reclaim`), checks the entry is not frozen, rewrites the word, and moves the mutation epoch on.
+//! The fast path takes no lock. It holds the entry through an *update hazard* (see `reclaim`), checks
+//! the entry is not frozen, rewrites the word, and moves the mutation epoch on. An entry that heads its
+//! bucket is held without a pin or a walk (hazard published, then the bucket link read again); any
+//! other is found like a reader finds it, by a walk under a pin.
 //! An integer entry's version (what process-local caches validate a copy against) is derived from its
 //! stored version and its current value ([`int_version`]), so it changes exactly when the value does,
 //! with no second word to keep in step: a reader can never pair a version with another value.
@@ -18,7 +20,7 @@
 
 use crate::backend::{Backend, CounterError, CounterUpdate, EPOCH};
 use crate::entry::{self, EntryHeader};
-use crate::reclaim::NoHold;
+use crate::reclaim::{Hold, NoHold};
 use std::sync::atomic::Ordering;
 
 /// A change to an integer.
@@ -75,19 +77,37 @@ impl Backend {
         hash: u64,
         update: IntUpdate,
     ) -> Option<Result<CounterUpdate, CounterError>> {
+        self.update_int_at_bucket_head(key, hash, update).or_else(|| self.update_int_walking(key, hash, update))
+    }
+
+    /// The fast path for a key whose entry heads its bucket (the common case): the entry is held by a
+    /// validated update hazard (`ReaderSlots::hold_linked_for_update`), with no pin and no walk. `None`
+    /// when the head is another key's entry or anything else does not fit: the caller walks.
+    fn update_int_at_bucket_head(
+        &self,
+        key: &[u8],
+        hash: u64,
+        update: IntUpdate,
+    ) -> Option<Result<CounterUpdate, CounterError>> {
+        let link = self.word(self.0.index.bucket_link(hash));
+        let (off, hold) = self.0.readers.hold_linked_for_update(link)?;
+        let h = EntryHeader::read(&self.0.region, off)
+            .filter(|h| h.hash == hash && h.key_matches(&self.0.region, key) && self.live(h))?;
+        self.update_held_int(&h, update, hold)
+    }
+
+    /// The fast path for any entry: a walk under a pin, then an update hazard on the entry found.
+    fn update_int_walking(
+        &self,
+        key: &[u8],
+        hash: u64,
+        update: IntUpdate,
+    ) -> Option<Result<CounterUpdate, CounterError>> {
         let walk = self.0.readers.begin_walk(self.word(EPOCH))?;
         let Some((_, h)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
             walk.end();
             return None;
         };
-        if !h.is_int() {
-            return walk.end().then_some(Err(CounterError::NotInteger));
-        }
-        // A store replaces the TTL: in place only when there is none to replace.
-        if matches!(update, IntUpdate::Set(_)) && h.expires_ms != 0 {
-            walk.end();
-            return None;
-        }
         let hold = match walk.hold_for_update(h.off) {
             Ok(hold) => hold,
             Err(NoHold::Full(walk)) => {
@@ -96,10 +116,29 @@ impl Backend {
             }
             Err(NoHold::Revoked) => return None,
         };
+        self.update_held_int(&h, update, hold)
+    }
+
+    /// Updates live entry `h` of the key, held through an update hazard, unless it is frozen (`None`:
+    /// the caller takes the locked path). SeqCst load of the usage word: with the hazard store before it
+    /// and the compactor's freeze and hazard scan (`freeze_int`), one side sees the other.
+    fn update_held_int(
+        &self,
+        h: &EntryHeader,
+        update: IntUpdate,
+        hold: Hold<'_>,
+    ) -> Option<Result<CounterUpdate, CounterError>> {
+        if !h.is_int() {
+            return Some(Err(CounterError::NotInteger));
+        }
+        // A store replaces the TTL: in place only when there is none to replace.
+        if matches!(update, IntUpdate::Set(_)) && h.expires_ms != 0 {
+            return None;
+        }
         if self.word(h.off + entry::USAGE).load(Ordering::SeqCst) & entry::FROZEN_BIT != 0 {
             return None;
         }
-        let result = self.rewrite_int(&h, update);
+        let result = self.rewrite_int(h, update);
         drop(hold);
         Some(Ok(result))
     }
@@ -150,6 +189,7 @@ impl Backend {
 #[cfg(test)]
 mod tests {
     use crate::*;
+    use std::sync::atomic::Ordering;
 
     fn backends() -> (Segment, Backend, Backend) {
         let (seg, p) = crate::backend_tests::partition(8 << 20, 8 << 20);
@@ -181,6 +221,36 @@ mod tests {
 
     fn before_epoch(_: &BackendStats, b: &Backend) -> u64 {
         b.epoch().saturating_sub(1)
+    }
+
+    #[test]
+    fn integers_at_the_head_of_their_bucket_and_behind_another_key_are_both_updated_in_place() {
+        let (_seg, _v, p) = backends();
+        let mask = p.0.index.bucket_count - 1;
+        let bucket = |k: &[u8]| entry::key_hash(k) & mask;
+        let colliding: Vec<Vec<u8>> =
+            (0..).map(|i| format!("k{i}").into_bytes()).filter(|k| bucket(k) == bucket(b"behind")).take(2).collect();
+        let (text, head) = (&colliding[0], &colliding[1]);
+        // A new entry is linked at the head of its bucket: "behind" ends up behind a string, which ends up
+        // behind the integer `head`.
+        p.increment(b"behind", 1).unwrap();
+        p.store(text, 2, b"not a number", 0).unwrap();
+        p.increment(head, 10).unwrap();
+        let link = p.word(p.0.index.bucket_link(entry::key_hash(head)));
+        let head_entry = p.find(head, entry::key_hash(head)).unwrap().1.off;
+        assert_eq!(link.load(Ordering::Relaxed), head_entry, "the last key stored heads the bucket");
+        let before = p.stats();
+        for _ in 0..100 {
+            p.increment(b"behind", 2).unwrap();
+            p.decrement(head, 1).unwrap();
+            p.store(b"behind", TAG_INT, &7i64.to_le_bytes(), 0).unwrap();
+        }
+        assert_eq!(p.increment(text, 1), Err(CounterError::NotInteger), "a string among them stays one");
+        let after = p.stats();
+        assert_eq!((after.used_bytes, after.inserts), (before.used_bytes, before.inserts), "all in place");
+        assert_eq!(p.peek(b"behind").unwrap().as_int(), Some(7));
+        assert_eq!(p.peek(head).unwrap().as_int(), Some(-90));
+        p.verify().unwrap();
     }
 
     #[test]

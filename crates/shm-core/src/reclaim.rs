@@ -1,18 +1,22 @@
 //! Memory reclamation across processes and threads: reader protection and the retire list.
 //!
 //! Readers never lock. A lookup has two phases, and each is protected differently:
-//! * **The walk** (bucket chain, key comparison) runs under an epoch *pin*: the reader copies the
-//!   backend's mutation epoch into its reader slot (one per thread per backend) and issues a SeqCst
-//!   fence. A writer that unlinks an entry tags it with the epoch of the unlink and puts it on the retire
-//!   list; it is freed only once every pin is newer. Every read of the walk is an atomic load, so a walk
+//! * **The walk** (bucket chain, key comparison) runs under an epoch *pin*: the reader swaps the
+//!   backend's mutation epoch into its reader slot (one per thread per backend; a SeqCst
+//!   read-modify-write, no separate fence) and reads the chain's links with SeqCst loads. A writer that
+//!   unlinks an entry tags it with the epoch of the unlink and puts it on the retire list; it is freed
+//!   only once every pin is newer. Every read of the walk is an atomic load, so a walk
 //!   over memory freed under it reads garbage but never misbehaves — which is what lets the reclaimer
 //!   *revoke* a pin that is [`STALE_PIN_EPOCHS`] old (a stalled or killed reader): the reader then finds
 //!   its pin revoked when it ends the walk and starts again.
 //! * **Holding** the entry found (an `EntryRef`, whose bytes the caller reads as a plain slice) is
 //!   protected by a *hazard*: before ending the walk the reader publishes the entry's offset in one of
-//!   its slot's hazard words; if the pin then turns out not revoked, the entry could not have been freed
-//!   and cannot be from now on. So a stalled reader holds back only the entries it holds (at most
-//!   `HAZARDS` per thread and backend), never the memory retired after it.
+//!   its slot's hazard words; if the pin then turns out not revoked (one load), the entry could not
+//!   have been freed and cannot be from now on. So a stalled reader holds back only the entries it holds
+//!   (at most `HAZARDS` per thread and backend), never the memory retired after it.
+//! * An in-place integer update of the entry that heads its bucket needs no walk: it publishes the
+//!   hazard first, then checks the bucket still names the entry (hazard-pointer validation,
+//!   [`ReaderSlots::hold_linked_for_update`]).
 //!
 //! A thread without a slot (more threads than slots) reads without one: it copies the value out and
 //! checks the backend's free generation (bumped before every batch of frees) did not move meanwhile, a
@@ -134,7 +138,15 @@ impl<'a> Walk<'a> {
         };
         slots.word(slot, HAZARD + 8 * index).store(hazard, Ordering::SeqCst);
         let hold = Hold { slots, slot, index, _not_send: std::marker::PhantomData };
-        if self.end() {
+        // A load, not the swap of `end`: the hazard store and this load are SeqCst, and so are the
+        // reclaimer's revoking CAS and its later load of the hazard words (`protection`). If this load
+        // sees the pin unrevoked, it precedes any revoking CAS in the SeqCst order, so the hazard store
+        // does too and the reclaimer sees the hazard; a reclaimer that reads the pin itself keeps
+        // everything retired since it. Then dropping the walk clears the pin (a Release store: a
+        // reclaimer that reads the cleared pin synchronizes with it and sees the hazard stored before).
+        let pinned = slots.word(slot, PIN).load(Ordering::SeqCst) == self.pin;
+        drop(self);
+        if pinned {
             Ok(hold)
         } else {
             Err(NoHold::Revoked)
@@ -216,12 +228,44 @@ impl ReaderSlots {
     pub(crate) fn begin_walk(&self, epoch: &AtomicU64) -> Option<Walk<'_>> {
         let slot = self.my_slot()?;
         let pin = epoch.load(Ordering::SeqCst);
-        // Relaxed: the SeqCst fence below orders the pin before every read of the walk, and pairs with the
-        // reclaimer's fence in `protection` (store-buffering: one side sees the other). A SeqCst store
-        // would add a second full barrier to every lookup.
-        self.word(slot, PIN).store(pin, Ordering::Relaxed);
-        fence(Ordering::SeqCst);
+        // A SeqCst swap (one locked instruction on x86, where a store and a SeqCst fence cost two
+        // barriers). The walk reads every link with a SeqCst load, after this swap in the SeqCst order;
+        // a writer unlinks, then the reclaimer's SeqCst fence in `protection` precedes its SeqCst load of
+        // the pin (store-buffering: one side sees the other). If the fence precedes a link load, that
+        // load sees the unlink; otherwise the swap precedes the reclaimer's load of the pin, which then
+        // sees this pin or a later value of the word. The swap also orders a hazard stored before it
+        // (a thread holding an entry while it walks again) before the new pin, for a reclaimer that
+        // reads the new pin. The word held 0 (walks end by clearing it).
+        self.word(slot, PIN).swap(pin, Ordering::SeqCst);
         Some(Walk { slots: self, slot, pin, _not_send: std::marker::PhantomData })
+    }
+
+    /// Holds the entry that the index link word `link` points at, for a thread about to rewrite its
+    /// integer in place, without a pin: classic hazard-pointer validation. The thread publishes an update
+    /// hazard for the entry the link names, then reads the link again. If it still names the entry, the
+    /// entry was in the index after the hazard was visible, so no reclaimer can free it until the hold
+    /// ends. `None` when the thread has no slot or no free hazard word, the link is empty, or it moved
+    /// on meanwhile (the caller then walks under a pin).
+    ///
+    /// Why the second read is enough: both reads and the hazard store are SeqCst, and a reclaimer frees
+    /// an entry only after unlinking it (the unlink happens before its SeqCst fence in `protection`),
+    /// then reads the hazard words with SeqCst loads. If the second read precedes that fence in the
+    /// SeqCst order, the hazard store does too and the reclaimer sees it; if it follows the fence, it
+    /// sees the unlink (or a later value) and so not this entry — unless the block was freed, reused and
+    /// linked at the same place again, which makes it a live entry linked after the hazard, held the
+    /// same way. The entry's bytes are read only after the second read, which acquires the link store
+    /// that published them.
+    pub(crate) fn hold_linked_for_update(&self, link: &AtomicU64) -> Option<(u64, Hold<'_>)> {
+        let slot = self.my_slot()?;
+        let off = link.load(Ordering::SeqCst);
+        if off == 0 || !off.is_multiple_of(8) {
+            return None;
+        }
+        // Only this thread writes its slot's hazard words: a zero one is free.
+        let index = (0..HAZARDS).find(|&i| self.word(slot, HAZARD + 8 * i).load(Ordering::Relaxed) == 0)?;
+        self.word(slot, HAZARD + 8 * index).store(off | UPDATING, Ordering::SeqCst);
+        let hold = Hold { slots: self, slot, index, _not_send: std::marker::PhantomData };
+        (link.load(Ordering::SeqCst) == off).then_some((off, hold))
     }
 
     /// The free generation (a slot-less reader reads it before and after copying a value out: equal
