@@ -106,8 +106,9 @@ pub enum TimeZoneState<'a> {
     Identifier { name: Bytes<'a> },
 }
 
-/// `DateInterval` (`timelib_rel_time` plus the PHP object's own fields).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `DateInterval` (`timelib_rel_time` plus the PHP object's own fields). The default is the zero
+/// interval, with every flag off.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DateIntervalState<'a> {
     pub years: i64,
     pub months: i64,

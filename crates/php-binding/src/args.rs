@@ -232,7 +232,13 @@ fn is_reserved(key: &[u8]) -> bool {
 
 /// Whether a key is acceptable for a single-key method other than `delete` (no message).
 fn key_is_valid(key: &[u8]) -> bool {
-    !key.is_empty() && !is_reserved(key) && !zend::class_is_loaded(key)
+    key_is_valid_given(key, || zend::class_is_loaded(key))
+}
+
+/// [`key_is_valid`] with the loaded-class test supplied (`class_loaded` runs only for a non-empty,
+/// unreserved key).
+fn key_is_valid_given(key: &[u8], class_loaded: impl FnOnce() -> bool) -> bool {
+    !key.is_empty() && !is_reserved(key) && !class_loaded()
 }
 
 /// Which single-key rules apply (§4.2).
@@ -329,7 +335,7 @@ pub fn each_key<'a>(
                 IS_STRING => {
                     let key = zend::str_bytes(z);
                     let s = (*z).value.str_;
-                    let valid = !key.is_empty() && !is_reserved(key) && !zend::class_is_loaded_zstr(classes, s);
+                    let valid = key_is_valid_given(key, || zend::class_is_loaded_zstr(classes, s));
                     (std::borrow::Cow::Borrowed(key), valid, z)
                 }
                 IS_LONG => {

@@ -198,18 +198,20 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     // The slots' initial value: null, which owns nothing (no drop needed).
     let mut null = std::mem::ManuallyDrop::new(zval::new());
     args::each_key(1, array, |key, element| {
-        // SAFETY: `element` is a live string or int element of the argument array; `ht` is writable.
+        // An int element, or a string PHP would read as one, takes an integer slot; any other string is
+        // the slot's key itself (no string is an int key unless it starts like one).
+        // SAFETY: `element` is a live string or int element of the argument array.
+        let is_string = unsafe { zend::type_of(element) } == ffi::IS_STRING;
+        let int = if is_string && !maybe_int_key(&key) { None } else { int_key(&key) };
+        // SAFETY: `element` is a string where `int` is `None` (an int element always has one); `ht` is
+        // writable.
         let slot = unsafe {
-            if zend::type_of(element) == ffi::IS_STRING && !maybe_int_key(&key) {
-                ffi::zend_hash_add(ht, (*element).value.str_, &raw mut *null)
-            } else {
-                match int_key(&key) {
-                    Some(i) if ffi::zend_hash_index_find(ht, i as u64).is_null() => {
-                        ffi::zend_hash_index_update(ht, i as u64, &raw mut *null)
-                    }
-                    Some(_) => std::ptr::null_mut(),
-                    None => ffi::zend_hash_add(ht, (*element).value.str_, &raw mut *null),
+            match int {
+                None => ffi::zend_hash_add(ht, (*element).value.str_, &raw mut *null),
+                Some(i) if ffi::zend_hash_index_find(ht, i as u64).is_null() => {
+                    ffi::zend_hash_index_update(ht, i as u64, &raw mut *null)
                 }
+                Some(_) => std::ptr::null_mut(),
             }
         };
         if !slot.is_null() {

@@ -151,7 +151,7 @@ fn now_ms() -> u64 {
 }
 
 fn expired(local: &Local) -> bool {
-    local.expires_ms != 0 && now_ms() >= local.expires_ms
+    expired_at(local, &mut None)
 }
 
 /// [`expired`] with the clock read at most once for a batch (`now` caches it).

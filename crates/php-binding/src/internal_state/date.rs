@@ -746,17 +746,16 @@ pub unsafe fn read_interval<'a>(obj: *mut zend_object) -> Option<InternalState<'
         if !io.initialized || io.diff.is_null() {
             return None;
         }
-        let mut state = DateIntervalState { ..EMPTY_INTERVAL };
         if io.from_string {
             if io.date_string.is_null() {
                 return None;
             }
-            state.from_string = Some(Cow::Owned(zend::zstr_bytes(io.date_string).to_vec()));
-            return Some(InternalState::DateInterval(state));
+            let from_string = Some(Cow::Owned(zend::zstr_bytes(io.date_string).to_vec()));
+            return Some(InternalState::DateInterval(DateIntervalState { from_string, ..Default::default() }));
         }
         let d = &*io.diff;
         let [years, months, days, hours, minutes, seconds, us] = d.ymdhis_us;
-        state = DateIntervalState {
+        Some(InternalState::DateInterval(DateIntervalState {
             years,
             months,
             days,
@@ -767,33 +766,10 @@ pub unsafe fn read_interval<'a>(obj: *mut zend_object) -> Option<InternalState<'
             microseconds: ((us as f64 / 1_000_000.0) * 1_000_000.0).round() as i64,
             invert: d.invert != 0,
             total_days: (d.days != TIMELIB_UNSET).then_some(d.days),
-            ..state
-        };
-        Some(InternalState::DateInterval(state))
+            ..Default::default()
+        }))
     }
 }
-
-/// An interval with every field zero, as [`extract_interval`] starts from.
-const EMPTY_INTERVAL: DateIntervalState<'static> = DateIntervalState {
-    years: 0,
-    months: 0,
-    days: 0,
-    hours: 0,
-    minutes: 0,
-    seconds: 0,
-    microseconds: 0,
-    invert: false,
-    total_days: None,
-    weekday: 0,
-    weekday_behavior: 0,
-    first_last_day_of: 0,
-    special_type: 0,
-    special_amount: 0,
-    have_weekday_relative: false,
-    have_special_relative: false,
-    civil_or_wall: 0,
-    from_string: None,
-};
 
 /// # Safety
 /// `ht` must be the live `__serialize()` array of a `DateInterval`.
@@ -808,7 +784,7 @@ pub unsafe fn extract_interval<'a>(ht: *mut HashTable) -> Result<InternalState<'
                 _ => Err(StateError::Malformed),
             }
         };
-        let mut state = DateIntervalState { ..EMPTY_INTERVAL };
+        let mut state = DateIntervalState::default();
         if flag(b"from_string")? {
             state.from_string = Some(Cow::Owned(string_at(ht, b"date_string")?));
             return Ok(InternalState::DateInterval(state));
