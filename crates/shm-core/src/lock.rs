@@ -11,6 +11,22 @@ use std::marker::PhantomData;
 /// Bytes reserved for a mutex in the layout (glibc's pthread_mutex_t is 40 bytes on x86-64, 48 on aarch64).
 pub const MUTEX_BYTES: u64 = 64;
 
+/// How long one slice of a blocking wait lasts before the waiter checks the lock word again.
+const RECHECK: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// `CLOCK_REALTIME` (the clock `pthread_mutex_timedlock` measures against) plus `d`. A clock step only
+/// lengthens or shortens one slice.
+fn realtime_after(d: std::time::Duration) -> libc::timespec {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `now` is a valid, writable timespec; CLOCK_REALTIME always exists.
+    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut now) };
+    let nanos = now.tv_nsec as u64 + d.subsec_nanos() as u64;
+    libc::timespec {
+        tv_sec: now.tv_sec + d.as_secs() as libc::time_t + (nanos / 1_000_000_000) as libc::time_t,
+        tv_nsec: (nanos % 1_000_000_000) as _,
+    }
+}
+
 /// A handle to a mutex stored in shared memory.
 #[derive(Clone, Copy)]
 pub struct RobustMutex {
@@ -73,10 +89,28 @@ impl RobustMutex {
     /// Blocks until the lock is held. When the previous owner died holding it, the guard says so and the
     /// mutex is already marked consistent again: the caller must repair the protected state before
     /// releasing the guard.
+    ///
+    /// Waits in slices of [`RECHECK`] rather than in one untimed wait: a robust mutex can lose a wake-up
+    /// when a waiter is killed. The unlocker wakes one waiter; if that waiter dies before retaking the
+    /// lock while a newcomer holds it, nothing re-arms the "waiters" bit, and the remaining sleepers are
+    /// never woken although the lock is free (the kernel re-wakes only when the word has no owner at the
+    /// waiter's death). A timed-out slice re-reads the word and takes a free lock, so such a loss costs
+    /// at most one slice (`counter_kill` reproduces it within minutes with untimed waits).
     pub fn lock(&self) -> Result<MutexGuard<'_>, LockError> {
         // SAFETY: `raw` points to an initialised process-shared mutex (constructor contract).
-        let rc = unsafe { libc::pthread_mutex_lock(self.raw) };
-        self.after_lock(rc)
+        let rc = unsafe { libc::pthread_mutex_trylock(self.raw) };
+        if rc != libc::EBUSY {
+            return self.after_lock(rc);
+        }
+        loop {
+            let deadline = realtime_after(RECHECK);
+            // SAFETY: `raw` points to an initialised process-shared mutex (constructor contract);
+            // `deadline` is a valid timespec.
+            let rc = unsafe { libc::pthread_mutex_timedlock(self.raw, &deadline) };
+            if rc != libc::ETIMEDOUT {
+                return self.after_lock(rc);
+            }
+        }
     }
 
     /// Non-blocking attempt; `Ok(None)` when someone else holds it.
