@@ -56,6 +56,12 @@ pub unsafe fn same_as_recorded(live: *mut zval, before: *mut zval, recorded: &Re
 /// # Safety
 /// As [`same`].
 unsafe fn walk(live: *mut zval, before: *mut zval, how: How, recorded: Option<&Recorded>) -> bool {
+    // The very same value (a root still holding what it was restored or published with) is the same
+    // under `Identity`, whatever it holds: no walk.
+    // SAFETY: caller guarantees live zvals.
+    if how == How::Identity && unsafe { identical(zend::deref(live), zend::deref(before)) } {
+        return true;
+    }
     let mut pending = vec![(live, before)];
     let mut objects: HashMap<*mut zend_object, *mut zend_object> = HashMap::new();
     while let Some((a, b)) = pending.pop() {
@@ -240,15 +246,14 @@ unsafe fn recorded_equal(
 ) -> bool {
     // SAFETY: as above; the record's copies are only read.
     unsafe {
-        let same_object = std::ptr::eq(a, then.object_ptr());
+        let same_object = std::ptr::eq(a, then.object);
         if (*a).ce != then.ce || !(plain((*a).ce) || (same_object && immutable_internal((*a).ce))) {
             return false;
         }
         for (i, slot) in slots.iter().enumerate() {
             pending.push((zvals::property_slot(a, i), (&raw const *slot).cast_mut()));
         }
-        let table = then.dynamic.as_ref().map_or(std::ptr::null_mut(), |t| zvals::table(t));
-        same_dynamic((*a).properties, table, pending)
+        same_dynamic((*a).properties, then.dynamic, pending)
     }
 }
 
@@ -301,14 +306,20 @@ pub unsafe fn identical(a: *const zval, b: *const zval) -> bool {
 }
 
 /// One object of a restored value as it was restored: held, with copies of its slots (in
-/// [`Recorded::slots`]) and its property table (held too).
+/// [`Recorded::slots`]) and its property table (held too). Plain pointers, each owning the reference
+/// taken at record ([`Recorded::release_at_request_end`] gives them back).
 struct RecordedObject {
     ce: *mut ffi::zend_class_entry,
-    object: zval,
+    object: *mut zend_object,
     /// Where its slot copies start in [`Recorded::slots`]; they are `ce`'s slot count long.
     first_slot: usize,
-    dynamic: Option<zval>,
+    /// The property table (null: none).
+    dynamic: *mut HashTable,
 }
+
+/// Type infos of a held object and a held (mutable) array.
+const IS_OBJECT_EX: u32 = IS_OBJECT | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
+const IS_ARRAY_EX: u32 = IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
 
 /// The objects a restored value holds, as they were restored (module comment). Flat: recording and
 /// the check of an untouched value hash nothing and allocate nothing per object; the vectors of the
@@ -419,8 +430,12 @@ impl Recorded {
                             pending
                                 .extend(dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
                         }
-                        let dynamic = (!table.is_null()).then(|| held_table(table));
-                        self.objects.push(RecordedObject { ce, object: zvals::object_zval(obj), first_slot, dynamic });
+                        // Held: the object, and its property table (per object, so never immutable).
+                        (*obj).gc.refcount += 1;
+                        if !table.is_null() {
+                            (*table).gc.refcount += 1;
+                        }
+                        self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic: table });
                         self.by_handle[handle] = u32::try_from(self.objects.len()).unwrap_or(0);
                     }
                     ffi::IS_REFERENCE => return false,
@@ -445,7 +460,7 @@ impl Recorded {
         let at = at as usize;
         // A handle freed and reused by another object is not the recorded one (which is held, so
         // this cannot happen while the record lives; checked anyway).
-        self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object_ptr(), obj))
+        self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object, obj))
     }
 
     /// Whether `obj` was recorded as a leaf and has gained a dynamic property since: the only way a
@@ -478,11 +493,12 @@ impl Recorded {
         // SAFETY: recorded objects are held, hence live.
         unsafe {
             self.objects.iter().all(|then| {
-                let obj = then.object_ptr();
+                let obj = then.object;
                 self.slots_of(then).iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
-                    && match &then.dynamic {
-                        Some(t) => (*obj).properties == zvals::table(t),
-                        None => dynamic_values((*obj).properties).next().is_none(),
+                    && if then.dynamic.is_null() {
+                        dynamic_values((*obj).properties).next().is_none()
+                    } else {
+                        (*obj).properties == then.dynamic
                     }
             }) && self.leaves.iter().all(|&obj| dynamic_values((*obj).properties).next().is_none())
         }
@@ -495,18 +511,23 @@ impl Recorded {
     /// # Safety
     /// At the end of the request that recorded the values.
     pub unsafe fn release_at_request_end(mut self) {
-        let held = self.objects.iter_mut().flat_map(|o| std::iter::once(&mut o.object).chain(o.dynamic.as_mut()));
-        for z in self.slots.iter_mut().chain(held) {
+        for z in &mut self.slots {
             // SAFETY: the record's own references, to live values.
             unsafe { release_shared(z) };
         }
-        // Every zval of the record now holds nothing to release: none needs its drop run.
-        // SAFETY: zvals left without a reference (release_shared) own nothing; the other fields of a
-        // recorded object are plain numbers and pointers.
-        unsafe {
-            self.slots.set_len(0);
-            self.objects.set_len(0);
+        for o in &self.objects {
+            // SAFETY: as above.
+            unsafe {
+                release_held(o.object.cast(), IS_OBJECT_EX);
+                if !o.dynamic.is_null() {
+                    release_held(o.dynamic.cast(), IS_ARRAY_EX);
+                }
+            }
         }
+        // Every slot copy now holds nothing to release: none needs its drop run.
+        // SAFETY: zvals left without a reference (release_shared) own nothing.
+        unsafe { self.slots.set_len(0) };
+        self.objects.clear();
         self.leaves.clear();
         // A request of very many objects does not make every later one keep its memory; of several
         // records, the largest is kept.
@@ -586,11 +607,16 @@ unsafe fn release_shared(z: &mut zval) {
     }
 }
 
-impl RecordedObject {
-    fn object_ptr(&self) -> *mut zend_object {
-        // SAFETY: `object` is an IS_OBJECT zval built by `object_zval`.
-        unsafe { self.object.value.obj }
-    }
+/// Gives back a reference the record took to `counted` (of type `type_info`), as [`release_shared`].
+///
+/// # Safety
+/// `counted` must be a live value the caller owns a reference to.
+unsafe fn release_held(counted: *mut ffi::zend_refcounted, type_info: u32) {
+    let mut z = zval::new();
+    z.value.counted = counted;
+    z.u1.type_info = type_info;
+    // SAFETY: as above; `z` owns the caller's reference and is left null.
+    unsafe { release_shared(&mut z) };
 }
 
 /// Whether `ht` is an engine-immutable array (object- and reference-free by construction).
@@ -601,20 +627,4 @@ pub unsafe fn immutable_array(ht: *const HashTable) -> bool {
     const GC_IMMUTABLE: u32 = 1 << 6;
     // SAFETY: as above; GC flags live in gc.u.type_info.
     unsafe { (*ht).gc.u.type_info & GC_IMMUTABLE != 0 }
-}
-
-/// A zval owning one more reference to the (mutable) array `ht`.
-///
-/// # Safety
-/// `ht` must be a live, refcounted array.
-unsafe fn held_table(ht: *mut HashTable) -> zval {
-    const IS_ARRAY_EX: u32 =
-        IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
-    let mut borrowed = zval::new();
-    borrowed.value.arr = ht;
-    borrowed.u1.type_info = IS_ARRAY_EX;
-    // SAFETY: as above; the copy takes the reference, the borrowed zval is not released.
-    let held = unsafe { zvals::copy(&raw const borrowed) };
-    std::mem::forget(borrowed);
-    held
 }
