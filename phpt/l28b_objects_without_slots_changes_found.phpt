@@ -1,5 +1,5 @@
 --TEST--
-L28b Tracking roots holding objects without declared properties (empty stdClass, an empty user class, DateTimeImmutable) and an object changed through a variable while the array holding it is untouched: a request that changes nothing publishes nothing, a dynamic property added to an object without declared properties and a write through the variable are published (exact, deferred and jit modes; php -S)
+L28b Tracking roots holding objects without declared properties (empty stdClass, an empty user class, DateTimeImmutable) and an object changed through a variable while the array holding it is untouched: a request that changes nothing publishes nothing, a dynamic property added to an object without declared properties and a write through the variable are published; a DateTimeImmutable replaced by an equal one publishes nothing, by a different one it is published (exact, deferred and jit modes; php -S)
 --FILE--
 <?php
 require __DIR__ . '/inc/attr.inc';
@@ -36,6 +36,15 @@ PHP, [
     'R8' => <<<'PHP'
     echo json_encode(G::$g['n']), ' ', P::get('l28b-pub'), "\n";
     PHP,
+    'R9' => <<<'PHP'
+    G::$g['at'] = new DateTimeImmutable('2020-02-03 04:05:06 UTC'); echo P::get('l28b-pub'), "\n";
+    PHP,
+    'R10' => <<<'PHP'
+    G::$g['at'] = new DateTimeImmutable('2021-01-01 00:00:00 UTC'); echo P::get('l28b-pub'), "\n";
+    PHP,
+    'R11' => <<<'PHP'
+    echo G::$g['at']->format('c'), ' ', P::get('l28b-pub'), "\n";
+    PHP,
 ]);
 ?>
 --EXPECT--
@@ -47,6 +56,9 @@ exact R5: 2
 exact R6: {"n":2} 2020-02-03T04:05:06+00:00 3
 exact R7: 3
 exact R8: {"tags":["x"]} 4
+exact R9: 4
+exact R10: 4
+exact R11: 2021-01-01T00:00:00+00:00 5
 deferred R1: seeded
 deferred R2: Bare 1
 deferred R3: 1
@@ -55,6 +67,9 @@ deferred R5: 2
 deferred R6: {"n":2} 2020-02-03T04:05:06+00:00 3
 deferred R7: 3
 deferred R8: {"tags":["x"]} 4
+deferred R9: 4
+deferred R10: 4
+deferred R11: 2021-01-01T00:00:00+00:00 5
 jit R1: seeded
 jit R2: Bare 1
 jit R3: 1
@@ -63,3 +78,6 @@ jit R5: 2
 jit R6: {"n":2} 2020-02-03T04:05:06+00:00 3
 jit R7: 3
 jit R8: {"tags":["x"]} 4
+jit R9: 4
+jit R10: 4
+jit R11: 2021-01-01T00:00:00+00:00 5
