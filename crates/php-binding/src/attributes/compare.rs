@@ -7,9 +7,10 @@
 //!   any array or property table the request writes (copy on write), so an untouched value is
 //!   recognised by identity alone ([`identical`], [`Recorded::untouched`]): the check of a request that
 //!   changed nothing costs one comparison per root and per object slot, nothing per array element or
-//!   string byte, and copies nothing at restore. Objects of internal classes are recorded only when no
-//!   method changes them (`DateTimeImmutable`, `DateTimeZone`); a value holding others is compared
-//!   against an independent copy.
+//!   string byte, and copies nothing at restore. An object with no declared slot and no dynamic
+//!   property (a `DateTimeImmutable`) is only marked: it can change only by gaining a dynamic property.
+//!   Objects of internal classes are recorded only when no method changes them (`DateTimeImmutable`,
+//!   `DateTimeZone`); a value holding others is compared against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
 //!   publication; arrays by content, objects by handle, so writes inside objects do not count.
 
@@ -55,6 +56,12 @@ pub unsafe fn same_as_recorded(live: *mut zval, before: *mut zval, recorded: &Re
 /// # Safety
 /// As [`same`].
 unsafe fn walk(live: *mut zval, before: *mut zval, how: How, recorded: Option<&Recorded>) -> bool {
+    // The very same value (a root still holding what it was restored or published with) is the same
+    // under `Identity`, whatever it holds: no walk.
+    // SAFETY: caller guarantees live zvals.
+    if how == How::Identity && unsafe { identical(zend::deref(live), zend::deref(before)) } {
+        return true;
+    }
     let mut pending = vec![(live, before)];
     let mut objects: HashMap<*mut zend_object, *mut zend_object> = HashMap::new();
     while let Some((a, b)) = pending.pop() {
@@ -91,9 +98,12 @@ unsafe fn step(
             IS_LONG => (*a).value.lval == (*b).value.lval,
             IS_DOUBLE => (*a).value.dval.to_bits() == (*b).value.dval.to_bits(),
             IS_STRING => zend::str_bytes(a) == zend::str_bytes(b),
-            IS_ARRAY => arrays((*a).value.arr, (*b).value.arr, pending),
+            IS_ARRAY => arrays((*a).value.arr, (*b).value.arr, recorded.is_some(), pending),
             IS_OBJECT => {
                 let (oa, ob) = ((*a).value.obj, (*b).value.obj);
+                if recorded.is_some_and(|r| r.leaf_changed(ob)) {
+                    return false;
+                }
                 // A recorded object is shared with the live value: its state then is in the record.
                 let then = recorded.and_then(|r| r.find(ob).map(|t| (t, r)));
                 if oa == ob && then.is_none() {
@@ -117,14 +127,27 @@ unsafe fn step(
     }
 }
 
+/// `shared_objects`: the objects the arrays hold are shared with the value compared against (a
+/// record), so one array, unchanged itself, may hold objects changed since: its elements are compared
+/// then too (each with itself, which looks only at objects).
+///
 /// # Safety
 /// Both must be live arrays.
-unsafe fn arrays(a: *mut HashTable, b: *mut HashTable, pending: &mut Vec<(*mut zval, *mut zval)>) -> bool {
-    if a == b {
-        return true;
-    }
+unsafe fn arrays(
+    a: *mut HashTable,
+    b: *mut HashTable,
+    shared_objects: bool,
+    pending: &mut Vec<(*mut zval, *mut zval)>,
+) -> bool {
     // SAFETY: caller guarantees live arrays; they are not modified while walked.
     unsafe {
+        if a == b {
+            // Engine-immutable arrays hold no object.
+            if shared_objects && !immutable_array(a) {
+                pending.extend(zvals::entries(a).map(|(_, v)| (v, v)));
+            }
+            return true;
+        }
         if zend::array_len(a) != zend::array_len(b) {
             return false;
         }
@@ -223,15 +246,14 @@ unsafe fn recorded_equal(
 ) -> bool {
     // SAFETY: as above; the record's copies are only read.
     unsafe {
-        let same_object = std::ptr::eq(a, then.object_ptr());
+        let same_object = std::ptr::eq(a, then.object);
         if (*a).ce != then.ce || !(plain((*a).ce) || (same_object && immutable_internal((*a).ce))) {
             return false;
         }
         for (i, slot) in slots.iter().enumerate() {
             pending.push((zvals::property_slot(a, i), (&raw const *slot).cast_mut()));
         }
-        let table = then.dynamic.as_ref().map_or(std::ptr::null_mut(), |t| zvals::table(t));
-        same_dynamic((*a).properties, table, pending)
+        same_dynamic((*a).properties, then.dynamic, pending)
     }
 }
 
@@ -284,14 +306,20 @@ pub unsafe fn identical(a: *const zval, b: *const zval) -> bool {
 }
 
 /// One object of a restored value as it was restored: held, with copies of its slots (in
-/// [`Recorded::slots`]) and its property table (held too).
+/// [`Recorded::slots`]) and its property table (held too). Plain pointers, each owning the reference
+/// taken at record ([`Recorded::release_at_request_end`] gives them back).
 struct RecordedObject {
     ce: *mut ffi::zend_class_entry,
-    object: zval,
+    object: *mut zend_object,
     /// Where its slot copies start in [`Recorded::slots`]; they are `ce`'s slot count long.
     first_slot: usize,
-    dynamic: Option<zval>,
+    /// The property table (null: none).
+    dynamic: *mut HashTable,
 }
+
+/// Type infos of a held object and a held (mutable) array.
+const IS_OBJECT_EX: u32 = IS_OBJECT | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
+const IS_ARRAY_EX: u32 = IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
 
 /// The objects a restored value holds, as they were restored (module comment). Flat: recording and
 /// the check of an untouched value hash nothing and allocate nothing per object; the vectors of the
@@ -301,23 +329,41 @@ pub struct Recorded {
     objects: Vec<RecordedObject>,
     /// The slot copies of every recorded object, one run per object.
     slots: Vec<zval>,
-    /// Position + 1 in `objects` per object handle (0: not recorded). Handles identify objects while
-    /// the record holds them.
+    /// Objects recorded without a copy of anything: no declared slot and no dynamic property
+    /// (`DateTimeImmutable`, empty `stdClass`). Not held: whatever holds them in the restored value is
+    /// held by the record or by the roots' copies, so they live as long as the record.
+    leaves: Vec<*mut zend_object>,
+    /// Position + 1 in `objects` per object handle ([`LEAF`]: in `leaves`; 0: not recorded). Handles
+    /// identify objects while the record lives.
     by_handle: Vec<u32>,
 }
+
+/// `by_handle`'s mark of an object in `leaves`.
+const LEAF: u32 = u32::MAX;
 
 /// The largest vectors (in elements) a released record leaves for the next.
 const SPARE_LIMIT: usize = 16 * 1024;
 
 thread_local! {
-    /// The emptied vectors of the last record released at request end (capacity kept).
+    /// The emptied vectors of the largest record released at the last request end (capacity kept).
     static SPARE: RefCell<Option<Recorded>> = const { RefCell::new(None) };
 }
 
 impl Recorded {
-    /// An empty record, on the vectors a previous request's record left if there are any.
+    /// An empty record. It allocates nothing until it records an object, and then first takes the
+    /// vectors a previous request's record left (values without objects, such as arrays restored
+    /// zero-copy, leave them to the units that need them).
     pub fn new() -> Self {
-        SPARE.with_borrow_mut(Option::take).unwrap_or_default()
+        Self::default()
+    }
+
+    /// Before the first object is recorded: the spare vectors, if any, replace this record's empty ones.
+    fn reuse_spare(&mut self) {
+        if self.by_handle.is_empty() {
+            if let Some(spare) = SPARE.with_borrow_mut(Option::take) {
+                *self = spare;
+            }
+        }
     }
 
     /// Records the objects reachable from `value`. Returns false, recording nothing more, for a value
@@ -345,7 +391,8 @@ impl Recorded {
                     IS_OBJECT => {
                         let obj = (*z).value.obj;
                         let ce = (*obj).ce;
-                        if self.find(obj).is_some() {
+                        let handle = (*obj).handle as usize;
+                        if self.by_handle.get(handle).is_some_and(|&at| at != 0) {
                             continue;
                         }
                         // Values hold many objects of few classes: each class is judged once.
@@ -362,28 +409,33 @@ impl Recorded {
                             ObjectKind::Unrecordable => return false,
                             ObjectKind::Recordable => {}
                         }
-                        let first_slot = self.slots.len();
-                        let count = zvals::slot_count(ce);
-                        for i in 0..count {
-                            let slot = zvals::property_slot(obj, i);
-                            self.slots.push(zvals::copy(slot));
-                            if holds_anything_to_record(slot) {
-                                pending.push(slot);
-                            }
-                        }
-                        let table = (*obj).properties;
-                        if !table.is_null() {
-                            pending
-                                .extend(dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
-                        }
-                        let dynamic = (!table.is_null()).then(|| held_table(table));
-                        let handle = (*obj).handle as usize;
+                        self.reuse_spare();
                         if self.by_handle.len() <= handle {
                             // Every live object's handle is below the store's top: one resize per record.
                             let top = (*ffi::ext_php_rs_executor_globals()).objects_store.top as usize;
                             self.by_handle.resize(top.max(handle + 1), 0);
                         }
-                        self.objects.push(RecordedObject { ce, object: zvals::object_zval(obj), first_slot, dynamic });
+                        let count = zvals::slot_count(ce);
+                        let table = (*obj).properties;
+                        if count == 0 && dynamic_values(table).next().is_none() {
+                            self.leaves.push(obj);
+                            self.by_handle[handle] = LEAF;
+                            continue;
+                        }
+                        let first_slot = self.slots.len();
+                        let slots = (*obj).properties_table.as_mut_ptr();
+                        self.slots.extend((0..count).map(|i| zvals::copy(slots.add(i))));
+                        pending.extend((0..count).map(|i| slots.add(i)).filter(|&v| holds_anything_to_record(v)));
+                        if !table.is_null() {
+                            pending
+                                .extend(dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
+                        }
+                        // Held: the object, and its property table (per object, so never immutable).
+                        (*obj).gc.refcount += 1;
+                        if !table.is_null() {
+                            (*table).gc.refcount += 1;
+                        }
+                        self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic: table });
                         self.by_handle[handle] = u32::try_from(self.objects.len()).unwrap_or(0);
                     }
                     ffi::IS_REFERENCE => return false,
@@ -401,10 +453,28 @@ impl Recorded {
     unsafe fn find(&self, obj: *mut zend_object) -> Option<&RecordedObject> {
         // SAFETY: as above.
         let handle = unsafe { (*obj).handle } as usize;
-        let at = *self.by_handle.get(handle)? as usize;
+        let at = *self.by_handle.get(handle)?;
+        if at == LEAF {
+            return None;
+        }
+        let at = at as usize;
         // A handle freed and reused by another object is not the recorded one (which is held, so
         // this cannot happen while the record lives; checked anyway).
-        self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object_ptr(), obj))
+        self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object, obj))
+    }
+
+    /// Whether `obj` was recorded as a leaf and has gained a dynamic property since: the only way a
+    /// leaf changes in place.
+    ///
+    /// # Safety
+    /// `obj` must be a live object.
+    unsafe fn leaf_changed(&self, obj: *mut zend_object) -> bool {
+        // SAFETY: as above.
+        unsafe {
+            let handle = (*obj).handle as usize;
+            // A leaf lives as long as the record, so its handle is not reused meanwhile.
+            self.by_handle.get(handle) == Some(&LEAF) && dynamic_values((*obj).properties).next().is_some()
+        }
     }
 
     /// The slot copies of `then`.
@@ -423,13 +493,14 @@ impl Recorded {
         // SAFETY: recorded objects are held, hence live.
         unsafe {
             self.objects.iter().all(|then| {
-                let obj = then.object_ptr();
+                let obj = then.object;
                 self.slots_of(then).iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
-                    && match &then.dynamic {
-                        Some(t) => (*obj).properties == zvals::table(t),
-                        None => dynamic_values((*obj).properties).next().is_none(),
+                    && if then.dynamic.is_null() {
+                        dynamic_values((*obj).properties).next().is_none()
+                    } else {
+                        (*obj).properties == then.dynamic
                     }
-            })
+            }) && self.leaves.iter().all(|&obj| dynamic_values((*obj).properties).next().is_none())
         }
     }
 
@@ -440,22 +511,35 @@ impl Recorded {
     /// # Safety
     /// At the end of the request that recorded the values.
     pub unsafe fn release_at_request_end(mut self) {
-        let held = self.objects.iter_mut().flat_map(|o| std::iter::once(&mut o.object).chain(o.dynamic.as_mut()));
-        for z in self.slots.iter_mut().chain(held) {
+        for z in &mut self.slots {
             // SAFETY: the record's own references, to live values.
             unsafe { release_shared(z) };
         }
-        // Every zval of the record now holds nothing to release: none needs its drop run.
-        // SAFETY: zvals left without a reference (release_shared) own nothing; the other fields of a
-        // recorded object are plain numbers and pointers.
-        unsafe {
-            self.slots.set_len(0);
-            self.objects.set_len(0);
+        for o in &self.objects {
+            // SAFETY: as above.
+            unsafe {
+                release_held(o.object.cast(), IS_OBJECT_EX);
+                if !o.dynamic.is_null() {
+                    release_held(o.dynamic.cast(), IS_ARRAY_EX);
+                }
+            }
         }
-        // A request of very many objects does not make every later one keep its memory.
-        if self.by_handle.len().max(self.slots.capacity()).max(self.objects.capacity()) <= SPARE_LIMIT {
+        // Every slot copy now holds nothing to release: none needs its drop run.
+        // SAFETY: zvals left without a reference (release_shared) own nothing.
+        unsafe { self.slots.set_len(0) };
+        self.objects.clear();
+        self.leaves.clear();
+        // A request of very many objects does not make every later one keep its memory; of several
+        // records, the largest is kept.
+        let size =
+            self.by_handle.len().max(self.slots.capacity()).max(self.objects.capacity()).max(self.leaves.capacity());
+        if !self.by_handle.is_empty() && size <= SPARE_LIMIT {
             self.by_handle.fill(0);
-            SPARE.with_borrow_mut(|spare| *spare = Some(self));
+            SPARE.with_borrow_mut(|spare| {
+                if spare.as_ref().is_none_or(|s| s.by_handle.len() < self.by_handle.len()) {
+                    *spare = Some(self);
+                }
+            });
         }
     }
 }
@@ -523,11 +607,16 @@ unsafe fn release_shared(z: &mut zval) {
     }
 }
 
-impl RecordedObject {
-    fn object_ptr(&self) -> *mut zend_object {
-        // SAFETY: `object` is an IS_OBJECT zval built by `object_zval`.
-        unsafe { self.object.value.obj }
-    }
+/// Gives back a reference the record took to `counted` (of type `type_info`), as [`release_shared`].
+///
+/// # Safety
+/// `counted` must be a live value the caller owns a reference to.
+unsafe fn release_held(counted: *mut ffi::zend_refcounted, type_info: u32) {
+    let mut z = zval::new();
+    z.value.counted = counted;
+    z.u1.type_info = type_info;
+    // SAFETY: as above; `z` owns the caller's reference and is left null.
+    unsafe { release_shared(&mut z) };
 }
 
 /// Whether `ht` is an engine-immutable array (object- and reference-free by construction).
@@ -538,20 +627,4 @@ pub unsafe fn immutable_array(ht: *const HashTable) -> bool {
     const GC_IMMUTABLE: u32 = 1 << 6;
     // SAFETY: as above; GC flags live in gc.u.type_info.
     unsafe { (*ht).gc.u.type_info & GC_IMMUTABLE != 0 }
-}
-
-/// A zval owning one more reference to the (mutable) array `ht`.
-///
-/// # Safety
-/// `ht` must be a live, refcounted array.
-unsafe fn held_table(ht: *mut HashTable) -> zval {
-    const IS_ARRAY_EX: u32 =
-        IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
-    let mut borrowed = zval::new();
-    borrowed.value.arr = ht;
-    borrowed.u1.type_info = IS_ARRAY_EX;
-    // SAFETY: as above; the copy takes the reference, the borrowed zval is not released.
-    let held = unsafe { zvals::copy(&raw const borrowed) };
-    std::mem::forget(borrowed);
-    held
 }

@@ -900,7 +900,8 @@ pub fn publish_at_end(worker: bool) {
             Err(e) => {
                 let (pinned, target) = STATE.with_borrow(|s| {
                     let u = &s.units[id].unit;
-                    (u.spec.tier == Tier::Pinned, u.target.clone())
+                    // SAFETY: a registered unit's class is live for the request.
+                    (u.spec.tier == Tier::Pinned, unsafe { u.target() })
                 });
                 let message = match e {
                     PublishError::Message(m) => m,

@@ -103,15 +103,16 @@ unsafe extern "C" fn class_linked(ce: *mut zend_class_entry, _name: *mut zend_st
 pub(super) unsafe fn accessed_now(ce: *mut zend_class_entry) -> bool {
     // SAFETY: frames on the executor stack are live; oplines are read as the engine wrote them.
     unsafe {
-        let lcname = zend::zstr_bytes((*ce).name).to_ascii_lowercase();
+        let name = zend::zstr_bytes((*ce).name);
         let mut frame = (*ffi::ext_php_rs_executor_globals()).current_execute_data;
         while !frame.is_null() {
             let func = (*frame).func;
             if !func.is_null() && (*func).type_ == ZEND_USER_FUNCTION && !(*frame).opline.is_null() {
                 let opline = (*frame).opline;
                 if exact::is_static_property(placement::original((*opline).opcode)) && (*opline).op2_type == IS_CONST {
-                    let name = abi::literal(opline, (*opline).op2.constant).add(1);
-                    if zend::zstr_bytes((*name).value.str_) == lcname.as_slice() {
+                    // The literal after the class name is its lower-cased form.
+                    let lcname = abi::literal(opline, (*opline).op2.constant).add(1);
+                    if zend::zstr_bytes((*lcname).value.str_).eq_ignore_ascii_case(name) {
                         return true;
                     }
                 }

@@ -23,11 +23,35 @@ pub struct Unit {
     pub spec: Spec,
     /// The key in the backend's internal key space.
     pub key: Vec<u8>,
-    /// `Foo`, `Foo::$bar` or `Foo::m()::$v`, for warnings.
-    pub target: String,
+    /// The class that declares the unit's statics.
+    pub ce: *mut zend_class_entry,
     /// Blob units publish an array of their members under these names.
     pub blob: bool,
     pub members: Vec<(Vec<u8>, Member)>,
+}
+
+impl Unit {
+    /// `Foo`, `Foo::$bar` or `Foo::m()::$v`, for warnings (made only when one is raised).
+    ///
+    /// # Safety
+    /// The unit's class must be live.
+    pub unsafe fn target(&self) -> String {
+        // SAFETY: as above; the names of a live class, its methods and static variables are live.
+        unsafe {
+            let class = String::from_utf8_lossy(zend::zstr_bytes((*self.ce).name));
+            match self.members.first() {
+                Some((name, Member::Prop(_))) if !self.blob => {
+                    format!("{class}::{}", String::from_utf8_lossy(name))
+                }
+                Some((_, Member::Var(op, var))) if !self.blob => format!(
+                    "{class}::{}()::${}",
+                    String::from_utf8_lossy(zend::zstr_bytes((**op).function_name)),
+                    String::from_utf8_lossy(zend::zstr_bytes(*var))
+                ),
+                _ => class.into_owned(),
+            }
+        }
+    }
 }
 
 /// The prefix of the keys explicit keys can never use (§4.2): attribute entries live behind it.
@@ -119,7 +143,6 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
         let methods = declared_methods(ce);
         let class = zend::zstr_bytes((*ce).name);
         let lcclass = class.to_ascii_lowercase();
-        let display = String::from_utf8_lossy(class).into_owned();
 
         if let Some((attr, tier)) = class_attribute {
             let spec = declaration::read(attr, tier, ce)?;
@@ -132,19 +155,18 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
                     members.push((name, Member::Var(op, var)));
                 }
             }
-            return Ok(vec![Unit { spec, key: blob_key(tier, &lcclass), target: display, blob: true, members }]);
+            return Ok(vec![Unit { spec, key: blob_key(tier, &lcclass), ce, blob: true, members }]);
         }
 
         let mut units = Vec::new();
         for p in props {
             let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
             let spec = declaration::read(attr, tier, ce)?;
-            let name = declared_name(p);
-            let member = [b"$", name].concat();
+            let member = [b"$", declared_name(p)].concat();
             units.push(Unit {
                 spec,
                 key: member_key(tier, &lcclass, &member),
-                target: format!("{display}::${}", String::from_utf8_lossy(name)),
+                ce,
                 blob: false,
                 members: vec![(member, Member::Prop(p))],
             });
@@ -159,11 +181,7 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
                 units.push(Unit {
                     spec,
                     key: member_key(tier, &lcclass, &member),
-                    target: format!(
-                        "{display}::{}()::${}",
-                        String::from_utf8_lossy(method),
-                        String::from_utf8_lossy(var_name)
-                    ),
+                    ce,
                     blob: false,
                     members: vec![(member, Member::Var(op, var))],
                 });
