@@ -119,6 +119,9 @@ pub struct Walk {
     /// Arrays held more than once (copy-on-write sharing), stored once. An array with one holder can be
     /// met only once, so it is not looked up.
     arrays: HashMap<*mut HashTable, NodeId>,
+    /// The shared array met last, looked up before `arrays`: most often PHP's one immutable empty array,
+    /// held by every `[]` of the value.
+    last_shared: Option<(*mut HashTable, NodeId)>,
     classes: HashMap<*mut zend_class_entry, Class>,
     /// The request `classes` belongs to (0: outside a request, not kept from one encoding to the next).
     request: u64,
@@ -141,6 +144,7 @@ impl Walk {
             objects: HashMap::default(),
             references: HashMap::default(),
             arrays: HashMap::default(),
+            last_shared: None,
             classes: HashMap::default(),
             request: 0,
             encoding: 0,
@@ -158,6 +162,7 @@ impl Walk {
         clear(&mut self.objects);
         clear(&mut self.references);
         clear(&mut self.arrays);
+        self.last_shared = None;
         if request != self.request || request == 0 {
             clear(&mut self.classes);
             self.request = request;
@@ -246,6 +251,7 @@ impl Walk {
         }
         self.writer.forget_identities();
         clear(&mut self.arrays);
+        self.last_shared = None;
     }
 
     /// The string record of `s`.
@@ -367,13 +373,20 @@ impl Walk {
         // SAFETY: caller guarantees a live array.
         let shared = unsafe { (*ht).gc.refcount } > 1;
         if shared {
+            if let Some((last, id)) = self.last_shared {
+                if last == ht {
+                    return Slot::Node(id);
+                }
+            }
             if let Some(&id) = self.arrays.get(&ht) {
+                self.last_shared = Some((ht, id));
                 return Slot::Node(id);
             }
         }
         let id = self.writer.node(NodeKind::Array);
         if shared {
             self.arrays.insert(ht, id);
+            self.last_shared = Some((ht, id));
         }
         self.tasks.push(Task::Array(id, ht));
         Slot::Node(id)
