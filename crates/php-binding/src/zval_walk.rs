@@ -68,6 +68,8 @@ struct Class {
     name: Option<StringRef>,
     /// The shape with every declared property.
     shape: Option<ShapeRef>,
+    /// The shape with no declared property (objects restored by `__unserialize()`).
+    bare_shape: Option<ShapeRef>,
 }
 
 /// The name of a property as the object's tables hold it.
@@ -122,7 +124,11 @@ pub struct Walk {
     /// The shared array met last, looked up before `arrays`: most often PHP's one immutable empty array,
     /// held by every `[]` of the value.
     last_shared: Option<(*mut HashTable, NodeId)>,
-    classes: HashMap<*mut zend_class_entry, Class>,
+    /// Indexes into `class_list`.
+    classes: HashMap<*mut zend_class_entry, usize>,
+    class_list: Vec<Class>,
+    /// The class looked up last, found again without hashing (objects of one class come in runs).
+    last_class: Option<(*mut zend_class_entry, usize)>,
     /// The request `classes` belongs to (0: outside a request, not kept from one encoding to the next).
     request: u64,
     /// Numbers the encodings, for `Class::encoding`.
@@ -146,6 +152,8 @@ impl Walk {
             arrays: HashMap::default(),
             last_shared: None,
             classes: HashMap::default(),
+            class_list: Vec::new(),
+            last_class: None,
             request: 0,
             encoding: 0,
             pinned: Vec::new(),
@@ -165,6 +173,8 @@ impl Walk {
         self.last_shared = None;
         if request != self.request || request == 0 {
             clear(&mut self.classes);
+            self.class_list.clear();
+            self.last_class = None;
             self.request = request;
         }
         self.encoding += 1;
@@ -285,17 +295,47 @@ impl Walk {
     /// `ce` must be a live class entry.
     unsafe fn class(&mut self, ce: *mut zend_class_entry) -> &mut Class {
         let encoding = self.encoding;
-        let class = self.classes.entry(ce).or_insert_with(|| Class {
-            // SAFETY: caller guarantees a live class.
-            facts: unsafe { class_info::facts(ce) },
-            encoding,
-            name: None,
-            shape: None,
-        });
+        let index = match self.last_class {
+            Some((last, index)) if last == ce => index,
+            _ => {
+                let list = &mut self.class_list;
+                let index = *self.classes.entry(ce).or_insert_with(|| {
+                    list.push(Class {
+                        // SAFETY: caller guarantees a live class.
+                        facts: unsafe { class_info::facts(ce) },
+                        encoding,
+                        name: None,
+                        shape: None,
+                        bare_shape: None,
+                    });
+                    list.len() - 1
+                });
+                self.last_class = Some((ce, index));
+                index
+            }
+        };
+        let class = &mut self.class_list[index];
         if class.encoding != encoding {
-            *class = Class { encoding, name: None, shape: None, ..*class };
+            *class = Class { encoding, name: None, shape: None, bare_shape: None, ..*class };
         }
         class
+    }
+
+    /// The shape of `ce` with no declared property.
+    ///
+    /// # Safety
+    /// `ce` must be a live class entry.
+    unsafe fn bare_shape(&mut self, ce: *mut zend_class_entry) -> ShapeRef {
+        // SAFETY: caller guarantees a live class.
+        unsafe {
+            if let Some(shape) = self.class(ce).bare_shape {
+                return shape;
+            }
+            let class_name = self.class_name(ce);
+            let shape = self.writer.shape(class_name, &[]);
+            self.class(ce).bare_shape = Some(shape);
+            shape
+        }
     }
 
     /// # Safety
@@ -638,8 +678,7 @@ impl Walk {
                     );
                     return Err(Stop::Thrown);
                 }
-                let class_name = self.class_name(ce);
-                let shape = self.writer.shape(class_name, &[]);
+                let shape = self.bare_shape(ce);
                 self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
                 let slot = self.slot(&raw const data);
                 self.pinned.push(data);
@@ -665,7 +704,7 @@ impl Walk {
             let class_name = self.class_name(ce);
             if !(*ce).__unserialize.is_null() {
                 // `__unserialize()` receives the properties as an array keyed by mangled name.
-                let shape = self.writer.shape(class_name, &[]);
+                let shape = self.bare_shape(ce);
                 self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
                 let array = self.writer.node(NodeKind::Array);
                 self.writer.slot(Slot::Node(array));
