@@ -157,8 +157,14 @@ pub struct GraphWriter {
     /// are all arrays (the common case) is finished in place there, without copying its records.
     gap: usize,
     open: Option<Open>,
-    /// The open record's section, taken out of `sections` while the record is written.
+    /// The section records are written to, taken out of `sections` while an encoding is written: the
+    /// array section between records and while an array is written (arrays, the common records, need
+    /// no move), another record's section while that record is written.
     current: Vec<u8>,
+    /// The array section while another record is written.
+    parked: Vec<u8>,
+    /// The array section is in `current` or `parked`, not in `sections`.
+    arrays_out: bool,
     record_count: u32,
     deepest: u32,
     /// The deepest level at which a slot named a node that an earlier slot had named already.
@@ -199,6 +205,8 @@ impl GraphWriter {
             gap: FIRST_GAP,
             open: None,
             current: Vec::new(),
+            parked: Vec::new(),
+            arrays_out: false,
             record_count: 0,
             deepest: 0,
             renamed_deepest: 0,
@@ -213,8 +221,23 @@ impl GraphWriter {
         writer
     }
 
+    /// Puts the array section (and the open record's, if another) back into `sections`.
+    fn settle(&mut self) {
+        if !std::mem::replace(&mut self.arrays_out, false) {
+            return;
+        }
+        match self.open {
+            Some(Open { section, .. }) if section != ARRAYS => {
+                self.sections[section] = std::mem::take(&mut self.current);
+                self.sections[ARRAYS] = std::mem::take(&mut self.parked);
+            }
+            _ => self.sections[ARRAYS] = std::mem::take(&mut self.current),
+        }
+    }
+
     /// Starts a new encoding; whatever was written before is forgotten.
     pub fn reset(&mut self) {
+        self.settle();
         trim(&mut self.out);
         self.out.clear();
         // The header and the root slot, filled in by `root` and `finish`.
@@ -251,7 +274,8 @@ impl GraphWriter {
         self.root_written = false;
         self.complete = None;
         self.open = None;
-        self.current.clear();
+        self.current = std::mem::take(&mut self.sections[ARRAYS]);
+        self.arrays_out = true;
         self.record_count = 0;
         self.deepest = 0;
         self.renamed_deepest = 0;
@@ -474,7 +498,9 @@ impl GraphWriter {
         if open || entry.pos != UNPLACED || entry.section as usize != section {
             return Err(EncodeError::Misuse("records are written one at a time, once, as their node's kind"));
         }
-        self.current = std::mem::take(&mut self.sections[section]);
+        if section != ARRAYS {
+            self.parked = std::mem::replace(&mut self.current, std::mem::take(&mut self.sections[section]));
+        }
         let start = self.current.len();
         entry.pos = u32::try_from(start).unwrap_or(UNPLACED - 1);
         let edges = self.edges.len() as u32;
@@ -530,7 +556,7 @@ impl GraphWriter {
         put_slot(&mut self.current, tag, payload);
     }
 
-    #[inline]
+    #[inline(always)]
     fn node_slot(&mut self, NodeId(id): NodeId) {
         let Some(open) = &mut self.open else {
             self.stray_slot = true;
@@ -643,7 +669,9 @@ impl GraphWriter {
             _ => open.slots == 1 && open.undefs == 0,
         };
         self.nodes[open.node as usize].edges.1 = self.edges.len() as u32;
-        self.sections[open.section] = std::mem::take(&mut self.current);
+        if open.section != ARRAYS {
+            self.sections[open.section] = std::mem::replace(&mut self.current, std::mem::take(&mut self.parked));
+        }
         if well_formed {
             Ok(())
         } else {
@@ -658,6 +686,7 @@ impl GraphWriter {
         if self.open.is_some() || !self.root_written || self.complete.is_some() || self.stray_slot {
             return Err(EncodeError::Misuse("finish once, with the root and every record complete"));
         }
+        self.settle();
         let fits = match tier {
             StoreTier::Scalar => self.record_count == 0 && self.root.is_none(),
             StoreTier::SharedGraph => !self.hooks && !self.dynamic,
