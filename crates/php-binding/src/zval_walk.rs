@@ -268,7 +268,7 @@ impl Walk {
     ///
     /// # Safety
     /// `s` must be a live zend_string.
-    #[inline]
+    #[inline(always)]
     unsafe fn string(&mut self, s: *mut zend_string) -> StringRef {
         // SAFETY: caller guarantees a live string; its address identifies it until userland code runs.
         unsafe { self.writer.string(zend::zstr_bytes(s), zend::string_hash(s), s as usize) }
