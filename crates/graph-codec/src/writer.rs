@@ -299,27 +299,17 @@ impl GraphWriter {
 
     /// Appends the string record of `bytes` and files it in the index entry `vacant`.
     fn append_string(&mut self, bytes: &[u8], hash: u64, identity: usize, vacant: usize) -> StringRef {
-        /// Strings up to this length (most keys and values) are assembled on the stack and appended as
-        /// one fixed-size block, then cut back to the record's length.
-        const SHORT: usize = 40;
         let offset = self.out.len();
         // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.
         let record_len = layout::STRING_FIXED_LEN + (bytes.len() + layout::ALIGN) / layout::ALIGN * layout::ALIGN;
         let mut head = [0u8; layout::STRING_FIXED_LEN];
         head[..8].copy_from_slice(&hash.to_le_bytes());
         head[8..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
-        if bytes.len() <= SHORT {
-            let mut record = [0u8; layout::STRING_FIXED_LEN + SHORT + layout::ALIGN];
-            record[..layout::STRING_FIXED_LEN].copy_from_slice(&head);
-            record[layout::STRING_FIXED_LEN..layout::STRING_FIXED_LEN + bytes.len()].copy_from_slice(bytes);
-            self.out.extend_from_slice(&record);
-        } else {
-            self.out.reserve(record_len + layout::ALIGN);
-            self.out.extend_from_slice(&head);
-            self.out.extend_from_slice(bytes);
-            // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
-            self.out.extend_from_slice(&[0u8; layout::ALIGN]);
-        }
+        self.out.reserve(record_len + layout::ALIGN);
+        self.out.extend_from_slice(&head);
+        self.out.extend_from_slice(bytes);
+        // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
+        self.out.extend_from_slice(&[0u8; layout::ALIGN]);
         self.out.truncate(offset + record_len);
         self.string_count = self.string_count.wrapping_add(1);
         self.strings.insert(vacant, offset as u64, hash, identity);
