@@ -157,10 +157,18 @@ pub struct GraphWriter {
     /// are all arrays (the common case) is finished in place there, without copying its records.
     gap: usize,
     open: Option<Open>,
-    /// The open record's section, taken out of `sections` while the record is written.
+    /// The section records are written to, taken out of `sections` while an encoding is written: the
+    /// array section between records and while an array is written (arrays, the common records, need
+    /// no move), another record's section while that record is written.
     current: Vec<u8>,
+    /// The array section while another record is written.
+    parked: Vec<u8>,
+    /// The array section is in `current` or `parked`, not in `sections`.
+    arrays_out: bool,
     record_count: u32,
     deepest: u32,
+    /// The deepest level at which a slot named a node that an earlier slot had named already.
+    renamed_deepest: u32,
     /// Some record was written before any slot named it, so levels were not known at writing time.
     unnamed_first: bool,
     /// A slot was written with no record open.
@@ -197,8 +205,11 @@ impl GraphWriter {
             gap: FIRST_GAP,
             open: None,
             current: Vec::new(),
+            parked: Vec::new(),
+            arrays_out: false,
             record_count: 0,
             deepest: 0,
+            renamed_deepest: 0,
             unnamed_first: false,
             stray_slot: false,
             hooks: false,
@@ -210,8 +221,23 @@ impl GraphWriter {
         writer
     }
 
+    /// Puts the array section (and the open record's, if another) back into `sections`.
+    fn settle(&mut self) {
+        if !std::mem::replace(&mut self.arrays_out, false) {
+            return;
+        }
+        match self.open {
+            Some(Open { section, .. }) if section != ARRAYS => {
+                self.sections[section] = std::mem::take(&mut self.current);
+                self.sections[ARRAYS] = std::mem::take(&mut self.parked);
+            }
+            _ => self.sections[ARRAYS] = std::mem::take(&mut self.current),
+        }
+    }
+
     /// Starts a new encoding; whatever was written before is forgotten.
     pub fn reset(&mut self) {
+        self.settle();
         trim(&mut self.out);
         self.out.clear();
         // The header and the root slot, filled in by `root` and `finish`.
@@ -248,9 +274,11 @@ impl GraphWriter {
         self.root_written = false;
         self.complete = None;
         self.open = None;
-        self.current.clear();
+        self.current = std::mem::take(&mut self.sections[ARRAYS]);
+        self.arrays_out = true;
         self.record_count = 0;
         self.deepest = 0;
+        self.renamed_deepest = 0;
         self.unnamed_first = false;
         self.stray_slot = false;
         self.hooks = false;
@@ -382,6 +410,7 @@ impl GraphWriter {
 
     /// Starts the record of packed array `node`; its slots follow, holes being [`Slot::Undef`].
     /// `capacity` is the expected slot count (a hint).
+    #[inline]
     pub fn begin_packed_array(
         &mut self,
         node: NodeId,
@@ -394,11 +423,13 @@ impl GraphWriter {
 
     /// Starts the record of hash array `node`; key and value slots follow in turn, keys being
     /// [`Slot::Int`] or [`Slot::String`]. `capacity` is the expected entry count (a hint).
+    #[inline]
     pub fn begin_hash_array(&mut self, node: NodeId, next_free_index: i64, capacity: usize) -> Result<(), EncodeError> {
         // Entry count (patched by `end`), next free index, reserved.
         self.begin_array(node, RecordKind::HashArray, next_free_index, capacity * layout::HASH_ENTRY_LEN)
     }
 
+    #[inline]
     fn begin_array(
         &mut self,
         node: NodeId,
@@ -446,6 +477,7 @@ impl GraphWriter {
         self.begin(node, RecordKind::Reference, 0, 0, layout::REFERENCE_LEN)
     }
 
+    #[inline]
     fn begin(
         &mut self,
         node: NodeId,
@@ -466,7 +498,9 @@ impl GraphWriter {
         if open || entry.pos != UNPLACED || entry.section as usize != section {
             return Err(EncodeError::Misuse("records are written one at a time, once, as their node's kind"));
         }
-        self.current = std::mem::take(&mut self.sections[section]);
+        if section != ARRAYS {
+            self.parked = std::mem::replace(&mut self.current, std::mem::take(&mut self.sections[section]));
+        }
         let start = self.current.len();
         entry.pos = u32::try_from(start).unwrap_or(UNPLACED - 1);
         let edges = self.edges.len() as u32;
@@ -522,6 +556,7 @@ impl GraphWriter {
         put_slot(&mut self.current, tag, payload);
     }
 
+    #[inline(always)]
     fn node_slot(&mut self, NodeId(id): NodeId) {
         let Some(open) = &mut self.open else {
             self.stray_slot = true;
@@ -535,10 +570,14 @@ impl GraphWriter {
             _ => false,
         };
         let node = &mut self.nodes[id as usize];
+        let level = open.level.saturating_add(level_step(node.section as usize));
         match node.in_degree {
-            0 => node.level = open.level.saturating_add(level_step(node.section as usize)),
-            1 => self.named_twice.push(id),
-            _ => {}
+            0 => node.level = level,
+            1 => {
+                self.named_twice.push(id);
+                self.renamed_deepest = self.renamed_deepest.max(level);
+            }
+            _ => self.renamed_deepest = self.renamed_deepest.max(level),
         }
         node.in_degree = node.in_degree.saturating_add(1);
         let tag = section_tag(node.section as usize);
@@ -597,6 +636,7 @@ impl GraphWriter {
     }
 
     /// Ends the open record.
+    #[inline]
     pub fn end(&mut self) -> Result<(), EncodeError> {
         let Some(open) = self.open.take() else {
             return Err(EncodeError::Misuse("no record is open"));
@@ -629,7 +669,9 @@ impl GraphWriter {
             _ => open.slots == 1 && open.undefs == 0,
         };
         self.nodes[open.node as usize].edges.1 = self.edges.len() as u32;
-        self.sections[open.section] = std::mem::take(&mut self.current);
+        if open.section != ARRAYS {
+            self.sections[open.section] = std::mem::replace(&mut self.current, std::mem::take(&mut self.parked));
+        }
         if well_formed {
             Ok(())
         } else {
@@ -644,6 +686,7 @@ impl GraphWriter {
         if self.open.is_some() || !self.root_written || self.complete.is_some() || self.stray_slot {
             return Err(EncodeError::Misuse("finish once, with the root and every record complete"));
         }
+        self.settle();
         let fits = match tier {
             StoreTier::Scalar => self.record_count == 0 && self.root.is_none(),
             StoreTier::SharedGraph => !self.hooks && !self.dynamic,
@@ -655,7 +698,13 @@ impl GraphWriter {
         }
         let nodes = &self.nodes;
         let shared = self.named_twice.iter().any(|&id| nodes[id as usize].pos != UNPLACED);
-        let depth = if shared || self.unnamed_first { self.traversal_depth() } else { self.deepest };
+        let depth = if self.unnamed_first {
+            self.traversal_depth()
+        } else if shared {
+            self.shared_leaves_depth().unwrap_or_else(|| self.traversal_depth())
+        } else {
+            self.deepest
+        };
         if depth > MAX_DEPTH {
             return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
         }
@@ -754,6 +803,28 @@ impl GraphWriter {
         }
     }
 
+    /// The layout's depth, without a walk, when every shared node is a leaf (no slot naming a node: PHP's
+    /// immutable empty array, held by every `[]`, is the common case) and no shared leaf is named deeper
+    /// than the deepest unshared node; `None` otherwise. Every unshared node then has one path from the
+    /// root, so its level is the one the decoder's walk meets it at; a shared leaf is met at the level of
+    /// one of the slots naming it, none deeper than that unshared node; so the depth is that node's level.
+    /// Records were all named before they were written (the caller checks).
+    fn shared_leaves_depth(&self) -> Option<u32> {
+        let mut deepest_leaf = self.renamed_deepest;
+        for &id in &self.named_twice {
+            let node = &self.nodes[id as usize];
+            if node.pos != UNPLACED {
+                if node.edges.0 != node.edges.1 {
+                    return None;
+                }
+                deepest_leaf = deepest_leaf.max(node.level);
+            }
+        }
+        let deepest_unshared =
+            self.nodes.iter().filter(|n| n.pos != UNPLACED && n.in_degree <= 1).map(|n| n.level).max().unwrap_or(0);
+        (deepest_leaf <= deepest_unshared).then_some(deepest_unshared)
+    }
+
     /// The layout's depth when some node is shared (or levels were not known while writing): a depth-first
     /// walk in slot order that expands each node the first time it meets it, as the decoder's check walks.
     fn traversal_depth(&mut self) -> u32 {
@@ -831,6 +902,7 @@ impl HeaderFields {
 }
 
 /// Slot tag of a pointer to a record of `section`.
+#[inline(always)]
 fn section_tag(section: usize) -> u8 {
     match section {
         ARRAYS => tag::ARRAY,
@@ -840,6 +912,7 @@ fn section_tag(section: usize) -> u8 {
 }
 
 /// Levels a node of `section` adds: arrays and objects nest, references are transparent.
+#[inline(always)]
 fn level_step(section: usize) -> u32 {
     u32::from(section == ARRAYS || section == OBJECTS)
 }
@@ -868,6 +941,7 @@ fn put_slot(out: &mut Vec<u8>, tag: u8, payload: u64) {
     out.extend_from_slice(&slot);
 }
 
+#[inline(always)]
 fn record_header(out: &mut Vec<u8>, kind: RecordKind, flags: u8, sub: u8, count: u32) {
     let mut header = [kind as u8, flags, sub, 0, 0, 0, 0, 0];
     header[4..].copy_from_slice(&count.to_le_bytes());
@@ -1149,6 +1223,39 @@ mod tests {
         let decoded = decode(&bytes).expect("the decoder agrees with the depth and shared flags");
         assert_eq!(decoded.header.depth, 6);
         assert_ne!(decoded.header.flags & flags::CONTAINS_SHARED, 0);
+    }
+
+    #[test]
+    fn depth_agrees_with_the_decoder_when_only_leaves_are_shared() {
+        // root [E, [E, [[1]]], tail] with E one empty array named at levels 2 and 3; `tail` is empty, or
+        // [[[E]]], naming E at level 5, below every unshared node (the walk then decides: the decoder
+        // meets E first at level 2).
+        for named_deepest in [false, true] {
+            let mut writer = GraphWriter::new();
+            let [root, empty, a, b, c, tail, t2, t3] = [(); 8].map(|_| writer.node(NodeKind::Array));
+            writer.root(Slot::Node(root)).unwrap();
+            let mut records = vec![(root, vec![empty, a, tail]), (a, vec![empty, b]), (b, vec![c])];
+            if named_deepest {
+                records.extend([(tail, vec![t2]), (t2, vec![t3]), (t3, vec![empty])]);
+            } else {
+                records.push((tail, vec![]));
+            }
+            for (node, children) in records {
+                writer.begin_packed_array(node, children.len() as i64, children.len()).unwrap();
+                children.into_iter().for_each(|child| writer.slot(Slot::Node(child)));
+                writer.end().unwrap();
+            }
+            for (node, slots) in [(c, vec![Slot::Int(1)]), (empty, vec![])] {
+                writer.begin_packed_array(node, slots.len() as i64, slots.len()).unwrap();
+                slots.into_iter().for_each(|slot| writer.slot(slot));
+                writer.end().unwrap();
+            }
+            assert_eq!(writer.shared_leaves_depth(), (!named_deepest).then_some(4));
+            let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
+            let decoded = decode(&bytes).expect("the decoder agrees with the depth and shared flags");
+            assert_eq!(decoded.header.depth, 4);
+            assert_ne!(decoded.header.flags & flags::CONTAINS_SHARED, 0);
+        }
     }
 
     #[test]

@@ -261,7 +261,7 @@ pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
     let key = call.string(1)?;
     let value = call.value(2)?;
     let ttl = if call.num_args() >= 3 { call.long(3)? } else { 0 };
-    args::key(1, key, KeyRules::Full)?;
+    call.check_key(1, key, KeyRules::Full)?;
     args::not_closure(2, value)?;
     let ttl = args::non_negative(3, ttl)?;
     // Borrowed from the runtime rather than cloned: no reference-count traffic on the store path.
@@ -407,7 +407,7 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
     call.expect_args(1, 2)?;
     let key = call.string(1)?;
     let step = if call.num_args() >= 2 { call.long(2)? } else { 1 };
-    args::key(1, key, KeyRules::Full)?;
+    call.check_key(1, key, KeyRules::Full)?;
     request::with_runtime(|runtime| match runtime.and_then(|rt| rt.backend(Tier::Pinned)) {
         Some(backend) => update_counter(direction, backend, key, step, call),
         None => call.ret().set_bool(false),

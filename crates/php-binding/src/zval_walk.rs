@@ -68,6 +68,8 @@ struct Class {
     name: Option<StringRef>,
     /// The shape with every declared property.
     shape: Option<ShapeRef>,
+    /// The shape with no declared property (objects restored by `__unserialize()`).
+    bare_shape: Option<ShapeRef>,
 }
 
 /// The name of a property as the object's tables hold it.
@@ -119,7 +121,14 @@ pub struct Walk {
     /// Arrays held more than once (copy-on-write sharing), stored once. An array with one holder can be
     /// met only once, so it is not looked up.
     arrays: HashMap<*mut HashTable, NodeId>,
-    classes: HashMap<*mut zend_class_entry, Class>,
+    /// The shared array met last, looked up before `arrays`: most often PHP's one immutable empty array,
+    /// held by every `[]` of the value.
+    last_shared: Option<(*mut HashTable, NodeId)>,
+    /// Indexes into `class_list`.
+    classes: HashMap<*mut zend_class_entry, usize>,
+    class_list: Vec<Class>,
+    /// The class looked up last, found again without hashing (objects of one class come in runs).
+    last_class: Option<(*mut zend_class_entry, usize)>,
     /// The request `classes` belongs to (0: outside a request, not kept from one encoding to the next).
     request: u64,
     /// Numbers the encodings, for `Class::encoding`.
@@ -141,7 +150,10 @@ impl Walk {
             objects: HashMap::default(),
             references: HashMap::default(),
             arrays: HashMap::default(),
+            last_shared: None,
             classes: HashMap::default(),
+            class_list: Vec::new(),
+            last_class: None,
             request: 0,
             encoding: 0,
             pinned: Vec::new(),
@@ -158,8 +170,11 @@ impl Walk {
         clear(&mut self.objects);
         clear(&mut self.references);
         clear(&mut self.arrays);
+        self.last_shared = None;
         if request != self.request || request == 0 {
             clear(&mut self.classes);
+            self.class_list.clear();
+            self.last_class = None;
             self.request = request;
         }
         self.encoding += 1;
@@ -246,13 +261,14 @@ impl Walk {
         }
         self.writer.forget_identities();
         clear(&mut self.arrays);
+        self.last_shared = None;
     }
 
     /// The string record of `s`.
     ///
     /// # Safety
     /// `s` must be a live zend_string.
-    #[inline]
+    #[inline(always)]
     unsafe fn string(&mut self, s: *mut zend_string) -> StringRef {
         // SAFETY: caller guarantees a live string; its address identifies it until userland code runs.
         unsafe { self.writer.string(zend::zstr_bytes(s), zend::string_hash(s), s as usize) }
@@ -279,17 +295,47 @@ impl Walk {
     /// `ce` must be a live class entry.
     unsafe fn class(&mut self, ce: *mut zend_class_entry) -> &mut Class {
         let encoding = self.encoding;
-        let class = self.classes.entry(ce).or_insert_with(|| Class {
-            // SAFETY: caller guarantees a live class.
-            facts: unsafe { class_info::facts(ce) },
-            encoding,
-            name: None,
-            shape: None,
-        });
+        let index = match self.last_class {
+            Some((last, index)) if last == ce => index,
+            _ => {
+                let list = &mut self.class_list;
+                let index = *self.classes.entry(ce).or_insert_with(|| {
+                    list.push(Class {
+                        // SAFETY: caller guarantees a live class.
+                        facts: unsafe { class_info::facts(ce) },
+                        encoding,
+                        name: None,
+                        shape: None,
+                        bare_shape: None,
+                    });
+                    list.len() - 1
+                });
+                self.last_class = Some((ce, index));
+                index
+            }
+        };
+        let class = &mut self.class_list[index];
         if class.encoding != encoding {
-            *class = Class { encoding, name: None, shape: None, ..*class };
+            *class = Class { encoding, name: None, shape: None, bare_shape: None, ..*class };
         }
         class
+    }
+
+    /// The shape of `ce` with no declared property.
+    ///
+    /// # Safety
+    /// `ce` must be a live class entry.
+    unsafe fn bare_shape(&mut self, ce: *mut zend_class_entry) -> ShapeRef {
+        // SAFETY: caller guarantees a live class.
+        unsafe {
+            if let Some(shape) = self.class(ce).bare_shape {
+                return shape;
+            }
+            let class_name = self.class_name(ce);
+            let shape = self.writer.shape(class_name, &[]);
+            self.class(ce).bare_shape = Some(shape);
+            shape
+        }
     }
 
     /// # Safety
@@ -367,13 +413,20 @@ impl Walk {
         // SAFETY: caller guarantees a live array.
         let shared = unsafe { (*ht).gc.refcount } > 1;
         if shared {
+            if let Some((last, id)) = self.last_shared {
+                if last == ht {
+                    return Slot::Node(id);
+                }
+            }
             if let Some(&id) = self.arrays.get(&ht) {
+                self.last_shared = Some((ht, id));
                 return Slot::Node(id);
             }
         }
         let id = self.writer.node(NodeKind::Array);
         if shared {
             self.arrays.insert(ht, id);
+            self.last_shared = Some((ht, id));
         }
         self.tasks.push(Task::Array(id, ht));
         Slot::Node(id)
@@ -625,8 +678,7 @@ impl Walk {
                     );
                     return Err(Stop::Thrown);
                 }
-                let class_name = self.class_name(ce);
-                let shape = self.writer.shape(class_name, &[]);
+                let shape = self.bare_shape(ce);
                 self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
                 let slot = self.slot(&raw const data);
                 self.pinned.push(data);
@@ -652,7 +704,7 @@ impl Walk {
             let class_name = self.class_name(ce);
             if !(*ce).__unserialize.is_null() {
                 // `__unserialize()` receives the properties as an array keyed by mangled name.
-                let shape = self.writer.shape(class_name, &[]);
+                let shape = self.bare_shape(ce);
                 self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
                 let array = self.writer.node(NodeKind::Array);
                 self.writer.slot(Slot::Node(array));
