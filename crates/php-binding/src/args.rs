@@ -108,6 +108,24 @@ impl Call {
         }
     }
 
+    /// [`key`] with `KeyRules::Full` for argument `n`, already parsed by [`Call::string`] as `key`: the
+    /// loaded-class test looks the argument's string itself up with the hash it caches (as
+    /// `getMultiple()` does for its keys) instead of a lower-cased copy hashed on every call.
+    pub fn full_key(&self, n: u32, key: &[u8]) -> Parsed<()> {
+        let z = self.slot(n);
+        key_given(n, key, || {
+            // SAFETY: `string` succeeded, so the slot holds a live string (converted in place if it was
+            // not one): interned, with its hash cached, or a request string whose hash PHP may cache.
+            unsafe {
+                if zend::type_of(z) == IS_STRING && std::ptr::eq(zend::str_bytes(z).as_ptr(), key.as_ptr()) {
+                    zend::class_is_loaded_zstr(zend::class_table(), (*z).value.str_)
+                } else {
+                    zend::class_is_loaded(key)
+                }
+            }
+        })
+    }
+
     /// `Z_PARAM_STR_OR_NULL`.
     pub fn nullable_string(&self, n: u32) -> Parsed<Option<&[u8]>> {
         let z = self.slot(n);
@@ -251,13 +269,18 @@ pub enum KeyRules {
 }
 
 pub fn key(n: u32, key: &[u8], rules: KeyRules) -> Parsed<()> {
+    key_given(n, key, || rules == KeyRules::Full && zend::class_is_loaded(key))
+}
+
+/// [`key`] with the loaded-class test supplied (it runs only for a non-empty, unreserved key).
+fn key_given(n: u32, key: &[u8], class_loaded: impl FnOnce() -> bool) -> Parsed<()> {
     if key.is_empty() {
         return value_error(n, MSG_NON_EMPTY);
     }
     if is_reserved(key) {
         return value_error(n, MSG_RESERVED);
     }
-    if rules == KeyRules::Full && zend::class_is_loaded(key) {
+    if class_loaded() {
         return value_error(n, MSG_LOADED_CLASS);
     }
     Ok(())

@@ -160,7 +160,7 @@ pub fn get(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 2)?;
     let key = call.string(1)?;
     let default = if call.num_args() >= 2 { Some(call.value(2)?) } else { None };
-    args::key(1, key, KeyRules::Full)?;
+    call.full_key(1, key)?;
     if let Some(d) = default {
         args::not_closure(2, d)?;
     }
