@@ -327,15 +327,28 @@ fn needs_lowering(bytes: &[u8]) -> bool {
         let upper = (ONES * (127 + 0x5b)).wrapping_sub(low) & !w & (low + ONES * (127 - 0x40)) & HIGH;
         zero | upper != 0
     };
-    let mut chunks = bytes.chunks_exact(8);
-    let mut found = false;
-    for chunk in &mut chunks {
-        found |= flagged(u64::from_ne_bytes(chunk.try_into().unwrap_or([b'a'; 8])));
+    // Fixed-size slices: one bounds check and one load each (the fallbacks are never taken).
+    let word = |at: usize| u64::from_ne_bytes(bytes[at..at + 8].try_into().unwrap_or([b'a'; 8]));
+    let n = bytes.len();
+    // Whole words, the last one overlapping the one before; shorter keys as two overlapping halves, or
+    // (under four bytes) their first, middle and last bytes with the rest padded by a byte that is
+    // neither. Every byte is seen at least once, without a copy loop.
+    if n >= 8 {
+        let mut found = flagged(word(n - 8));
+        let mut at = 0;
+        while at + 8 < n {
+            found |= flagged(word(at));
+            at += 8;
+        }
+        found
+    } else if n >= 4 {
+        let half = |at: usize| u64::from(u32::from_ne_bytes(bytes[at..at + 4].try_into().unwrap_or([b'a'; 4])));
+        flagged(half(0) | half(n - 4) << 32)
+    } else if n > 0 {
+        flagged(u64::from_ne_bytes([bytes[0], bytes[n / 2], bytes[n - 1], b'a', b'a', b'a', b'a', b'a']))
+    } else {
+        false
     }
-    // The tail, padded with a byte that is neither.
-    let mut last = [b'a'; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    found | flagged(u64::from_ne_bytes(last))
 }
 
 /// The loaded class, interface, trait or enum `name` names (one leading `\\` ignored,
