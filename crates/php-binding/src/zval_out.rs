@@ -108,7 +108,7 @@ struct ShapeClass {
     allows_dynamic: bool,
     /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
     forbids_dynamic: bool,
-    /// The class and its ancestors have no `__clone` and the handlers a clone handler.
+    /// The class and its ancestors have no `__clone`, and its clone handler makes an independent copy.
     clonable: bool,
 }
 
@@ -691,7 +691,12 @@ unsafe fn resolve_shape(
             return Err(DecodeError::Undecodable);
         }
         let allows_dynamic = class_info::allows_dynamic_properties(ce);
-        let clonable = (*ce).clone.is_null();
+        // ArrayIterator's clone handler (RecursiveArrayIterator's too) does not copy the storage: the copy
+        // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
+        // change with every value handed out from it (§7.1). ArrayObject's clone duplicates its array.
+        let shares_state = facts.family() == Some(StateFamily::ArrayStorage)
+            && !zend::zstr_bytes((*facts.internal_base).name).eq_ignore_ascii_case(b"ArrayObject");
+        let clonable = (*ce).clone.is_null() && !shares_state;
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
         let mut class = ShapeClass {
             ce,
