@@ -9,7 +9,8 @@
 //! calls. Class entries, their property slots and enum cases are resolved once per request and
 //! blueprint ([`RequestMemo`]), so a list of 10,000 objects of one class resolves its class once; a
 //! safe-direct object whose state is all ready values is copied with its class's own clone handler
-//! from the second fetch of the request on (never where the class has a `__clone`).
+//! from the second fetch of the request on (never where the class has a `__clone`, nor for the
+//! ArrayIterator family, whose clone shares the original's storage).
 
 use foldhash::HashMap;
 use std::ptr;
