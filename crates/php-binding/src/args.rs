@@ -108,21 +108,23 @@ impl Call {
         }
     }
 
-    /// [`key`] for argument `n`, which [`Self::string`] parsed into `key`: a string argument is looked up
-    /// in the class table as the zend_string itself, with the hash it caches (the hot single-key store
-    /// path), instead of through a lower-cased copy.
-    pub fn check_key(&self, n: u32, key: &[u8], rules: KeyRules) -> Parsed<()> {
+    /// [`key`] with `KeyRules::Full` for argument `n`, already parsed by [`Call::string`] as `key`: the
+    /// loaded-class test looks the argument's string itself up with the hash it caches (as
+    /// `getMultiple()` does for its keys) instead of a lower-cased copy hashed on every call (the hot
+    /// single-key `get`, `set`, `increment` and `decrement` paths).
+    pub fn full_key(&self, n: u32, key: &[u8]) -> Parsed<()> {
         let z = self.slot(n);
-        // SAFETY: the slot holds a live argument zval; a string argument is a live zend_string that is
-        // interned or refcounted (PHP caches hashes in such strings itself), and the class table is read
-        // here, with no class declared before the lookup.
-        unsafe {
-            if zend::type_of(z) == IS_STRING {
-                let s = (*z).value.str_;
-                return key_given(n, key, rules, || zend::class_is_loaded_zstr(zend::class_table(), s));
+        key_given(n, key, || {
+            // SAFETY: `string` succeeded, so the slot holds a live string (converted in place if it was
+            // not one): interned, with its hash cached, or a request string whose hash PHP may cache.
+            unsafe {
+                if zend::type_of(z) == IS_STRING && std::ptr::eq(zend::str_bytes(z).as_ptr(), key.as_ptr()) {
+                    zend::class_is_loaded_zstr(zend::class_table(), (*z).value.str_)
+                } else {
+                    zend::class_is_loaded(key)
+                }
             }
-        }
-        self::key(n, key, rules)
+        })
     }
 
     /// `Z_PARAM_STR_OR_NULL`.
@@ -268,19 +270,18 @@ pub enum KeyRules {
 }
 
 pub fn key(n: u32, key: &[u8], rules: KeyRules) -> Parsed<()> {
-    key_given(n, key, rules, || zend::class_is_loaded(key))
+    key_given(n, key, || rules == KeyRules::Full && zend::class_is_loaded(key))
 }
 
-/// [`key`] with the loaded-class test supplied (it runs only for a non-empty, unreserved key under
-/// [`KeyRules::Full`]).
-fn key_given(n: u32, key: &[u8], rules: KeyRules, class_loaded: impl FnOnce() -> bool) -> Parsed<()> {
+/// [`key`] with the loaded-class test supplied (it runs only for a non-empty, unreserved key).
+fn key_given(n: u32, key: &[u8], class_loaded: impl FnOnce() -> bool) -> Parsed<()> {
     if key.is_empty() {
         return value_error(n, MSG_NON_EMPTY);
     }
     if is_reserved(key) {
         return value_error(n, MSG_RESERVED);
     }
-    if rules == KeyRules::Full && class_loaded() {
+    if class_loaded() {
         return value_error(n, MSG_LOADED_CLASS);
     }
     Ok(())

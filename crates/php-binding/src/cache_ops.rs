@@ -160,25 +160,28 @@ pub fn get(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 2)?;
     let key = call.string(1)?;
     let default = if call.num_args() >= 2 { Some(call.value(2)?) } else { None };
-    args::key(1, key, KeyRules::Full)?;
+    call.full_key(1, key)?;
     if let Some(d) = default {
         args::not_closure(2, d)?;
     }
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    match fetch_into(tier, &backend, key, call.ret())? {
-        Some(true) => {}
-        None => call.ret().set_bool(false),
-        Some(false) => {
-            if let Some(d) = default {
-                // SAFETY: `d` is a live argument slot.
-                *call.ret() = unsafe { copy_of(d) };
+    // The runtime is borrowed, not cloned: a hot get pays no reference counting (see `with_runtime`).
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
+            call.ret().set_bool(false);
+            return Ok(());
+        };
+        match fetch_into(tier, backend, key, call.ret())? {
+            Some(true) => {}
+            None => call.ret().set_bool(false),
+            Some(false) => {
+                if let Some(d) = default {
+                    // SAFETY: `d` is a live argument slot.
+                    *call.ret() = unsafe { copy_of(d) };
+                }
             }
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
@@ -218,19 +221,33 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
             slots.push((key, slot));
         }
     })?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
+            call.ret().set_bool(false);
+            return Ok(());
+        };
+        fill_multiple(tier, backend, call, &slots, defaults, result)
+    })
+}
+
+/// The fetch half of `getMultiple()`: every checked key's slot in `result` gets its value (or default).
+fn fill_multiple(
+    tier: Tier,
+    backend: &Backend,
+    call: &Call,
+    slots: &[(std::borrow::Cow<'_, [u8]>, *mut zval)],
+    defaults: Option<*mut HashTable>,
+    result: zval,
+) -> Parsed<()> {
     // One pass over the lookup cache for every key; values ready without work (scalars, strings and
     // object-free arrays this thread keeps) are written into their slots during it, the rest (index
     // lookups, objects, hooks) are finished one by one after it.
     // SAFETY: every slot is a distinct live slot of `result`, holding null.
-    let pending = unsafe { read_cache::fetch_ready_many(tier, &backend, &slots) };
+    let pending = unsafe { read_cache::fetch_ready_many(tier, backend, slots) };
     for (key, slot, looked) in pending {
         let mut value = zval::new();
-        let fetched = read_cache::fetch_looked_up(tier, &backend, key, looked, &mut value, 1);
-        match report_fetch(tier, &backend, key, fetched, &mut value)? {
+        let fetched = read_cache::fetch_looked_up(tier, backend, key, looked, &mut value, 1);
+        match report_fetch(tier, backend, key, fetched, &mut value)? {
             Some(true) => {}
             None => {
                 // The whole result is discarded (§5.3); `result` is released by its drop.
@@ -261,7 +278,7 @@ pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
     let key = call.string(1)?;
     let value = call.value(2)?;
     let ttl = if call.num_args() >= 3 { call.long(3)? } else { 0 };
-    call.check_key(1, key, KeyRules::Full)?;
+    call.full_key(1, key)?;
     args::not_closure(2, value)?;
     let ttl = args::non_negative(3, ttl)?;
     // Borrowed from the runtime rather than cloned: no reference-count traffic on the store path.
@@ -407,7 +424,7 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
     call.expect_args(1, 2)?;
     let key = call.string(1)?;
     let step = if call.num_args() >= 2 { call.long(2)? } else { 1 };
-    call.check_key(1, key, KeyRules::Full)?;
+    call.full_key(1, key)?;
     request::with_runtime(|runtime| match runtime.and_then(|rt| rt.backend(Tier::Pinned)) {
         Some(backend) => update_counter(direction, backend, key, step, call),
         None => call.ret().set_bool(false),

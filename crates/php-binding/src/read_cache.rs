@@ -253,14 +253,14 @@ pub fn drop_prototypes() {
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.
 pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, &[key], 1).pop().unwrap_or(Lookup::Unknown);
+    let looked = lookup(tier, backend, key, 1);
     fetch_looked_up(tier, backend, key, looked, out, 1)
 }
 
 /// [`fetch`] without counting a hit or a miss: restores of attributed statics are not lookups by
 /// `get()` (§15).
 pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, &[key], 0).pop().unwrap_or(Lookup::Unknown);
+    let looked = lookup(tier, backend, key, 0);
     fetch_looked_up(tier, backend, key, looked, out, 0)
 }
 
@@ -308,25 +308,23 @@ pub unsafe fn fetch_ready_many<'k>(
     pending
 }
 
-/// The lookup-cache outcome of each key (`Unknown` where the shared index must be asked), counting
-/// `count` per known hit or miss.
-fn lookup(tier: Tier, backend: &Backend, keys: &[&[u8]], count: u64) -> Vec<Lookup> {
+/// The lookup-cache outcome of `key` (`Unknown` where the shared index must be asked), counting `count`
+/// for a known hit or miss.
+fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
     let epoch = backend.epoch();
     CACHE.with_borrow_mut(|c| {
         let cache = c.backend(tier, backend);
-        keys.iter()
-            .map(|key| match cache.slots.get(*key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
-                Some(Lookup::Miss) => {
-                    cache.misses += count;
-                    Lookup::Miss
-                }
-                Some(Lookup::Hit(local)) if !expired(local) => {
-                    cache.hits += count;
-                    Lookup::Hit(local.clone())
-                }
-                _ => Lookup::Unknown,
-            })
-            .collect()
+        match cache.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
+            Some(Lookup::Miss) => {
+                cache.misses += count;
+                Lookup::Miss
+            }
+            Some(Lookup::Hit(local)) if !expired(local) => {
+                cache.hits += count;
+                Lookup::Hit(local.clone())
+            }
+            _ => Lookup::Unknown,
+        }
     })
 }
 

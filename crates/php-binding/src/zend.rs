@@ -304,15 +304,51 @@ pub fn class_table() -> *mut ffi::HashTable {
 pub unsafe fn class_is_loaded_zstr(table: *mut ffi::HashTable, name: *mut zend_string) -> bool {
     // SAFETY: caller guarantees a live string.
     let bytes = unsafe { zstr_bytes(name) };
-    // Without branches per byte: keys are short and almost never need the slow path.
-    let unusual = bytes.iter().fold(false, |acc, &b| acc | (b.wrapping_sub(b'A') < 26) | (b == 0));
-    if unusual || bytes.first().is_none_or(|&b| b == b'\\') {
+    if needs_lowering(bytes) || bytes.first().is_none_or(|&b| b == b'\\') {
         return class_is_loaded(bytes);
     }
     // SAFETY: as in `loaded_class`; the class table's keys are lower-case names, so a lower-case string
     // finds the same entry `zend_hash_str_find_ptr_lc` would. The lookup caches the string's hash, which
     // the caller allows.
     !table.is_null() && unsafe { !ffi::zend_hash_find(table, name).is_null() }
+}
+
+/// Whether `bytes` holds an upper-case ASCII letter or a NUL, eight bytes at a time (`getMultiple()`
+/// checks every key; a byte loop cost more than the class-table lookup). Exact, never a false negative.
+fn needs_lowering(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Per byte: bit 7 set where the byte is NUL ("haszero"), or in b'A'..=b'Z' ("hasbetween" 0x40, 0x5b,
+    // which excludes bytes >= 0x80): no carry crosses bytes in either.
+    let flagged = |w: u64| {
+        let zero = w.wrapping_sub(ONES) & !w & HIGH;
+        let low = w & LOW7;
+        let upper = (ONES * (127 + 0x5b)).wrapping_sub(low) & !w & (low + ONES * (127 - 0x40)) & HIGH;
+        zero | upper != 0
+    };
+    // Fixed-size slices: one bounds check and one load each (the fallbacks are never taken).
+    let word = |at: usize| u64::from_ne_bytes(bytes[at..at + 8].try_into().unwrap_or([b'a'; 8]));
+    let n = bytes.len();
+    // Whole words, the last one overlapping the one before; shorter keys as two overlapping halves, or
+    // (under four bytes) their first, middle and last bytes with the rest padded by a byte that is
+    // neither. Every byte is seen at least once, without a copy loop.
+    if n >= 8 {
+        let mut found = flagged(word(n - 8));
+        let mut at = 0;
+        while at + 8 < n {
+            found |= flagged(word(at));
+            at += 8;
+        }
+        found
+    } else if n >= 4 {
+        let half = |at: usize| u64::from(u32::from_ne_bytes(bytes[at..at + 4].try_into().unwrap_or([b'a'; 4])));
+        flagged(half(0) | half(n - 4) << 32)
+    } else if n > 0 {
+        flagged(u64::from_ne_bytes([bytes[0], bytes[n / 2], bytes[n - 1], b'a', b'a', b'a', b'a', b'a']))
+    } else {
+        false
+    }
 }
 
 /// The loaded class, interface, trait or enum `name` names (one leading `\\` ignored,
@@ -606,3 +642,28 @@ pub unsafe fn init_property_slot(
 
 /// Body of the private constructors of the API classes: PHP refuses `new` before calling it.
 pub unsafe extern "C" fn private_constructor(_ex: *mut zend_execute_data, _rv: *mut zval) {}
+
+#[cfg(test)]
+mod tests {
+    use super::needs_lowering;
+
+    fn naive(bytes: &[u8]) -> bool {
+        bytes.iter().any(|&b| b.is_ascii_uppercase() || b == 0)
+    }
+
+    #[test]
+    fn needs_lowering_flags_exactly_upper_case_letters_and_nul() {
+        for b in 0..=255u8 {
+            for len in 1..=17 {
+                for at in 0..len {
+                    let mut key = vec![b'k'; len];
+                    key[at] = b;
+                    assert_eq!(needs_lowering(&key), naive(&key), "byte {b:#x} at {at} of {len}");
+                }
+            }
+        }
+        assert!(!needs_lowering(b""));
+        assert!(!needs_lowering("cfg:ünïcode_@[`{".as_bytes()));
+        assert!(needs_lowering(b"App\\Model\\User"));
+    }
+}

@@ -9,7 +9,8 @@
 //! calls. Class entries, their property slots and enum cases are resolved once per request and
 //! blueprint ([`RequestMemo`]), so a list of 10,000 objects of one class resolves its class once; a
 //! safe-direct object whose state is all ready values is copied with its class's own clone handler
-//! from the second fetch of the request on (never where the class has a `__clone`).
+//! from the second fetch of the request on (never where the class has a `__clone`, nor for the
+//! ArrayIterator family, whose clone shares the original's storage).
 
 use foldhash::HashMap;
 use std::ptr;
@@ -108,7 +109,7 @@ struct ShapeClass {
     allows_dynamic: bool,
     /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
     forbids_dynamic: bool,
-    /// The class and its ancestors have no `__clone` and the handlers a clone handler.
+    /// The class and its ancestors have no `__clone`, and its clone handler makes an independent copy.
     clonable: bool,
 }
 
@@ -691,7 +692,12 @@ unsafe fn resolve_shape(
             return Err(DecodeError::Undecodable);
         }
         let allows_dynamic = class_info::allows_dynamic_properties(ce);
-        let clonable = (*ce).clone.is_null();
+        // ArrayIterator's clone handler (RecursiveArrayIterator's too) does not copy the storage: the copy
+        // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
+        // change with every value handed out from it (§7.1). ArrayObject's clone duplicates its array.
+        let shares_state = facts.family() == Some(StateFamily::ArrayStorage)
+            && !zend::zstr_bytes((*facts.internal_base).name).eq_ignore_ascii_case(b"ArrayObject");
+        let clonable = (*ce).clone.is_null() && !shares_state;
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
         let mut class = ShapeClass {
             ce,

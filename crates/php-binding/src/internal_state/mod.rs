@@ -144,9 +144,10 @@ unsafe fn serialize(obj: *mut zend_object, base: *mut zend_class_entry) -> Resul
 /// # Safety
 /// `obj` must be a live object of `base` or a subclass.
 pub unsafe fn unserialize(obj: *mut zend_object, base: *mut zend_class_entry, data: zval) -> Result<(), StateError> {
-    // SAFETY: caller guarantees the object belongs to `base`; the method is the internal one.
+    // SAFETY: caller guarantees the object belongs to `base`; the method is the internal one, which the
+    // engine keeps on the class entry (as it does for every class's magic methods), so no name lookup.
     unsafe {
-        let func = class_info::method(base, b"__unserialize");
+        let func = (*base).__unserialize;
         if func.is_null() {
             drop(data);
             return Err(StateError::Malformed);
