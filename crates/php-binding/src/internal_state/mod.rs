@@ -10,6 +10,7 @@ mod spl;
 
 pub use date::{copy_state, DateSnapshot};
 pub use heap::inject as restore_heap;
+pub use spl::separate_clone as separate_array_clone;
 
 use std::borrow::Cow;
 

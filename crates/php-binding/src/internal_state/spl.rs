@@ -1,11 +1,11 @@
 //! `ArrayObject`/`ArrayIterator`/`RecursiveArrayIterator`, `SplFixedArray`, `SplDoublyLinkedList`
 //! (`SplQueue`, `SplStack`) and `SplObjectStorage`, through the positional arrays their own
 //! `__serialize`/`__unserialize` use in PHP 8.2. The members (properties) part is left empty: the
-//! codec stores properties itself.
+//! codec stores properties itself. Also: giving a clone of an `ArrayIterator` storage of its own.
 
 use std::borrow::Cow;
 
-use ext_php_rs::ffi::{zval, HashTable, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING};
+use ext_php_rs::ffi::{self, zend_object, zval, HashTable, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING};
 use graph_codec::{
     ArrayStorageState, DoublyLinkedListState, FixedArrayState, InternalState, ObjectStorageEntry, ObjectStorageState,
     StateFamily,
@@ -15,6 +15,20 @@ use super::{Arg, StateError};
 
 /// `SPL_ARRAY_IS_SELF`: the object is its own storage.
 const ARRAY_IS_SELF: u32 = 0x0100_0000;
+/// `SPL_ARRAY_USE_OTHER`: the object reads and writes the storage of the object in its `array` zval.
+const ARRAY_USE_OTHER: u32 = 0x0200_0000;
+
+/// `IS_ARRAY_EX`: the type info of a refcounted (not immutable) array.
+const IS_ARRAY_EX: u32 = IS_ARRAY | ((1 | 2) << 8);
+
+/// The head of ext/spl's `spl_array_object` (the same from PHP 7.3 to 8.4): the storage zval, the
+/// iterator slot, the flags. The engine object sits at the handlers' `offset` from the head.
+#[repr(C)]
+struct ArrayObjectHead {
+    array: zval,
+    ht_iter: u32,
+    ar_flags: std::ffi::c_int,
+}
 use crate::zend;
 use crate::zvals;
 
@@ -110,4 +124,63 @@ pub fn argument<V>(state: InternalState<'_, V>) -> Result<Arg<'_, V>, StateError
         }
         _ => return Err(StateError::Malformed),
     })
+}
+
+/// The `spl_array_object` head of `obj`.
+///
+/// # Safety
+/// `obj` must be a live object created by ext/spl's `spl_array_object_new_ex` (`ArrayObject`,
+/// `ArrayIterator`, `RecursiveArrayIterator` or a subclass).
+unsafe fn array_head(obj: *mut zend_object) -> Option<*mut ArrayObjectHead> {
+    // SAFETY: a live object has live handlers; `offset` is where the engine object sits in the
+    // allocation that `spl_array_object_new_ex` made, which starts with the head.
+    unsafe {
+        let offset = usize::try_from((*(*obj).handlers).offset).ok()?;
+        (offset >= size_of::<ArrayObjectHead>()).then(|| obj.cast::<u8>().sub(offset).cast::<ArrayObjectHead>())
+    }
+}
+
+/// Gives `copy`, just made from `original` by the class's clone handler, storage of its own: the
+/// clone handler of `ArrayIterator` (and `RecursiveArrayIterator`) makes the copy read and write the
+/// original's storage (`SPL_ARRAY_USE_OTHER`), so the copy gets a duplicate of the original's array
+/// instead, as `ArrayObject`'s clone handler makes one. Flags other than `SPL_ARRAY_USE_OTHER` and the
+/// iterator class stay as the clone handler set them (the original's); the copy's iterator position is
+/// the start, as the clone handler leaves it. A copy that does not use the original's storage
+/// (`ArrayObject`, a self-backed object) is left as it is. `Malformed` when the storage is not an array
+/// the original owns (the copy is then not independent and must not be used).
+///
+/// # Safety
+/// `original` and `copy` must be live objects of the `ArrayStorage` family, `copy` fresh from the clone
+/// handler of `original` and not yet seen by PHP code.
+pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object) -> Result<(), StateError> {
+    // SAFETY: both objects are live spl_array objects (caller): their heads are readable and the
+    // copy's is ours to write; the original keeps its own storage.
+    unsafe {
+        let (Some(original_head), Some(copy_head)) = (array_head(original), array_head(copy)) else {
+            return Err(StateError::Malformed);
+        };
+        let flags = (*copy_head).ar_flags as u32;
+        if flags & ARRAY_USE_OTHER == 0 {
+            return Ok(());
+        }
+        // The clone handler's doing, checked before anything is written: the copy uses the original.
+        let other = &raw mut (*copy_head).array;
+        if zend::type_of(other) != IS_OBJECT || !std::ptr::eq((*other).value.obj, original) {
+            return Err(StateError::Malformed);
+        }
+        let storage = &raw const (*original_head).array;
+        if (*original_head).ar_flags as u32 & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0
+            || zend::type_of(storage) != IS_ARRAY
+        {
+            return Err(StateError::Malformed);
+        }
+        let own = ffi::zend_array_dup((*storage).value.arr);
+        let mut array = zval::new();
+        array.value.arr = own;
+        array.u1.type_info = IS_ARRAY_EX;
+        // The copy's reference to the original is released (the caller holds the original).
+        drop(std::ptr::replace(other, array));
+        (*copy_head).ar_flags = (flags & !ARRAY_USE_OTHER) as std::ffi::c_int;
+        Ok(())
+    }
 }
