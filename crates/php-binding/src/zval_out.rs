@@ -654,6 +654,17 @@ impl Run<'_, '_> {
                     if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj, array_storage) } {
                         // SAFETY: the copy is live; a prototype released at request end runs no __destruct.
                         unsafe { zvals::skip_destructor(copy.value.obj) };
+                        if let (true, RestorePlan::Internal(_, StatePlan::Unserialize(Cell::Ready(argument)))) =
+                            (array_storage, &plan.restore)
+                        {
+                            // SAFETY: the prototype is a complete copy of an object restored from this
+                            // ready (engine-immutable) argument, which the blueprint keeps for longer than
+                            // the memo's prototypes; no PHP code sees the prototype. Where the storage is
+                            // not shared, the prototype keeps its own: copies are just as correct.
+                            let _ = unsafe {
+                                internal_state::share_stored_storage(copy.value.obj, zvals::table(&argument.to_zval()))
+                            };
+                        }
                         *prototype = Prototype::Kept(copy);
                     }
                 }

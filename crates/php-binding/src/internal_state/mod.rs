@@ -10,7 +10,7 @@ mod spl;
 
 pub use date::{copy_state, DateSnapshot};
 pub use heap::inject as restore_heap;
-pub use spl::separate_clone as separate_array_clone;
+pub use spl::{separate_clone as separate_array_clone, share_stored_storage};
 
 use std::borrow::Cow;
 

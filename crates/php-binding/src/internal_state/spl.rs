@@ -184,3 +184,32 @@ pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object)
         Ok(())
     }
 }
+
+/// Makes `prototype`'s storage the stored, engine-immutable array in `argument` (the `__unserialize()`
+/// argument it was restored from): the prototype is never written (it is only cloned), and the engine
+/// duplicates an immutable array with one copy of its memory where it copies a request array element by
+/// element, so every copy made from the prototype gets its own storage faster. `Malformed` (nothing
+/// changed) when the stored storage is not an immutable array or the prototype's is not its own array.
+///
+/// # Safety
+/// `prototype` must be a live object of the `ArrayStorage` family, restored from `argument` (or a
+/// complete copy of one), that PHP code never sees; `argument` must be an immutable array that outlives
+/// it, or at least every use of its storage (its release does not touch an immutable array).
+pub unsafe fn share_stored_storage(prototype: *mut zend_object, argument: *mut HashTable) -> Result<(), StateError> {
+    // SAFETY: a live spl_array object (caller); the stored array is immutable, so the zval that refers to
+    // it holds no reference to release, and nothing writes through the prototype.
+    unsafe {
+        let head = array_head(prototype).ok_or(StateError::Malformed)?;
+        let stored = zvals::find_int(argument, 1).ok_or(StateError::Malformed)?;
+        let own = &raw mut (*head).array;
+        if zend::type_of(stored) != IS_ARRAY
+            || !zvals::is_immutable((*stored).value.arr)
+            || (*head).ar_flags as u32 & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0
+            || zend::type_of(own) != IS_ARRAY
+        {
+            return Err(StateError::Malformed);
+        }
+        drop(std::ptr::replace(own, zvals::copy(stored)));
+        Ok(())
+    }
+}
