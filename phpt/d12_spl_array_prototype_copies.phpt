@@ -43,6 +43,17 @@ for ($round = 0; $round < 5; $round++) {
 show(V::get('spl'));
 show($first);
 var_dump($copies[3]['ai'] !== $copies[4]['ai'], $copies[3]['ai']->getArrayCopy() === $copies[4]['ai']->getArrayCopy());
+
+// A self-backed iterator (its elements are its own properties).
+#[AllowDynamicProperties]
+class SelfBacked extends ArrayIterator {
+    public function __construct() { parent::__construct($this); $this['bar'] = 'baz'; }
+}
+V::set('self', new SelfBacked);
+for ($round = 0; $round < 4; $round++) {
+    $v = V::get('self'); $v['bar'] = "changed $round"; $v['more'] = $round;
+}
+echo json_encode(V::get('self')->getArrayCopy()), "\n";
 ?>
 --EXPECT--
 ["both",[1,2,3]]
@@ -54,3 +65,4 @@ var_dump($copies[3]['ai'] !== $copies[4]['ai'], $copies[3]['ai']->getArrayCopy()
 [{"a":1,"b":[1,2]},"kept",[],"a",{"x":1},2,[10,20,30],2,10,[1,2],"Rows","Rows",[1,2,3,4],[7,8],{"z":1},{"s":1},true]
 bool(true)
 bool(true)
+{"bar":"baz"}

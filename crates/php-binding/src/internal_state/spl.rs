@@ -21,14 +21,79 @@ const ARRAY_USE_OTHER: u32 = 0x0200_0000;
 /// `IS_ARRAY_EX`: the type info of a refcounted (not immutable) array.
 const IS_ARRAY_EX: u32 = IS_ARRAY | ((1 | 2) << 8);
 
-/// The head of ext/spl's `spl_array_object` (the same from PHP 7.3 to 8.4): the storage zval, the
-/// iterator slot, the flags. The engine object sits at the handlers' `offset` from the head.
-#[repr(C)]
-struct ArrayObjectHead {
-    array: zval,
-    ht_iter: u32,
-    ar_flags: std::ffi::c_int,
+/// A view of ext/spl's `spl_array_object`, which starts with the storage zval; the iterator slot and the
+/// flags follow directly (PHP 8.2), or after one pointer (PHP 8.4). The engine object sits at the
+/// handlers' `offset` from the start.
+#[derive(Clone, Copy)]
+struct ArrayObjectView {
+    start: *mut u8,
+    /// Offset of `ar_flags` (the iterator slot `ht_iter` is the `u32` before it).
+    flags_at: usize,
 }
+
+/// Offsets of `ar_flags` in the layouts known: right after the storage zval and `ht_iter`, or after a
+/// pointer more.
+const FLAGS_AT: [usize; 2] = [20, 28];
+
+impl ArrayObjectView {
+    /// The view of `obj`, an object fresh from `spl_array_object_new_ex` (object creation or a clone
+    /// handler) that nothing has iterated: its layout is found from its iterator slot, which that
+    /// function leaves at -1 (`None` when no known layout matches, or a pointer between the storage
+    /// and the slot is set).
+    ///
+    /// # Safety
+    /// `obj` must be such an object (`ArrayObject`, `ArrayIterator`, `RecursiveArrayIterator` or a
+    /// subclass).
+    unsafe fn of_fresh(obj: *mut zend_object) -> Option<ArrayObjectView> {
+        // SAFETY: a live object has live handlers; `offset` is where the engine object sits in the
+        // allocation that `spl_array_object_new_ex` made, which starts with the storage zval; only
+        // fields before the engine object are read, and the 8.4 layout's pointer only after the 8.2
+        // layout's iterator slot did not match.
+        unsafe {
+            let offset = usize::try_from((*(*obj).handlers).offset).ok()?;
+            let start = obj.cast::<u8>().sub(offset);
+            let flags_at = FLAGS_AT.into_iter().filter(|&at| at + 4 <= offset).find(|&at| {
+                let iterator_slot = start.add(at - 4).cast::<u32>().read_unaligned();
+                let extra_pointer_unset = at == 20 || start.add(16).cast::<u64>().read_unaligned() == 0;
+                iterator_slot == u32::MAX && extra_pointer_unset
+            })?;
+            Some(ArrayObjectView { start, flags_at })
+        }
+    }
+
+    /// The view of `obj`, an object of the same build's spl_array family as the one `self` views.
+    ///
+    /// # Safety
+    /// `obj` must be a live `spl_array_object` (see [`ArrayObjectView::of_fresh`]).
+    unsafe fn sibling(self, obj: *mut zend_object) -> Option<ArrayObjectView> {
+        // SAFETY: as in `of_fresh`; the layout is the build's, found on a fresh object.
+        unsafe {
+            let offset = usize::try_from((*(*obj).handlers).offset).ok()?;
+            let start = obj.cast::<u8>().sub(offset);
+            let extra_pointer_unset = self.flags_at == 20 || start.add(16).cast::<u64>().read_unaligned() == 0;
+            (self.flags_at + 4 <= offset && extra_pointer_unset).then_some(ArrayObjectView { start, ..self })
+        }
+    }
+
+    fn storage(self) -> *mut zval {
+        self.start.cast::<zval>()
+    }
+
+    /// # Safety
+    /// The viewed object must be live.
+    unsafe fn flags(self) -> u32 {
+        // SAFETY: `flags_at` is the offset of `ar_flags` in the viewed, live object (constructors).
+        unsafe { self.start.add(self.flags_at).cast::<u32>().read() }
+    }
+
+    /// # Safety
+    /// The viewed object must be live and writable by the caller.
+    unsafe fn set_flags(self, flags: u32) {
+        // SAFETY: as in `flags`.
+        unsafe { self.start.add(self.flags_at).cast::<u32>().write(flags) }
+    }
+}
+
 use crate::zend;
 use crate::zvals;
 
@@ -126,20 +191,6 @@ pub fn argument<V>(state: InternalState<'_, V>) -> Result<Arg<'_, V>, StateError
     })
 }
 
-/// The `spl_array_object` head of `obj`.
-///
-/// # Safety
-/// `obj` must be a live object created by ext/spl's `spl_array_object_new_ex` (`ArrayObject`,
-/// `ArrayIterator`, `RecursiveArrayIterator` or a subclass).
-unsafe fn array_head(obj: *mut zend_object) -> Option<*mut ArrayObjectHead> {
-    // SAFETY: a live object has live handlers; `offset` is where the engine object sits in the
-    // allocation that `spl_array_object_new_ex` made, which starts with the head.
-    unsafe {
-        let offset = usize::try_from((*(*obj).handlers).offset).ok()?;
-        (offset >= size_of::<ArrayObjectHead>()).then(|| obj.cast::<u8>().sub(offset).cast::<ArrayObjectHead>())
-    }
-}
-
 /// Gives `copy`, just made from `original` by the class's clone handler, storage of its own: the
 /// clone handler of `ArrayIterator` (and `RecursiveArrayIterator`) makes the copy read and write the
 /// original's storage (`SPL_ARRAY_USE_OTHER`), so the copy gets a duplicate of the original's array
@@ -153,25 +204,22 @@ unsafe fn array_head(obj: *mut zend_object) -> Option<*mut ArrayObjectHead> {
 /// `original` and `copy` must be live objects of the `ArrayStorage` family, `copy` fresh from the clone
 /// handler of `original` and not yet seen by PHP code.
 pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object) -> Result<(), StateError> {
-    // SAFETY: both objects are live spl_array objects (caller): their heads are readable and the
-    // copy's is ours to write; the original keeps its own storage.
+    // SAFETY: both objects are live spl_array objects (caller), the copy fresh from the clone handler:
+    // their views are readable and the copy's is ours to write; the original keeps its own storage.
     unsafe {
-        let (Some(original_head), Some(copy_head)) = (array_head(original), array_head(copy)) else {
-            return Err(StateError::Malformed);
-        };
-        let flags = (*copy_head).ar_flags as u32;
+        let copy_view = ArrayObjectView::of_fresh(copy).ok_or(StateError::Malformed)?;
+        let flags = copy_view.flags();
         if flags & ARRAY_USE_OTHER == 0 {
             return Ok(());
         }
         // The clone handler's doing, checked before anything is written: the copy uses the original.
-        let other = &raw mut (*copy_head).array;
+        let other = copy_view.storage();
         if zend::type_of(other) != IS_OBJECT || !std::ptr::eq((*other).value.obj, original) {
             return Err(StateError::Malformed);
         }
-        let storage = &raw const (*original_head).array;
-        if (*original_head).ar_flags as u32 & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0
-            || zend::type_of(storage) != IS_ARRAY
-        {
+        let original_view = copy_view.sibling(original).ok_or(StateError::Malformed)?;
+        let storage = original_view.storage();
+        if original_view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(storage) != IS_ARRAY {
             return Err(StateError::Malformed);
         }
         let own = ffi::zend_array_dup((*storage).value.arr);
@@ -180,7 +228,7 @@ pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object)
         array.u1.type_info = IS_ARRAY_EX;
         // The copy's reference to the original is released (the caller holds the original).
         drop(std::ptr::replace(other, array));
-        (*copy_head).ar_flags = (flags & !ARRAY_USE_OTHER) as std::ffi::c_int;
+        copy_view.set_flags(flags & !ARRAY_USE_OTHER);
         Ok(())
     }
 }
@@ -192,19 +240,20 @@ pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object)
 /// changed) when the stored storage is not an immutable array or the prototype's is not its own array.
 ///
 /// # Safety
-/// `prototype` must be a live object of the `ArrayStorage` family, restored from `argument` (or a
-/// complete copy of one), that PHP code never sees; `argument` must be an immutable array that outlives
+/// `prototype` must be a live object of the `ArrayStorage` family, a complete copy (fresh from its
+/// clone handler) of one restored from `argument`, that PHP code never sees; `argument` must be an immutable array that outlives
 /// it, or at least every use of its storage (its release does not touch an immutable array).
 pub unsafe fn share_stored_storage(prototype: *mut zend_object, argument: *mut HashTable) -> Result<(), StateError> {
-    // SAFETY: a live spl_array object (caller); the stored array is immutable, so the zval that refers to
-    // it holds no reference to release, and nothing writes through the prototype.
+    // SAFETY: a live spl_array object fresh from its clone handler (caller); the stored array is
+    // immutable, so the zval that refers to it holds no reference to release, and nothing writes
+    // through the prototype.
     unsafe {
-        let head = array_head(prototype).ok_or(StateError::Malformed)?;
+        let view = ArrayObjectView::of_fresh(prototype).ok_or(StateError::Malformed)?;
         let stored = zvals::find_int(argument, 1).ok_or(StateError::Malformed)?;
-        let own = &raw mut (*head).array;
+        let own = view.storage();
         if zend::type_of(stored) != IS_ARRAY
             || !zvals::is_immutable((*stored).value.arr)
-            || (*head).ar_flags as u32 & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0
+            || view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0
             || zend::type_of(own) != IS_ARRAY
         {
             return Err(StateError::Malformed);
