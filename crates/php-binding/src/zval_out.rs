@@ -491,6 +491,16 @@ impl Run<'_, '_> {
             return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
         let restored = match state {
+            StatePlan::Unserialize(Cell::Ready(argument))
+                if family == StateFamily::ArrayStorage
+                    // SAFETY: create_object checked that the class belongs to `family`; the object is
+                    // fresh; the blueprint keeps the ready argument alive.
+                    && unsafe {
+                        internal_state::restore_usual_array_storage(obj, zvals::table(&argument.to_zval()))
+                    } =>
+            {
+                Ok(())
+            }
             StatePlan::Unserialize(argument) => {
                 let argument = self.cell(*argument)?;
                 // SAFETY: create_object checked that the class belongs to `family`; the object is fresh.

@@ -262,3 +262,52 @@ pub unsafe fn share_stored_storage(prototype: *mut zend_object, argument: *mut H
         Ok(())
     }
 }
+
+/// `SPL_ARRAY_STD_PROP_LIST | SPL_ARRAY_ARRAY_AS_PROPS | SPL_ARRAY_CHILD_ARRAYS_ONLY`: the flags of the
+/// class's public API.
+const PUBLIC_FLAGS: u32 = 0x7;
+
+/// Restores `obj`, fresh from object creation, from its `__unserialize()` argument without calling it,
+/// when the argument has the usual shape: public flags only, the storage an engine-immutable array, no
+/// members and the default iterator class. The object then holds what `__unserialize` would give it: a
+/// duplicate of the storage (the engine writes the storage in place, so the stored array is never
+/// given out) and the flags. `false` (nothing changed) for any other shape, which `__unserialize` restores.
+///
+/// # Safety
+/// `obj` must be a live object of the `ArrayStorage` family fresh from `object_init_ex`, and `argument` a
+/// live array.
+pub unsafe fn restore_usual(obj: *mut zend_object, argument: *mut HashTable) -> bool {
+    // SAFETY: a live, fresh spl_array object (caller): its view is readable and ours to write; the
+    // argument's values are read in place.
+    unsafe {
+        let Some(view) = ArrayObjectView::of_fresh(obj) else { return false };
+        let (Some(flags), Some(stored), Some(members), Some(iterator_class)) = (
+            zvals::find_int(argument, 0),
+            zvals::find_int(argument, 1),
+            zvals::find_int(argument, 2),
+            zvals::find_int(argument, 3),
+        ) else {
+            return false;
+        };
+        let own = view.storage();
+        let usual = zend::array_len(argument) == 4
+            && zend::type_of(flags) == IS_LONG
+            && u32::try_from((*flags).value.lval).is_ok_and(|f| f & !PUBLIC_FLAGS == 0)
+            && zend::type_of(stored) == IS_ARRAY
+            && zvals::is_immutable((*stored).value.arr)
+            && zend::type_of(members) == IS_ARRAY
+            && zend::array_len((*members).value.arr) == 0
+            && zend::type_of(iterator_class) == IS_NULL
+            && view.flags() == 0
+            && zend::type_of(own) == IS_ARRAY;
+        if !usual {
+            return false;
+        }
+        let mut array = zval::new();
+        array.value.arr = ffi::zend_array_dup((*stored).value.arr);
+        array.u1.type_info = IS_ARRAY_EX;
+        drop(std::ptr::replace(own, array));
+        view.set_flags((*flags).value.lval as u32);
+        true
+    }
+}
