@@ -1,7 +1,9 @@
 //! `ArrayObject`/`ArrayIterator`/`RecursiveArrayIterator`, `SplFixedArray`, `SplDoublyLinkedList`
 //! (`SplQueue`, `SplStack`) and `SplObjectStorage`, through the positional arrays their own
 //! `__serialize`/`__unserialize` use in PHP 8.2. The members (properties) part is left empty: the
-//! codec stores properties itself. Also: giving a clone of an `ArrayIterator` storage of its own.
+//! codec stores properties itself. The storage of the `ArrayObject` family is also written in place, for
+//! copies of a prototype and for restores in the usual shape (`separate_clone`, `share_stored_storage`,
+//! `restore_usual`).
 
 use std::borrow::Cow;
 
@@ -12,6 +14,8 @@ use graph_codec::{
 };
 
 use super::{Arg, StateError};
+use crate::zend;
+use crate::zvals;
 
 /// `SPL_ARRAY_IS_SELF`: the object is its own storage.
 const ARRAY_IS_SELF: u32 = 0x0100_0000;
@@ -93,9 +97,6 @@ impl ArrayObjectView {
         unsafe { self.start.add(self.flags_at).cast::<u32>().write(flags) }
     }
 }
-
-use crate::zend;
-use crate::zvals;
 
 /// # Safety
 /// `ht` must be the live `__serialize()` array of an object of `family`.
@@ -222,12 +223,8 @@ pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object)
         if original_view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(storage) != IS_ARRAY {
             return Err(StateError::Malformed);
         }
-        let own = ffi::zend_array_dup((*storage).value.arr);
-        let mut array = zval::new();
-        array.value.arr = own;
-        array.u1.type_info = IS_ARRAY_EX;
         // The copy's reference to the original is released (the caller holds the original).
-        drop(std::ptr::replace(other, array));
+        drop(std::ptr::replace(other, duplicate((*storage).value.arr)));
         copy_view.set_flags(flags & !ARRAY_USE_OTHER);
         Ok(())
     }
@@ -303,11 +300,21 @@ pub unsafe fn restore_usual(obj: *mut zend_object, argument: *mut HashTable) -> 
         if !usual {
             return false;
         }
-        let mut array = zval::new();
-        array.value.arr = ffi::zend_array_dup((*stored).value.arr);
-        array.u1.type_info = IS_ARRAY_EX;
-        drop(std::ptr::replace(own, array));
+        drop(std::ptr::replace(own, duplicate((*stored).value.arr)));
         view.set_flags((*flags).value.lval as u32);
         true
     }
+}
+
+/// A zval owning a duplicate of `ht` (refcount 1, writable in place as ext/spl writes its storage).
+///
+/// # Safety
+/// `ht` must be a live array, during a request.
+unsafe fn duplicate(ht: *mut HashTable) -> zval {
+    let mut array = zval::new();
+    // SAFETY: caller guarantees a live array; the engine returns a new array with refcount 1, which the
+    // zval owns.
+    array.value.arr = unsafe { ffi::zend_array_dup(ht) };
+    array.u1.type_info = IS_ARRAY_EX;
+    array
 }
