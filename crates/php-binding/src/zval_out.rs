@@ -9,8 +9,8 @@
 //! calls. Class entries, their property slots and enum cases are resolved once per request and
 //! blueprint ([`RequestMemo`]), so a list of 10,000 objects of one class resolves its class once; a
 //! safe-direct object whose state is all ready values is copied with its class's own clone handler
-//! from the second fetch of the request on (never where the class has a `__clone`, nor for the
-//! ArrayIterator family, whose clone shares the original's storage).
+//! from the second fetch of the request on (never where the class has a `__clone`); a copy of the
+//! ArrayIterator family, whose clone handler shares the original's storage, is then given its own.
 
 use foldhash::HashMap;
 use std::ptr;
@@ -109,8 +109,11 @@ struct ShapeClass {
     allows_dynamic: bool,
     /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
     forbids_dynamic: bool,
-    /// The class and its ancestors have no `__clone`, and its clone handler makes an independent copy.
+    /// The class and its ancestors have no `__clone`.
     clonable: bool,
+    /// The `ArrayStorage` family: a copy made by the clone handler may share the original's storage
+    /// (`ArrayIterator`), which [`internal_state::separate_array_clone`] then replaces with its own.
+    array_storage: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -319,9 +322,9 @@ impl Run<'_, '_> {
         }
         let bp = self.bp;
         let plan = &bp.objects[index];
-        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable));
+        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable, c.array_storage));
         let ce = match class {
-            Some((ce, facts, clonable)) => {
+            Some((ce, facts, clonable, array_storage)) => {
                 if let RestorePlan::Internal(family, _) = plan.restore {
                     if facts.family() != Some(family) {
                         return Err(DecodeError::Undecodable);
@@ -329,9 +332,9 @@ impl Run<'_, '_> {
                 }
                 if clonable && plan.self_contained {
                     if let Prototype::Kept(prototype) = &self.memo.prototypes[index] {
-                        // SAFETY: a live object of this request; its handlers have a clone handler
-                        // (`clonable`), and no `__clone` is defined, so no userland code runs.
-                        let copy = unsafe { clone_object(prototype.value.obj) };
+                        // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so
+                        // no userland code runs; `array_storage` is its class's family.
+                        let copy = unsafe { clone_object(prototype.value.obj, array_storage) };
                         if let Some(copy) = copy {
                             self.objects.push(copy);
                             self.cloned[index] = true;
@@ -488,6 +491,16 @@ impl Run<'_, '_> {
             return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
         let restored = match state {
+            StatePlan::Unserialize(Cell::Ready(argument))
+                if family == StateFamily::ArrayStorage
+                    // SAFETY: create_object checked that the class belongs to `family`; the object is
+                    // fresh; the blueprint keeps the ready argument alive.
+                    && unsafe {
+                        internal_state::restore_usual_array_storage(obj, zvals::table(&argument.to_zval()))
+                    } =>
+            {
+                Ok(())
+            }
             StatePlan::Unserialize(argument) => {
                 let argument = self.cell(*argument)?;
                 // SAFETY: create_object checked that the class belongs to `family`; the object is fresh.
@@ -637,18 +650,31 @@ impl Run<'_, '_> {
             if self.cloned[index] || !plan.self_contained || !matches!(plan.restore, RestorePlan::Internal(..)) {
                 continue;
             }
-            let clonable = self.memo.shapes[plan.shape as usize].as_ref().is_some_and(|c| c.clonable);
-            if !clonable {
+            let Some(array_storage) =
+                self.memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable).map(|c| c.array_storage)
+            else {
                 continue;
-            }
+            };
             let prototype = &mut self.memo.prototypes[index];
             match prototype {
                 Prototype::Unseen => *prototype = Prototype::Seen,
                 Prototype::Seen => {
-                    // SAFETY: a live, complete object of this run, not yet seen by userland code.
-                    if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj) } {
+                    // SAFETY: a live, complete object of this run, not yet seen by userland code, of a
+                    // class without `__clone`; `array_storage` is its class's family.
+                    if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj, array_storage) } {
                         // SAFETY: the copy is live; a prototype released at request end runs no __destruct.
                         unsafe { zvals::skip_destructor(copy.value.obj) };
+                        if let (true, RestorePlan::Internal(_, StatePlan::Unserialize(Cell::Ready(argument)))) =
+                            (array_storage, &plan.restore)
+                        {
+                            // SAFETY: the prototype is a complete copy of an object restored from this
+                            // ready (engine-immutable) argument, which the blueprint keeps for longer than
+                            // the memo's prototypes; no PHP code sees the prototype. Where the storage is
+                            // not shared, the prototype keeps its own: copies are just as correct.
+                            let _ = unsafe {
+                                internal_state::share_stored_storage(copy.value.obj, zvals::table(&argument.to_zval()))
+                            };
+                        }
                         *prototype = Prototype::Kept(copy);
                     }
                 }
@@ -658,11 +684,13 @@ impl Run<'_, '_> {
     }
 }
 
-/// A copy of `obj` made by its class's clone handler.
+/// A copy of `obj` made by its class's clone handler, independent of `obj` (`array_storage`: the
+/// object is of the `ArrayStorage` family, whose copy may first share `obj`'s storage).
 ///
 /// # Safety
-/// `obj` must be a live object whose class has no `__clone` (the handler would call it).
-unsafe fn clone_object(obj: *mut zend_object) -> Option<zval> {
+/// `obj` must be a live object whose class has no `__clone` (the handler would call it), of the
+/// `ArrayStorage` family if and only if `array_storage`.
+unsafe fn clone_object(obj: *mut zend_object, array_storage: bool) -> Option<zval> {
     // SAFETY: caller guarantees a live object; the clone handler returns a new object with refcount 1.
     unsafe {
         let clone = (*(*obj).handlers).clone_obj?;
@@ -673,6 +701,12 @@ unsafe fn clone_object(obj: *mut zend_object) -> Option<zval> {
         }
         let z = zvals::object_zval(copy);
         (*copy).gc.refcount -= 1;
+        if array_storage && internal_state::separate_array_clone(obj, copy).is_err() {
+            // A copy that would share `obj`'s storage is released unseen (no `__destruct`).
+            zvals::skip_destructor(copy);
+            drop(z);
+            return None;
+        }
         Some(z)
     }
 }
@@ -692,12 +726,11 @@ unsafe fn resolve_shape(
             return Err(DecodeError::Undecodable);
         }
         let allows_dynamic = class_info::allows_dynamic_properties(ce);
+        let clonable = (*ce).clone.is_null();
         // ArrayIterator's clone handler (RecursiveArrayIterator's too) does not copy the storage: the copy
         // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
-        // change with every value handed out from it (§7.1). ArrayObject's clone duplicates its array.
-        let shares_state = facts.family() == Some(StateFamily::ArrayStorage)
-            && !zend::zstr_bytes((*facts.internal_base).name).eq_ignore_ascii_case(b"ArrayObject");
-        let clonable = (*ce).clone.is_null() && !shares_state;
+        // change with every value handed out from it (§7.1); such copies get storage of their own.
+        let array_storage = facts.family() == Some(StateFamily::ArrayStorage);
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
         let mut class = ShapeClass {
             ce,
@@ -707,6 +740,7 @@ unsafe fn resolve_shape(
             allows_dynamic,
             forbids_dynamic,
             clonable,
+            array_storage,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {

@@ -10,6 +10,9 @@ mod spl;
 
 pub use date::{copy_state, DateSnapshot};
 pub use heap::inject as restore_heap;
+pub use spl::{
+    restore_usual as restore_usual_array_storage, separate_clone as separate_array_clone, share_stored_storage,
+};
 
 use std::borrow::Cow;
 
