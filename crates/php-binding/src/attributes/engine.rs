@@ -124,8 +124,13 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
         return Ok(());
     }
     if !userland_may_run() {
-        STATE.with_borrow_mut(|s| s.pending_links.push(ce));
-        super::observers::request_interrupt();
+        // Only classes that can have units wait (no restore has run yet this request, so none needs
+        // a retry): a process whose code declares no attributed static never raises the interrupt.
+        // SAFETY: as above.
+        if unsafe { super::plan::may_have_units(ce) } {
+            STATE.with_borrow_mut(|s| s.pending_links.push(ce));
+            super::observers::request_interrupt();
+        }
         return Ok(());
     }
     retry_restores();

@@ -131,14 +131,11 @@ pub fn is_class_name(name: &[u8]) -> bool {
 pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
     // SAFETY: caller guarantees a linked class; its tables are walked read-only.
     unsafe {
-        if (*ce).type_ != ZEND_USER_CLASS || (*ce).ce_flags & (ZEND_ACC_TRAIT | ZEND_ACC_INTERFACE) != 0 {
+        // Most linked classes carry no attribute of ours: nothing is collected or named for them.
+        if !may_have_units(ce) {
             return Ok(Vec::new());
         }
         let class_attribute = declaration::find((*ce).attributes);
-        // Most linked classes carry no attribute of ours: nothing is collected or named for them.
-        if class_attribute.is_none() && !members_attributed(ce) {
-            return Ok(Vec::new());
-        }
         let props = declared_statics(ce);
         let methods = declared_methods(ce);
         let class = zend::zstr_bytes((*ce).name);
@@ -202,6 +199,21 @@ unsafe fn declared_name<'a>(p: *mut zend_property_info) -> &'a [u8] {
     match name {
         [0, rest @ ..] => rest.iter().position(|&b| b == 0).map_or(name, |i| &rest[i + 1..]),
         _ => name,
+    }
+}
+
+/// Whether [`plan`] can find units in `ce`: a user class (not a trait or interface) whose declaration
+/// or a static it declares carries an attribute of ours. Reads attribute names only (no argument is
+/// evaluated, nothing is allocated), so it is safe while a script is being compiled.
+///
+/// # Safety
+/// `ce` must be a live class.
+pub unsafe fn may_have_units(ce: *mut zend_class_entry) -> bool {
+    // SAFETY: as above; the class's attribute tables are live or null.
+    unsafe {
+        (*ce).type_ == ZEND_USER_CLASS
+            && (*ce).ce_flags & (ZEND_ACC_TRAIT | ZEND_ACC_INTERFACE) == 0
+            && (declaration::find((*ce).attributes).is_some() || members_attributed(ce))
     }
 }
 
