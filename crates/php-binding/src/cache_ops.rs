@@ -35,6 +35,19 @@ macro_rules! cache_method {
 }
 pub(crate) use cache_method;
 
+/// Runs `f` with the backend for `tier` borrowed from the request's runtime, not cloned: the hot
+/// paths (`get`, `getMultiple`, `set`, counters) pay no reference counting (see
+/// `request::with_runtime`). Without a backend the method returns false (§5.1).
+fn with_backend(tier: Tier, call: &Call, f: impl FnOnce(&Backend) -> Parsed<()>) -> Parsed<()> {
+    request::with_runtime(|runtime| match runtime.and_then(|rt| rt.backend(tier)) {
+        Some(backend) => f(backend),
+        None => {
+            call.ret().set_bool(false);
+            Ok(())
+        }
+    })
+}
+
 /// The backend for `tier`, or `None` when unavailable (§5.1: the method then returns false).
 fn available(tier: Tier) -> Option<(std::sync::Arc<Runtime>, Backend)> {
     let runtime = request::runtime()?;
@@ -164,12 +177,7 @@ pub fn get(tier: Tier, call: &Call) -> Parsed<()> {
     if let Some(d) = default {
         args::not_closure(2, d)?;
     }
-    // The runtime is borrowed, not cloned: a hot get pays no reference counting (see `with_runtime`).
-    request::with_runtime(|runtime| {
-        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
-            call.ret().set_bool(false);
-            return Ok(());
-        };
+    with_backend(tier, call, |backend| {
         match fetch_into(tier, backend, key, call.ret())? {
             Some(true) => {}
             None => call.ret().set_bool(false),
@@ -221,13 +229,7 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
             slots.push((key, slot));
         }
     })?;
-    request::with_runtime(|runtime| {
-        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
-            call.ret().set_bool(false);
-            return Ok(());
-        };
-        fill_multiple(tier, backend, call, &slots, defaults, result)
-    })
+    with_backend(tier, call, |backend| fill_multiple(tier, backend, call, &slots, defaults, result))
 }
 
 /// The fetch half of `getMultiple()`: every checked key's slot in `result` gets its value (or default).
@@ -281,12 +283,7 @@ pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
     call.full_key(1, key)?;
     args::not_closure(2, value)?;
     let ttl = args::non_negative(3, ttl)?;
-    // Borrowed from the runtime rather than cloned: no reference-count traffic on the store path.
-    request::with_runtime(|runtime| {
-        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
-            call.ret().set_bool(false);
-            return Ok(());
-        };
+    with_backend(tier, call, |backend| {
         let stored = store_value(tier, backend, key, value, ttl)?;
         call.ret().set_bool(stored);
         Ok(())
@@ -425,11 +422,10 @@ fn counter(direction: Direction, call: &Call) -> Parsed<()> {
     let key = call.string(1)?;
     let step = if call.num_args() >= 2 { call.long(2)? } else { 1 };
     call.full_key(1, key)?;
-    request::with_runtime(|runtime| match runtime.and_then(|rt| rt.backend(Tier::Pinned)) {
-        Some(backend) => update_counter(direction, backend, key, step, call),
-        None => call.ret().set_bool(false),
-    });
-    Ok(())
+    with_backend(Tier::Pinned, call, |backend| {
+        update_counter(direction, backend, key, step, call);
+        Ok(())
+    })
 }
 
 /// `increment()`/`decrement()` once the backend is known: waits for another request's reservation of
