@@ -74,6 +74,21 @@ struct BackendCache {
     misses: u64,
 }
 
+impl BackendCache {
+    /// The outcome remembered for `key` while it is still valid (tagged with `epoch`; a hit not
+    /// expired, `now` being the clock, read at most once per batch), counted: `count` is added to the
+    /// hits or the misses. `None`: the shared index must be asked.
+    fn known(&mut self, key: &[u8], epoch: u64, count: u64, now: &mut Option<u64>) -> Option<&Lookup> {
+        let outcome = self.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome)?;
+        match outcome {
+            Lookup::Miss => self.misses += count,
+            Lookup::Hit(local) if !expired_at(local, now) => self.hits += count,
+            _ => return None,
+        }
+        Some(outcome)
+    }
+}
+
 #[derive(Default)]
 struct ThreadCache {
     backends: [BackendCache; 2],
@@ -150,11 +165,7 @@ fn now_ms() -> u64 {
     MonotonicClock.now_ms()
 }
 
-fn expired(local: &Local) -> bool {
-    expired_at(local, &mut None)
-}
-
-/// [`expired`] with the clock read at most once for a batch (`now` caches it).
+/// Whether `local` has expired, the clock read at most once for a batch (`now` caches it).
 fn expired_at(local: &Local, now: &mut Option<u64>) -> bool {
     local.expires_ms != 0 && *now.get_or_insert_with(now_ms) >= local.expires_ms
 }
@@ -284,13 +295,8 @@ pub unsafe fn fetch_ready_many<'k>(
         let cache = c.backend(tier, backend);
         for (key, slot) in slots {
             let (key, slot) = (&key[..], *slot);
-            let looked = match cache.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
-                Some(Lookup::Miss) => {
-                    cache.misses += 1;
-                    Lookup::Miss
-                }
-                Some(Lookup::Hit(local)) if !expired_at(local, &mut now) => {
-                    cache.hits += 1;
+            let looked = match cache.known(key, epoch, 1, &mut now) {
+                Some(Lookup::Hit(local)) => {
                     if let LocalValue::Built(blueprint) = &local.value {
                         if let Some(ready) = blueprint.ready_root() {
                             // SAFETY: the caller guarantees a writable slot with nothing to release.
@@ -300,7 +306,7 @@ pub unsafe fn fetch_ready_many<'k>(
                     }
                     Lookup::Hit(local.clone())
                 }
-                _ => Lookup::Unknown,
+                known => known.cloned().unwrap_or(Lookup::Unknown),
             };
             pending.push((key, slot, looked));
         }
@@ -313,18 +319,7 @@ pub unsafe fn fetch_ready_many<'k>(
 fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
     let epoch = backend.epoch();
     CACHE.with_borrow_mut(|c| {
-        let cache = c.backend(tier, backend);
-        match cache.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome) {
-            Some(Lookup::Miss) => {
-                cache.misses += count;
-                Lookup::Miss
-            }
-            Some(Lookup::Hit(local)) if !expired(local) => {
-                cache.hits += count;
-                Lookup::Hit(local.clone())
-            }
-            _ => Lookup::Unknown,
-        }
+        c.backend(tier, backend).known(key, epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown)
     })
 }
 
