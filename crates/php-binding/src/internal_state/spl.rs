@@ -39,6 +39,31 @@ struct ArrayObjectView {
 /// pointer more.
 const FLAGS_AT: [usize; 2] = [20, 28];
 
+/// Where the `spl_array_object` of `obj` starts, and the offset of the engine object in it (the
+/// handlers' `offset`).
+///
+/// # Safety
+/// `obj` must be a live object of the `ArrayStorage` family.
+unsafe fn allocation_of(obj: *mut zend_object) -> Option<(*mut u8, usize)> {
+    // SAFETY: a live object has live handlers; `offset` is where the engine object sits in the
+    // allocation that `spl_array_object_new_ex` made, which starts with the storage zval.
+    unsafe {
+        let offset = usize::try_from((*(*obj).handlers).offset).ok()?;
+        Some((obj.cast::<u8>().sub(offset), offset))
+    }
+}
+
+/// Whether the layout with `ar_flags` at `flags_at` fits in front of the engine object (at `offset`)
+/// of the `spl_array_object` at `start`, with, in the 8.4 layout, its pointer between the storage and
+/// the iterator slot unset.
+///
+/// # Safety
+/// `start` and `offset` must come from [`allocation_of`] for a live object.
+unsafe fn fits(start: *mut u8, offset: usize, flags_at: usize) -> bool {
+    // SAFETY: the pointer is read only once the layout is known to end before the engine object.
+    flags_at + 4 <= offset && (flags_at == FLAGS_AT[0] || unsafe { start.add(16).cast::<u64>().read_unaligned() } == 0)
+}
+
 impl ArrayObjectView {
     /// The view of `obj`, an object fresh from `spl_array_object_new_ex` (object creation or a clone
     /// handler) that nothing has iterated: its layout is found from its iterator slot, which that
@@ -49,18 +74,13 @@ impl ArrayObjectView {
     /// `obj` must be such an object (`ArrayObject`, `ArrayIterator`, `RecursiveArrayIterator` or a
     /// subclass).
     unsafe fn of_fresh(obj: *mut zend_object) -> Option<ArrayObjectView> {
-        // SAFETY: a live object has live handlers; `offset` is where the engine object sits in the
-        // allocation that `spl_array_object_new_ex` made, which starts with the storage zval; only
-        // fields before the engine object are read, and the 8.4 layout's pointer only after the 8.2
-        // layout's iterator slot did not match.
+        // SAFETY: the caller's object; `fits` checks a layout before its iterator slot is read, and
+        // only fields before the engine object are read.
         unsafe {
-            let offset = usize::try_from((*(*obj).handlers).offset).ok()?;
-            let start = obj.cast::<u8>().sub(offset);
-            let flags_at = FLAGS_AT.into_iter().filter(|&at| at + 4 <= offset).find(|&at| {
-                let iterator_slot = start.add(at - 4).cast::<u32>().read_unaligned();
-                let extra_pointer_unset = at == 20 || start.add(16).cast::<u64>().read_unaligned() == 0;
-                iterator_slot == u32::MAX && extra_pointer_unset
-            })?;
+            let (start, offset) = allocation_of(obj)?;
+            let flags_at = FLAGS_AT
+                .into_iter()
+                .find(|&at| fits(start, offset, at) && start.add(at - 4).cast::<u32>().read_unaligned() == u32::MAX)?;
             Some(ArrayObjectView { start, flags_at })
         }
     }
@@ -72,10 +92,8 @@ impl ArrayObjectView {
     unsafe fn sibling(self, obj: *mut zend_object) -> Option<ArrayObjectView> {
         // SAFETY: as in `of_fresh`; the layout is the build's, found on a fresh object.
         unsafe {
-            let offset = usize::try_from((*(*obj).handlers).offset).ok()?;
-            let start = obj.cast::<u8>().sub(offset);
-            let extra_pointer_unset = self.flags_at == 20 || start.add(16).cast::<u64>().read_unaligned() == 0;
-            (self.flags_at + 4 <= offset && extra_pointer_unset).then_some(ArrayObjectView { start, ..self })
+            let (start, offset) = allocation_of(obj)?;
+            fits(start, offset, self.flags_at).then_some(ArrayObjectView { start, ..self })
         }
     }
 
