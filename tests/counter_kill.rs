@@ -19,7 +19,7 @@ mod support;
 
 use shm_core::{Backend, CounterError, PartitionSpec, Segment, StoreError};
 use std::time::{Duration, Instant};
-use support::{fork, Child, Rng, SharedWords};
+use support::{env_or, fork, Child, Rng, SharedWords};
 
 const MB: u64 = 1 << 20;
 /// Counters 0..3 live in the pinned backend, 3..6 in the volatile one.
@@ -40,7 +40,8 @@ const PROTOCOL_TIMEOUT: Duration = Duration::from_secs(10);
 // ----- the shared array --------------------------------------------------------------------------------
 
 const STOP: usize = 0;
-/// Pause sequence number: while non-zero, workers park at their next operation boundary.
+/// `seq << 8 | (dead + 1)` while the survivors of a kill park at their next operation boundary
+/// (`support::honour_pause`), 0 otherwise.
 const PAUSE: usize = 1;
 const GLOBAL: usize = 2;
 const STRIDE: usize = 16;
@@ -117,16 +118,7 @@ impl Worker<'_> {
     }
 
     fn honour_pause(&self) {
-        loop {
-            let p = self.sh.get(PAUSE);
-            if p == 0 {
-                return;
-            }
-            self.sh.set(wf(self.w, PAUSED), p);
-            while self.sh.get(PAUSE) == p && self.sh.get(STOP) == 0 {
-                std::thread::sleep(Duration::from_micros(100));
-            }
-        }
+        support::honour_pause(self.sh, PAUSE, STOP, wf(self.w, PAUSED), self.w);
     }
 
     fn random_op(&mut self) -> Result<(), i32> {
@@ -169,10 +161,6 @@ impl Worker<'_> {
 }
 
 // ----- the parent ----------------------------------------------------------------------------------------
-
-fn env_num<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
 
 #[derive(Default)]
 struct Tally {
@@ -238,7 +226,7 @@ impl Run {
     fn pause(&mut self, dead: usize) -> Result<(), String> {
         self.pause_seq += 1;
         let seq = self.pause_seq;
-        self.sh.set(PAUSE, seq);
+        self.sh.set(PAUSE, seq << 8 | (dead as u64 + 1));
         let t = Instant::now();
         while (0..self.workers).any(|u| u != dead && self.sh.get(wf(u, PAUSED)) != seq) {
             if t.elapsed() > PROTOCOL_TIMEOUT {
@@ -309,10 +297,10 @@ impl Run {
 }
 
 fn counter_kill() -> Result<(), String> {
-    let seconds: f64 = env_num("SC_COUNTER_SECONDS", 5.0);
-    let workers: usize = env_num("SC_COUNTER_WORKERS", 16usize).clamp(2, MAX_WORKERS);
-    let kill_ms: u64 = env_num("SC_COUNTER_KILL_MS", 30u64).max(1);
-    let seed: u64 = env_num("SC_COUNTER_SEED", Rng::seed_from_os());
+    let seconds: f64 = env_or("SC_COUNTER_SECONDS", 5.0);
+    let workers: usize = env_or("SC_COUNTER_WORKERS", 16usize).clamp(2, MAX_WORKERS);
+    let kill_ms: u64 = env_or("SC_COUNTER_KILL_MS", 30u64).max(1);
+    let seed: u64 = env_or("SC_COUNTER_SEED", Rng::seed_from_os());
     println!("    counter kill: {seconds} s, {workers} workers, seed {seed} (SC_COUNTER_SEED)");
     let seg = Segment::create_anonymous(&[PartitionSpec {
         name: "counters".into(),

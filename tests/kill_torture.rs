@@ -19,7 +19,8 @@ mod support;
 use shm_core::{Backend, CounterError, PartitionSpec, RequestId, Segment, StoreError};
 use std::time::{Duration, Instant};
 use support::{
-    checked_value, checked_value_fast, fork, mix64, value_is_intact, value_is_intact_fast, Child, Rng, SharedWords,
+    checked_value, checked_value_fast, env_or, fork, mix64, value_is_intact, value_is_intact_fast, Child, Rng,
+    SharedWords,
 };
 
 const MB: u64 = 1 << 20;
@@ -286,16 +287,7 @@ impl Worker<'_> {
 
     /// Idles at this operation boundary while the parent has another worker stalled under a lock.
     fn honour_pause(&self) {
-        loop {
-            let p = self.sh.get(PAUSE);
-            if p == 0 || (p & 0xff) as usize == self.w + 1 {
-                return;
-            }
-            self.sh.set(self.f(PAUSED), p >> 8);
-            while self.sh.get(PAUSE) == p && self.sh.get(STOP) == 0 {
-                std::thread::sleep(Duration::from_micros(100));
-            }
-        }
+        support::honour_pause(self.sh, PAUSE, STOP, self.f(PAUSED), self.w);
     }
 
     /// A store of a fresh key that sleeps inside its transaction until the parent kills this process.
@@ -569,10 +561,6 @@ fn store_error_code(e: &StoreError) -> u64 {
 }
 
 // ----- the parent ----------------------------------------------------------------------------------------
-
-fn env_f64(name: &str, default: f64) -> f64 {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
 
 /// State letter of a process from /proc/PID/stat ('R' running, 'S' sleeping, 'Z' zombie...).
 fn proc_state(pid: i32) -> Option<char> {
@@ -866,7 +854,7 @@ impl Torture {
     }
 
     fn run(&mut self) -> Result<(), String> {
-        let mean_gap_ms = env_f64("SC_TORTURE_KILL_MS", 150.0).max(1.0);
+        let mean_gap_ms = env_or("SC_TORTURE_KILL_MS", 150.0f64).max(1.0);
         self.children = (0..self.workers).map(|w| self.spawn(w)).collect();
         let deadline = self.start + self.duration;
         while Instant::now() < deadline {
@@ -915,8 +903,8 @@ impl Torture {
 }
 
 fn kill_torture() -> Result<(), String> {
-    let seconds = env_f64("SC_TORTURE_SECONDS", 6.0);
-    let workers = (env_f64("SC_TORTURE_WORKERS", 4.0) as usize).clamp(1, MAX_WORKERS);
+    let seconds = env_or("SC_TORTURE_SECONDS", 6.0f64);
+    let workers = env_or("SC_TORTURE_WORKERS", 4usize).clamp(1, MAX_WORKERS);
     let seed = std::env::var("SC_TORTURE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(Rng::seed_from_os);
     support::check_fast_value_helpers();
     println!("    kill torture: {seconds} s, {workers} workers, seed {seed} (SC_TORTURE_SEED)");

@@ -24,7 +24,7 @@ mod support;
 
 use shm_core::{Backend, BackendStats, PartitionSpec, Segment, StoreError};
 use std::time::{Duration, Instant};
-use support::{checked_value_fast, seed_of, value_is_intact_fast, Rng};
+use support::{checked_value_fast, env_or, seed_of, value_is_intact_fast, Rng};
 
 const MB: u64 = 1 << 20;
 const VOLATILE_BYTES: u64 = 4 * MB;
@@ -48,10 +48,6 @@ const MIN_UTILISATION: f64 = 0.85;
 /// block, so it never empties much of the backend (observed: ~93 % at worst; a store that wipes the
 /// backend takes it to ~0 %).
 const MIN_UTILISATION_ANY_STORE: f64 = 0.80;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|s| s.replace('_', "").parse().ok()).unwrap_or(default)
-}
 
 fn key(k: u64) -> String {
     format!("key-{k}")
@@ -479,8 +475,8 @@ fn pinned_fill(p: &Backend, rng: &mut Rng) -> Result<String, String> {
 }
 
 fn memory_soak() -> Result<(), String> {
-    let ops = env_u64("SC_SOAK_OPS", 200_000);
-    let seed = env_u64("SC_SOAK_SEED", Rng::seed_from_os());
+    let ops = env_or("SC_SOAK_OPS", 200_000u64);
+    let seed = env_or("SC_SOAK_SEED", Rng::seed_from_os());
     println!("    memory soak: {ops} ops, seed {seed} (SC_SOAK_SEED)");
     let seg = Segment::create_anonymous(&[PartitionSpec {
         name: "soak".into(),

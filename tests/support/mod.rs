@@ -147,6 +147,29 @@ impl Drop for SharedWords {
     }
 }
 
+/// The number in environment variable `name` (underscores allowed as digit separators), or `default`
+/// when it is unset or not a number: the knobs of the long runs.
+pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name).ok().and_then(|s| s.replace('_', "").parse().ok()).unwrap_or(default)
+}
+
+/// The worker's side of the pause protocol of the multi-process tests. The parent writes
+/// `seq << 8 | (exempt + 1)` into word `pause` (0: no pause); every worker but `exempt` acknowledges
+/// `seq` in its own word `paused` at its next operation boundary and idles there until `pause`
+/// changes or word `stop` is set.
+pub fn honour_pause(sh: &SharedWords, pause: usize, stop: usize, paused: usize, worker: usize) {
+    loop {
+        let p = sh.get(pause);
+        if p == 0 || (p & 0xff) as usize == worker + 1 {
+            return;
+        }
+        sh.set(paused, p >> 8);
+        while sh.get(pause) == p && sh.get(stop) == 0 {
+            std::thread::sleep(Duration::from_micros(100));
+        }
+    }
+}
+
 /// A small deterministic PRNG (splitmix64): reproducible runs from a printed seed, no dependencies.
 #[derive(Clone)]
 pub struct Rng(u64);
