@@ -188,7 +188,7 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         cloned: vec![false; blueprint.objects.len()],
         references: Vec::with_capacity(blueprint.references.len()),
         arrays: Vec::with_capacity(blueprint.arrays.len()),
-        deferred: Vec::with_capacity(blueprint.hook_order.len()),
+        hooks: if blueprint.hook_order.is_empty() { Vec::new() } else { vec![None; blueprint.objects.len()] },
     };
     match run.all() {
         Ok(value) => {
@@ -229,7 +229,9 @@ struct Run<'b, 'm> {
     cloned: Vec<bool>,
     references: Vec<zval>,
     arrays: Vec<zval>,
-    deferred: Vec<(u32, Deferred)>,
+    /// Per object, the userland hook to run once every object is filled (one at most: `__unserialize`,
+    /// else `__wakeup`); empty where the blueprint runs none.
+    hooks: Vec<Option<Deferred>>,
 }
 
 impl Run<'_, '_> {
@@ -257,7 +259,7 @@ impl Run<'_, '_> {
                 self.fill_object(index)?;
             }
         }
-        if !self.deferred.is_empty() {
+        if !self.hooks.is_empty() {
             self.run_hooks()?;
         }
         self.keep_prototypes();
@@ -346,15 +348,17 @@ impl Run<'_, '_> {
             }
             None => class_lookup::incomplete_class().ok_or(DecodeError::Undecodable)?,
         };
-        let mut object = zval::new();
+        // The object is made in its slot (no copy of the zval after the engine wrote it).
+        self.objects.push(zval::new());
+        let object = self.objects.last_mut().ok_or(DecodeError::Corrupted)?;
         // SAFETY: `ce` is a live class; object_init_ex runs no userland code (no constructor) and
         // throws for classes that cannot be instantiated.
-        unsafe { ffi::object_init_ex(&raw mut object, ce) };
-        if zend::exception_pending() || zvals::type_of(&object) != IS_OBJECT {
+        unsafe { ffi::object_init_ex(object, ce) };
+        if zend::exception_pending() || zvals::type_of(object) != IS_OBJECT {
+            drop(self.objects.pop());
             zvals::clear_exception();
             return Err(DecodeError::Undecodable);
         }
-        self.objects.push(object);
         if class.is_none() {
             let name = zvals::string(&self.bp.shapes[plan.shape as usize].class_name);
             self.add_dynamic(index, INCOMPLETE_CLASS_NAME, name);
@@ -450,7 +454,7 @@ impl Run<'_, '_> {
                 let ce = self.class_of(index);
                 // SAFETY: a live class.
                 if !ce.is_null() && unsafe { !(*ce).__unserialize.is_null() } {
-                    self.deferred.push((index as u32, Deferred::Unserialize(*data)));
+                    self.defer(index, Deferred::Unserialize(*data));
                     return Ok(());
                 }
                 // Without __unserialize, the data are properties (then __wakeup), as unserialize() does.
@@ -534,7 +538,15 @@ impl Run<'_, '_> {
         let ce = self.class_of(index);
         // SAFETY: a live class.
         if !ce.is_null() && !unsafe { class_info::method(ce, b"__wakeup") }.is_null() {
-            self.deferred.push((index as u32, Deferred::Wakeup));
+            self.defer(index, Deferred::Wakeup);
+        }
+    }
+
+    /// Records the hook of object `index`; [`Run::run_hooks`] runs those of the objects the blueprint
+    /// orders hooks for (every object whose plan defers one).
+    fn defer(&mut self, index: usize, call: Deferred) {
+        if let Some(slot) = self.hooks.get_mut(index) {
+            *slot = Some(call);
         }
     }
 
@@ -614,30 +626,25 @@ impl Run<'_, '_> {
 
     /// Runs deferred `__unserialize`/`__wakeup` calls, inner objects first.
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
-        // Objects are filled in index order, so the calls are sorted by object already.
-        let deferred = std::mem::take(&mut self.deferred);
-        debug_assert!(deferred.is_sorted_by_key(|(object, _)| *object));
+        let hooks = std::mem::take(&mut self.hooks);
         for &object in &self.bp.hook_order {
-            let first = deferred.partition_point(|(o, _)| *o < object);
-            let calls = deferred[first..].iter().take_while(|(o, _)| *o == object);
-            for &(_, call) in calls {
-                let obj = self.object_ptr(object as usize);
-                let ce = self.class_of(object as usize);
-                if ce.is_null() {
-                    continue;
-                }
-                // SAFETY: the methods belong to the object's class; hooks run with nothing borrowed.
-                let result = unsafe {
-                    match call {
-                        Deferred::Unserialize(data) => {
-                            let mut args = [self.cell(data)?];
-                            zvals::call_method((*ce).__unserialize, obj, &mut args)
-                        }
-                        Deferred::Wakeup => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
-                    }
-                };
-                result.map_err(|()| DecodeError::Thrown)?;
+            let Some(&Some(call)) = hooks.get(object as usize) else { continue };
+            let obj = self.object_ptr(object as usize);
+            let ce = self.class_of(object as usize);
+            if ce.is_null() {
+                continue;
             }
+            // SAFETY: the methods belong to the object's class; hooks run with nothing borrowed.
+            let result = unsafe {
+                match call {
+                    Deferred::Unserialize(data) => {
+                        let mut args = [self.cell(data)?];
+                        zvals::call_method((*ce).__unserialize, obj, &mut args)
+                    }
+                    Deferred::Wakeup => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
+                }
+            };
+            result.map_err(|()| DecodeError::Thrown)?;
         }
         Ok(())
     }
