@@ -279,7 +279,9 @@ impl Run<'_, '_> {
         unsafe { self.objects[index].value.obj }
     }
 
-    /// An owning zval for `cell`; planned nodes must already exist.
+    /// An owning zval for `cell`; planned nodes must already exist. Inlined: the callers use the zval
+    /// at once, and reading it back from the stack after the call stalls.
+    #[inline(always)]
     fn cell(&mut self, cell: Cell) -> Result<zval, DecodeError> {
         let existing = |slots: &[zval], index: u32| -> Result<zval, DecodeError> {
             match slots.get(index as usize) {
@@ -348,16 +350,23 @@ impl Run<'_, '_> {
             }
             None => class_lookup::incomplete_class().ok_or(DecodeError::Undecodable)?,
         };
-        // The object is made in its slot (no copy of the zval after the engine wrote it).
-        self.objects.push(zval::new());
-        let object = self.objects.last_mut().ok_or(DecodeError::Corrupted)?;
-        // SAFETY: `ce` is a live class; object_init_ex runs no userland code (no constructor) and
-        // throws for classes that cannot be instantiated.
-        unsafe { ffi::object_init_ex(object, ce) };
-        if zend::exception_pending() || zvals::type_of(object) != IS_OBJECT {
-            drop(self.objects.pop());
-            zvals::clear_exception();
-            return Err(DecodeError::Undecodable);
+        // The engine writes the object straight into the next slot (no zval copied after it).
+        self.objects.reserve(1);
+        let slot = self.objects.spare_capacity_mut().first_mut().ok_or(DecodeError::Corrupted)?.as_mut_ptr();
+        // SAFETY: `ce` is a live class; object_init_ex runs no userland code (no constructor), writes
+        // the slot's value and type (an object, or null when it throws for a class that cannot be
+        // instantiated); the slot joins the vector only once it holds an object.
+        unsafe {
+            ffi::object_init_ex(slot, ce);
+            let made = zvals::type_of(&*slot) == IS_OBJECT;
+            if zend::exception_pending() || !made {
+                if made {
+                    drop(ptr::read(slot));
+                }
+                zvals::clear_exception();
+                return Err(DecodeError::Undecodable);
+            }
+            self.objects.set_len(self.objects.len() + 1);
         }
         if class.is_none() {
             let name = zvals::string(&self.bp.shapes[plan.shape as usize].class_name);
