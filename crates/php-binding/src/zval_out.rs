@@ -30,6 +30,8 @@ use crate::zvals;
 
 /// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
 const TYPE_MASK: u32 = (1 << 25) - 1;
+/// `IS_PROP_UNINIT`: the slot flag of a typed property that was never initialized.
+const PROP_UNINIT: u32 = 1;
 /// `ZEND_CLASS_CONST_IS_CASE`.
 const CONST_IS_CASE: u32 = 1 << 6;
 /// `ZEND_FETCH_CLASS_SILENT`.
@@ -812,8 +814,10 @@ unsafe fn write_slot(
         let old = ptr::read(target);
         match value {
             None => {
+                // A typed property stays uninitialized (read: an Error, as after `unserialize()`); an
+                // untyped one is unset (read: `__get`).
                 (*target).u1.type_info = IS_UNDEF;
-                (*target).u2.extra = 0;
+                (*target).u2.extra = if typed { PROP_UNINIT } else { 0 };
             }
             Some(mut value) => {
                 if typed {
