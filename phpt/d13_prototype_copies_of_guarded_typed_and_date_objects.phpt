@@ -21,6 +21,7 @@ class Magic {
     public function __isset($n) { return false; }
 }
 class Node { public ?Node $next = null; public array $list = []; }
+class Bare {}
 
 $m = new Magic('m');
 $m->typed = 7;
@@ -33,7 +34,7 @@ $n->next->next = $n;                  // another cycle
 $n->list = [$s, 'k' => [1, 2]];
 $d = new stdClass;
 $d->dyn = $s;                         // dynamic properties: copied property by property
-V::set('g', [$m, $s, $n, $d]);
+V::set('g', [$m, $s, $n, $d, new Bare, new stdClass]);  // and objects without any property
 unset($m, $s, $n, $d);
 
 $a = V::get('g');
@@ -59,6 +60,8 @@ $a[3]->dyn = null;
 $a[1]->label = 'changed';
 var_dump($b[0]->typed, $b[0]->peer->seen, $b[2]->list['k'], $b[3]->dyn === $b[1], $b[1]->label);
 var_dump($c[1]->format('Y-m-d H:i:s e'), $c[1]->label, $c[1]->getTimestamp());
+$a[5]->added = 1;
+var_dump($b[4] instanceof Bare, $b[4] !== $a[4], get_object_vars($b[5]), get_object_vars($a[5]));
 var_dump(V::get('g')[1]->format('Y-m-d H:i:s'), Stamp::$hooks, Stamp::$clones);
 ?>
 --EXPECT--
@@ -100,6 +103,14 @@ string(1) "x"
 string(23) "2026-03-04 05:06:07 UTC"
 string(1) "x"
 int(1772600767)
+bool(true)
+bool(true)
+array(0) {
+}
+array(1) {
+  ["added"]=>
+  int(1)
+}
 string(19) "2026-03-04 05:06:07"
 int(1)
 int(0)

@@ -248,8 +248,10 @@ impl Copier {
             }
             let count = zvals::slot_count(ce);
             let guards = (*ce).ce_flags & zend::ZEND_ACC_USE_GUARDS != 0;
+            // `zend_object_alloc`: the standard object ends with room for one slot, which objects
+            // without slots (or a guard) do not use.
             let slots = count + usize::from(guards);
-            let size = offset + size_of::<zend_object>() + size_of::<zval>() * slots.max(1) - size_of::<zval>();
+            let size = offset + size_of::<zend_object>() - size_of::<zval>() + size_of::<zval>() * slots;
             let base = ffi::_emalloc(size).cast::<u8>();
             std::ptr::copy_nonoverlapping(obj.cast::<u8>().sub(offset), base, size);
             let new = base.add(offset).cast::<zend_object>();
