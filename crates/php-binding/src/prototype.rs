@@ -8,7 +8,9 @@
 //! cases, `stdClass`, objects of userland classes without an internal ancestor, and the date classes
 //! and their subclasses (Carbon: their state is copied field by field, as their clone handler copies
 //! it); anything else (other internal classes, PHP references) keeps no prototype and is restored on
-//! every fetch.
+//! every fetch. An object without dynamic properties (and, of the date classes, a `DateTime`) is
+//! copied as its allocation, byte for byte, then given its own header, references and date state:
+//! the first fetch of a request pays for this copy, so it does not write the class defaults first.
 
 use foldhash::{HashMap, HashMapExt};
 
