@@ -8,7 +8,9 @@
 //! cases, `stdClass`, objects of userland classes without an internal ancestor, and the date classes
 //! and their subclasses (Carbon: their state is copied field by field, as their clone handler copies
 //! it); anything else (other internal classes, PHP references) keeps no prototype and is restored on
-//! every fetch.
+//! every fetch. An object without dynamic properties (and, of the date classes, a `DateTime`) is
+//! copied as its allocation, byte for byte, then given its own header, references and date state:
+//! the first fetch of a request pays for this copy, so it does not write the class defaults first.
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -149,6 +151,10 @@ impl Copier {
         }
         // SAFETY: a live class.
         let state = unsafe { self.internal_state(ce) }?;
+        // SAFETY: a live object of `ce`, whose internal base (if any) is of the date `state` family.
+        if let Some(copied) = unsafe { self.object_bytes(obj, ce, state, depth) } {
+            return copied;
+        }
         let mut out = zval::new();
         // SAFETY: `ce` is a linked, instantiable class (it has a live instance); no constructor runs.
         if unsafe { ffi::object_init_ex(&raw mut out, ce) } != 0 {
@@ -205,6 +211,101 @@ impl Copier {
             }
         }
         Some(out)
+    }
+
+    /// The copy of an object without dynamic properties, made as the engine's clone handlers make one
+    /// but without `__clone` and without first filling the copy with its class's defaults: its
+    /// allocation is copied byte for byte, then given its own header (handle, one reference, no GC
+    /// flags), a reference to each shared property value, copies of the arrays and objects it holds, and,
+    /// for a `DateTime`, its own time. `None` where this does not apply (dynamic properties, other
+    /// internal state, a lazy object): [`Copier::object`] then copies property by property.
+    ///
+    /// # Safety
+    /// `obj` must be a live object of `ce`; `state` is what [`Copier::internal_state`] answered for `ce`.
+    unsafe fn object_bytes(
+        &mut self,
+        obj: *mut zend_object,
+        ce: *mut zend_class_entry,
+        state: Option<StateFamily>,
+        depth: usize,
+    ) -> Option<Option<zval>> {
+        // What precedes the standard object in the allocation: nothing for userland classes and
+        // stdClass (`zend_objects_new`), the time pointer for `php_date_obj`.
+        let offset = match state {
+            None => 0,
+            Some(StateFamily::DateTime) => internal_state::DATE_STD_OFFSET,
+            Some(_) => return None,
+        };
+        // SAFETY: a live object and class (caller); the allocation holds `offset` bytes, the standard
+        // object, then one zval per declared slot plus the guard slot of classes using guards
+        // (`zend_object_alloc`), all copied; every field of the copy that names the original or its
+        // ownership is rewritten before the copy is used, and every value it shares gets a reference.
+        unsafe {
+            if !(*obj).properties.is_null() {
+                return None;
+            }
+            #[cfg(php84)]
+            if (*obj).extra_flags != 0 {
+                return None; // a lazy object
+            }
+            let count = zvals::slot_count(ce);
+            let guards = (*ce).ce_flags & zend::ZEND_ACC_USE_GUARDS != 0;
+            // `zend_object_alloc`: the standard object ends with room for one slot, which objects
+            // without slots (or a guard) do not use.
+            let slots = count + usize::from(guards);
+            let size = offset + size_of::<zend_object>() - size_of::<zval>() + size_of::<zval>() * slots;
+            let base = ffi::_emalloc(size).cast::<u8>();
+            std::ptr::copy_nonoverlapping(obj.cast::<u8>().sub(offset), base, size);
+            let new = base.add(offset).cast::<zend_object>();
+            (*new).gc.refcount = 0; // `out`, made below, holds the one reference
+                                    // A prototype released at request end, or a copy abandoned half-way, must not run __destruct
+                                    // (see `object`); no other flag of the original (GC state, weak references) applies.
+            (*new).gc.u.type_info = IS_OBJECT;
+            zvals::skip_destructor(new);
+            if guards {
+                (*zvals::property_slot(new, count)).u1.type_info = IS_UNDEF;
+            }
+            if state.is_some() {
+                internal_state::detach_time(new);
+            }
+            zend::zend_objects_store_put(new);
+            // Shared values get their reference now; arrays and objects are left unset until copied, so
+            // the copy can be released consistently at any point.
+            let mut deep = false;
+            for i in 0..count {
+                let dst = zvals::property_slot(new, i);
+                if type_of(&*dst) <= ffi::IS_STRING {
+                    if zvals::is_refcounted(dst) {
+                        (*(*dst).value.counted).gc.refcount += 1;
+                    }
+                } else {
+                    (*dst).u1.type_info = IS_UNDEF;
+                    deep = true;
+                }
+            }
+            let out = zvals::object_zval(new);
+            self.objects.insert(obj, new);
+            if let Some(family) = state {
+                if internal_state::copy_state(family, obj, new).is_err() {
+                    return Some(None);
+                }
+            }
+            if deep {
+                for i in 0..count {
+                    let src = &*zvals::property_slot(obj, i);
+                    if type_of(src) <= ffi::IS_STRING {
+                        continue;
+                    }
+                    let Some(copied) = self.value(src, depth + 1) else { return Some(None) };
+                    // The slot keeps its flags (u2: the uninitialized/readonly guards).
+                    let dst = zvals::property_slot(new, i);
+                    (*dst).value = copied.value;
+                    (*dst).u1 = copied.u1;
+                    std::mem::forget(copied);
+                }
+            }
+            Some(Some(out))
+        }
     }
 
     /// Whether objects of `ce` can be copied here: `Some(None)` for `stdClass` and plain userland

@@ -21,6 +21,9 @@ unsafe extern "C" {
     fn php_get_module_initialized() -> std::ffi::c_int;
     /// What `zend_string_hash_val` calls when `h` is not cached yet: computes and caches it.
     fn zend_string_hash_func(s: *mut zend_string) -> u64;
+    /// `zend_objects_API.h`: gives a new object its handle in the request's object store
+    /// (`ZEND_FASTCALL` is the C convention on 64-bit targets).
+    pub fn zend_objects_store_put(object: *mut ext_php_rs::ffi::zend_object);
 }
 
 pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
@@ -28,6 +31,7 @@ pub const ZEND_ACC_PRIVATE: u32 = 1 << 2;
 pub const ZEND_ACC_STATIC: u32 = 1 << 4;
 pub const ZEND_ACC_FINAL: u32 = 1 << 5;
 pub const ZEND_ACC_READONLY: u32 = 1 << 7;
+pub const ZEND_ACC_USE_GUARDS: u32 = 1 << 11;
 pub const ZEND_ACC_NO_DYNAMIC_PROPERTIES: u32 = 1 << 13;
 pub const ZEND_ACC_READONLY_CLASS: u32 = 1 << 16;
 pub const ZEND_ACC_ENUM: u32 = 1 << 28;

@@ -30,6 +30,8 @@ use crate::zvals;
 
 /// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
 const TYPE_MASK: u32 = (1 << 25) - 1;
+/// `IS_PROP_UNINIT`: the slot flag of a typed property that was never initialized.
+const PROP_UNINIT: u32 = 1;
 /// `ZEND_CLASS_CONST_IS_CASE`.
 const CONST_IS_CASE: u32 = 1 << 6;
 /// `ZEND_FETCH_CLASS_SILENT`.
@@ -188,7 +190,7 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         cloned: vec![false; blueprint.objects.len()],
         references: Vec::with_capacity(blueprint.references.len()),
         arrays: Vec::with_capacity(blueprint.arrays.len()),
-        deferred: Vec::with_capacity(blueprint.hook_order.len()),
+        hooks: if blueprint.hook_order.is_empty() { Vec::new() } else { vec![None; blueprint.objects.len()] },
     };
     match run.all() {
         Ok(value) => {
@@ -229,7 +231,9 @@ struct Run<'b, 'm> {
     cloned: Vec<bool>,
     references: Vec<zval>,
     arrays: Vec<zval>,
-    deferred: Vec<(u32, Deferred)>,
+    /// Per object, the userland hook to run once every object is filled (one at most: `__unserialize`,
+    /// else `__wakeup`); empty where the blueprint runs none.
+    hooks: Vec<Option<Deferred>>,
 }
 
 impl Run<'_, '_> {
@@ -257,7 +261,7 @@ impl Run<'_, '_> {
                 self.fill_object(index)?;
             }
         }
-        if !self.deferred.is_empty() {
+        if !self.hooks.is_empty() {
             self.run_hooks()?;
         }
         self.keep_prototypes();
@@ -277,7 +281,9 @@ impl Run<'_, '_> {
         unsafe { self.objects[index].value.obj }
     }
 
-    /// An owning zval for `cell`; planned nodes must already exist.
+    /// An owning zval for `cell`; planned nodes must already exist. Inlined: the callers use the zval
+    /// at once, and reading it back from the stack after the call stalls.
+    #[inline(always)]
     fn cell(&mut self, cell: Cell) -> Result<zval, DecodeError> {
         let existing = |slots: &[zval], index: u32| -> Result<zval, DecodeError> {
             match slots.get(index as usize) {
@@ -346,15 +352,24 @@ impl Run<'_, '_> {
             }
             None => class_lookup::incomplete_class().ok_or(DecodeError::Undecodable)?,
         };
-        let mut object = zval::new();
-        // SAFETY: `ce` is a live class; object_init_ex runs no userland code (no constructor) and
-        // throws for classes that cannot be instantiated.
-        unsafe { ffi::object_init_ex(&raw mut object, ce) };
-        if zend::exception_pending() || zvals::type_of(&object) != IS_OBJECT {
-            zvals::clear_exception();
-            return Err(DecodeError::Undecodable);
+        // The engine writes the object straight into the next slot (no zval copied after it).
+        self.objects.reserve(1);
+        let slot = self.objects.spare_capacity_mut().first_mut().ok_or(DecodeError::Corrupted)?.as_mut_ptr();
+        // SAFETY: `ce` is a live class; object_init_ex runs no userland code (no constructor), writes
+        // the slot's value and type (an object, or null when it throws for a class that cannot be
+        // instantiated); the slot joins the vector only once it holds an object.
+        unsafe {
+            ffi::object_init_ex(slot, ce);
+            let made = zvals::type_of(&*slot) == IS_OBJECT;
+            if zend::exception_pending() || !made {
+                if made {
+                    drop(ptr::read(slot));
+                }
+                zvals::clear_exception();
+                return Err(DecodeError::Undecodable);
+            }
+            self.objects.set_len(self.objects.len() + 1);
         }
-        self.objects.push(object);
         if class.is_none() {
             let name = zvals::string(&self.bp.shapes[plan.shape as usize].class_name);
             self.add_dynamic(index, INCOMPLETE_CLASS_NAME, name);
@@ -450,7 +465,7 @@ impl Run<'_, '_> {
                 let ce = self.class_of(index);
                 // SAFETY: a live class.
                 if !ce.is_null() && unsafe { !(*ce).__unserialize.is_null() } {
-                    self.deferred.push((index as u32, Deferred::Unserialize(*data)));
+                    self.defer(index, Deferred::Unserialize(*data));
                     return Ok(());
                 }
                 // Without __unserialize, the data are properties (then __wakeup), as unserialize() does.
@@ -534,7 +549,15 @@ impl Run<'_, '_> {
         let ce = self.class_of(index);
         // SAFETY: a live class.
         if !ce.is_null() && !unsafe { class_info::method(ce, b"__wakeup") }.is_null() {
-            self.deferred.push((index as u32, Deferred::Wakeup));
+            self.defer(index, Deferred::Wakeup);
+        }
+    }
+
+    /// Records the hook of object `index`; [`Run::run_hooks`] runs those of the objects the blueprint
+    /// orders hooks for (every object whose plan defers one).
+    fn defer(&mut self, index: usize, call: Deferred) {
+        if let Some(slot) = self.hooks.get_mut(index) {
+            *slot = Some(call);
         }
     }
 
@@ -614,30 +637,25 @@ impl Run<'_, '_> {
 
     /// Runs deferred `__unserialize`/`__wakeup` calls, inner objects first.
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
-        // Objects are filled in index order, so the calls are sorted by object already.
-        let deferred = std::mem::take(&mut self.deferred);
-        debug_assert!(deferred.is_sorted_by_key(|(object, _)| *object));
+        let hooks = std::mem::take(&mut self.hooks);
         for &object in &self.bp.hook_order {
-            let first = deferred.partition_point(|(o, _)| *o < object);
-            let calls = deferred[first..].iter().take_while(|(o, _)| *o == object);
-            for &(_, call) in calls {
-                let obj = self.object_ptr(object as usize);
-                let ce = self.class_of(object as usize);
-                if ce.is_null() {
-                    continue;
-                }
-                // SAFETY: the methods belong to the object's class; hooks run with nothing borrowed.
-                let result = unsafe {
-                    match call {
-                        Deferred::Unserialize(data) => {
-                            let mut args = [self.cell(data)?];
-                            zvals::call_method((*ce).__unserialize, obj, &mut args)
-                        }
-                        Deferred::Wakeup => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
-                    }
-                };
-                result.map_err(|()| DecodeError::Thrown)?;
+            let Some(&Some(call)) = hooks.get(object as usize) else { continue };
+            let obj = self.object_ptr(object as usize);
+            let ce = self.class_of(object as usize);
+            if ce.is_null() {
+                continue;
             }
+            // SAFETY: the methods belong to the object's class; hooks run with nothing borrowed.
+            let result = unsafe {
+                match call {
+                    Deferred::Unserialize(data) => {
+                        let mut args = [self.cell(data)?];
+                        zvals::call_method((*ce).__unserialize, obj, &mut args)
+                    }
+                    Deferred::Wakeup => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
+                }
+            };
+            result.map_err(|()| DecodeError::Thrown)?;
         }
         Ok(())
     }
@@ -796,8 +814,10 @@ unsafe fn write_slot(
         let old = ptr::read(target);
         match value {
             None => {
+                // A typed property stays uninitialized (read: an Error, as after `unserialize()`); an
+                // untyped one is unset (read: `__get`).
                 (*target).u1.type_info = IS_UNDEF;
-                (*target).u2.extra = 0;
+                (*target).u2.extra = if typed { PROP_UNINIT } else { 0 };
             }
             Some(mut value) => {
                 if typed {

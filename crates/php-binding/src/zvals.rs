@@ -451,6 +451,7 @@ impl Ready {
     }
 
     /// An owning zval of the value (adds the reference a refcounted value needs).
+    #[inline]
     pub fn to_zval(self) -> zval {
         let mut z = zval::new();
         // SAFETY: `z` is a fresh zval; a refcounted value is kept alive by its owner, and the copy takes

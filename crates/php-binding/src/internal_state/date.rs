@@ -566,6 +566,20 @@ pub unsafe fn copy_state(family: StateFamily, src: *mut zend_object, dst: *mut z
     }
 }
 
+/// Where the standard object sits in the allocation of a `DateTime`-family object (`php_date_obj`): the
+/// bytes before it belong to the date state.
+pub const DATE_STD_OFFSET: usize = std::mem::offset_of!(DateObj, std);
+
+/// Forgets the time of a `DateTime`-family object whose allocation was copied byte for byte from another
+/// one (the time pointer is the original's), so that [`copy_state`] can give it its own.
+///
+/// # Safety
+/// `obj` must be the `std` member of a `php_date_obj` whose time pointer it does not own.
+pub unsafe fn detach_time(obj: *mut zend_object) {
+    // SAFETY: caller guarantees the container layout.
+    unsafe { (*container::<DateObj>(obj, DATE_STD_OFFSET)).time = std::ptr::null_mut() }
+}
+
 /// # Safety
 /// `obj` must be the `std` member of a live `php_timezone_obj`.
 pub unsafe fn extract_zone<'a>(obj: *mut zend_object) -> Result<InternalState<'a, *mut zval>, StateError> {

@@ -8,7 +8,7 @@ mod date;
 mod heap;
 mod spl;
 
-pub use date::{copy_state, DateSnapshot};
+pub use date::{copy_state, detach_time, DateSnapshot, DATE_STD_OFFSET};
 pub use heap::inject as restore_heap;
 pub use spl::{
     restore_usual as restore_usual_array_storage, separate_clone as separate_array_clone, share_stored_storage,
