@@ -257,9 +257,10 @@ impl Copier {
             let base = ffi::_emalloc(size).cast::<u8>();
             std::ptr::copy_nonoverlapping(obj.cast::<u8>().sub(offset), base, size);
             let new = base.add(offset).cast::<zend_object>();
-            (*new).gc.refcount = 0; // `out`, made below, holds the one reference
-                                    // A prototype released at request end, or a copy abandoned half-way, must not run __destruct
-                                    // (see `object`); no other flag of the original (GC state, weak references) applies.
+            // `out`, made below, holds the one reference. A prototype released at request end, or a
+            // copy abandoned half-way, must not run __destruct (see `object`); no other flag of the
+            // original (GC state, weak references) applies.
+            (*new).gc.refcount = 0;
             (*new).gc.u.type_info = IS_OBJECT;
             zvals::skip_destructor(new);
             if guards {
