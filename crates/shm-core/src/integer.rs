@@ -122,6 +122,7 @@ impl Backend {
     /// Updates live entry `h` of the key, held through an update hazard, unless it is frozen (`None`:
     /// the caller takes the locked path). SeqCst load of the usage word: with the hazard store before it
     /// and the compactor's freeze and hazard scan (`freeze_int`), one side sees the other.
+    #[inline]
     fn update_held_int(
         &self,
         h: &EntryHeader,

@@ -288,6 +288,7 @@ impl ReaderSlots {
     /// linked at the same place again, which makes it a live entry linked after the hazard, held the
     /// same way. The entry's bytes are read only after the second read, which acquires the link store
     /// that published them.
+    #[inline]
     pub(crate) fn hold_linked_for_update(&self, link: &AtomicU64) -> Option<(u64, Hold<'_>)> {
         let slot = self.my_slot()?;
         let off = link.load(Ordering::SeqCst);
