@@ -90,7 +90,7 @@ struct LastSlot {
     pid_tid: u64,
 }
 
-/// Matches no backend: instance ids are random and nonzero words, but a zero one must not find slot 0.
+/// Matches no backend: no process reaches fork generation `u64::MAX`.
 const NO_LAST_SLOT: LastSlot = LastSlot { instance: 0, fork_generation: u64::MAX, slot: 0, pid_tid: 0 };
 
 thread_local! {
@@ -205,8 +205,8 @@ impl ReaderSlots {
         self.my_slot_slow(key)
     }
 
-    /// [`ReaderSlots::my_slot`] when this backend is not the one the thread used last.
-    #[cold]
+    /// [`ReaderSlots::my_slot`] when this backend is not the one the thread used last (a request that
+    /// uses both backends comes here on each switch, at the cost `my_slot` had before the cache).
     fn my_slot_slow(&self, key: (u64, u64)) -> Option<u64> {
         let cached = OWNED.with_borrow(|o| {
             o.iter().find(|e| (e.instance, e.fork_generation) == key).map(|e| (e.slot, e.retry_at_ms, e.pid_tid))
