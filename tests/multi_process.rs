@@ -122,7 +122,7 @@ fn counters_stay_exact_with_16_incrementing_processes_killed_at_random() -> Resu
     const DUPLICATE: usize = 1;
     const FAILED: usize = 2;
     const SEEN: usize = 8; // bitmap of returned values from here on
-    const CAPACITY: u64 = 1 << 26;
+    const CAPACITY: u64 = 1 << 28; // values the bitmap covers (16 processes reach 70 million in 3 s)
     let (_seg, _, p) = anon(MB, 8 * MB);
     let sh = SharedWords::new(SEEN + (CAPACITY / 64) as usize);
     let worker = |p: Backend, sh: &SharedWords| {

@@ -7,7 +7,7 @@ use std::ffi::CStr;
 use ext_php_rs::ffi::{
     self, _zend_expected_type_Z_EXPECTED_ARRAY, _zend_expected_type_Z_EXPECTED_LONG,
     _zend_expected_type_Z_EXPECTED_STRING, zend_execute_data, zend_long, zend_object, zend_string, zval, IS_ARRAY,
-    IS_LONG, IS_NULL, IS_OBJECT, IS_STRING,
+    IS_FALSE, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING, IS_TRUE,
 };
 
 use crate::zend;
@@ -65,6 +65,23 @@ impl Call {
     pub fn ret(&self) -> &mut zval {
         // SAFETY: the return slot is live and exclusively ours for the call.
         unsafe { &mut *self.ret }
+    }
+
+    /// `RETURN_BOOL`: the engine hands a handler its return slot holding null, which owns nothing, so
+    /// only the type word is written (ext-php-rs's `set_bool` first checks for a value to release).
+    /// Only for a slot the handler has not set yet.
+    pub fn return_bool(&self, b: bool) {
+        // SAFETY: the return slot is live and exclusively ours for the call, and holds null (see above).
+        unsafe { (*self.ret).u1.type_info = if b { IS_TRUE } else { IS_FALSE } }
+    }
+
+    /// `RETURN_LONG`, under [`Call::return_bool`]'s condition.
+    pub fn return_long(&self, v: i64) {
+        // SAFETY: as in `return_bool`.
+        unsafe {
+            (*self.ret).value.lval = v;
+            (*self.ret).u1.type_info = IS_LONG;
+        }
     }
 
     /// `$this` of a constructor call.

@@ -608,17 +608,18 @@ impl Backend {
     /// pinned backend. The value is copied under the write lock; readers are never blocked. An integer
     /// stored over an integer entry without a TTL is written in place (see [`Backend::increment`]).
     pub fn store(&self, key: &[u8], tag: u16, value: &[u8], ttl_secs: u64) -> Result<(), StoreError> {
-        let need = entry::entry_bytes(key.len() as u64, value.len() as u64).ok_or(StoreError::TooLarge)?;
-        if need > self.0.alloc.max_payload() || key.len() > u32::MAX as usize {
-            return Err(StoreError::TooLarge);
-        }
         let hash = entry::key_hash(key);
         let ttl = if self.0.kind == BackendKind::Pinned { 0 } else { ttl_secs };
         let int = (tag == TAG_INT && ttl == 0)
             .then(|| value.try_into().ok().map(i64::from_le_bytes).map(IntUpdate::Set))
             .flatten();
+        // In place before the size checks: an integer entry of this key fits by definition.
         if let Some(Some(Ok(_))) = int.map(|update| self.update_int_lock_free(key, hash, update)) {
             return Ok(());
+        }
+        let need = entry::entry_bytes(key.len() as u64, value.len() as u64).ok_or(StoreError::TooLarge)?;
+        if need > self.0.alloc.max_payload() || key.len() > u32::MAX as usize {
+            return Err(StoreError::TooLarge);
         }
         let e = NewEntry { key, hash, tag, value, expires_ms: 0, version: 0, next: 0 };
         if need >= staging::STAGE_BYTES {

@@ -17,6 +17,37 @@
 //! freeze and takes the slow path under the write lock, where it finds the moved entry. A thread that
 //! dies between rewriting the word and moving the epoch on is found by its update hazard, and the epoch
 //! is moved on for it (`Backend::repair_dead_updates`).
+//!
+//! # The atomics of the fast path, and why each is needed
+//! A store over an integer at the head of its bucket executes two locked instructions (`xchg`,
+//! `lock xadd` on x86); an increment, three. Every other access below compiles to a plain load or
+//! store on x86.
+//! 1. **The update hazard, a SeqCst store** (`xchg`; [`crate::reclaim::ReaderSlots::hold_linked_for_update`],
+//!    or `Walk::hold_for_update`). It must be visible before the loads that validate it: the second read
+//!    of the bucket link (else a reclaimer could free the block, and the write would land in memory
+//!    reused by another entry) and the usage word (else compaction could copy the entry between the
+//!    frozen check and the write, losing the update). That is a store followed by loads of other
+//!    words, the one ordering x86 does not give for free (store-buffering): the reclaimer's and the
+//!    compactor's sides each end in a SeqCst fence or read-modify-write, and only a SeqCst store on
+//!    this side closes the pattern. A Release store would let both sides miss each other.
+//! 2. **The link reads and the frozen check, SeqCst loads** (plain loads on x86): their place in the
+//!    single SeqCst order is what the argument in (1) rests on.
+//! 3. **The value word**: a store is a Release store (plain; readers load the word atomically, so
+//!    it is never torn); an increment is a `fetch_add` (`lock xadd`), because increments from any
+//!    number of processes must sum exactly (§11) and a load-then-store would lose concurrent ones.
+//! 4. **The epoch bump, a `fetch_add`** (`lock xadd`; spec §7.4: every counter or in-place update
+//!    moves the epoch). It is a read-modify-write because other in-place updaters and the write-lock
+//!    holder bump concurrently: a load-then-store could write back a value a reader already tagged its
+//!    lookup cache with, and that reader would never see this update. It comes after the value write
+//!    (its Release half orders the write before it): bumped first, a reader could see the new epoch,
+//!    read the old value and keep it under the new tag. And it cannot double as the hazard's barrier
+//!    in (1), which must come before the write: so two locked instructions is the floor for a
+//!    lock-free in-place store.
+//! 5. **The hazard's release, a Release store** (plain; [`Hold`]'s drop): a compactor or reclaimer
+//!    that sees the hazard gone sees the value word and the epoch written before it.
+//!
+//! The reader slot itself costs two Relaxed loads, the backend's instance id and the slot's owner
+//! word (a thread-local cache, `ReaderSlots::my_slot`), and no fence is needed anywhere on this path.
 
 use crate::backend::{Backend, CounterError, CounterUpdate, EPOCH};
 use crate::entry::{self, EntryHeader};
@@ -122,6 +153,7 @@ impl Backend {
     /// Updates live entry `h` of the key, held through an update hazard, unless it is frozen (`None`:
     /// the caller takes the locked path). SeqCst load of the usage word: with the hazard store before it
     /// and the compactor's freeze and hazard scan (`freeze_int`), one side sees the other.
+    #[inline]
     fn update_held_int(
         &self,
         h: &EntryHeader,

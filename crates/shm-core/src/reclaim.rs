@@ -33,7 +33,7 @@ use crate::entry::{self, EntryHeader};
 use crate::journal::{Journal, Txn};
 use crate::process::{self, Owner};
 use crate::region::Region;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// Bytes per reader slot: one cache line, so readers of different threads never share one.
@@ -80,7 +80,21 @@ struct OwnedSlot {
     pid_tid: u64,
 }
 
+/// The slot this thread used last, the per-call fast path of [`ReaderSlots::my_slot`] (counters and
+/// scalar stores call it once each, tens of nanoseconds in all): plain words, no borrow flag, no search.
+#[derive(Clone, Copy)]
+struct LastSlot {
+    instance: u64,
+    fork_generation: u64,
+    slot: u64,
+    pid_tid: u64,
+}
+
+/// Matches no backend: no process reaches fork generation `u64::MAX`.
+const NO_LAST_SLOT: LastSlot = LastSlot { instance: 0, fork_generation: u64::MAX, slot: 0, pid_tid: 0 };
+
 thread_local! {
+    static LAST: Cell<LastSlot> = const { Cell::new(NO_LAST_SLOT) };
     static OWNED: RefCell<Vec<OwnedSlot>> = const { RefCell::new(Vec::new()) };
     /// `(instance, slot, entry)` of the update hazards the last `dead_updates` call of this thread saw.
     static UPDATES_SEEN: RefCell<Vec<(u64, u64, u64)>> = const { RefCell::new(Vec::new()) };
@@ -177,14 +191,30 @@ impl ReaderSlots {
 
     /// Finds or claims this thread's slot. `None` when every slot is owned by a live thread (then the
     /// thread reads without a slot and retries claiming only after `CLAIM_RETRY_MS`).
+    /// The owner word still naming this thread is what keeps a slot this thread's: a slot cleared as
+    /// dead (`clear_if_dead`, a thread id reused) or claimed by another thread is claimed again.
+    #[inline]
     fn my_slot(&self) -> Option<u64> {
         let key = (self.instance_id(), process::fork_generation());
+        let last = LAST.get();
+        if (last.instance, last.fork_generation) == key
+            && self.word(last.slot, OWNER).load(Ordering::Relaxed) == last.pid_tid
+        {
+            return Some(last.slot);
+        }
+        self.my_slot_slow(key)
+    }
+
+    /// [`ReaderSlots::my_slot`] when this backend is not the one the thread used last (a request that
+    /// uses both backends comes here on each switch, at the cost `my_slot` had before the cache).
+    fn my_slot_slow(&self, key: (u64, u64)) -> Option<u64> {
         let cached = OWNED.with_borrow(|o| {
             o.iter().find(|e| (e.instance, e.fork_generation) == key).map(|e| (e.slot, e.retry_at_ms, e.pid_tid))
         });
         match cached {
             Some((Some(slot), _, pid_tid)) if self.word(slot, OWNER).load(Ordering::Relaxed) == pid_tid => {
-                return Some(slot)
+                LAST.set(LastSlot { instance: key.0, fork_generation: key.1, slot, pid_tid });
+                return Some(slot);
             }
             Some((None, retry_at, _)) if MonotonicClock.now_ms() < retry_at => return None,
             _ => {}
@@ -196,6 +226,9 @@ impl ReaderSlots {
             o.retain(|e| (e.instance, e.fork_generation) != key);
             o.push(OwnedSlot { instance: key.0, fork_generation: key.1, slot, retry_at_ms, pid_tid: me.pid_tid() });
         });
+        if let Some(slot) = slot {
+            LAST.set(LastSlot { instance: key.0, fork_generation: key.1, slot, pid_tid: me.pid_tid() });
+        }
         slot
     }
 
@@ -255,6 +288,7 @@ impl ReaderSlots {
     /// linked at the same place again, which makes it a live entry linked after the hazard, held the
     /// same way. The entry's bytes are read only after the second read, which acquires the link store
     /// that published them.
+    #[inline]
     pub(crate) fn hold_linked_for_update(&self, link: &AtomicU64) -> Option<(u64, Hold<'_>)> {
         let slot = self.my_slot()?;
         let off = link.load(Ordering::SeqCst);
