@@ -410,6 +410,16 @@ mod tests {
     }
 
     #[test]
+    fn the_zone_table_agrees_with_localtime() {
+        let zone = Zone::local();
+        // SAFETY: time(NULL) has no preconditions.
+        let now = unsafe { libc::time(std::ptr::null_mut()) };
+        for t in (now..now + (ZONE_DAYS - 1) * 86_400).step_by(86_400 * 3 + 3_607) {
+            assert_eq!(zone.offset_at(t), utc_offset(t), "at {t}");
+        }
+    }
+
+    #[test]
     fn zone_offsets_follow_their_changes() {
         let zone = Zone { offset: 3600, changes: vec![(100, 7200), (200, 3600)] };
         assert_eq!(
