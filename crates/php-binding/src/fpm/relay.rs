@@ -101,15 +101,7 @@ pub fn start() {
     let zone = Zone::local();
     // SAFETY: getpid has no preconditions.
     let master = unsafe { libc::getpid() };
-    // The thread owns the receiving end for the process's life; children close their copy at fork.
     let reader_fd = reader.as_raw_fd();
-    std::mem::forget(reader);
-    READER.store(reader_fd, Ordering::Relaxed);
-    static AT_FORK: std::sync::Once = std::sync::Once::new();
-    // SAFETY: registers a plain extern "C" child handler that only calls close (async-signal-safe).
-    AT_FORK.call_once(|| unsafe {
-        libc::pthread_atfork(None, None, Some(close_reader_in_child));
-    });
     // SAFETY: an all-zero sigset is a valid out-parameter; sigfillset/pthread_sigmask only write the sets.
     let ok = unsafe {
         let mut all: libc::sigset_t = std::mem::zeroed();
@@ -122,9 +114,19 @@ pub fn start() {
         libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
         spawned.is_ok()
     };
-    if ok {
-        let _ = RELAY.set(Relay { writer, master });
+    if !ok {
+        return;
     }
+    // The thread owns the receiving end for the process's life; children close their copy as they are
+    // forked (none is forked in between: MINIT runs on the master's main thread, which forks later).
+    std::mem::forget(reader);
+    READER.store(reader_fd, Ordering::Relaxed);
+    static AT_FORK: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a plain extern "C" child handler that only calls close (async-signal-safe).
+    AT_FORK.call_once(|| unsafe {
+        libc::pthread_atfork(None, None, Some(close_reader_in_child));
+    });
+    let _ = RELAY.set(Relay { writer, master });
 }
 
 extern "C" fn close_reader_in_child() {
@@ -175,7 +177,7 @@ fn sender(msg: &libc::msghdr) -> Option<libc::pid_t> {
         let mut cmsg = libc::CMSG_FIRSTHDR(msg);
         while !cmsg.is_null() {
             let data = libc::CMSG_DATA(cmsg);
-            let len = (*cmsg).cmsg_len as usize - (data as usize - cmsg as usize);
+            let len = ((*cmsg).cmsg_len as usize).saturating_sub(data as usize - cmsg as usize);
             if (*cmsg).cmsg_level == libc::SOL_SOCKET {
                 if (*cmsg).cmsg_type == libc::SCM_CREDENTIALS && len >= size_of::<libc::ucred>() {
                     let cred: libc::ucred = std::ptr::read_unaligned(data.cast());
