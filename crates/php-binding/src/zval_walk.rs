@@ -6,12 +6,15 @@
 //! The walk has two phases. First everything that needs no userland code is written; nothing can change
 //! under the walk. Then each object with a serialization hook (`__serialize`, `__sleep`) has its hook run
 //! once, and each uninitialised PHP 8.4 lazy object its initializer (then its hook, if it has one), in
-//! the order the walk met the objects, and what they produced is written before the next one runs. From the first hook on, every object and reference the walk has met is pinned so that its
-//! identity cannot be recycled, and string and array identities are forgotten before each hook. A value
-//! that needs `PHPSerialized` is detected before any hook runs. Runs before any shm-core call; its
-//! buffers are reused from one store to the next.
+//! the order the walk met the objects, and what they produced is written before the next one runs. From
+//! the first hook on, every object and reference the walk has met is pinned so that its identity cannot
+//! be recycled, and string and array identities are forgotten before each hook, but those of interned
+//! strings (array keys, names, literals), which live until the request ends. A value that needs
+//! `PHPSerialized` is detected before any hook runs. Runs before any shm-core call; its buffers are
+//! reused from one store to the next.
 
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 
 use foldhash::{HashMap, HashSet, HashSetExt};
@@ -133,8 +136,9 @@ pub struct Walk {
     request: u64,
     /// Numbers the encodings, for `Class::encoding`.
     encoding: u64,
-    /// Values kept alive until the walk ends: hook results, internal-state exports, and from the first
-    /// hook on every object and reference the identity maps name.
+    /// Values kept alive until the walk ends: internal-state exports, and from the first hook on every
+    /// object and reference the identity maps name (a `__serialize()` result is held only until it is
+    /// written).
     pinned: Vec<zval>,
     names: Vec<(StringRef, bool)>,
     tier: StoreTier,
@@ -223,7 +227,7 @@ impl Walk {
     /// `z` must be a live array or object zval.
     unsafe fn walk(&mut self, z: *const zval) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live root; the first phase runs no userland code, and each hook's
-        // result is pinned before it is walked.
+        // result is held until it is written.
         unsafe {
             let root = self.slot(z)?;
             self.writer.root(root)?;
@@ -232,12 +236,17 @@ impl Walk {
                 self.before_hook();
                 // Everything met so far is pinned: a lazy object's initializer may run now.
                 let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
-                if self.class((*obj).ce).facts.info.userland_hooks.any() {
-                    self.run_hook(id, obj)?;
+                let result = if self.class((*obj).ce).facts.info.userland_hooks.any() {
+                    self.run_hook(id, obj)?
                 } else {
                     self.tasks.push(Task::Object(id, obj, state));
-                }
+                    None
+                };
                 self.drain()?;
+                // Written: released now, as `serialize()` does, while it is still in the caches. Every
+                // object and reference in it is pinned (hooks have started), so only its arrays and
+                // strings are freed; their identities are forgotten before the next hook.
+                drop(result);
             }
         }
         Ok(())
@@ -270,8 +279,16 @@ impl Walk {
     /// `s` must be a live zend_string.
     #[inline(always)]
     unsafe fn string(&mut self, s: *mut zend_string) -> StringRef {
-        // SAFETY: caller guarantees a live string; its address identifies it until userland code runs.
-        unsafe { self.writer.string(zend::zstr_bytes(s), zend::string_hash(s), s as usize) }
+        // SAFETY: caller guarantees a live string; its address identifies it until userland code runs,
+        // or until the request ends if it is interned (array keys, names, literals: never freed before).
+        unsafe {
+            let (bytes, hash) = (zend::zstr_bytes(s), zend::string_hash(s));
+            if (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0 {
+                self.writer.lasting_string(bytes, hash, s as usize)
+            } else {
+                self.writer.string(bytes, hash, s as usize)
+            }
+        }
     }
 
     /// The string record of a property name.
@@ -458,9 +475,6 @@ impl Walk {
     /// # Safety
     /// `obj` must be a live object reachable from the root.
     unsafe fn object_slot(&mut self, obj: *mut zend_object) -> Result<Slot, Stop> {
-        if let Some(&id) = self.objects.get(&obj) {
-            return Ok(Slot::Node(id));
-        }
         // SAFETY: caller guarantees a live object; its class outlives it.
         unsafe {
             let ce = (*obj).ce;
@@ -475,6 +489,7 @@ impl Walk {
                 let case_name = self.string((*name).value.str_);
                 return Ok(Slot::EnumCase(self.writer.enum_case(class_name, case_name)));
             }
+            // An object met before has a class of the same tier, already counted.
             match info.object_tier(false) {
                 Err(_) => return Err(Stop::Unstorable),
                 // Only reachable before any hook ran if the whole walk so far was hook-free; after that,
@@ -483,8 +498,10 @@ impl Walk {
                 Ok(StoreTier::PHPSerialized) => return Err(Stop::Unstorable),
                 Ok(tier) => self.tier = self.tier.max(tier),
             }
-            let id = self.writer.node(NodeKind::Object);
-            self.objects.insert(obj, id);
+            let id = match self.objects.entry(obj) {
+                Entry::Occupied(known) => return Ok(Slot::Node(*known.get())),
+                Entry::Vacant(vacant) => *vacant.insert(self.writer.node(NodeKind::Object)),
+            };
             if self.hooks_started {
                 self.pinned.push(zvals::object_zval(obj));
             }
@@ -511,15 +528,22 @@ impl Walk {
                 match task {
                     Task::Array(id, ht) => self.write_array(id, ht)?,
                     Task::Object(id, obj, state) => self.write_object(id, obj, state)?,
-                    Task::Reference(id, r) => {
-                        self.writer.begin_reference(id)?;
-                        let slot = self.slot(&raw const (*r).val)?;
-                        self.writer.slot(slot);
-                        self.writer.end()?;
-                    }
+                    Task::Reference(id, r) => self.write_reference(id, r)?,
                 }
             }
         }
+        Ok(())
+    }
+
+    /// # Safety
+    /// `r` must be a live reference (no userland code runs).
+    #[inline(never)]
+    unsafe fn write_reference(&mut self, id: NodeId, r: *mut zend_reference) -> Result<(), Stop> {
+        self.writer.begin_reference(id)?;
+        // SAFETY: caller guarantees a live reference.
+        let slot = unsafe { self.slot(&raw const (*r).val)? };
+        self.writer.slot(slot);
+        self.writer.end()?;
         Ok(())
     }
 
@@ -565,6 +589,7 @@ impl Walk {
     ///
     /// # Safety
     /// `obj` and `state` must be live objects.
+    #[inline(never)]
     unsafe fn write_object(&mut self, id: NodeId, obj: *mut zend_object, state: *mut zend_object) -> Result<(), Stop> {
         // SAFETY: caller guarantees live objects; the facts of `obj`'s class were read when it got its id.
         unsafe {
@@ -660,32 +685,42 @@ impl Walk {
     }
 
     /// Runs the object's serialization hook and writes what it selected (§6.4: once per store).
+    /// `__serialize()`'s array is returned: the caller holds it until its records are written.
     ///
     /// # Safety
     /// `obj` must be a live (pinned) object.
-    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
+    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<Option<zval>, Stop> {
         // SAFETY: caller guarantees a live object; hooks run with no shm-core state held, and what they
-        // return is pinned before the walk reads it.
+        // return is held before the walk reads it.
         unsafe {
             let ce = (*obj).ce;
-            if !(*ce).__serialize.is_null() {
-                let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
-                if zend::type_of(&raw const data) != IS_ARRAY {
-                    let class = String::from_utf8_lossy(zend::zstr_bytes((*ce).name)).into_owned();
-                    let _ = ext_php_rs::exception::throw(
-                        ce::type_error(),
-                        &format!("{class}::__serialize() must return an array"),
-                    );
-                    return Err(Stop::Thrown);
-                }
-                let shape = self.bare_shape(ce);
-                self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
-                let slot = self.slot(&raw const data);
-                self.pinned.push(data);
-                self.writer.slot(slot?);
-                self.writer.end()?;
-                return Ok(());
+            if (*ce).__serialize.is_null() {
+                self.run_sleep(id, obj, ce)?;
+                return Ok(None);
             }
+            let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
+            if zend::type_of(&raw const data) != IS_ARRAY {
+                return Err(not_an_array(ce));
+            }
+            let shape = self.bare_shape(ce);
+            self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
+            let slot = self.slot(&raw const data)?;
+            self.writer.slot(slot);
+            self.writer.end()?;
+            Ok(Some(data))
+        }
+    }
+
+    /// Runs `__sleep()` if the class has one, and writes the properties it selected (all of them
+    /// without it). Kept out of [`Self::run_hook`], whose `__serialize()` path runs once per object of
+    /// the most common hooked classes, right after userland code evicted the walk's code from the caches.
+    ///
+    /// # Safety
+    /// `obj` must be a live (pinned) object of class `ce`.
+    #[inline(never)]
+    unsafe fn run_sleep(&mut self, id: NodeId, obj: *mut zend_object, ce: *mut zend_class_entry) -> Result<(), Stop> {
+        // SAFETY: as for `run_hook`.
+        unsafe {
             let sleep = class_info::method(ce, b"__sleep");
             let selection = if sleep.is_null() {
                 None
@@ -857,6 +892,19 @@ impl Walk {
             Ok(selected)
         }
     }
+}
+
+/// Throws the `TypeError` of a `__serialize()` of class `ce` that returned something else than an array.
+///
+/// # Safety
+/// `ce` must be a live class entry.
+#[cold]
+#[inline(never)]
+unsafe fn not_an_array(ce: *mut zend_class_entry) -> Stop {
+    // SAFETY: caller guarantees a live class.
+    let class = String::from_utf8_lossy(unsafe { zend::zstr_bytes((*ce).name) }).into_owned();
+    let _ = ext_php_rs::exception::throw(ce::type_error(), &format!("{class}::__serialize() must return an array"));
+    Stop::Thrown
 }
 
 /// Empties an identity map; one that a huge value grew is given back.
