@@ -310,8 +310,26 @@ impl GraphWriter {
         }
     }
 
+    /// The string record of a value string whose PHP hash nobody has computed and that the caller meets
+    /// only once (a fresh string with one holder, such as a serialization hook's result holds): written
+    /// with hash 0 and left out of the index, so storing it hashes nothing. A string with the same bytes
+    /// met elsewhere gets a record of its own. Never for an array key, a name or an internal-state text,
+    /// whose readers need the hash (`LAYOUT.md`, string record).
+    #[inline]
+    pub fn unhashed_string(&mut self, bytes: &[u8]) -> StringRef {
+        self.write_string(bytes, 0)
+    }
+
     /// Appends the string record of `bytes` and files it in the index entry `vacant`.
     fn append_string(&mut self, bytes: &[u8], hash: u64, identity: usize, lasting: bool, vacant: usize) -> StringRef {
+        let string = self.write_string(bytes, hash);
+        self.strings.insert(vacant, string.0, hash, identity, lasting);
+        string
+    }
+
+    /// Appends the string record of `bytes` with `hash`.
+    #[inline]
+    fn write_string(&mut self, bytes: &[u8], hash: u64) -> StringRef {
         let offset = self.out.len();
         // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.
         let record_len = layout::STRING_FIXED_LEN + (bytes.len() + layout::ALIGN) / layout::ALIGN * layout::ALIGN;
@@ -325,7 +343,6 @@ impl GraphWriter {
         self.out.extend_from_slice(&[0u8; layout::ALIGN]);
         self.out.truncate(offset + record_len);
         self.string_count = self.string_count.wrapping_add(1);
-        self.strings.insert(vacant, offset as u64, hash, identity, lasting);
         StringRef(offset as u64)
     }
 
@@ -1096,7 +1113,7 @@ impl StringIndex {
 mod tests {
     use super::*;
     use crate::decode::decode;
-    use crate::model::Value;
+    use crate::model::{ArrayElements, Value};
 
     fn text(writer: &mut GraphWriter, s: &str) -> StringRef {
         writer.string(s.as_bytes(), zend_string_hash(s.as_bytes()), 0)
@@ -1208,6 +1225,37 @@ mod tests {
         assert_eq!(writer.lasting_string(b"Ez", hash, 7), lasting);
         assert_eq!(writer.string(b"FY", hash, 8), plain);
         assert_eq!(writer.string_count, 2);
+    }
+
+    #[test]
+    fn an_unhashed_string_is_stored_apart_with_hash_0_and_read_back_with_its_hash() {
+        let mut writer = GraphWriter::new();
+        let root = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(root)).unwrap();
+        writer.begin_packed_array(root, 3, 3).unwrap();
+        let hashed = text(&mut writer, "fresh");
+        let first = writer.unhashed_string(b"fresh");
+        let second = writer.unhashed_string(b"fresh");
+        assert_ne!(first, hashed);
+        assert_ne!(first, second);
+        // The hashed record stays the one a lookup finds.
+        assert_eq!(text(&mut writer, "fresh"), hashed);
+        for string in [hashed, first, second] {
+            writer.slot(Slot::String(string));
+        }
+        writer.end().unwrap();
+        let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
+        let stored_hash = |string: StringRef| u64::from_le_bytes(bytes[string.0 as usize..][..8].try_into().unwrap());
+        assert_eq!(stored_hash(hashed), zend_string_hash(b"fresh"));
+        assert_eq!((stored_hash(first), stored_hash(second)), (0, 0));
+        let checked = crate::CheckedGraph::check(&bytes).unwrap();
+        assert_eq!(checked.string_count(), 3);
+        for id in 0..3 {
+            let string = checked.string(crate::StringId(id)).unwrap();
+            assert_eq!((string.bytes, string.hash), (&b"fresh"[..], zend_string_hash(b"fresh")));
+        }
+        let fresh = Some(Value::String(b"fresh".as_slice().into()));
+        assert_eq!(decode(&bytes).unwrap().graph.arrays[0].elements, ArrayElements::Packed(vec![fresh; 3]));
     }
 
     #[test]

@@ -291,6 +291,24 @@ impl Walk {
         }
     }
 
+    /// The string record of a string value: one that has no cached hash and one holder (fresh, met only
+    /// here) is stored unhashed rather than hashed for a deduplication that cannot find it again by
+    /// identity; most are unique (a hook's formatted date, a built row's text).
+    ///
+    /// # Safety
+    /// `s` must be a live zend_string.
+    #[inline(always)]
+    unsafe fn value_string(&mut self, s: *mut zend_string) -> StringRef {
+        // SAFETY: caller guarantees a live string; an interned one has its hash and no refcount to read.
+        unsafe {
+            if (*s).h == 0 && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 && (*s).gc.refcount == 1 {
+                self.writer.unhashed_string(zend::zstr_bytes(s))
+            } else {
+                self.string(s)
+            }
+        }
+    }
+
     /// The string record of a property name.
     ///
     /// # Safety
@@ -415,7 +433,7 @@ impl Walk {
                 IS_TRUE => Slot::Bool(true),
                 IS_LONG => Slot::Int((*z).value.lval),
                 IS_DOUBLE => Slot::Float((*z).value.dval),
-                IS_STRING => Slot::String(self.string((*z).value.str_)),
+                IS_STRING => Slot::String(self.value_string((*z).value.str_)),
                 IS_ARRAY => self.array_slot((*z).value.arr),
                 IS_OBJECT => self.object_slot((*z).value.obj)?,
                 IS_REFERENCE => self.reference_slot((*z).value.ref_)?,
