@@ -117,8 +117,9 @@ struct Selected {
 pub struct Walk {
     writer: GraphWriter,
     tasks: Vec<Task>,
-    /// Objects whose hooks or lazy initializers run in the second phase, in discovery order.
-    hooked: VecDeque<(NodeId, *mut zend_object)>,
+    /// Objects whose hooks or lazy initializers run in the second phase, in discovery order, with
+    /// whether the class has a userland hook (else the object is only lazy).
+    hooked: VecDeque<(NodeId, *mut zend_object, bool)>,
     objects: HashMap<*mut zend_object, NodeId>,
     references: HashMap<*mut zend_reference, NodeId>,
     /// Arrays held more than once (copy-on-write sharing), stored once. An array with one holder can be
@@ -232,11 +233,11 @@ impl Walk {
             let root = self.slot(z)?;
             self.writer.root(root)?;
             self.drain()?;
-            while let Some((id, obj)) = self.hooked.pop_front() {
+            while let Some((id, obj, hooks)) = self.hooked.pop_front() {
                 self.before_hook();
                 // Everything met so far is pinned: a lazy object's initializer may run now.
                 let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
-                let result = if self.class((*obj).ce).facts.info.userland_hooks.any() {
+                let result = if hooks {
                     self.run_hook(id, obj)?
                 } else {
                     self.tasks.push(Task::Object(id, obj, state));
@@ -328,32 +329,42 @@ impl Walk {
     ///
     /// # Safety
     /// `ce` must be a live class entry.
+    #[inline(always)]
     unsafe fn class(&mut self, ce: *mut zend_class_entry) -> &mut Class {
-        let encoding = self.encoding;
         let index = match self.last_class {
-            Some((last, index)) if last == ce => index,
-            _ => {
-                let list = &mut self.class_list;
-                let index = *self.classes.entry(ce).or_insert_with(|| {
-                    list.push(Class {
-                        // SAFETY: caller guarantees a live class.
-                        facts: unsafe { class_info::facts(ce) },
-                        encoding,
-                        name: None,
-                        shape: None,
-                        bare_shape: None,
-                    });
-                    list.len() - 1
-                });
-                self.last_class = Some((ce, index));
-                index
-            }
+            Some((last, index)) if last == ce && self.class_list[index].encoding == self.encoding => index,
+            // SAFETY: caller guarantees a live class.
+            _ => unsafe { self.class_slow(ce) },
         };
+        &mut self.class_list[index]
+    }
+
+    /// [`Self::class`] for a class other than the last one, or met first in this encoding: its index in
+    /// `class_list`, made the last class.
+    ///
+    /// # Safety
+    /// `ce` must be a live class entry.
+    #[inline(never)]
+    unsafe fn class_slow(&mut self, ce: *mut zend_class_entry) -> usize {
+        let encoding = self.encoding;
+        let list = &mut self.class_list;
+        let index = *self.classes.entry(ce).or_insert_with(|| {
+            list.push(Class {
+                // SAFETY: caller guarantees a live class.
+                facts: unsafe { class_info::facts(ce) },
+                encoding,
+                name: None,
+                shape: None,
+                bare_shape: None,
+            });
+            list.len() - 1
+        });
+        self.last_class = Some((ce, index));
         let class = &mut self.class_list[index];
         if class.encoding != encoding {
             *class = Class { encoding, name: None, shape: None, bare_shape: None, ..*class };
         }
-        class
+        index
     }
 
     /// The shape of `ce` with no declared property.
@@ -526,8 +537,9 @@ impl Walk {
             // A lazy object waits for the second phase even when initialised: reaching a proxy's real
             // instance can run an initializer (one made lazy again), which must not run while raw
             // pointers of this phase are pending.
-            if info.userland_hooks.any() || zend::is_lazy(obj) {
-                self.hooked.push_back((id, obj));
+            let hooks = info.userland_hooks.any();
+            if hooks || zend::is_lazy(obj) {
+                self.hooked.push_back((id, obj, hooks));
             } else {
                 self.tasks.push(Task::Object(id, obj, obj));
             }
@@ -722,9 +734,19 @@ impl Walk {
             }
             let shape = self.bare_shape(ce);
             self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
-            let slot = self.slot(&raw const data)?;
-            self.writer.slot(slot);
-            self.writer.end()?;
+            let ht = data.value.arr;
+            if (*ht).gc.refcount == 1 {
+                // The usual fresh array: nothing else holds it, so it needs no identity lookup, and its
+                // record is written right after the object's.
+                let array = self.writer.node(NodeKind::Array);
+                self.writer.slot(Slot::Node(array));
+                self.writer.end()?;
+                self.write_array(array, ht)?;
+            } else {
+                let slot = self.slot(&raw const data)?;
+                self.writer.slot(slot);
+                self.writer.end()?;
+            }
             Ok(Some(data))
         }
     }
