@@ -39,9 +39,6 @@ use crate::zvals::{self, RawKey};
 const INTERVAL_FIELDS: [&[u8]; 11] =
     [b"y", b"m", b"d", b"h", b"i", b"s", b"f", b"invert", b"days", b"from_string", b"date_string"];
 
-/// How many leading keys of a hash array [`Walk::keys`] remembers.
-const KEYS_KEPT: usize = 32;
-
 /// Why the walk stopped early.
 pub enum Stop {
     /// A nested resource, Closure or non-serializable object, or nesting beyond the limit.
@@ -152,11 +149,6 @@ pub struct Walk {
     /// written).
     pinned: Vec<zval>,
     names: Vec<(StringRef, bool)>,
-    /// The interned keys of the hash arrays written last, by entry number, with their records: arrays of
-    /// one shape (rows, what a class's `__serialize()` returns) repeat the same keys in the same order,
-    /// found again here without a lookup in the writer's string index. Interned strings live until the
-    /// request ends, so hooks do not invalidate them; emptied with each encoding.
-    keys: Vec<(*mut zend_string, StringRef)>,
     tier: StoreTier,
     hooks_started: bool,
 }
@@ -178,7 +170,6 @@ impl Walk {
             encoding: 0,
             pinned: Vec::new(),
             names: Vec::new(),
-            keys: Vec::new(),
             tier: StoreTier::SharedGraph,
             hooks_started: false,
         }
@@ -192,7 +183,6 @@ impl Walk {
         clear(&mut self.references);
         clear(&mut self.arrays);
         self.last_shared = None;
-        self.keys.clear();
         if request != self.request || request == 0 {
             clear(&mut self.classes);
             self.class_list.clear();
@@ -324,32 +314,6 @@ impl Walk {
             } else {
                 self.string(s)
             }
-        }
-    }
-
-    /// The string record of the key `s` of a hash array's entry number `position`, from [`Walk::keys`]
-    /// when the array written before had the same interned key there.
-    ///
-    /// # Safety
-    /// `s` must be a live zend_string.
-    #[inline(always)]
-    unsafe fn key_string(&mut self, s: *mut zend_string, position: usize) -> StringRef {
-        if let Some(&(known, string)) = self.keys.get(position) {
-            if known == s {
-                return string;
-            }
-        }
-        // SAFETY: caller guarantees a live string.
-        unsafe {
-            let string = self.string(s);
-            if (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0 {
-                if position < self.keys.len() {
-                    self.keys[position] = (s, string);
-                } else if position == self.keys.len() && position < KEYS_KEPT {
-                    self.keys.push((s, string));
-                }
-            }
-            string
         }
     }
 
@@ -650,7 +614,6 @@ impl Walk {
                 }
             } else {
                 self.writer.begin_hash_array(id, next_free_index, zend::array_len(ht))?;
-                let mut position = 0;
                 for bucket in zvals::hash_storage(ht) {
                     let z = &raw const bucket.val;
                     match zend::type_of(z) {
@@ -661,9 +624,8 @@ impl Walk {
                     let key = if bucket.key.is_null() {
                         Slot::Int(bucket.h as i64)
                     } else {
-                        Slot::String(self.key_string(bucket.key, position))
+                        Slot::String(self.string(bucket.key))
                     };
-                    position += 1;
                     self.writer.slot(key);
                     let value = self.slot(z)?;
                     self.writer.slot(value);
