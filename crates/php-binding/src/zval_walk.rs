@@ -25,8 +25,8 @@ use ext_php_rs::ffi::{
 };
 use ext_php_rs::zend::ce;
 use graph_codec::{
-    zend_string_hash, ClassKind, EncodeError, EnumCaseRef, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef,
-    Slot, StateFamily, StoreTier, StringRef,
+    zend_string_hash, ClassKind, EncodeError, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef, Slot,
+    StateFamily, StoreTier, StringRef,
 };
 
 use crate::class_info::{self, ClassFacts};
@@ -61,13 +61,6 @@ enum Task {
     /// An object, and the object whose slots hold its state (itself, or a lazy proxy's real instance).
     Object(NodeId, *mut zend_object, *mut zend_object),
     Reference(NodeId, *mut zend_reference),
-}
-
-/// What a slot holding an object names: the object's node, or an enum case.
-#[derive(Clone, Copy)]
-enum ObjectRef {
-    Node(NodeId),
-    Case(EnumCaseRef),
 }
 
 /// What the walk knows about a class: its facts for the whole request (a class entry cannot change or
@@ -248,7 +241,7 @@ impl Walk {
                     self.run_hook(id, obj)?
                 } else {
                     self.tasks.push(Task::Object(id, obj, state));
-                    zval::new()
+                    None
                 };
                 self.drain()?;
                 // Written: released now, as `serialize()` does, while it is still in the caches. Every
@@ -510,22 +503,7 @@ impl Walk {
 
     /// # Safety
     /// `obj` must be a live object reachable from the root.
-    #[inline(always)]
     unsafe fn object_slot(&mut self, obj: *mut zend_object) -> Result<Slot, Stop> {
-        // SAFETY: caller guarantees a live object.
-        Ok(match unsafe { self.object_ref(obj)? } {
-            ObjectRef::Node(id) => Slot::Node(id),
-            ObjectRef::Case(case) => Slot::EnumCase(case),
-        })
-    }
-
-    /// What a slot holding `obj` names. Returned in registers (a `Result<Slot, _>` goes through memory,
-    /// and reading it back right after the call stalls on the partial stores that wrote it).
-    ///
-    /// # Safety
-    /// `obj` must be a live object reachable from the root.
-    #[inline(never)]
-    unsafe fn object_ref(&mut self, obj: *mut zend_object) -> Result<ObjectRef, Stop> {
         // SAFETY: caller guarantees a live object; its class outlives it.
         unsafe {
             let ce = (*obj).ce;
@@ -538,7 +516,7 @@ impl Walk {
                 }
                 let class_name = self.class_name(ce);
                 let case_name = self.string((*name).value.str_);
-                return Ok(ObjectRef::Case(self.writer.enum_case(class_name, case_name)));
+                return Ok(Slot::EnumCase(self.writer.enum_case(class_name, case_name)));
             }
             // An object met before has a class of the same tier, already counted.
             match info.object_tier(false) {
@@ -550,7 +528,7 @@ impl Walk {
                 Ok(tier) => self.tier = self.tier.max(tier),
             }
             let id = match self.objects.entry(obj) {
-                Entry::Occupied(known) => return Ok(ObjectRef::Node(*known.get())),
+                Entry::Occupied(known) => return Ok(Slot::Node(*known.get())),
                 Entry::Vacant(vacant) => *vacant.insert(self.writer.node(NodeKind::Object)),
             };
             if self.hooks_started {
@@ -565,7 +543,7 @@ impl Walk {
             } else {
                 self.tasks.push(Task::Object(id, obj, obj));
             }
-            Ok(ObjectRef::Node(id))
+            Ok(Slot::Node(id))
         }
     }
 
@@ -737,20 +715,18 @@ impl Walk {
     }
 
     /// Runs the object's serialization hook and writes what it selected (§6.4: once per store).
-    /// `__serialize()`'s array is returned (else `null`): the caller holds it until its records are
-    /// written. A plain zval rather than an `Option`, which the compiler moves in unaligned pieces that
-    /// stall the reads right after the hook.
+    /// `__serialize()`'s array is returned: the caller holds it until its records are written.
     ///
     /// # Safety
     /// `obj` must be a live (pinned) object.
-    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<zval, Stop> {
+    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<Option<zval>, Stop> {
         // SAFETY: caller guarantees a live object; hooks run with no shm-core state held, and what they
         // return is held before the walk reads it.
         unsafe {
             let ce = (*obj).ce;
             if (*ce).__serialize.is_null() {
                 self.run_sleep(id, obj, ce)?;
-                return Ok(zval::new());
+                return Ok(None);
             }
             let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
             if zend::type_of(&raw const data) != IS_ARRAY {
@@ -771,7 +747,7 @@ impl Walk {
                 self.writer.slot(slot);
                 self.writer.end()?;
             }
-            Ok(data)
+            Ok(Some(data))
         }
     }
 
