@@ -1,5 +1,5 @@
 --TEST--
-C11c Fresh strings round-trip whatever their hash state: strings a serialization hook returns (unhashed, already hashed, held twice, byte-equal to other hooks' strings) and strings built at run time read back equal, once per hook, and the strings a fetch returns are hashed as PHP expects (array keys found by equal strings, also in engine-immutable arrays)
+C11c Fresh strings round-trip whatever their hash state: strings a serialization hook returns (stored without their hash, already hashed, held twice, byte-equal to other hooks' strings) and strings built at run time read back equal, once per hook, and the strings a fetch returns are hashed as PHP expects (array keys found by equal strings, also in engine-immutable arrays)
 --EXTENSIONS--
 static_cache
 --FILE--
@@ -40,12 +40,14 @@ for ($i = 0; $i < 60; $i++) {
 var_dump(V::set('stamps', $stamps), Stamp::$calls);
 $got = V::get('stamps');
 $bad = 0;
+$byText = [];
 foreach ($got as $i => $stamp) {
     $text = str_repeat(chr(65 + $i % 26), 3) . '-' . $i;
     $want = $i % 5 === 0 ? ['text' => $text, 'again' => $text, 'zone' => 'utc'] : ['text' => $text, 'zone' => 'utc'];
     $bad += (int) ($stamp->n !== $i || $stamp->d !== $want);
+    $byText[$stamp->d['text']] = $i;
 }
-var_dump(count($got), $bad, Stamp::$calls);
+var_dump(count($got), $bad, Stamp::$calls, $byText[str_repeat('C', 3) . '-28'] ?? null, isset($byText['ZZZ-25']));
 
 // Built at run time, never hashed: unique texts and byte-equal copies held by different rows.
 $rows = [];
@@ -73,6 +75,8 @@ int(60)
 int(60)
 int(0)
 int(60)
+int(28)
+bool(true)
 bool(true)
 bool(true)
 bool(true)

@@ -292,9 +292,11 @@ impl Walk {
         }
     }
 
-    /// The string record of a string value: one that has no cached hash and one holder (fresh, met only
-    /// here) is stored unhashed rather than hashed for a deduplication that cannot find it again by
-    /// identity; most are unique (a hook's formatted date, a built row's text).
+    /// The string record of a string value. Once hooks run, one that has no cached hash and one holder
+    /// (fresh, met only here: a hook's formatted date) is stored unhashed: a hook makes new strings at
+    /// every store, so their hashes would be computed again each time, only for a deduplication that
+    /// rarely finds anything. The value's own strings keep the hash PHP caches in them after the first
+    /// store, and their deduplication (a route table repeats many strings in distinct copies).
     ///
     /// # Safety
     /// `s` must be a live zend_string.
@@ -302,7 +304,11 @@ impl Walk {
     unsafe fn value_string(&mut self, s: *mut zend_string) -> StringRef {
         // SAFETY: caller guarantees a live string; an interned one has its hash and no refcount to read.
         unsafe {
-            if (*s).h == 0 && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 && (*s).gc.refcount == 1 {
+            if self.hooks_started
+                && (*s).h == 0
+                && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0
+                && (*s).gc.refcount == 1
+            {
                 self.writer.unhashed_string(zend::zstr_bytes(s))
             } else {
                 self.string(s)
