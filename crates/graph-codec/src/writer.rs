@@ -328,7 +328,7 @@ impl GraphWriter {
     }
 
     /// Appends the string record of `bytes` with `hash`.
-    #[inline]
+    #[inline(always)]
     fn write_string(&mut self, bytes: &[u8], hash: u64) -> StringRef {
         let offset = self.out.len();
         // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.

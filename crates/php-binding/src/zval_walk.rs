@@ -585,6 +585,7 @@ impl Walk {
 
     /// # Safety
     /// `ht` must be a live array, not modified while it is written (no userland code runs).
+    #[inline(always)]
     unsafe fn write_array(&mut self, id: NodeId, ht: *mut HashTable) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live, unchanging array.
         unsafe {
