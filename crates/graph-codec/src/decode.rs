@@ -42,11 +42,22 @@ pub fn validate(bytes: &[u8]) -> Result<Header, DecodeError> {
     CheckedGraph::check(bytes).map(|checked| *checked.header())
 }
 
+/// The stored hash of a string record, or the one PHP computes for `bytes` when the record has none (0:
+/// a value string the encoder stored unhashed).
+fn stored_or_computed_hash(stored: u64, bytes: &[u8]) -> u64 {
+    if stored == 0 {
+        crate::php_hash::zend_string_hash(bytes)
+    } else {
+        stored
+    }
+}
+
 /// A stored string, named by its position among the buffer's strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckedString<'a> {
     pub id: StringId,
-    /// `zend_string::h` as PHP computes it (checked against the bytes).
+    /// `zend_string::h` as PHP computes it (checked against the bytes, or computed here for a value
+    /// string stored without it).
     pub hash: u64,
     pub bytes: &'a [u8],
 }
@@ -217,13 +228,17 @@ impl<'a> CheckedGraph<'a> {
     /// String `id`.
     pub fn string(&self, id: StringId) -> Result<CheckedString<'a>, DecodeError> {
         let string = self.view.string_at(offset_of(&self.index.strings, id.0)?)?;
-        Ok(CheckedString { id, hash: string.hash, bytes: string.bytes })
+        Ok(CheckedString { id, hash: stored_or_computed_hash(string.hash, string.bytes), bytes: string.bytes })
     }
 
     fn string_at(&self, offset: u64) -> Result<CheckedString<'a>, DecodeError> {
         let id = self.index.strings.binary_search(&offset).map_err(|_| DecodeError::NotAStringStart { offset })?;
         let string = self.view.string_at(offset)?;
-        Ok(CheckedString { id: StringId(id as u32), hash: string.hash, bytes: string.bytes })
+        Ok(CheckedString {
+            id: StringId(id as u32),
+            hash: stored_or_computed_hash(string.hash, string.bytes),
+            bytes: string.bytes,
+        })
     }
 
     /// Names the target of an in-place slot by record number.

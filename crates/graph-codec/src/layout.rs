@@ -6,7 +6,7 @@
 /// First four bytes of every encoded graph.
 pub const MAGIC: [u8; 4] = *b"SCGR";
 /// Bumped whenever any byte of the layout changes meaning.
-pub const LAYOUT_VERSION: u16 = 1;
+pub const LAYOUT_VERSION: u16 = 2;
 /// Size of the fixed header; the string section starts right after it.
 pub const HEADER_LEN: usize = 80;
 /// Size of one value slot.

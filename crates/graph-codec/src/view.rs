@@ -77,12 +77,12 @@ pub enum SlotView<'a> {
     EnumCase(EnumCaseView<'a>),
 }
 
-/// A stored string with its precomputed PHP hash.
+/// A stored string with its precomputed PHP hash, if it was stored with one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StringView<'a> {
     /// Offset of the string record; equal offsets are the same string.
     pub offset: u64,
-    /// `zend_string::h` as PHP computes it (high bit set).
+    /// `zend_string::h` as PHP computes it (high bit set), or 0 for a value string stored without it.
     pub hash: u64,
     pub bytes: &'a [u8],
 }
@@ -365,7 +365,8 @@ impl<'a> GraphView<'a> {
             return Err(DecodeError::MissingNulTerminator { offset });
         }
         self.zero_at(tail, offset + record_len - tail)?;
-        if crate::php_hash::zend_string_hash(string.bytes) != string.hash {
+        // 0: stored without its hash (a value string; readers compute it).
+        if string.hash != 0 && crate::php_hash::zend_string_hash(string.bytes) != string.hash {
             return Err(DecodeError::StringHashMismatch { offset });
         }
         Ok(record_len)

@@ -291,14 +291,45 @@ impl GraphWriter {
     /// [`Self::forget_identities`]: a string met again by identity is found without comparing its bytes.
     #[inline]
     pub fn string(&mut self, bytes: &[u8], hash: u64, identity: usize) -> StringRef {
-        match self.strings.find(&self.out, bytes, hash, identity) {
+        self.string_as(bytes, hash, identity, false)
+    }
+
+    /// [`Self::string`] for a token that names the same bytes for the whole encoding, across
+    /// [`Self::forget_identities`] (a PHP interned string: it lives until the request ends). Such a
+    /// string is found again by identity after the caller's userland code ran.
+    #[inline]
+    pub fn lasting_string(&mut self, bytes: &[u8], hash: u64, identity: usize) -> StringRef {
+        self.string_as(bytes, hash, identity, true)
+    }
+
+    #[inline(always)]
+    fn string_as(&mut self, bytes: &[u8], hash: u64, identity: usize, lasting: bool) -> StringRef {
+        match self.strings.find(&self.out, bytes, hash, identity, lasting) {
             Ok(offset) => StringRef(offset),
-            Err(vacant) => self.append_string(bytes, hash, identity, vacant),
+            Err(vacant) => self.append_string(bytes, hash, identity, lasting, vacant),
         }
     }
 
+    /// The string record of a value string whose PHP hash nobody has computed and that the caller meets
+    /// only once (a fresh string with one holder, such as a serialization hook's result holds): written
+    /// with hash 0 and left out of the index, so storing it hashes nothing. A string with the same bytes
+    /// met elsewhere gets a record of its own. Never for an array key, a name or an internal-state text,
+    /// whose readers need the hash (`LAYOUT.md`, string record).
+    #[inline]
+    pub fn unhashed_string(&mut self, bytes: &[u8]) -> StringRef {
+        self.write_string(bytes, 0)
+    }
+
     /// Appends the string record of `bytes` and files it in the index entry `vacant`.
-    fn append_string(&mut self, bytes: &[u8], hash: u64, identity: usize, vacant: usize) -> StringRef {
+    fn append_string(&mut self, bytes: &[u8], hash: u64, identity: usize, lasting: bool, vacant: usize) -> StringRef {
+        let string = self.write_string(bytes, hash);
+        self.strings.insert(vacant, string.0, hash, identity, lasting);
+        string
+    }
+
+    /// Appends the string record of `bytes` with `hash`.
+    #[inline(always)]
+    fn write_string(&mut self, bytes: &[u8], hash: u64) -> StringRef {
         let offset = self.out.len();
         // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.
         let record_len = layout::STRING_FIXED_LEN + (bytes.len() + layout::ALIGN) / layout::ALIGN * layout::ALIGN;
@@ -312,7 +343,6 @@ impl GraphWriter {
         self.out.extend_from_slice(&[0u8; layout::ALIGN]);
         self.out.truncate(offset + record_len);
         self.string_count = self.string_count.wrapping_add(1);
-        self.strings.insert(vacant, offset as u64, hash, identity);
         StringRef(offset as u64)
     }
 
@@ -972,8 +1002,13 @@ struct StringEntry {
     identity: usize,
     offset: u64,
     generation: u32,
+    /// The epoch `identity` was filed in, or [`LASTING`]: valid whatever the epoch.
     identity_epoch: u32,
 }
+
+/// The `identity_epoch` of an identity that [`StringIndex::forget_identities`] does not forget; the
+/// epoch counter itself never takes this value.
+const LASTING: u32 = u32::MAX;
 
 impl StringIndex {
     const MIN_CAPACITY: usize = 64;
@@ -995,9 +1030,12 @@ impl StringIndex {
     }
 
     fn forget_identities(&mut self) {
-        self.identity_epoch = self.identity_epoch.wrapping_add(1);
-        if self.identity_epoch == 0 {
+        self.identity_epoch += 1;
+        if self.identity_epoch == LASTING {
+            // Wrapped: identities of 2^32 epochs ago would look current (lasting ones are forgotten too,
+            // which only costs a byte comparison).
             self.entries.iter_mut().for_each(|e| e.identity = 0);
+            self.identity_epoch = 0;
         }
     }
 
@@ -1009,9 +1047,10 @@ impl StringIndex {
     }
 
     /// The offset of `bytes` in `out` if they were written in this encoding, else the vacant entry where
-    /// they belong.
+    /// they belong. A match by bytes files `identity` (`lasting`: valid across epochs) in the entry,
+    /// unless the entry holds a lasting identity already.
     #[inline(always)]
-    fn find(&mut self, out: &[u8], bytes: &[u8], hash: u64, identity: usize) -> Result<u64, usize> {
+    fn find(&mut self, out: &[u8], bytes: &[u8], hash: u64, identity: usize, lasting: bool) -> Result<u64, usize> {
         let mask = self.entries.len() - 1;
         let mut index = self.home(hash);
         loop {
@@ -1020,15 +1059,20 @@ impl StringIndex {
                 return Err(index);
             }
             if entry.hash == hash {
-                if identity != 0 && entry.identity == identity && entry.identity_epoch == self.identity_epoch {
+                if identity != 0
+                    && entry.identity == identity
+                    && (entry.identity_epoch == self.identity_epoch || entry.identity_epoch == LASTING)
+                {
                     return Ok(entry.offset);
                 }
                 let start = entry.offset as usize + layout::STRING_FIXED_LEN;
                 if out.get(start - 8..start) == Some(&(bytes.len() as u64).to_le_bytes()[..])
                     && out.get(start..start + bytes.len()) == Some(bytes)
                 {
-                    entry.identity = identity;
-                    entry.identity_epoch = self.identity_epoch;
+                    if entry.identity_epoch != LASTING || entry.identity == 0 {
+                        entry.identity = identity;
+                        entry.identity_epoch = if lasting { LASTING } else { self.identity_epoch };
+                    }
                     return Ok(entry.offset);
                 }
             }
@@ -1037,9 +1081,9 @@ impl StringIndex {
     }
 
     /// Files a new string in `vacant`, the entry [`Self::find`] returned; keeps the table at most half full.
-    fn insert(&mut self, vacant: usize, offset: u64, hash: u64, identity: usize) {
-        self.entries[vacant] =
-            StringEntry { hash, identity, offset, generation: self.generation, identity_epoch: self.identity_epoch };
+    fn insert(&mut self, vacant: usize, offset: u64, hash: u64, identity: usize, lasting: bool) {
+        let identity_epoch = if lasting { LASTING } else { self.identity_epoch };
+        self.entries[vacant] = StringEntry { hash, identity, offset, generation: self.generation, identity_epoch };
         self.len += 1;
         if self.len * 2 > self.entries.len() {
             self.grow();
@@ -1069,7 +1113,7 @@ impl StringIndex {
 mod tests {
     use super::*;
     use crate::decode::decode;
-    use crate::model::Value;
+    use crate::model::{ArrayElements, Value};
 
     fn text(writer: &mut GraphWriter, s: &str) -> StringRef {
         writer.string(s.as_bytes(), zend_string_hash(s.as_bytes()), 0)
@@ -1160,6 +1204,58 @@ mod tests {
         let other = writer.string(b"other", zend_string_hash(b"other"), 7);
         assert_ne!(other, first);
         assert_eq!(writer.string_count, 2);
+    }
+
+    #[test]
+    fn a_lasting_identity_outlives_forgotten_identities_and_a_plain_one_does_not() {
+        let mut writer = GraphWriter::new();
+        // "FY" and "Ez" have the same PHP hash: only an identity or the bytes tell them apart.
+        let hash = zend_string_hash(b"FY");
+        assert_eq!(zend_string_hash(b"Ez"), hash);
+        let plain = writer.string(b"FY", hash, 8);
+        let lasting = writer.lasting_string(b"Ez", hash, 7);
+        assert_ne!(plain, lasting);
+        writer.forget_identities();
+        assert_eq!(writer.lasting_string(b"Ez", hash, 7), lasting);
+        // Token 8 now names other bytes: "Ez" under it must not be taken for "FY".
+        assert_eq!(writer.string(b"Ez", hash, 8), lasting);
+        // A match by bytes does not replace the lasting identity: token 7 is still "Ez" after another
+        // forgetting, and token 8's new identity is forgotten again.
+        writer.forget_identities();
+        assert_eq!(writer.lasting_string(b"Ez", hash, 7), lasting);
+        assert_eq!(writer.string(b"FY", hash, 8), plain);
+        assert_eq!(writer.string_count, 2);
+    }
+
+    #[test]
+    fn an_unhashed_string_is_stored_apart_with_hash_0_and_read_back_with_its_hash() {
+        let mut writer = GraphWriter::new();
+        let root = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(root)).unwrap();
+        writer.begin_packed_array(root, 3, 3).unwrap();
+        let hashed = text(&mut writer, "fresh");
+        let first = writer.unhashed_string(b"fresh");
+        let second = writer.unhashed_string(b"fresh");
+        assert_ne!(first, hashed);
+        assert_ne!(first, second);
+        // The hashed record stays the one a lookup finds.
+        assert_eq!(text(&mut writer, "fresh"), hashed);
+        for string in [hashed, first, second] {
+            writer.slot(Slot::String(string));
+        }
+        writer.end().unwrap();
+        let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
+        let stored_hash = |string: StringRef| u64::from_le_bytes(bytes[string.0 as usize..][..8].try_into().unwrap());
+        assert_eq!(stored_hash(hashed), zend_string_hash(b"fresh"));
+        assert_eq!((stored_hash(first), stored_hash(second)), (0, 0));
+        let checked = crate::CheckedGraph::check(&bytes).unwrap();
+        assert_eq!(checked.string_count(), 3);
+        for id in 0..3 {
+            let string = checked.string(crate::StringId(id)).unwrap();
+            assert_eq!((string.bytes, string.hash), (&b"fresh"[..], zend_string_hash(b"fresh")));
+        }
+        let fresh = Some(Value::String(b"fresh".as_slice().into()));
+        assert_eq!(decode(&bytes).unwrap().graph.arrays[0].elements, ArrayElements::Packed(vec![fresh; 3]));
     }
 
     #[test]

@@ -6,12 +6,15 @@
 //! The walk has two phases. First everything that needs no userland code is written; nothing can change
 //! under the walk. Then each object with a serialization hook (`__serialize`, `__sleep`) has its hook run
 //! once, and each uninitialised PHP 8.4 lazy object its initializer (then its hook, if it has one), in
-//! the order the walk met the objects, and what they produced is written before the next one runs. From the first hook on, every object and reference the walk has met is pinned so that its
-//! identity cannot be recycled, and string and array identities are forgotten before each hook. A value
-//! that needs `PHPSerialized` is detected before any hook runs. Runs before any shm-core call; its
-//! buffers are reused from one store to the next.
+//! the order the walk met the objects, and what they produced is written before the next one runs. From
+//! the first hook on, every object and reference the walk has met is pinned so that its identity cannot
+//! be recycled, and string and array identities are forgotten before each hook, but those of interned
+//! strings (array keys, names, literals), which live until the request ends. A value that needs
+//! `PHPSerialized` is detected before any hook runs. Runs before any shm-core call; its buffers are
+//! reused from one store to the next.
 
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 
 use foldhash::{HashMap, HashSet, HashSetExt};
@@ -114,8 +117,9 @@ struct Selected {
 pub struct Walk {
     writer: GraphWriter,
     tasks: Vec<Task>,
-    /// Objects whose hooks or lazy initializers run in the second phase, in discovery order.
-    hooked: VecDeque<(NodeId, *mut zend_object)>,
+    /// Objects whose hooks or lazy initializers run in the second phase, in discovery order, with
+    /// whether the class has a userland hook (else the object is only lazy).
+    hooked: VecDeque<(NodeId, *mut zend_object, bool)>,
     objects: HashMap<*mut zend_object, NodeId>,
     references: HashMap<*mut zend_reference, NodeId>,
     /// Arrays held more than once (copy-on-write sharing), stored once. An array with one holder can be
@@ -133,8 +137,9 @@ pub struct Walk {
     request: u64,
     /// Numbers the encodings, for `Class::encoding`.
     encoding: u64,
-    /// Values kept alive until the walk ends: hook results, internal-state exports, and from the first
-    /// hook on every object and reference the identity maps name.
+    /// Values kept alive until the walk ends: internal-state exports, and from the first hook on every
+    /// object and reference the identity maps name (a `__serialize()` result is held only until it is
+    /// written).
     pinned: Vec<zval>,
     names: Vec<(StringRef, bool)>,
     tier: StoreTier,
@@ -223,21 +228,26 @@ impl Walk {
     /// `z` must be a live array or object zval.
     unsafe fn walk(&mut self, z: *const zval) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live root; the first phase runs no userland code, and each hook's
-        // result is pinned before it is walked.
+        // result is held until it is written.
         unsafe {
             let root = self.slot(z)?;
             self.writer.root(root)?;
             self.drain()?;
-            while let Some((id, obj)) = self.hooked.pop_front() {
+            while let Some((id, obj, hooks)) = self.hooked.pop_front() {
                 self.before_hook();
                 // Everything met so far is pinned: a lazy object's initializer may run now.
                 let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
-                if self.class((*obj).ce).facts.info.userland_hooks.any() {
-                    self.run_hook(id, obj)?;
+                let result = if hooks {
+                    self.run_hook(id, obj)?
                 } else {
                     self.tasks.push(Task::Object(id, obj, state));
-                }
+                    None
+                };
                 self.drain()?;
+                // Written: released now, as `serialize()` does, while it is still in the caches. Every
+                // object and reference in it is pinned (hooks have started), so only its arrays and
+                // strings are freed; their identities are forgotten before the next hook.
+                drop(result);
             }
         }
         Ok(())
@@ -270,8 +280,40 @@ impl Walk {
     /// `s` must be a live zend_string.
     #[inline(always)]
     unsafe fn string(&mut self, s: *mut zend_string) -> StringRef {
-        // SAFETY: caller guarantees a live string; its address identifies it until userland code runs.
-        unsafe { self.writer.string(zend::zstr_bytes(s), zend::string_hash(s), s as usize) }
+        // SAFETY: caller guarantees a live string; its address identifies it until userland code runs,
+        // or until the request ends if it is interned (array keys, names, literals: never freed before).
+        unsafe {
+            let (bytes, hash) = (zend::zstr_bytes(s), zend::string_hash(s));
+            if (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0 {
+                self.writer.lasting_string(bytes, hash, s as usize)
+            } else {
+                self.writer.string(bytes, hash, s as usize)
+            }
+        }
+    }
+
+    /// The string record of a string value. Once hooks run, one that has no cached hash and one holder
+    /// (fresh, met only here: a hook's formatted date) is stored unhashed: a hook makes new strings at
+    /// every store, so their hashes would be computed again each time, only for a deduplication that
+    /// rarely finds anything. The value's own strings keep the hash PHP caches in them after the first
+    /// store, and their deduplication (a route table repeats many strings in distinct copies).
+    ///
+    /// # Safety
+    /// `s` must be a live zend_string.
+    #[inline(always)]
+    unsafe fn value_string(&mut self, s: *mut zend_string) -> StringRef {
+        // SAFETY: caller guarantees a live string; an interned one has its hash and no refcount to read.
+        unsafe {
+            if self.hooks_started
+                && (*s).h == 0
+                && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0
+                && (*s).gc.refcount == 1
+            {
+                self.writer.unhashed_string(zend::zstr_bytes(s))
+            } else {
+                self.string(s)
+            }
+        }
     }
 
     /// The string record of a property name.
@@ -293,32 +335,42 @@ impl Walk {
     ///
     /// # Safety
     /// `ce` must be a live class entry.
+    #[inline(always)]
     unsafe fn class(&mut self, ce: *mut zend_class_entry) -> &mut Class {
-        let encoding = self.encoding;
         let index = match self.last_class {
-            Some((last, index)) if last == ce => index,
-            _ => {
-                let list = &mut self.class_list;
-                let index = *self.classes.entry(ce).or_insert_with(|| {
-                    list.push(Class {
-                        // SAFETY: caller guarantees a live class.
-                        facts: unsafe { class_info::facts(ce) },
-                        encoding,
-                        name: None,
-                        shape: None,
-                        bare_shape: None,
-                    });
-                    list.len() - 1
-                });
-                self.last_class = Some((ce, index));
-                index
-            }
+            Some((last, index)) if last == ce && self.class_list[index].encoding == self.encoding => index,
+            // SAFETY: caller guarantees a live class.
+            _ => unsafe { self.class_slow(ce) },
         };
+        &mut self.class_list[index]
+    }
+
+    /// [`Self::class`] for a class other than the last one, or met first in this encoding: its index in
+    /// `class_list`, made the last class.
+    ///
+    /// # Safety
+    /// `ce` must be a live class entry.
+    #[inline(never)]
+    unsafe fn class_slow(&mut self, ce: *mut zend_class_entry) -> usize {
+        let encoding = self.encoding;
+        let list = &mut self.class_list;
+        let index = *self.classes.entry(ce).or_insert_with(|| {
+            list.push(Class {
+                // SAFETY: caller guarantees a live class.
+                facts: unsafe { class_info::facts(ce) },
+                encoding,
+                name: None,
+                shape: None,
+                bare_shape: None,
+            });
+            list.len() - 1
+        });
+        self.last_class = Some((ce, index));
         let class = &mut self.class_list[index];
         if class.encoding != encoding {
             *class = Class { encoding, name: None, shape: None, bare_shape: None, ..*class };
         }
-        class
+        index
     }
 
     /// The shape of `ce` with no declared property.
@@ -398,7 +450,7 @@ impl Walk {
                 IS_TRUE => Slot::Bool(true),
                 IS_LONG => Slot::Int((*z).value.lval),
                 IS_DOUBLE => Slot::Float((*z).value.dval),
-                IS_STRING => Slot::String(self.string((*z).value.str_)),
+                IS_STRING => Slot::String(self.value_string((*z).value.str_)),
                 IS_ARRAY => self.array_slot((*z).value.arr),
                 IS_OBJECT => self.object_slot((*z).value.obj)?,
                 IS_REFERENCE => self.reference_slot((*z).value.ref_)?,
@@ -458,9 +510,6 @@ impl Walk {
     /// # Safety
     /// `obj` must be a live object reachable from the root.
     unsafe fn object_slot(&mut self, obj: *mut zend_object) -> Result<Slot, Stop> {
-        if let Some(&id) = self.objects.get(&obj) {
-            return Ok(Slot::Node(id));
-        }
         // SAFETY: caller guarantees a live object; its class outlives it.
         unsafe {
             let ce = (*obj).ce;
@@ -475,6 +524,7 @@ impl Walk {
                 let case_name = self.string((*name).value.str_);
                 return Ok(Slot::EnumCase(self.writer.enum_case(class_name, case_name)));
             }
+            // An object met before has a class of the same tier, already counted.
             match info.object_tier(false) {
                 Err(_) => return Err(Stop::Unstorable),
                 // Only reachable before any hook ran if the whole walk so far was hook-free; after that,
@@ -483,16 +533,19 @@ impl Walk {
                 Ok(StoreTier::PHPSerialized) => return Err(Stop::Unstorable),
                 Ok(tier) => self.tier = self.tier.max(tier),
             }
-            let id = self.writer.node(NodeKind::Object);
-            self.objects.insert(obj, id);
+            let id = match self.objects.entry(obj) {
+                Entry::Occupied(known) => return Ok(Slot::Node(*known.get())),
+                Entry::Vacant(vacant) => *vacant.insert(self.writer.node(NodeKind::Object)),
+            };
             if self.hooks_started {
                 self.pinned.push(zvals::object_zval(obj));
             }
             // A lazy object waits for the second phase even when initialised: reaching a proxy's real
             // instance can run an initializer (one made lazy again), which must not run while raw
             // pointers of this phase are pending.
-            if info.userland_hooks.any() || zend::is_lazy(obj) {
-                self.hooked.push_back((id, obj));
+            let hooks = info.userland_hooks.any();
+            if hooks || zend::is_lazy(obj) {
+                self.hooked.push_back((id, obj, hooks));
             } else {
                 self.tasks.push(Task::Object(id, obj, obj));
             }
@@ -511,12 +564,7 @@ impl Walk {
                 match task {
                     Task::Array(id, ht) => self.write_array(id, ht)?,
                     Task::Object(id, obj, state) => self.write_object(id, obj, state)?,
-                    Task::Reference(id, r) => {
-                        self.writer.begin_reference(id)?;
-                        let slot = self.slot(&raw const (*r).val)?;
-                        self.writer.slot(slot);
-                        self.writer.end()?;
-                    }
+                    Task::Reference(id, r) => self.write_reference(id, r)?,
                 }
             }
         }
@@ -524,7 +572,20 @@ impl Walk {
     }
 
     /// # Safety
+    /// `r` must be a live reference (no userland code runs).
+    #[inline(never)]
+    unsafe fn write_reference(&mut self, id: NodeId, r: *mut zend_reference) -> Result<(), Stop> {
+        self.writer.begin_reference(id)?;
+        // SAFETY: caller guarantees a live reference.
+        let slot = unsafe { self.slot(&raw const (*r).val)? };
+        self.writer.slot(slot);
+        self.writer.end()?;
+        Ok(())
+    }
+
+    /// # Safety
     /// `ht` must be a live array, not modified while it is written (no userland code runs).
+    #[inline(always)]
     unsafe fn write_array(&mut self, id: NodeId, ht: *mut HashTable) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live, unchanging array.
         unsafe {
@@ -565,6 +626,7 @@ impl Walk {
     ///
     /// # Safety
     /// `obj` and `state` must be live objects.
+    #[inline(never)]
     unsafe fn write_object(&mut self, id: NodeId, obj: *mut zend_object, state: *mut zend_object) -> Result<(), Stop> {
         // SAFETY: caller guarantees live objects; the facts of `obj`'s class were read when it got its id.
         unsafe {
@@ -660,32 +722,52 @@ impl Walk {
     }
 
     /// Runs the object's serialization hook and writes what it selected (§6.4: once per store).
+    /// `__serialize()`'s array is returned: the caller holds it until its records are written.
     ///
     /// # Safety
     /// `obj` must be a live (pinned) object.
-    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
+    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<Option<zval>, Stop> {
         // SAFETY: caller guarantees a live object; hooks run with no shm-core state held, and what they
-        // return is pinned before the walk reads it.
+        // return is held before the walk reads it.
         unsafe {
             let ce = (*obj).ce;
-            if !(*ce).__serialize.is_null() {
-                let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
-                if zend::type_of(&raw const data) != IS_ARRAY {
-                    let class = String::from_utf8_lossy(zend::zstr_bytes((*ce).name)).into_owned();
-                    let _ = ext_php_rs::exception::throw(
-                        ce::type_error(),
-                        &format!("{class}::__serialize() must return an array"),
-                    );
-                    return Err(Stop::Thrown);
-                }
-                let shape = self.bare_shape(ce);
-                self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
-                let slot = self.slot(&raw const data);
-                self.pinned.push(data);
-                self.writer.slot(slot?);
-                self.writer.end()?;
-                return Ok(());
+            if (*ce).__serialize.is_null() {
+                self.run_sleep(id, obj, ce)?;
+                return Ok(None);
             }
+            let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
+            if zend::type_of(&raw const data) != IS_ARRAY {
+                return Err(not_an_array(ce));
+            }
+            let shape = self.bare_shape(ce);
+            self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
+            let ht = data.value.arr;
+            if (*ht).gc.refcount == 1 {
+                // The usual fresh array: nothing else holds it, so it needs no identity lookup, and its
+                // record is written right after the object's.
+                let array = self.writer.node(NodeKind::Array);
+                self.writer.slot(Slot::Node(array));
+                self.writer.end()?;
+                self.write_array(array, ht)?;
+            } else {
+                let slot = self.slot(&raw const data)?;
+                self.writer.slot(slot);
+                self.writer.end()?;
+            }
+            Ok(Some(data))
+        }
+    }
+
+    /// Runs `__sleep()` if the class has one, and writes the properties it selected (all of them
+    /// without it). Kept out of [`Self::run_hook`], whose `__serialize()` path runs once per object of
+    /// the most common hooked classes, right after userland code evicted the walk's code from the caches.
+    ///
+    /// # Safety
+    /// `obj` must be a live (pinned) object of class `ce`.
+    #[inline(never)]
+    unsafe fn run_sleep(&mut self, id: NodeId, obj: *mut zend_object, ce: *mut zend_class_entry) -> Result<(), Stop> {
+        // SAFETY: as for `run_hook`.
+        unsafe {
             let sleep = class_info::method(ce, b"__sleep");
             let selection = if sleep.is_null() {
                 None
@@ -857,6 +939,19 @@ impl Walk {
             Ok(selected)
         }
     }
+}
+
+/// Throws the `TypeError` of a `__serialize()` of class `ce` that returned something else than an array.
+///
+/// # Safety
+/// `ce` must be a live class entry.
+#[cold]
+#[inline(never)]
+unsafe fn not_an_array(ce: *mut zend_class_entry) -> Stop {
+    // SAFETY: caller guarantees a live class.
+    let class = String::from_utf8_lossy(unsafe { zend::zstr_bytes((*ce).name) }).into_owned();
+    let _ = ext_php_rs::exception::throw(ce::type_error(), &format!("{class}::__serialize() must return an array"));
+    Stop::Thrown
 }
 
 /// Empties an identity map; one that a huge value grew is given back.
