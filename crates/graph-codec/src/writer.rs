@@ -294,16 +294,12 @@ impl GraphWriter {
         self.string_as(bytes, hash, identity, false)
     }
 
-    /// [`Self::string`] for a token that names the same bytes for the whole encoding, across
-    /// [`Self::forget_identities`] (a PHP interned string: it lives until the request ends). Such a
-    /// string is found again by identity after the caller's userland code ran.
-    #[inline]
-    pub fn lasting_string(&mut self, bytes: &[u8], hash: u64, identity: usize) -> StringRef {
-        self.string_as(bytes, hash, identity, true)
-    }
-
+    /// [`Self::string`], where `lasting` says whether the token names the same bytes for the whole
+    /// encoding, across [`Self::forget_identities`] (a PHP interned string: it lives until the request
+    /// ends). Such a string is found again by identity after the caller's userland code ran. One call
+    /// for both kinds: the encoder's hot loop then holds one copy of the lookup.
     #[inline(always)]
-    fn string_as(&mut self, bytes: &[u8], hash: u64, identity: usize, lasting: bool) -> StringRef {
+    pub fn string_as(&mut self, bytes: &[u8], hash: u64, identity: usize, lasting: bool) -> StringRef {
         match self.strings.find(&self.out, bytes, hash, identity, lasting) {
             Ok(offset) => StringRef(offset),
             Err(vacant) => self.append_string(bytes, hash, identity, lasting, vacant),
@@ -1213,16 +1209,16 @@ mod tests {
         let hash = zend_string_hash(b"FY");
         assert_eq!(zend_string_hash(b"Ez"), hash);
         let plain = writer.string(b"FY", hash, 8);
-        let lasting = writer.lasting_string(b"Ez", hash, 7);
+        let lasting = writer.string_as(b"Ez", hash, 7, true);
         assert_ne!(plain, lasting);
         writer.forget_identities();
-        assert_eq!(writer.lasting_string(b"Ez", hash, 7), lasting);
+        assert_eq!(writer.string_as(b"Ez", hash, 7, true), lasting);
         // Token 8 now names other bytes: "Ez" under it must not be taken for "FY".
         assert_eq!(writer.string(b"Ez", hash, 8), lasting);
         // A match by bytes does not replace the lasting identity: token 7 is still "Ez" after another
         // forgetting, and token 8's new identity is forgotten again.
         writer.forget_identities();
-        assert_eq!(writer.lasting_string(b"Ez", hash, 7), lasting);
+        assert_eq!(writer.string_as(b"Ez", hash, 7, true), lasting);
         assert_eq!(writer.string(b"FY", hash, 8), plain);
         assert_eq!(writer.string_count, 2);
     }

@@ -284,11 +284,8 @@ impl Walk {
         // or until the request ends if it is interned (array keys, names, literals: never freed before).
         unsafe {
             let (bytes, hash) = (zend::zstr_bytes(s), zend::string_hash(s));
-            if (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0 {
-                self.writer.lasting_string(bytes, hash, s as usize)
-            } else {
-                self.writer.string(bytes, hash, s as usize)
-            }
+            let interned = (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0;
+            self.writer.string_as(bytes, hash, s as usize, interned)
         }
     }
 
