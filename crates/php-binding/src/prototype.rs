@@ -218,7 +218,8 @@ impl Copier {
     /// allocation is copied byte for byte, then given its own header (handle, one reference, no GC
     /// flags), a reference to each shared property value, copies of the arrays and objects it holds, and,
     /// for a `DateTime`, its own time. `None` where this does not apply (dynamic properties, other
-    /// internal state, a lazy object): [`Copier::object`] then copies property by property.
+    /// internal state): [`Copier::object`] then copies property by property; `Some(None)` for a lazy
+    /// object, which neither copy keeps lazy.
     ///
     /// # Safety
     /// `obj` must be a live object of `ce`; `state` is what [`Copier::internal_state`] answered for `ce`.
@@ -241,12 +242,14 @@ impl Copier {
         // (`zend_object_alloc`), all copied; every field of the copy that names the original or its
         // ownership is rewritten before the copy is used, and every value it shares gets a reference.
         unsafe {
-            if !(*obj).properties.is_null() {
-                return None;
-            }
+            // A lazy object (a restore hook can make one, `resetAsLazyGhost()`): no copy of it here or by
+            // `object` would be lazy, so it keeps no prototype and is restored at every fetch.
             #[cfg(php84)]
             if (*obj).extra_flags != 0 {
-                return None; // a lazy object
+                return Some(None);
+            }
+            if !(*obj).properties.is_null() {
+                return None;
             }
             let count = zvals::slot_count(ce);
             let guards = (*ce).ce_flags & zend::ZEND_ACC_USE_GUARDS != 0;
