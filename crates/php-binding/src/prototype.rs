@@ -267,7 +267,11 @@ impl Copier {
             (*new).gc.u.type_info = IS_OBJECT;
             zvals::skip_destructor(new);
             if guards {
-                (*zvals::property_slot(new, count)).u1.type_info = IS_UNDEF;
+                // As `zend_object_std_init` leaves it: undefined, no guard or recursion bits (8.3+ keeps
+                // var_dump/json_encode recursion bits in u2).
+                let guard = zvals::property_slot(new, count);
+                (*guard).u1.type_info = IS_UNDEF;
+                (*guard).u2.extra = 0;
             }
             if state.is_some() {
                 internal_state::detach_time(new);
