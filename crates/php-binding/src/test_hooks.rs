@@ -62,6 +62,8 @@ fn run_hook(call: &Call) -> Parsed<()> {
             .is_some(),
         (b"corrupt_volatile_entry", None) => corrupt_entry(Tier::Volatile, call.string(2)?),
         (b"corrupt_pinned_entry", None) => corrupt_entry(Tier::Pinned, call.string(2)?),
+        // Whether the VM interrupt function of the attributes is installed in this process.
+        (b"interrupt_installed", None) => crate::attributes::interrupt_installed(),
         _ => false,
     };
     call.ret().set_bool(done);

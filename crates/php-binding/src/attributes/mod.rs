@@ -24,6 +24,7 @@ mod placement;
 mod plan;
 
 pub use engine::on_clear;
+pub use observers::interrupt_installed;
 
 use std::panic::AssertUnwindSafe;
 use std::ptr;

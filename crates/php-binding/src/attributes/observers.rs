@@ -40,6 +40,12 @@ pub fn install() {
     unsafe { abi::zend_observer_class_linked_register(class_linked) };
 }
 
+/// Whether our interrupt function is installed in this process (the `interrupt_installed` test hook:
+/// code that declares no attributed static must never cause it).
+pub fn interrupt_installed() -> bool {
+    INTERRUPT_INSTALLED.load(Ordering::Acquire)
+}
+
 /// Chains our interrupt function in front of the one installed before, once per module lifetime.
 fn install_interrupt() {
     if INTERRUPT_INSTALLED.load(Ordering::Acquire) {
