@@ -124,7 +124,7 @@ struct PoolIdentity {
 impl PoolIdentity {
     /// During a request: the socket php-fpm accepts this worker's requests on.
     fn of_request() -> Result<PoolIdentity, String> {
-        Ok(PoolIdentity { socket: request_socket()?, title: process_title().unwrap_or_default() })
+        Ok(PoolIdentity { socket: request_socket()?, title: process_title("self").unwrap_or_default() })
     }
 
     /// While php-fpm sets a worker up (a per-pool `extension=` runs MINIT then): the pool's socket is the
@@ -139,7 +139,7 @@ impl PoolIdentity {
             [] => return Err(format!("{UNKNOWN_POOL}: it holds no listening socket")),
             many => return Err(format!("{UNKNOWN_POOL}: it holds {} listening sockets alike", many.len())),
         };
-        Ok(PoolIdentity { socket, title: process_title().unwrap_or_default() })
+        Ok(PoolIdentity { socket, title: process_title("self").unwrap_or_default() })
     }
 
     fn socket_tag(&self) -> String {
@@ -192,16 +192,23 @@ fn request_socket() -> Result<u64, String> {
     listening_inode(fd).ok_or_else(|| format!("{UNKNOWN_POOL}: descriptor {fd} is not its FastCGI listening socket"))
 }
 
-/// The first string of `/proc/self/cmdline`: FPM writes a worker's title (`php-fpm: pool NAME`) there.
-fn process_title() -> Option<Vec<u8>> {
-    let cmdline = std::fs::read("/proc/self/cmdline").ok()?;
+/// The first string of `/proc/PROCESS/cmdline` (`PROCESS`: a pid, or `self`): FPM writes a worker's
+/// title (`php-fpm: pool NAME`) there.
+fn process_title(process: &str) -> Option<Vec<u8>> {
+    let cmdline = std::fs::read(format!("/proc/{process}/cmdline")).ok()?;
     cmdline.split(|&b| b == 0).next().map(<[u8]>::to_vec)
 }
 
 /// The pool this worker serves, from its process title `php-fpm: pool NAME` (FPM truncates titles that
 /// do not fit its command line and environment: the label, not the partition, is then cut short).
 pub fn pool_name() -> Option<String> {
-    let title = process_title()?;
+    pool_name_of("self")
+}
+
+/// [`pool_name`] of another process (`PROCESS` as in [`process_title`]): the relay checks a sender's
+/// claim with the very reading the sender made of its own title.
+fn pool_name_of(process: &str) -> Option<String> {
+    let title = process_title(process)?;
     let name = title.strip_prefix(TITLE_PREFIX)?;
     let name = String::from_utf8_lossy(name).trim().to_owned();
     (!name.is_empty()).then_some(name)

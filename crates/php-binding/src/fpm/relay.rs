@@ -204,8 +204,8 @@ fn line_of(pid: libc::pid_t, master: libc::pid_t, datagram: &[u8], zone: &Zone) 
         Some(nul) => (&datagram[..nul], &datagram[nul + 1..]),
         None => (&[][..], datagram),
     };
-    let pool = match title_pool(pid) {
-        Some(name) if name == claim => format!("[pool {}] ", escaped(&name, MAX_MESSAGE)),
+    let pool = match super::pool_name_of(&pid.to_string()) {
+        Some(name) if name.as_bytes() == claim => format!("[pool {}] ", escaped(name.as_bytes(), MAX_MESSAGE)),
         _ => String::new(),
     };
     Some(format!(
@@ -222,14 +222,6 @@ fn parent_of(pid: libc::pid_t) -> Option<libc::pid_t> {
     let mut fields = after.split(|&b| b == b' ').filter(|f| !f.is_empty());
     fields.next()?; // state
     std::str::from_utf8(fields.next()?).ok()?.parse().ok()
-}
-
-/// The pool name in `pid`'s process title (`php-fpm: pool NAME`), as the worker reads its own.
-fn title_pool(pid: libc::pid_t) -> Option<Vec<u8>> {
-    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-    let title = cmdline.split(|&b| b == 0).next()?;
-    let name = title.strip_prefix(super::TITLE_PREFIX)?.trim_ascii();
-    (!name.is_empty()).then(|| name.to_vec())
 }
 
 /// `bytes` as printable ASCII on one line: control characters, non-ASCII bytes and `\` as `\xHH`; cut
