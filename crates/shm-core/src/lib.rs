@@ -37,6 +37,7 @@ pub use backend::{
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use index::EntryInfo;
 pub use presence::{PresenceLock, Vacancy};
+pub use process::ProcStat;
 pub use reservation::RequestId;
 pub use segment::{Partition, PartitionSpec, Segment, SegmentError, SharedModel};
 #[cfg(test)]

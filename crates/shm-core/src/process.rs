@@ -56,7 +56,35 @@ pub fn current() -> Owner {
     owner
 }
 
-/// What /proc/PID/stat says about a process.
+/// The fields of one reading of `/proc/PROCESS/stat` (proc(5)) after the command name. The name (field 2)
+/// may hold spaces and parentheses, so the fields resume after its last `)`; this is the one parser of
+/// that file in the project.
+pub struct ProcStat {
+    rest: String,
+}
+
+impl ProcStat {
+    /// Reads `/proc/PROCESS/stat`; `process` is a pid or `self`.
+    pub fn read(process: &str) -> Option<ProcStat> {
+        // Read as bytes: the name may be any bytes, not UTF-8; the fields after it are ASCII.
+        let stat = std::fs::read(format!("/proc/{process}/stat")).ok()?;
+        let rest = &stat[stat.iter().rposition(|&b| b == b')')? + 1..];
+        Some(ProcStat { rest: String::from_utf8_lossy(rest).into_owned() })
+    }
+
+    /// Field `n` as numbered in proc(5) (3 is the state); `None` for the pid and the name (1 and 2) and
+    /// past the last field.
+    pub fn field(&self, n: usize) -> Option<&str> {
+        self.rest.split_whitespace().nth(n.checked_sub(3)?)
+    }
+
+    /// Field `n` as a number.
+    pub fn number<T: std::str::FromStr>(&self, n: usize) -> Option<T> {
+        self.field(n)?.parse().ok()
+    }
+}
+
+/// What /proc/PID/stat says about a process's liveness.
 struct Stat {
     /// Field 3: `R`, `S`, `D`, `Z` (zombie), `X` (dead), …
     state: u8,
@@ -67,14 +95,8 @@ struct Stat {
 }
 
 fn stat_of(pid: u32) -> Option<Stat> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) may contain spaces and parentheses: fields resume after the last ')'.
-    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
-    let state = *fields.next()?.as_bytes().first()?;
-    // After field 3 (state): field 20 is the 17th, field 22 the 19th.
-    let threads = fields.nth(16)?.parse().ok()?;
-    let start_time = fields.nth(1)?.parse().ok()?;
-    Some(Stat { state, threads, start_time })
+    let stat = ProcStat::read(&pid.to_string())?;
+    Some(Stat { state: *stat.field(3)?.as_bytes().first()?, threads: stat.number(20)?, start_time: stat.number(22)? })
 }
 
 /// Start time of a process in clock ticks since boot, or `None` when it does not exist.
@@ -156,6 +178,18 @@ mod tests {
         assert!(!owner.process_alive());
         assert!(!owner.thread_alive());
         child.wait().unwrap();
+    }
+
+    #[test]
+    fn stat_fields_are_numbered_as_in_proc_5() {
+        let stat = ProcStat::read("self").unwrap();
+        // SAFETY: getpid and getppid have no preconditions.
+        let (pid, ppid) = unsafe { (libc::getpid(), libc::getppid()) };
+        assert_eq!(stat.number::<i32>(4), Some(ppid));
+        assert_eq!(stat.number::<u64>(22), start_time_of(pid as u32));
+        assert!(matches!(stat.field(3), Some("R" | "S")));
+        assert_eq!(stat.field(2), None);
+        assert_eq!(stat.field(500), None);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::time::{Duration, Instant};
 
-use shm_core::{named, presence, PresenceLock};
+use shm_core::{named, presence, PresenceLock, ProcStat};
 
 /// How often the keeper checks, while the master runs, whether a reload made it obsolete.
 const CHECK_EVERY: Duration = Duration::from_secs(1);
@@ -104,16 +104,9 @@ fn detach(keep: libc::c_int) {
 /// Writes `title` where FPM wrote the worker's title (the start of the argument area), into the space
 /// FPM zeroed for titles, so that `ps` tells the keeper from the pool's workers.
 fn retitle(title: &str) {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return };
-    // Fields after the command name, which may hold spaces: the 46th (field 48) is the start of the
-    // argument area, the 49th (field 51) the end of the environment area.
-    let fields: Vec<&str> =
-        stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
-    let (Some(start), Some(end)) =
-        (fields.get(45).and_then(|f| f.parse::<usize>().ok()), fields.get(48).and_then(|f| f.parse::<usize>().ok()))
-    else {
-        return;
-    };
+    // Field 48: the start of the argument area; field 51: the end of the environment area.
+    let Some(stat) = ProcStat::read("self") else { return };
+    let (Some(start), Some(end)) = (stat.number::<usize>(48), stat.number::<usize>(51)) else { return };
     if start == 0 || end <= start {
         return;
     }

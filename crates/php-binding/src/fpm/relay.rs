@@ -37,11 +37,13 @@
 //! worker); a worker running as root can also send with any pid.
 //!
 //! The thread takes no lock a forked worker could inherit held: besides the system calls it only
-//! allocates, and glibc's `fork` takes the allocator's locks around the fork. It runs with every signal
-//! blocked, so FPM's signal handling stays on its main thread. Each child of the master closes its copy
-//! of the receiving end as it is forked (`pthread_atfork`), so a worker cannot read other pools'
-//! messages. Workers send without blocking and without `SIGPIPE` (`MSG_DONTWAIT | MSG_NOSIGNAL`): a full
-//! queue or a master that is gone fails the send, and the worker writes to its stderr instead.
+//! allocates, and glibc's `fork` takes the allocator's locks around the fork; its one lock, held while it
+//! reads a sender's `/proc` files, is taken by `fork` too (`pthread_atfork`), so no worker inherits one
+//! of those descriptors. It runs with every signal blocked, so FPM's signal handling stays on its main
+//! thread. Each child of the master closes its copy of the receiving end as it is forked
+//! (`pthread_atfork`), so a worker cannot read other pools' messages. Workers send without blocking and
+//! without `SIGPIPE` (`MSG_DONTWAIT | MSG_NOSIGNAL`): a full queue or a master that is gone fails the
+//! send, and the worker writes to its stderr instead.
 //!
 //! A worker with `catch_workers_output = yes` writes to its stderr as before (FPM logs it, also to
 //! syslog). Without it, the relay is used where it can be there; it cannot, and the line is lost as any
@@ -54,6 +56,8 @@ use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
+
+use shm_core::ProcStat;
 
 /// The longest datagram the relay reads (pool name, NUL, message); a longer one is cut there.
 const MAX_DATAGRAM: usize = 2048;
@@ -122,14 +126,47 @@ pub fn start() {
     std::mem::forget(reader);
     READER.store(reader_fd, Ordering::Relaxed);
     static AT_FORK: std::sync::Once = std::sync::Once::new();
-    // SAFETY: registers a plain extern "C" child handler that only calls close (async-signal-safe).
+    // SAFETY: registers plain extern "C" handlers that only lock or unlock a mutex and call close.
     AT_FORK.call_once(|| unsafe {
-        libc::pthread_atfork(None, None, Some(close_reader_in_child));
+        libc::pthread_atfork(Some(before_fork), Some(after_fork_in_parent), Some(after_fork_in_child));
     });
     let _ = RELAY.set(Relay { writer, master });
 }
 
-extern "C" fn close_reader_in_child() {
+/// Held by the relay thread while it has a `/proc` file open, and by a forking thread from before the
+/// fork until after it (in the parent and in the child): a child never inherits one of those
+/// descriptors. glibc runs the fork handlers before it takes its allocator's locks, so the relay thread
+/// can finish its reads (which allocate) while a fork waits for it.
+struct ProcReads(std::cell::UnsafeCell<libc::pthread_mutex_t>);
+
+// SAFETY: the mutex is only reached through the pthread calls, which synchronise the threads.
+unsafe impl Sync for ProcReads {}
+
+static PROC_READS: ProcReads = ProcReads(std::cell::UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
+
+impl ProcReads {
+    fn lock(&self) {
+        // SAFETY: a statically initialised default mutex, never moved or destroyed.
+        unsafe { libc::pthread_mutex_lock(self.0.get()) };
+    }
+
+    /// Only by the thread that locked it (after a fork: the child's one thread, which forked).
+    fn unlock(&self) {
+        // SAFETY: as in `lock`; the caller holds the mutex.
+        unsafe { libc::pthread_mutex_unlock(self.0.get()) };
+    }
+}
+
+extern "C" fn before_fork() {
+    PROC_READS.lock();
+}
+
+extern "C" fn after_fork_in_parent() {
+    PROC_READS.unlock();
+}
+
+extern "C" fn after_fork_in_child() {
+    PROC_READS.unlock();
     let fd = READER.swap(-1, Ordering::Relaxed);
     if fd >= 0 {
         // SAFETY: fd is the receiving end this process inherited; nothing else in a child uses it.
@@ -196,15 +233,25 @@ fn sender(msg: &libc::msghdr) -> Option<libc::pid_t> {
 
 /// The log line for a message from `pid`, if `pid` is a child of `master`.
 fn line_of(pid: libc::pid_t, master: libc::pid_t, datagram: &[u8], zone: &Zone) -> Option<String> {
-    // /proc must be this PID namespace's for /proc/PID to be the sender.
-    if std::fs::read_link("/proc/self").ok()?.to_str()? != master.to_string() || parent_of(pid)? != master {
-        return None;
-    }
     let (claim, message) = match datagram.iter().position(|&b| b == 0) {
         Some(nul) => (&datagram[..nul], &datagram[nul + 1..]),
         None => (&[][..], datagram),
     };
-    let pool = match super::pool_name_of(&pid.to_string()) {
+    let (parent, title_pool) = {
+        PROC_READS.lock();
+        let process = pid.to_string();
+        // /proc must be this PID namespace's for /proc/PID to be the sender.
+        let same_namespace = std::fs::read_link("/proc/self").is_ok_and(|p| p.to_str() == Some(&master.to_string()));
+        let read = same_namespace.then(|| {
+            (ProcStat::read(&process).and_then(|s| s.number::<libc::pid_t>(4)), super::pool_name_of(&process))
+        });
+        PROC_READS.unlock();
+        read?
+    };
+    if parent? != master {
+        return None;
+    }
+    let pool = match title_pool {
         Some(name) if name.as_bytes() == claim => format!("[pool {}] ", escaped(name.as_bytes(), MAX_MESSAGE)),
         _ => String::new(),
     };
@@ -213,15 +260,6 @@ fn line_of(pid: libc::pid_t, master: libc::pid_t, datagram: &[u8], zone: &Zone) 
         zone.format_now(),
         escaped(message, MAX_MESSAGE)
     ))
-}
-
-/// The parent of `pid`, from `/proc/PID/stat` (`pid (comm) state ppid …`; comm may hold anything).
-fn parent_of(pid: libc::pid_t) -> Option<libc::pid_t> {
-    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
-    let after = &stat[stat.iter().rposition(|&b| b == b')')? + 1..];
-    let mut fields = after.split(|&b| b == b' ').filter(|f| !f.is_empty());
-    fields.next()?; // state
-    std::str::from_utf8(fields.next()?).ok()?.parse().ok()
 }
 
 /// `bytes` as printable ASCII on one line: control characters, non-ASCII bytes and `\` as `\xHH`; cut
