@@ -329,9 +329,9 @@ pub struct Recorded {
     objects: Vec<RecordedObject>,
     /// The slot copies of every recorded object, one run per object.
     slots: Vec<zval>,
-    /// How many of `slots` hold a reference (refcounted values): none, and release has nothing to
-    /// give back for them.
-    held_slots: usize,
+    /// The positions in `slots` of the copies that hold a reference (refcounted values): the only ones
+    /// release gives something back for.
+    held: Vec<u32>,
     /// Objects recorded without a copy of anything: no declared slot and no dynamic property
     /// (`DateTimeImmutable`, empty `stdClass`). Not held: whatever holds them in the restored value is
     /// held by the record or by the roots' copies, so they live as long as the record.
@@ -369,7 +369,11 @@ impl Recorded {
 
     /// Before the first object is recorded: the spare vectors, if any, replace this record's empty ones.
     fn reuse_spare(&mut self) {
-        if self.objects.capacity() == 0 && self.slots.capacity() == 0 && self.leaves.capacity() == 0 {
+        if self.objects.capacity() == 0
+            && self.slots.capacity() == 0
+            && self.leaves.capacity() == 0
+            && self.held.capacity() == 0
+        {
             if let Some(spare) = SPARE.with_borrow_mut(Option::take) {
                 *self = spare;
             }
@@ -406,17 +410,22 @@ impl Recorded {
                     IS_ARRAY => {
                         let ht = (*z).value.arr;
                         if !immutable_array(ht) && ((*ht).gc.refcount <= others + 1 || shared_arrays.insert(ht)) {
+                            // Objects are recorded as they are met, in the array's order (the order they
+                            // were made in, for a fresh restore); the rest is queued.
                             for (_, v) in zvals::raw_entries(ht) {
-                                if holds_anything_to_record(v) {
+                                if zend::type_of(v) == IS_OBJECT {
+                                    if !self.meet(v, 0, again, &mut seen, &mut classes, &mut pending) {
+                                        return false;
+                                    }
+                                } else if holds_anything_to_record(v) {
                                     pending.push((v, 0));
                                 }
                             }
                         }
                     }
                     IS_OBJECT => {
-                        let obj = (*z).value.obj;
-                        let single = !again && (*obj).gc.refcount <= others + 1;
-                        if (single || seen.insert(obj)) && !self.record_object(obj, &mut classes, &mut pending) {
+                        let recorded = self.meet(z, others, again, &mut seen, &mut classes, &mut pending);
+                        if !recorded {
                             return false;
                         }
                     }
@@ -431,6 +440,28 @@ impl Recorded {
         }
     }
 
+    /// The object in `z` is met (`others`: as in [`Pending`]): recorded unless it was already. False
+    /// for an object of a class this cannot describe.
+    ///
+    /// # Safety
+    /// `z` must be a live object zval, during a request.
+    unsafe fn meet(
+        &mut self,
+        z: *mut zval,
+        others: u32,
+        again: bool,
+        seen: &mut HashSet<*mut zend_object>,
+        classes: &mut Vec<(*mut ffi::zend_class_entry, ObjectKind)>,
+        pending: &mut Vec<Pending>,
+    ) -> bool {
+        // SAFETY: as above.
+        unsafe {
+            let obj = (*z).value.obj;
+            let single = !again && (*obj).gc.refcount <= others + 1;
+            !(single || seen.insert(obj)) || self.record_object(obj, again, classes, pending)
+        }
+    }
+
     /// Records one object met for the first time, queueing what its slots and dynamic properties hold.
     /// False for an object of a class this cannot describe.
     ///
@@ -439,22 +470,14 @@ impl Recorded {
     unsafe fn record_object(
         &mut self,
         obj: *mut zend_object,
+        again: bool,
         classes: &mut Vec<(*mut ffi::zend_class_entry, ObjectKind)>,
         pending: &mut Vec<Pending>,
     ) -> bool {
         // SAFETY: as above.
         unsafe {
             let ce = (*obj).ce;
-            // Values hold many objects of few classes: each class is judged once.
-            let kind = match classes.iter().find(|(c, _)| *c == ce) {
-                Some(&(_, kind)) => kind,
-                None => {
-                    let kind = ObjectKind::of(ce);
-                    classes.push((ce, kind));
-                    kind
-                }
-            };
-            match kind {
+            match kind_of(classes, ce) {
                 ObjectKind::EnumCase => return true,
                 ObjectKind::Unrecordable => return false,
                 ObjectKind::Recordable => {}
@@ -474,13 +497,28 @@ impl Recorded {
             self.slots.set_len(first_slot + count);
             for i in 0..count {
                 let slot = slots.add(i);
-                if zvals::is_refcounted(slot) {
-                    (*(*slot).value.counted).gc.refcount += 1;
-                    self.held_slots += 1;
-                    if holds_anything_to_record(slot) {
-                        // The copy just taken is the other reference.
-                        pending.push((slot, 1));
+                if !zvals::is_refcounted(slot) {
+                    continue;
+                }
+                (*(*slot).value.counted).gc.refcount += 1;
+                self.held.push(u32::try_from(first_slot + i).unwrap_or(u32::MAX));
+                if zend::type_of(slot) == IS_OBJECT {
+                    // An object only this slot holds (and the copy just taken) that has nothing to copy
+                    // (a `DateTimeImmutable`) is a leaf, recorded here rather than queued.
+                    let o = (*slot).value.obj;
+                    if !again
+                        && (*o).gc.refcount <= 2
+                        && matches!(kind_of(classes, (*o).ce), ObjectKind::Recordable)
+                        && zvals::slot_count((*o).ce) == 0
+                        && dynamic_values((*o).properties).next().is_none()
+                    {
+                        self.leaves.push(o);
+                        continue;
                     }
+                }
+                if holds_anything_to_record(slot) {
+                    // The copy just taken is the other reference.
+                    pending.push((slot, 1));
                 }
             }
             if !table.is_null() {
@@ -559,17 +597,28 @@ impl Recorded {
     /// # Safety
     /// During the request that recorded them.
     pub unsafe fn untouched(&self) -> bool {
-        // SAFETY: recorded objects are held, hence live.
+        // SAFETY: recorded objects are held, hence live; each one's slot copies are its class's slot
+        // count long.
         unsafe {
-            self.objects.iter().all(|then| {
+            for then in &self.objects {
                 let obj = then.object;
-                self.slots_of(then).iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
-                    && if then.dynamic.is_null() {
-                        dynamic_values((*obj).properties).next().is_none()
-                    } else {
-                        (*obj).properties == then.dynamic
+                let live = (*obj).properties_table.as_ptr();
+                let recorded = self.slots.as_ptr().add(then.first_slot);
+                for i in 0..zvals::slot_count(then.ce) {
+                    if !identical(live.add(i), recorded.add(i)) {
+                        return false;
                     }
-            }) && self.leaves.iter().all(|&obj| dynamic_values((*obj).properties).next().is_none())
+                }
+                let same_table = if then.dynamic.is_null() {
+                    dynamic_values((*obj).properties).next().is_none()
+                } else {
+                    (*obj).properties == then.dynamic
+                };
+                if !same_table {
+                    return false;
+                }
+            }
+            self.leaves.iter().all(|&obj| dynamic_values((*obj).properties).next().is_none())
         }
     }
 
@@ -580,8 +629,8 @@ impl Recorded {
     /// # Safety
     /// At the end of the request that recorded the values.
     pub unsafe fn release_at_request_end(mut self) {
-        if self.held_slots > 0 {
-            for z in &mut self.slots {
+        for &at in &self.held {
+            if let Some(z) = self.slots.get_mut(at as usize) {
                 // SAFETY: the record's own references, to live values.
                 unsafe { release_shared(z) };
             }
@@ -599,13 +648,14 @@ impl Recorded {
         // run.
         // SAFETY: zvals left without a reference (release_shared), or never refcounted, own nothing.
         unsafe { self.slots.set_len(0) };
-        self.held_slots = 0;
+        self.held.clear();
         self.objects.clear();
         self.leaves.clear();
         self.by_handle = OnceCell::new();
         // A request of very many objects does not make every later one keep its memory; of several
         // records, the largest is kept.
-        let size = self.slots.capacity().max(self.objects.capacity()).max(self.leaves.capacity());
+        let size =
+            self.slots.capacity().max(self.objects.capacity()).max(self.leaves.capacity()).max(self.held.capacity());
         if size > 0 && size <= SPARE_LIMIT {
             SPARE.with_borrow_mut(|spare| {
                 if spare.as_ref().is_none_or(|s| s.slots.capacity() < self.slots.capacity()) {
@@ -631,6 +681,24 @@ unsafe fn holds_anything_to_record(z: *const zval) -> bool {
             _ => false,
         }
     }
+}
+
+/// What recording makes of objects of class `ce`. Values hold many objects of few classes: each
+/// class is judged once per record (`classes`).
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn kind_of(
+    classes: &mut Vec<(*mut ffi::zend_class_entry, ObjectKind)>,
+    ce: *mut ffi::zend_class_entry,
+) -> ObjectKind {
+    if let Some(&(_, kind)) = classes.iter().find(|(c, _)| *c == ce) {
+        return kind;
+    }
+    // SAFETY: as above.
+    let kind = unsafe { ObjectKind::of(ce) };
+    classes.push((ce, kind));
+    kind
 }
 
 /// What recording makes of an object of a class.
