@@ -217,7 +217,8 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     if units.is_empty() {
         return Ok(());
     }
-    let unchecked = mode == AttributeMode::Exact && {
+    // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
+    let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
         let props: Vec<*mut zend_property_info> = units
             .iter()
             .flat_map(|u| u.members.iter())
@@ -943,6 +944,11 @@ pub fn publish_at_end(worker: bool) {
         }
         let how = if at_write { How::Identity } else { How::Structural };
         if !changed(id, how) {
+            if !worker {
+                // At RSHUTDOWN the record has served: it is let go while its objects, just compared,
+                // are still in the cache, rather than in a second walk when the state is dropped.
+                release_record(id);
+            }
             continue;
         }
         match publish(id) {
@@ -971,6 +977,14 @@ pub fn publish_at_end(worker: bool) {
             remember_published(id);
             rebase(id);
         }
+    }
+}
+
+/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::release_at_request_end`]).
+fn release_record(id: usize) {
+    if let Some(recorded) = STATE.with_borrow_mut(|s| s.units[id].recorded.take()) {
+        // SAFETY: RSHUTDOWN of the request that recorded it.
+        unsafe { recorded.release_at_request_end() };
     }
 }
 
