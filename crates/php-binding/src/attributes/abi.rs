@@ -89,6 +89,8 @@ unsafe extern "C" {
 pub const ZEND_ACC_INTERFACE: u32 = 1 << 0;
 pub const ZEND_ACC_TRAIT: u32 = 1 << 1;
 pub const ZEND_ACC_LINKED: u32 = 1 << 3;
+/// A class OPcache keeps in shared memory, the same in every request.
+pub const ZEND_ACC_IMMUTABLE: u32 = 1 << 7;
 pub const ZEND_ACC_PRELOADED: u32 = 1 << 10;
 pub const ZEND_ACC_STRICT_TYPES: u32 = 1 << 31;
 pub const IS_CONST: u8 = 1;

@@ -14,7 +14,7 @@
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
 //!   publication; arrays by content, objects by handle, so writes inside objects do not count.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -329,13 +329,17 @@ pub struct Recorded {
     objects: Vec<RecordedObject>,
     /// The slot copies of every recorded object, one run per object.
     slots: Vec<zval>,
+    /// The positions in `slots` of the copies that hold a reference (refcounted values): the only ones
+    /// release gives something back for.
+    held: Vec<u32>,
     /// Objects recorded without a copy of anything: no declared slot and no dynamic property
     /// (`DateTimeImmutable`, empty `stdClass`). Not held: whatever holds them in the restored value is
     /// held by the record or by the roots' copies, so they live as long as the record.
     leaves: Vec<*mut zend_object>,
-    /// Position + 1 in `objects` per object handle ([`LEAF`]: in `leaves`; 0: not recorded). Handles
-    /// identify objects while the record lives.
-    by_handle: Vec<u32>,
+    /// Position + 1 in `objects` per object handle ([`LEAF`]: in `leaves`; 0: not recorded), built
+    /// the first time a structural comparison asks (a request that changed nothing never does).
+    /// Handles identify objects while the record lives.
+    by_handle: OnceCell<Vec<u32>>,
 }
 
 /// `by_handle`'s mark of an object in `leaves`.
@@ -349,6 +353,12 @@ thread_local! {
     static SPARE: RefCell<Option<Recorded>> = const { RefCell::new(None) };
 }
 
+/// A zval still to look into while recording, with the number of references to its value that
+/// holders other than one place of the value account for: the record's own slot copy (1) or none
+/// (0). A value whose refcount is at most this plus one has a single holder in the value, so it
+/// cannot be met again and needs no "seen" set.
+type Pending = (*mut zval, u32);
+
 impl Recorded {
     /// An empty record. It allocates nothing until it records an object, and then first takes the
     /// vectors a previous request's record left (values without objects, such as arrays restored
@@ -359,7 +369,11 @@ impl Recorded {
 
     /// Before the first object is recorded: the spare vectors, if any, replace this record's empty ones.
     fn reuse_spare(&mut self) {
-        if self.by_handle.is_empty() {
+        if self.objects.capacity() == 0
+            && self.slots.capacity() == 0
+            && self.leaves.capacity() == 0
+            && self.held.capacity() == 0
+        {
             if let Some(spare) = SPARE.with_borrow_mut(Option::take) {
                 *self = spare;
             }
@@ -370,80 +384,173 @@ impl Recorded {
     /// this cannot describe: one holding PHP references (which writes go through without separation)
     /// or objects whose state is not (only) their property table.
     ///
+    /// Objects and arrays held once (refcount 1, besides the record's own slot copy) are met once:
+    /// only those held more than once go through a "seen" set. A record that already holds objects
+    /// (worker mode records every member of a unit into one) puts every object it meets there.
+    ///
     /// # Safety
     /// `value` must be a live zval, during a request.
     pub unsafe fn record(&mut self, value: *mut zval) -> bool {
-        let mut pending = vec![value];
-        // Arrays held more than once (only those can be met twice; a refcount-1 array has one holder,
-        // itself met once).
+        let mut pending: Vec<Pending> = Vec::new();
+        // Arrays and objects held more than once, met so far.
         let mut shared_arrays: HashSet<*mut HashTable> = HashSet::new();
+        let mut seen: HashSet<*mut zend_object> = HashSet::new();
         let mut classes: Vec<(*mut ffi::zend_class_entry, ObjectKind)> = Vec::new();
-        while let Some(z) = pending.pop() {
+        let again = !self.objects.is_empty() || !self.leaves.is_empty();
+        if again {
+            seen.extend(self.objects.iter().map(|o| o.object).chain(self.leaves.iter().copied()));
+            self.by_handle = OnceCell::new();
+        }
+        let mut next: Pending = (value, 0);
+        loop {
+            let (z, others) = next;
             // SAFETY: every zval pushed is reachable from the live root.
             unsafe {
                 match zend::type_of(z) {
                     IS_ARRAY => {
                         let ht = (*z).value.arr;
-                        if !immutable_array(ht) && ((*ht).gc.refcount <= 1 || shared_arrays.insert(ht)) {
-                            pending.extend(zvals::entries(ht).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
+                        if !immutable_array(ht) && ((*ht).gc.refcount <= others + 1 || shared_arrays.insert(ht)) {
+                            // Objects are recorded as they are met, in the array's order (the order they
+                            // were made in, for a fresh restore); the rest is queued.
+                            for (_, v) in zvals::raw_entries(ht) {
+                                if zend::type_of(v) == IS_OBJECT {
+                                    if !self.meet(v, 0, again, &mut seen, &mut classes, &mut pending) {
+                                        return false;
+                                    }
+                                } else if holds_anything_to_record(v) {
+                                    pending.push((v, 0));
+                                }
+                            }
                         }
                     }
                     IS_OBJECT => {
-                        let obj = (*z).value.obj;
-                        let ce = (*obj).ce;
-                        let handle = (*obj).handle as usize;
-                        if self.by_handle.get(handle).is_some_and(|&at| at != 0) {
-                            continue;
+                        let recorded = self.meet(z, others, again, &mut seen, &mut classes, &mut pending);
+                        if !recorded {
+                            return false;
                         }
-                        // Values hold many objects of few classes: each class is judged once.
-                        let kind = match classes.iter().find(|(c, _)| *c == ce) {
-                            Some(&(_, kind)) => kind,
-                            None => {
-                                let kind = ObjectKind::of(ce);
-                                classes.push((ce, kind));
-                                kind
-                            }
-                        };
-                        match kind {
-                            ObjectKind::EnumCase => continue,
-                            ObjectKind::Unrecordable => return false,
-                            ObjectKind::Recordable => {}
-                        }
-                        self.reuse_spare();
-                        if self.by_handle.len() <= handle {
-                            // Every live object's handle is below the store's top: one resize per record.
-                            let top = (*ffi::ext_php_rs_executor_globals()).objects_store.top as usize;
-                            self.by_handle.resize(top.max(handle + 1), 0);
-                        }
-                        let count = zvals::slot_count(ce);
-                        let table = (*obj).properties;
-                        if count == 0 && dynamic_values(table).next().is_none() {
-                            self.leaves.push(obj);
-                            self.by_handle[handle] = LEAF;
-                            continue;
-                        }
-                        let first_slot = self.slots.len();
-                        let slots = (*obj).properties_table.as_mut_ptr();
-                        self.slots.extend((0..count).map(|i| zvals::copy(slots.add(i))));
-                        pending.extend((0..count).map(|i| slots.add(i)).filter(|&v| holds_anything_to_record(v)));
-                        if !table.is_null() {
-                            pending
-                                .extend(dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)));
-                        }
-                        // Held: the object, and its property table (per object, so never immutable).
-                        (*obj).gc.refcount += 1;
-                        if !table.is_null() {
-                            (*table).gc.refcount += 1;
-                        }
-                        self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic: table });
-                        self.by_handle[handle] = u32::try_from(self.objects.len()).unwrap_or(0);
                     }
                     ffi::IS_REFERENCE => return false,
                     _ => {}
                 }
             }
+            match pending.pop() {
+                Some(p) => next = p,
+                None => return true,
+            }
+        }
+    }
+
+    /// The object in `z` is met (`others`: as in [`Pending`]): recorded unless it was already. False
+    /// for an object of a class this cannot describe.
+    ///
+    /// # Safety
+    /// `z` must be a live object zval, during a request.
+    unsafe fn meet(
+        &mut self,
+        z: *mut zval,
+        others: u32,
+        again: bool,
+        seen: &mut HashSet<*mut zend_object>,
+        classes: &mut Vec<(*mut ffi::zend_class_entry, ObjectKind)>,
+        pending: &mut Vec<Pending>,
+    ) -> bool {
+        // SAFETY: as above.
+        unsafe {
+            let obj = (*z).value.obj;
+            let single = !again && (*obj).gc.refcount <= others + 1;
+            !(single || seen.insert(obj)) || self.record_object(obj, again, classes, pending)
+        }
+    }
+
+    /// Records one object met for the first time, queueing what its slots and dynamic properties hold.
+    /// False for an object of a class this cannot describe.
+    ///
+    /// # Safety
+    /// `obj` must be a live object, during a request.
+    unsafe fn record_object(
+        &mut self,
+        obj: *mut zend_object,
+        again: bool,
+        classes: &mut Vec<(*mut ffi::zend_class_entry, ObjectKind)>,
+        pending: &mut Vec<Pending>,
+    ) -> bool {
+        // SAFETY: as above.
+        unsafe {
+            let ce = (*obj).ce;
+            match kind_of(classes, ce) {
+                ObjectKind::EnumCase => return true,
+                ObjectKind::Unrecordable => return false,
+                ObjectKind::Recordable => {}
+            }
+            self.reuse_spare();
+            let count = zvals::slot_count(ce);
+            let table = (*obj).properties;
+            if count == 0 && dynamic_values(table).next().is_none() {
+                self.leaves.push(obj);
+                return true;
+            }
+            let first_slot = self.slots.len();
+            let slots = (*obj).properties_table.as_mut_ptr();
+            // The slots are copied bitwise, then each refcounted one gets the reference its copy holds.
+            self.slots.reserve(count);
+            std::ptr::copy_nonoverlapping(slots.cast_const(), self.slots.as_mut_ptr().add(first_slot), count);
+            self.slots.set_len(first_slot + count);
+            for i in 0..count {
+                let slot = slots.add(i);
+                if !zvals::is_refcounted(slot) {
+                    continue;
+                }
+                (*(*slot).value.counted).gc.refcount += 1;
+                self.held.push(u32::try_from(first_slot + i).unwrap_or(u32::MAX));
+                if zend::type_of(slot) == IS_OBJECT {
+                    // An object only this slot holds (and the copy just taken) that has nothing to copy
+                    // (a `DateTimeImmutable`) is a leaf, recorded here rather than queued.
+                    let o = (*slot).value.obj;
+                    if !again
+                        && (*o).gc.refcount <= 2
+                        && matches!(kind_of(classes, (*o).ce), ObjectKind::Recordable)
+                        && zvals::slot_count((*o).ce) == 0
+                        && dynamic_values((*o).properties).next().is_none()
+                    {
+                        self.leaves.push(o);
+                        continue;
+                    }
+                }
+                if holds_anything_to_record(slot) {
+                    // The copy just taken is the other reference.
+                    pending.push((slot, 1));
+                }
+            }
+            if !table.is_null() {
+                pending.extend(
+                    dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)).map(|v| (v, 0)),
+                );
+            }
+            // Held: the object, and its property table (per object, so never immutable).
+            (*obj).gc.refcount += 1;
+            if !table.is_null() {
+                (*table).gc.refcount += 1;
+            }
+            self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic: table });
         }
         true
+    }
+
+    /// Position + 1 in `objects` per object handle, [`LEAF`] for leaves (built on first use).
+    fn by_handle(&self) -> &[u32] {
+        self.by_handle.get_or_init(|| {
+            // SAFETY: recorded objects and leaves are live while the record lives.
+            let handle = |o: *mut zend_object| unsafe { (*o).handle } as usize;
+            let top = self.objects.iter().map(|o| handle(o.object)).chain(self.leaves.iter().map(|&o| handle(o))).max();
+            let mut index = vec![0; top.map_or(0, |t| t + 1)];
+            for (i, o) in self.objects.iter().enumerate() {
+                index[handle(o.object)] = u32::try_from(i + 1).unwrap_or(0);
+            }
+            for &o in &self.leaves {
+                index[handle(o)] = LEAF;
+            }
+            index
+        })
     }
 
     /// The record of `obj`, if recorded.
@@ -453,7 +560,7 @@ impl Recorded {
     unsafe fn find(&self, obj: *mut zend_object) -> Option<&RecordedObject> {
         // SAFETY: as above.
         let handle = unsafe { (*obj).handle } as usize;
-        let at = *self.by_handle.get(handle)?;
+        let at = *self.by_handle().get(handle)?;
         if at == LEAF {
             return None;
         }
@@ -473,7 +580,7 @@ impl Recorded {
         unsafe {
             let handle = (*obj).handle as usize;
             // A leaf lives as long as the record, so its handle is not reused meanwhile.
-            self.by_handle.get(handle) == Some(&LEAF) && dynamic_values((*obj).properties).next().is_some()
+            self.by_handle().get(handle) == Some(&LEAF) && dynamic_values((*obj).properties).next().is_some()
         }
     }
 
@@ -490,17 +597,28 @@ impl Recorded {
     /// # Safety
     /// During the request that recorded them.
     pub unsafe fn untouched(&self) -> bool {
-        // SAFETY: recorded objects are held, hence live.
+        // SAFETY: recorded objects are held, hence live; each one's slot copies are its class's slot
+        // count long.
         unsafe {
-            self.objects.iter().all(|then| {
+            for then in &self.objects {
                 let obj = then.object;
-                self.slots_of(then).iter().enumerate().all(|(i, slot)| identical(zvals::property_slot(obj, i), slot))
-                    && if then.dynamic.is_null() {
-                        dynamic_values((*obj).properties).next().is_none()
-                    } else {
-                        (*obj).properties == then.dynamic
+                let live = (*obj).properties_table.as_ptr();
+                let recorded = self.slots.as_ptr().add(then.first_slot);
+                for i in 0..zvals::slot_count(then.ce) {
+                    if !identical(live.add(i), recorded.add(i)) {
+                        return false;
                     }
-            }) && self.leaves.iter().all(|&obj| dynamic_values((*obj).properties).next().is_none())
+                }
+                let same_table = if then.dynamic.is_null() {
+                    dynamic_values((*obj).properties).next().is_none()
+                } else {
+                    (*obj).properties == then.dynamic
+                };
+                if !same_table {
+                    return false;
+                }
+            }
+            self.leaves.iter().all(|&obj| dynamic_values((*obj).properties).next().is_none())
         }
     }
 
@@ -511,9 +629,11 @@ impl Recorded {
     /// # Safety
     /// At the end of the request that recorded the values.
     pub unsafe fn release_at_request_end(mut self) {
-        for z in &mut self.slots {
-            // SAFETY: the record's own references, to live values.
-            unsafe { release_shared(z) };
+        for &at in &self.held {
+            if let Some(z) = self.slots.get_mut(at as usize) {
+                // SAFETY: the record's own references, to live values.
+                unsafe { release_shared(z) };
+            }
         }
         for o in &self.objects {
             // SAFETY: as above.
@@ -524,19 +644,21 @@ impl Recorded {
                 }
             }
         }
-        // Every slot copy now holds nothing to release: none needs its drop run.
-        // SAFETY: zvals left without a reference (release_shared) own nothing.
+        // Every slot copy now holds nothing to release (or never held anything): none needs its drop
+        // run.
+        // SAFETY: zvals left without a reference (release_shared), or never refcounted, own nothing.
         unsafe { self.slots.set_len(0) };
+        self.held.clear();
         self.objects.clear();
         self.leaves.clear();
+        self.by_handle = OnceCell::new();
         // A request of very many objects does not make every later one keep its memory; of several
         // records, the largest is kept.
         let size =
-            self.by_handle.len().max(self.slots.capacity()).max(self.objects.capacity()).max(self.leaves.capacity());
-        if !self.by_handle.is_empty() && size <= SPARE_LIMIT {
-            self.by_handle.fill(0);
+            self.slots.capacity().max(self.objects.capacity()).max(self.leaves.capacity()).max(self.held.capacity());
+        if size > 0 && size <= SPARE_LIMIT {
             SPARE.with_borrow_mut(|spare| {
-                if spare.as_ref().is_none_or(|s| s.by_handle.len() < self.by_handle.len()) {
+                if spare.as_ref().is_none_or(|s| s.slots.capacity() < self.slots.capacity()) {
                     *spare = Some(self);
                 }
             });
@@ -559,6 +681,24 @@ unsafe fn holds_anything_to_record(z: *const zval) -> bool {
             _ => false,
         }
     }
+}
+
+/// What recording makes of objects of class `ce`. Values hold many objects of few classes: each
+/// class is judged once per record (`classes`).
+///
+/// # Safety
+/// `ce` must be a live class.
+unsafe fn kind_of(
+    classes: &mut Vec<(*mut ffi::zend_class_entry, ObjectKind)>,
+    ce: *mut ffi::zend_class_entry,
+) -> ObjectKind {
+    if let Some(&(_, kind)) = classes.iter().find(|(c, _)| *c == ce) {
+        return kind;
+    }
+    // SAFETY: as above.
+    let kind = unsafe { ObjectKind::of(ce) };
+    classes.push((ce, kind));
+    kind
 }
 
 /// What recording makes of an object of a class.

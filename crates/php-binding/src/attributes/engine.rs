@@ -8,6 +8,7 @@
 
 use foldhash::HashMap;
 use std::cell::RefCell;
+use std::ops::Range;
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -67,8 +68,9 @@ impl UnitRt {
 struct State {
     mode: Option<AttributeMode>,
     units: Vec<UnitRt>,
-    /// Units per registered class, and whether they still wait for their first access (exact mode).
-    classes: HashMap<*mut zend_class_entry, (Vec<usize>, bool)>,
+    /// Units per registered class (consecutive ids), and whether they still wait for their first
+    /// access (exact mode).
+    classes: HashMap<*mut zend_class_entry, (Range<usize>, bool)>,
     by_prop: HashMap<*mut zend_property_info, usize>,
     by_method: HashMap<*mut zend_op_array, Vec<usize>>,
     /// Exact mode: units written through a static-property fetch since the last check.
@@ -107,11 +109,36 @@ fn mode() -> Option<AttributeMode> {
 /// RINIT: the request's attribute mode (off when this request's partition has no backend).
 pub fn begin_request() {
     let mode = request::runtime().map(|rt| rt.attribute_mode);
-    let old = STATE.with_borrow_mut(|s| std::mem::replace(s, State { mode, ..State::default() }));
+    let mut state = STATE.with_borrow_mut(std::mem::take);
     // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped): its
     // zvals lived in that request's heap, which is gone. Leak, never free.
-    release(&old);
-    std::mem::forget(old);
+    release(&state);
+    for unit in state.units.drain(..) {
+        std::mem::forget(unit);
+    }
+    state.clear();
+    state.mode = mode;
+    STATE.with_borrow_mut(|s| *s = state);
+}
+
+impl State {
+    /// Empties the state (values dropped) but keeps its containers' memory for the next request.
+    fn clear(&mut self) {
+        self.mode = None;
+        self.units.clear();
+        self.classes.clear();
+        self.by_prop.clear();
+        self.by_method.clear();
+        self.watch.clear();
+        self.unchecked.clear();
+        self.pending_links.clear();
+        self.retry.clear();
+        self.publication_off = false;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.units.is_empty() && self.classes.is_empty() && self.pending_links.is_empty()
+    }
 }
 
 /// A class was linked (or, preloaded, is present at request start): register its units and, in
@@ -190,24 +217,27 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     if units.is_empty() {
         return Ok(());
     }
-    let props: Vec<*mut zend_property_info> = units
-        .iter()
-        .flat_map(|u| u.members.iter())
-        .filter_map(|(_, m)| match *m {
-            Member::Prop(info) => Some(info),
-            Member::Var(..) => None,
-        })
-        .collect();
-    // SAFETY: as above; only classes with attributed statics get this far.
-    let unchecked = mode == AttributeMode::Exact && unsafe { super::placement::reachable_unchecked(ce, &props) };
+    // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
+    let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
+        let props: Vec<*mut zend_property_info> = units
+            .iter()
+            .flat_map(|u| u.members.iter())
+            .filter_map(|(_, m)| match *m {
+                Member::Prop(info) => Some(info),
+                Member::Var(..) => None,
+            })
+            .collect();
+        // SAFETY: as above; only classes with attributed statics get this far.
+        unsafe { super::placement::reachable_unchecked(ce, &props) }
+    };
     // SAFETY: as above.
     let lazy =
         mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
     let ids = STATE.with_borrow_mut(|s| {
-        let mut ids = Vec::new();
+        let first = s.units.len();
         for unit in units {
             let id = s.units.len();
-            for (_, member) in &unit.members {
+            for (_, member) in unit.members.iter() {
                 match *member {
                     Member::Prop(info) => {
                         s.by_prop.insert(info, id);
@@ -230,14 +260,14 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
                 suppressed: false,
                 members,
             });
-            ids.push(id);
         }
+        let ids = first..s.units.len();
         if s.classes.is_empty() {
             BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
         }
         s.classes.insert(ce, (ids.clone(), lazy));
         if unchecked {
-            s.unchecked.extend(&ids);
+            s.unchecked.extend(ids.clone());
         }
         ids
     });
@@ -259,19 +289,22 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
     let mut class = ce;
     let mut registered = false;
     while !class.is_null() {
-        let ids: Vec<usize> = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
+        let ids = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
             Some((ids, lazy)) => {
                 registered = true;
-                if !std::mem::take(lazy) {
-                    return Vec::new();
+                if std::mem::take(lazy) {
+                    ids.clone()
+                } else {
+                    0..0
                 }
-                ids.iter().copied().filter(|&id| !s.units[id].restored).collect()
             }
-            None => Vec::new(),
+            None => 0..0,
         });
         for id in ids {
-            // SAFETY: registered units belong to live classes.
-            unsafe { restore_unit(id) };
+            if !STATE.with_borrow(|s| s.units[id].restored) {
+                // SAFETY: registered units belong to live classes.
+                unsafe { restore_unit(id) };
+            }
         }
         // SAFETY: a linked class's parent pointer is a class entry (or null).
         class = unsafe { (*class).__bindgen_anon_1.parent };
@@ -328,21 +361,11 @@ unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut z
 /// During a request; the unit's class is live.
 unsafe fn restore_unit(id: usize) {
     let Some(mode) = mode() else { return };
-    let (tier, key, blob, props, needs_baseline, has_vars) = STATE.with_borrow_mut(|s| {
+    let (tier, key, blob, count, needs_baseline, has_vars) = STATE.with_borrow_mut(|s| {
         let u = &mut s.units[id];
         u.restored = true;
-        let props: Vec<(usize, Vec<u8>, *mut zend_property_info)> = u
-            .unit
-            .members
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (name, m))| match *m {
-                Member::Prop(info) => Some((i, name.clone(), info)),
-                Member::Var(..) => None,
-            })
-            .collect();
-        let has_vars = props.len() < u.unit.members.len();
-        (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, props, !u.at_write(mode), has_vars)
+        let has_vars = u.unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
+        (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, u.unit.members.len(), !u.at_write(mode), has_vars)
     });
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
     let mut fetched = fetch(tier, &key);
@@ -378,7 +401,13 @@ unsafe fn restore_unit(id: usize) {
     }
     let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
     drop(old);
-    for (i, name, info) in props {
+    // The part of a value fetched for the unit that belongs to member `i`.
+    let part = |source: &zval, i: usize| {
+        // SAFETY: a live fetched value; finding a member in it runs no userland code.
+        STATE.with_borrow(|s| unsafe { member_value(source, blob, &s.units[id].unit.members[i].0) })
+    };
+    for i in 0..count {
+        let Member::Prop(info) = STATE.with_borrow(|s| s.units[id].unit.members[i].1) else { continue };
         // SAFETY: the class of a registered property is live; values come from live zvals.
         unsafe {
             let slot = abi::static_slot(info);
@@ -390,11 +419,11 @@ unsafe fn restore_unit(id: usize) {
             if !untouched {
                 continue;
             }
-            if let Some(value) = fetched.as_ref().and_then(|f| member_value(f, blob, &name)) {
+            if let Some(value) = fetched.as_ref().and_then(|f| part(f, i)) {
                 assign_checked(info, slot, value);
             }
             let baseline = match &baseline_source {
-                Some(b) => member_value(b, blob, &name).map(|z| zvals::copy(zend::deref(z))),
+                Some(b) => part(b, i).map(|z| zvals::copy(zend::deref(z))),
                 None => Some(zvals::copy(zend::deref(slot))),
             };
             let published = zvals::copy(zend::deref(slot));
@@ -426,7 +455,7 @@ unsafe fn restore_unit(id: usize) {
 fn unit_methods(id: usize) -> Vec<*mut zend_op_array> {
     STATE.with_borrow(|s| {
         let mut ops: Vec<*mut zend_op_array> = Vec::new();
-        for (_, m) in &s.units[id].unit.members {
+        for (_, m) in s.units[id].unit.members.iter() {
             if let Member::Var(op, _) = *m {
                 if !ops.contains(&op) {
                     ops.push(op);
@@ -793,6 +822,23 @@ fn remember_published(id: usize) {
 
 /// Whether any live member of unit `id` differs from its reference copy under `how`.
 fn changed(id: usize, how: How) -> bool {
+    // A member still holding the very value of its reference copy is unchanged (the copy's reference
+    // makes the engine separate any write to what it holds), unless it holds objects shared with a
+    // record: those are unchanged when the record says so. This answers for a request that changed
+    // nothing, without allocating.
+    // SAFETY: during a request; a live member's slot, the state's own copies and the objects a record
+    // holds are live; nothing here runs userland code.
+    let untouched = STATE.with_borrow(|s| unsafe {
+        let u = &s.units[id];
+        (0..u.members.len()).all(|i| {
+            let m = &u.members[i];
+            let reference = if how == How::Identity { &m.published } else { &m.baseline };
+            live_value(id, i).zip(reference.as_ref()).is_none_or(|(live, r)| compare::identical(zend::deref(live), r))
+        }) && (how == How::Identity || u.recorded.as_ref().is_none_or(|r| r.untouched()))
+    });
+    if untouched {
+        return false;
+    }
     let (n, recorded) = STATE.with_borrow(|s| {
         let u = &s.units[id];
         (u.members.len(), u.recorded.as_ref().filter(|_| how == How::Structural).map(|r| r as *const Recorded))
@@ -898,6 +944,11 @@ pub fn publish_at_end(worker: bool) {
         }
         let how = if at_write { How::Identity } else { How::Structural };
         if !changed(id, how) {
+            if !worker {
+                // At RSHUTDOWN the record has served: it is let go while its objects, just compared,
+                // are still in the cache, rather than in a second walk when the state is dropped.
+                release_record(id);
+            }
             continue;
         }
         match publish(id) {
@@ -929,6 +980,14 @@ pub fn publish_at_end(worker: bool) {
     }
 }
 
+/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::release_at_request_end`]).
+fn release_record(id: usize) {
+    if let Some(recorded) = STATE.with_borrow_mut(|s| s.units[id].recorded.take()) {
+        // SAFETY: RSHUTDOWN of the request that recorded it.
+        unsafe { recorded.release_at_request_end() };
+    }
+}
+
 /// RSHUTDOWN: drops the request's attribute state (its zvals live in the request heap, which is still
 /// there; the next request must not see any of it).
 pub fn forget_request() {
@@ -938,7 +997,14 @@ pub fn forget_request() {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.release_at_request_end() };
     }
-    drop(old);
+    // The request's values are released here, outside the borrow (destructors may run); the emptied
+    // containers serve the next request, unless one of those destructors registered something meanwhile.
+    old.clear();
+    STATE.with_borrow_mut(|s| {
+        if s.is_empty() && s.mode.is_none() {
+            *s = old;
+        }
+    });
 }
 
 /// Worker mode: after publishing unit `id`, its baselines become what is now stored: the live values,
@@ -1007,7 +1073,7 @@ pub fn on_delete_unit(tier: Tier, key: &[u8]) {
     }
     check_watched();
     STATE.with_borrow_mut(|s| {
-        for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && u.unit.key == key) {
+        for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && *u.unit.key == *key) {
             u.suppressed = true;
         }
     });
@@ -1050,7 +1116,7 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
             let u = &mut s.units[id];
             if u.unit.spec.tier == tier {
                 u.suppressed = true;
-                keys.push(u.unit.key.clone());
+                keys.push(u.unit.key.to_vec());
             }
         }
         Some(keys)
@@ -1061,7 +1127,7 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
         if (*ce).ce_flags & abi::ZEND_ACC_LINKED == 0 {
             return Vec::new();
         }
-        plan::plan(ce).unwrap_or_default().into_iter().filter(|u| u.spec.tier == tier).map(|u| u.key).collect()
+        plan::plan(ce).unwrap_or_default().into_iter().filter(|u| u.spec.tier == tier).map(|u| u.key.to_vec()).collect()
     })
 }
 

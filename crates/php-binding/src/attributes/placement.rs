@@ -399,7 +399,8 @@ unsafe fn plain_access(op: *mut zend_op_array, opline: *const zend_op, compiled:
 /// # Safety
 /// `ce` must be a live, linked class and `props` static properties it declares.
 pub unsafe fn reachable_unchecked(ce: *mut zend_class_entry, props: &[*mut ffi::zend_property_info]) -> bool {
-    if !per_opline() || props.is_empty() {
+    // SAFETY: as below; a class without a parent runs no parent's code.
+    if !per_opline() || props.is_empty() || unsafe { (*ce).__bindgen_anon_1.parent.is_null() } {
         return false;
     }
     // SAFETY: as above; properties_info maps unmangled names to property infos; parents of a

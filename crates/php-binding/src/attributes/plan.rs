@@ -2,9 +2,14 @@
 //! §16.3): one class blob for a class-level attribute, otherwise one unit per attributed static
 //! property and one per static variable of an attributed method. Each unit knows its storage key.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use foldhash::HashMap;
+
 use ext_php_rs::ffi::{zend_class_entry, zend_op_array, zend_property_info, zend_string};
 
-use super::abi::{ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT};
+use super::abi::{Attribute, ZEND_ACC_IMMUTABLE, ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT};
 use super::declaration::{self, Spec};
 use crate::runtime::Tier;
 use crate::zend::{self, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
@@ -21,13 +26,14 @@ pub enum Member {
 
 pub struct Unit {
     pub spec: Spec,
-    /// The key in the backend's internal key space.
-    pub key: Vec<u8>,
+    /// The key in the backend's internal key space (shared: restores and publications pass it on
+    /// without copying it).
+    pub key: Rc<[u8]>,
     /// The class that declares the unit's statics.
     pub ce: *mut zend_class_entry,
     /// Blob units publish an array of their members under these names.
     pub blob: bool,
-    pub members: Vec<(Vec<u8>, Member)>,
+    pub members: Rc<[(Vec<u8>, Member)]>,
 }
 
 impl Unit {
@@ -78,7 +84,12 @@ pub fn blob_key(tier: Tier, lcclass: &[u8]) -> Vec<u8> {
 /// is an ordinary explicit key, so the entry is stored behind the reserved prefix and a NUL, which no
 /// class name contains.
 pub fn member_key(tier: Tier, lcclass: &[u8], member: &[u8]) -> Vec<u8> {
-    [&members_prefix(tier, lcclass)[..], member].concat()
+    let (reserved, spec) = (reserved_prefix(tier), spec_prefix(tier));
+    let mut key = Vec::with_capacity(reserved.len() + 1 + spec.len() + lcclass.len() + 2 + member.len());
+    for part in [reserved, b"\0", spec, lcclass, b"::", member] {
+        key.extend_from_slice(part);
+    }
+    key
 }
 
 /// What every member entry key of class `lcclass` starts with (and no other class's: `::` ends the
@@ -124,68 +135,200 @@ pub fn is_class_name(name: &[u8]) -> bool {
     name.split(|&b| b == b'\\').all(is_identifier)
 }
 
+/// One unit of a class as its declaration shapes it, before the attribute's arguments are read:
+/// what [`plan`] keeps across requests for a class in OPcache's shared memory.
+struct Shape {
+    attr: *mut Attribute,
+    tier: Tier,
+    key: Rc<[u8]>,
+    blob: bool,
+    members: Rc<[(Vec<u8>, Member)]>,
+}
+
+/// The shapes of one class, and the lower-cased class name its keys were made from.
+struct Memo {
+    lcclass: Vec<u8>,
+    shapes: Vec<Shape>,
+}
+
+/// Classes remembered per thread before the memo starts over (an OPcache restart leaves the entries
+/// of classes that are gone; they are never matched again, see [`matches`]).
+const MEMO_LIMIT: usize = 4096;
+
+thread_local! {
+    /// The shapes of OPcache-immutable classes with attributed statics, by class entry.
+    static MEMO: RefCell<HashMap<*mut zend_class_entry, Rc<Memo>>> = RefCell::default();
+}
+
 /// The units of `ce`, or an error text for a declaration that cannot be resolved (§16.1).
+///
+/// The attribute arguments are read again in every request (a constant they name may differ). The
+/// rest (which statics are covered, their names and keys) is kept for classes OPcache keeps in
+/// shared memory (immutable: the same class entry, member infos and op_arrays in every request) and
+/// reused after a check, made without allocating, that the class still declares exactly that: an
+/// OPcache restart can put another version of a class at the same address.
 ///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
     // SAFETY: caller guarantees a linked class; its tables are walked read-only.
     unsafe {
+        let immutable = (*ce).ce_flags & ZEND_ACC_IMMUTABLE != 0;
+        if immutable {
+            if let Some(memo) = MEMO.with_borrow(|m| m.get(&ce).cloned()) {
+                if matches(ce, &memo) {
+                    return units_of(ce, &memo.shapes);
+                }
+            }
+        }
         // Most linked classes carry no attribute of ours: nothing is collected or named for them.
         if !may_have_units(ce) {
             return Ok(Vec::new());
         }
-        let class_attribute = declaration::find((*ce).attributes);
-        let props = declared_statics(ce);
-        let methods = declared_methods(ce);
+        let memo = Rc::new(shapes_of(ce));
+        let units = units_of(ce, &memo.shapes);
+        if immutable {
+            MEMO.with_borrow_mut(|m| {
+                if m.len() >= MEMO_LIMIT {
+                    m.clear();
+                }
+                m.insert(ce, memo);
+            });
+        }
+        units
+    }
+}
+
+/// The units of `ce` from its shapes: each attribute's arguments resolved now.
+///
+/// # Safety
+/// As [`plan`]; the shapes are `ce`'s.
+unsafe fn units_of(ce: *mut zend_class_entry, shapes: &[Shape]) -> Result<Vec<Unit>, String> {
+    shapes
+        .iter()
+        .map(|s| {
+            // SAFETY: as above; the attribute belongs to `ce` or one of its members.
+            let spec = unsafe { declaration::read(s.attr, s.tier, ce)? };
+            Ok(Unit { spec, key: s.key.clone(), ce, blob: s.blob, members: s.members.clone() })
+        })
+        .collect()
+}
+
+/// What the declaration of `ce` shapes into units.
+///
+/// # Safety
+/// As [`plan`].
+unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
+    // SAFETY: as above.
+    unsafe {
         let class = zend::zstr_bytes((*ce).name);
         let lcclass = class.to_ascii_lowercase();
 
-        if let Some((attr, tier)) = class_attribute {
-            let spec = declaration::read(attr, tier, ce)?;
+        if let Some((attr, tier)) = declaration::find((*ce).attributes) {
             let mut members: Vec<(Vec<u8>, Member)> =
-                props.iter().map(|&p| ([b"$", declared_name(p)].concat(), Member::Prop(p))).collect();
-            for &op in &methods {
+                statics_of(ce).map(|p| ([b"$", declared_name(p)].concat(), Member::Prop(p))).collect();
+            for op in methods_of(ce) {
                 let method = zend::zstr_bytes((*op).function_name).to_ascii_lowercase();
                 for var in static_vars(op) {
                     let name = [&method[..], b"()::$", zend::zstr_bytes(var)].concat();
                     members.push((name, Member::Var(op, var)));
                 }
             }
-            return Ok(vec![Unit { spec, key: blob_key(tier, &lcclass), ce, blob: true, members }]);
+            let key = blob_key(tier, &lcclass).into();
+            return Memo { shapes: vec![Shape { attr, tier, key, blob: true, members: members.into() }], lcclass };
         }
 
-        let mut units = Vec::new();
-        for p in props {
+        let mut shapes = Vec::new();
+        for p in statics_of(ce) {
             let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
-            let spec = declaration::read(attr, tier, ce)?;
             let member = [b"$", declared_name(p)].concat();
-            units.push(Unit {
-                spec,
-                key: member_key(tier, &lcclass, &member),
-                ce,
-                blob: false,
-                members: vec![(member, Member::Prop(p))],
-            });
+            let key = member_key(tier, &lcclass, &member).into();
+            shapes.push(Shape { attr, tier, key, blob: false, members: Rc::new([(member, Member::Prop(p))]) });
         }
-        for op in methods {
+        for op in methods_of(ce) {
             let Some((attr, tier)) = declaration::find((*op).attributes) else { continue };
-            let spec = declaration::read(attr, tier, ce)?;
-            let method = zend::zstr_bytes((*op).function_name);
+            let method = zend::zstr_bytes((*op).function_name).to_ascii_lowercase();
             for var in static_vars(op) {
-                let var_name = zend::zstr_bytes(var);
-                let member = [&method.to_ascii_lowercase()[..], b"()::$", var_name].concat();
-                units.push(Unit {
-                    spec,
-                    key: member_key(tier, &lcclass, &member),
-                    ce,
-                    blob: false,
-                    members: vec![(member, Member::Var(op, var))],
-                });
+                let member = [&method[..], b"()::$", zend::zstr_bytes(var)].concat();
+                let key = member_key(tier, &lcclass, &member).into();
+                shapes.push(Shape { attr, tier, key, blob: false, members: Rc::new([(member, Member::Var(op, var))]) });
             }
         }
-        Ok(units)
+        Memo { lcclass, shapes }
     }
+}
+
+/// Whether `ce` declares exactly what `memo` remembers: the same class name, attributes of the same
+/// kinds on the same members, under the same names (compared byte by byte, nothing allocated).
+///
+/// # Safety
+/// As [`plan`].
+unsafe fn matches(ce: *mut zend_class_entry, memo: &Memo) -> bool {
+    // SAFETY: as above; names are live strings of the class and its members.
+    unsafe {
+        if !memo.lcclass.eq_ignore_ascii_case(zend::zstr_bytes((*ce).name)) {
+            return false;
+        }
+        let prop = |m: Option<&(Vec<u8>, Member)>, p: *mut zend_property_info| match m {
+            Some((name, Member::Prop(q))) => *q == p && name.strip_prefix(b"$") == Some(declared_name(p)),
+            _ => false,
+        };
+        let var = |m: Option<&(Vec<u8>, Member)>, op: *mut zend_op_array, v: *mut zend_string| match m {
+            Some((name, Member::Var(o, w))) => *o == op && *w == v && var_named(name, op, v),
+            _ => false,
+        };
+        let mut shapes = memo.shapes.iter();
+        if let Some((attr, tier)) = declaration::find((*ce).attributes) {
+            let Some(s) = shapes.next().filter(|s| s.blob && s.attr == attr && s.tier == tier) else { return false };
+            let mut members = s.members.iter();
+            for p in statics_of(ce) {
+                if !prop(members.next(), p) {
+                    return false;
+                }
+            }
+            for op in methods_of(ce) {
+                for v in static_vars(op) {
+                    if !var(members.next(), op, v) {
+                        return false;
+                    }
+                }
+            }
+            return members.next().is_none() && shapes.next().is_none();
+        }
+        // The next shape, which must be a member unit made by the attribute `attr` of kind `tier`.
+        let mut next = |attr: *mut Attribute, tier: Tier| {
+            shapes.next().filter(|s| !s.blob && s.attr == attr && s.tier == tier && s.members.len() == 1)
+        };
+        for p in statics_of(ce) {
+            let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
+            if !next(attr, tier).is_some_and(|s| prop(s.members.first(), p)) {
+                return false;
+            }
+        }
+        for op in methods_of(ce) {
+            let Some((attr, tier)) = declaration::find((*op).attributes) else { continue };
+            for v in static_vars(op) {
+                if !next(attr, tier).is_some_and(|s| var(s.members.first(), op, v)) {
+                    return false;
+                }
+            }
+        }
+        shapes.next().is_none()
+    }
+}
+
+/// Whether `name` is the member name of static variable `v` of method `op`: `method()::$v`, the
+/// method name lower-cased.
+///
+/// # Safety
+/// `op` and `v` must be live.
+unsafe fn var_named(name: &[u8], op: *mut zend_op_array, v: *mut zend_string) -> bool {
+    // SAFETY: as above.
+    let (method, var) = unsafe { (zend::zstr_bytes((*op).function_name), zend::zstr_bytes(v)) };
+    name.len() == method.len() + 5 + var.len()
+        && name[..method.len()].eq_ignore_ascii_case(method)
+        && &name[method.len()..method.len() + 5] == b"()::$"
+        && &name[method.len() + 5..] == var
 }
 
 /// The name of a property as declared: the engine keeps private and protected names mangled
@@ -230,15 +373,6 @@ unsafe fn members_attributed(ce: *mut zend_class_entry) -> bool {
     }
 }
 
-/// Static properties declared by `ce` itself (inherited ones belong to their declaring class).
-///
-/// # Safety
-/// `ce` must be a live class.
-unsafe fn declared_statics(ce: *mut zend_class_entry) -> Vec<*mut zend_property_info> {
-    // SAFETY: as above.
-    unsafe { statics_of(ce).collect() }
-}
-
 /// # Safety
 /// `ce` must be a live class, not modified while iterated.
 unsafe fn statics_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zend_property_info> {
@@ -248,16 +382,6 @@ unsafe fn statics_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zen
             .map(|(_, z)| (*z).value.ptr.cast::<zend_property_info>())
             .filter(move |&p| (*p).flags & zend::ZEND_ACC_STATIC != 0 && (*p).ce == ce)
     }
-}
-
-/// User methods whose scope is `ce` (including trait methods imported into it) that have static
-/// variables.
-///
-/// # Safety
-/// `ce` must be a live class.
-unsafe fn declared_methods(ce: *mut zend_class_entry) -> Vec<*mut zend_op_array> {
-    // SAFETY: as above.
-    unsafe { methods_of(ce).collect() }
 }
 
 /// # Safety
@@ -279,16 +403,15 @@ unsafe fn methods_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zen
 /// Names of the static variables of `op`, in declaration order.
 ///
 /// # Safety
-/// `op` must be a live user op_array with static variables.
-unsafe fn static_vars(op: *mut zend_op_array) -> Vec<*mut zend_string> {
+/// `op` must be a live user op_array with static variables, not modified while iterated.
+unsafe fn static_vars(op: *mut zend_op_array) -> impl Iterator<Item = *mut zend_string> {
     // SAFETY: the template's keys are the variable names.
     unsafe {
         let ht = (*op).static_variables;
         let used = (*ht).nNumUsed as usize;
         (0..used)
-            .map(|i| (*ht).__bindgen_anon_1.arData.add(i))
+            .map(move |i| (*ht).__bindgen_anon_1.arData.add(i))
             .filter(|&b| zend::type_of(&raw const (*b).val) != ext_php_rs::ffi::IS_UNDEF && !(*b).key.is_null())
             .map(|b| (*b).key)
-            .collect()
     }
 }
