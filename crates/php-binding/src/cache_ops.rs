@@ -3,6 +3,8 @@
 //! place. No PHP code runs while an shm-core entry is held: values are copied out of the entry and
 //! decoded after it is released, and encoded before any store.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use ext_php_rs::ffi::{self, zval, HashTable};
 use shm_core::{Backend, CounterError, CounterUpdate};
 
@@ -34,6 +36,24 @@ macro_rules! cache_method {
     };
 }
 pub(crate) use cache_method;
+
+/// Defines the `get()` handler of a tier: the repeated read of a ready value ([`get_hot`]) first, else
+/// the full method behind ext-php-rs's panic/bailout boundary.
+macro_rules! get_method {
+    ($name:ident, $tier:expr) => {
+        unsafe extern "C" fn $name(ex: *mut ext_php_rs::ffi::zend_execute_data, rv: *mut ext_php_rs::ffi::zval) {
+            // SAFETY: the engine passes this call's live frame and return slot.
+            let call = unsafe { $crate::args::Call::new(ex, rv) };
+            if !$crate::cache_ops::get_hot($tier, &call) {
+                ext_php_rs::zend::run_handler(std::panic::AssertUnwindSafe(|| {
+                    // Err means an exception is already pending; nothing else to do.
+                    let _ = $crate::cache_ops::get($tier, &call);
+                }));
+            }
+        }
+    };
+}
+pub(crate) use get_method;
 
 /// Runs `f` with the backend for `tier` borrowed from the request's runtime, not cloned: the hot
 /// paths (`get`, `getMultiple`, `set`, counters) pay no reference counting (see
@@ -186,6 +206,33 @@ unsafe fn symtable_find(ht: *mut HashTable, key: &[u8]) -> *mut zval {
 unsafe fn copy_of(src: *mut zval) -> zval {
     // SAFETY: caller guarantees a live zval; shallow_clone adds the reference the copy owns.
     unsafe { (*zend::deref(src)).shallow_clone() }
+}
+
+/// `get($key)` of an interned key whose value this thread has ready (`read_cache::fetch_hot`): the
+/// repeated read of a string, scalar or object-free array, with no argument conversion and no
+/// `zend_try` frame. Nothing it runs can bail out (no engine call but a class-table lookup, no PHP
+/// allocation) and a panic is caught here, so neither crosses into PHP; then, and whenever it answers
+/// false, the handler runs the full [`get`], which reports every error.
+pub fn get_hot(tier: Tier, call: &Call) -> bool {
+    if call.num_args() != 1 {
+        return false;
+    }
+    let Some(key) = call.interned_string(1) else {
+        return false;
+    };
+    catch_unwind(AssertUnwindSafe(|| {
+        request::with_runtime(|runtime| {
+            let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
+                return false;
+            };
+            // SAFETY: the class table is this request's; `key` is the live interned argument string, which
+            // `fetch_hot` only looks up when `key_is_plain` accepted it.
+            let class_loaded = || unsafe { zend::class_is_loaded_plain(key) };
+            // SAFETY: `key` is the live interned argument string; the return slot holds null.
+            unsafe { read_cache::fetch_hot(tier, backend, key, call.ret(), args::key_is_plain, class_loaded) }
+        })
+    }))
+    .unwrap_or(false)
 }
 
 pub fn get(tier: Tier, call: &Call) -> Parsed<()> {

@@ -8,7 +8,7 @@ use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_execute_data, zval};
 
 use crate::args::{Call, Parsed};
-use crate::cache_ops::{self, cache_method};
+use crate::cache_ops::{self, cache_method, get_method};
 use crate::runtime::Tier;
 use crate::signatures::{self as sig, PUBLIC_STATIC};
 use crate::zend::{self, method, Methods, StaticTable};
@@ -41,7 +41,7 @@ macro_rules! scalar_method {
 scalar_method!(set, cache_ops::set);
 scalar_method!(increment, cache_ops::increment);
 scalar_method!(decrement, cache_ops::decrement);
-cache_method!(get, cache_ops::get, Tier::Pinned);
+get_method!(get, Tier::Pinned);
 cache_method!(get_multiple, cache_ops::get_multiple, Tier::Pinned);
 cache_method!(set_multiple, cache_ops::set_multiple, Tier::Pinned);
 cache_method!(has, cache_ops::has, Tier::Pinned);

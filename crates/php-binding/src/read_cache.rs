@@ -20,7 +20,7 @@ use foldhash::HashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use ext_php_rs::ffi::zval;
+use ext_php_rs::ffi::{zend_string, zval};
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
@@ -28,6 +28,7 @@ use crate::prototype;
 use crate::request;
 use crate::runtime::Tier;
 use crate::zval_out::{self, DecodeError, RequestMemo};
+use crate::zvals::Ready;
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
@@ -63,11 +64,23 @@ struct Slot {
     outcome: Lookup,
 }
 
+/// The last key whose `get()` handed out a ready value (see [`fetch_hot`]): the key's interned string,
+/// the epoch its lookup was valid at, and the local copy that holds the value. Cleared at every request
+/// end, so the string (compared by address only) cannot be a freed one whose address another string
+/// took.
+struct Hot {
+    key: *const zend_string,
+    epoch: u64,
+    local: Rc<Local>,
+    ready: Ready,
+}
+
 #[derive(Default)]
 struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
     slots: HashMap<Vec<u8>, Slot>,
+    hot: Option<Hot>,
     /// Bytes of the blueprints the slots hold.
     live_bytes: usize,
     hits: u64,
@@ -129,6 +142,7 @@ impl ThreadCache {
         let cache = &mut self.backends[tier.index()];
         if cache.backend_id != id {
             let old = std::mem::take(&mut cache.slots);
+            cache.hot = None;
             cache.backend_id = id;
             cache.live_bytes = 0;
             cache.hits = 0;
@@ -136,6 +150,13 @@ impl ThreadCache {
             Self::retire_slots(&mut self.superseded, &mut self.superseded_bytes, old);
         }
         &mut self.backends[tier.index()]
+    }
+
+    /// Forgets the hot keys (request end: their strings may be freed).
+    fn forget_hot(&mut self) {
+        for cache in &mut self.backends {
+            cache.hot = None;
+        }
     }
 
     fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<Vec<u8>, Slot>) {
@@ -248,6 +269,7 @@ fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
 pub fn drop_prototypes() {
     let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
         c.restoring.clear();
+        c.forget_hot();
         (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
     });
     drop(prototypes);
@@ -273,6 +295,65 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
 pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
     let looked = lookup(tier, backend, key, 0);
     fetch_looked_up(tier, backend, key, looked, out, 0)
+}
+
+/// The repeated `get()` of a key whose value needs no work per fetch (`Blueprint::ready_root`: a
+/// scalar, or a string or object-free array this thread keeps), written into `out` and counted as a hit.
+/// `key` is the argument's interned string: while it is the thread's last such key and the backend's
+/// mutation epoch is unchanged (one load from shared memory, which any set, delete or clear in any
+/// process moves), the value is handed out without hashing the key or asking the lookup cache. Otherwise
+/// the lookup cache is asked, and a ready hit becomes the hot key. `class_loaded` is the loaded-class
+/// test of the key (§4.2), run on every call; `plain` whether the key passes the other key rules with
+/// that test being the one `class_loaded` makes. False, with nothing written or counted, where the full
+/// path must run: an error to report, a miss, a value to materialise, an expired or unknown key.
+///
+/// # Safety
+/// `key` must be a live interned string (its bytes never change while it lives); `out` a writable slot
+/// holding nothing to release.
+pub unsafe fn fetch_hot(
+    tier: Tier,
+    backend: &Backend,
+    key: *mut zend_string,
+    out: *mut zval,
+    plain: impl FnOnce(&[u8]) -> bool,
+    class_loaded: impl FnOnce() -> bool,
+) -> bool {
+    let epoch = backend.epoch();
+    CACHE.with(|c| {
+        let Ok(mut c) = c.try_borrow_mut() else {
+            return false;
+        };
+        let cache = c.backend(tier, backend);
+        let hot = match &cache.hot {
+            Some(hot) if std::ptr::eq(hot.key, key) && hot.epoch == epoch => hot,
+            _ => {
+                // SAFETY: the caller guarantees a live string.
+                let bytes = unsafe { crate::zend::zstr_bytes(key) };
+                if !plain(bytes) {
+                    return false;
+                }
+                let found = match cache.slots.get(bytes) {
+                    Some(Slot { epoch: e, outcome: Lookup::Hit(local) }) if *e == epoch => match &local.value {
+                        LocalValue::Built(blueprint) => blueprint.ready_root().map(|ready| (local.clone(), ready)),
+                        LocalValue::Encoded { .. } => None,
+                    },
+                    _ => None,
+                };
+                let Some((local, ready)) = found else {
+                    return false;
+                };
+                cache.hot.insert(Hot { key, epoch, local, ready })
+            }
+        };
+        if expired_at(&hot.local, &mut None) || class_loaded() {
+            return false;
+        }
+        // SAFETY: the caller guarantees a writable slot with nothing to release; the value is kept alive
+        // by its local copy, and `to_zval` adds the reference a refcounted one needs.
+        unsafe { std::ptr::write(out, hot.ready.to_zval()) };
+        cache.hits += 1;
+        true
+    })
 }
 
 /// The lookup-cache pass of `getMultiple()`: every key is looked up in one borrow of the cache (one
@@ -439,6 +520,7 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
 /// after a request's variables are destroyed (post-deactivate).
 pub fn free_superseded() {
     let old = CACHE.with_borrow_mut(|c| {
+        c.forget_hot();
         c.superseded_bytes = 0;
         std::mem::take(&mut c.superseded)
     });
