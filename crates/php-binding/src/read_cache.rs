@@ -17,7 +17,7 @@
 //! misses are counted locally and flushed to the backend at request end and before `info()`.
 
 use foldhash::HashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use ext_php_rs::ffi::{zend_string, zval};
@@ -64,15 +64,30 @@ struct Slot {
     outcome: Lookup,
 }
 
-/// The last key whose `get()` handed out a ready value (see [`fetch_hot`]): the key's interned string,
-/// the epoch its lookup was valid at, and the local copy that holds the value. Cleared at every request
-/// end, so the string (compared by address only) cannot be a freed one whose address another string
-/// took.
+/// The last key whose `get()` handed out a ready value, per backend (see [`fetch_hot`]): the key's
+/// interned string (compared by address only), the backend instance and mutation epoch its lookup was
+/// valid at, the entry's expiry and the value. The value belongs to a built local copy, which is only
+/// freed by [`free_superseded`] (a replaced or dropped copy is retired, not freed); the hot keys are
+/// forgotten there, at every request end (so a key cannot be a freed string whose address another took),
+/// and when the lookup cache changes backend. Hits are counted here and moved to the lookup cache's
+/// counters before they are read.
+#[derive(Clone, Copy)]
 struct Hot {
     key: *const zend_string,
+    backend_id: u64,
     epoch: u64,
-    local: Rc<Local>,
+    expires_ms: u64,
     ready: Ready,
+    hits: u64,
+}
+
+impl Hot {
+    const NONE: Hot =
+        Hot { key: std::ptr::null(), backend_id: 0, epoch: 0, expires_ms: 0, ready: Ready::NULL, hits: 0 };
+}
+
+thread_local! {
+    static HOT: [Cell<Hot>; 2] = const { [Cell::new(Hot::NONE), Cell::new(Hot::NONE)] };
 }
 
 #[derive(Default)]
@@ -80,7 +95,6 @@ struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
     slots: HashMap<Vec<u8>, Slot>,
-    hot: Option<Hot>,
     /// Bytes of the blueprints the slots hold.
     live_bytes: usize,
     hits: u64,
@@ -142,7 +156,7 @@ impl ThreadCache {
         let cache = &mut self.backends[tier.index()];
         if cache.backend_id != id {
             let old = std::mem::take(&mut cache.slots);
-            cache.hot = None;
+            HOT.with(|hot| hot[tier.index()].set(Hot::NONE));
             cache.backend_id = id;
             cache.live_bytes = 0;
             cache.hits = 0;
@@ -150,13 +164,6 @@ impl ThreadCache {
             Self::retire_slots(&mut self.superseded, &mut self.superseded_bytes, old);
         }
         &mut self.backends[tier.index()]
-    }
-
-    /// Forgets the hot keys (request end: their strings may be freed).
-    fn forget_hot(&mut self) {
-        for cache in &mut self.backends {
-            cache.hot = None;
-        }
     }
 
     fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<Vec<u8>, Slot>) {
@@ -269,7 +276,7 @@ fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
 pub fn drop_prototypes() {
     let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
         c.restoring.clear();
-        c.forget_hot();
+        forget_hot(c);
         (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
     });
     drop(prototypes);
@@ -297,15 +304,28 @@ pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval
     fetch_looked_up(tier, backend, key, looked, out, 0)
 }
 
+/// Forgets the hot keys, their hits moved to the lookup cache's counters.
+fn forget_hot(c: &mut ThreadCache) {
+    HOT.with(|hot| {
+        for (tier, hot) in hot.iter().enumerate() {
+            let old = hot.replace(Hot::NONE);
+            let cache = &mut c.backends[tier];
+            if old.backend_id == cache.backend_id {
+                cache.hits += old.hits;
+            }
+        }
+    });
+}
+
 /// The repeated `get()` of a key whose value needs no work per fetch (`Blueprint::ready_root`: a
 /// scalar, or a string or object-free array this thread keeps), written into `out` and counted as a hit.
-/// `key` is the argument's interned string: while it is the thread's last such key and the backend's
-/// mutation epoch is unchanged (one load from shared memory, which any set, delete or clear in any
-/// process moves), the value is handed out without hashing the key or asking the lookup cache. Otherwise
-/// the lookup cache is asked, and a ready hit becomes the hot key. `class_loaded` is the loaded-class
-/// test of the key (§4.2), run on every call; `plain` whether the key passes the other key rules with
-/// that test being the one `class_loaded` makes. False, with nothing written or counted, where the full
-/// path must run: an error to report, a miss, a value to materialise, an expired or unknown key.
+/// `key` is the argument's interned string: while it is the backend's hot key and the backend's mutation
+/// epoch is unchanged (one load from shared memory, which any set, delete or clear in any process
+/// moves), the value is handed out without hashing the key or asking the lookup cache. Otherwise the
+/// lookup cache is asked, and a ready hit becomes the hot key. `class_loaded` is the loaded-class test of
+/// the key (§4.2), run on every call; `plain` whether the key passes the other key rules with that test
+/// being the one `class_loaded` makes. False, with nothing written or counted, where the full path must
+/// run: an error to report, a miss, a value to materialise, an expired or unknown key.
 ///
 /// # Safety
 /// `key` must be a live interned string (its bytes never change while it lives); `out` a writable slot
@@ -319,40 +339,63 @@ pub unsafe fn fetch_hot(
     class_loaded: impl FnOnce() -> bool,
 ) -> bool {
     let epoch = backend.epoch();
-    CACHE.with(|c| {
-        let Ok(mut c) = c.try_borrow_mut() else {
-            return false;
-        };
-        let cache = c.backend(tier, backend);
-        let hot = match &cache.hot {
-            Some(hot) if std::ptr::eq(hot.key, key) && hot.epoch == epoch => hot,
-            _ => {
-                // SAFETY: the caller guarantees a live string.
-                let bytes = unsafe { crate::zend::zstr_bytes(key) };
-                if !plain(bytes) {
-                    return false;
-                }
-                let found = match cache.slots.get(bytes) {
-                    Some(Slot { epoch: e, outcome: Lookup::Hit(local) }) if *e == epoch => match &local.value {
-                        LocalValue::Built(blueprint) => blueprint.ready_root().map(|ready| (local.clone(), ready)),
-                        LocalValue::Encoded { .. } => None,
-                    },
-                    _ => None,
-                };
-                let Some((local, ready)) = found else {
-                    return false;
-                };
-                cache.hot.insert(Hot { key, epoch, local, ready })
+    let backend_id = backend.instance_id();
+    HOT.with(|hot| {
+        let hot = &hot[tier.index()];
+        let mut current = hot.get();
+        if !(std::ptr::eq(current.key, key) && current.epoch == epoch && current.backend_id == backend_id) {
+            // SAFETY: the caller guarantees a live string.
+            match unsafe { hot_from_lookup_cache(tier, backend, key, epoch, plain) } {
+                Some(found) => current = found,
+                None => return false,
             }
-        };
-        if expired_at(&hot.local, &mut None) || class_loaded() {
+        }
+        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
             return false;
         }
         // SAFETY: the caller guarantees a writable slot with nothing to release; the value is kept alive
-        // by its local copy, and `to_zval` adds the reference a refcounted one needs.
-        unsafe { std::ptr::write(out, hot.ready.to_zval()) };
-        cache.hits += 1;
+        // by its local copy (see `Hot`), and `to_zval` adds the reference a refcounted one needs.
+        unsafe { std::ptr::write(out, current.ready.to_zval()) };
+        current.hits += 1;
+        hot.set(current);
         true
+    })
+}
+
+/// The hot key entry for `key` from the lookup cache (a ready hit valid at `epoch`), the previous hot
+/// key's hits moved to the counters; `None` if `key` cannot be hot.
+///
+/// # Safety
+/// `key` must be a live interned string.
+unsafe fn hot_from_lookup_cache(
+    tier: Tier,
+    backend: &Backend,
+    key: *mut zend_string,
+    epoch: u64,
+    plain: impl FnOnce(&[u8]) -> bool,
+) -> Option<Hot> {
+    // SAFETY: the caller guarantees a live string.
+    let bytes = unsafe { crate::zend::zstr_bytes(key) };
+    if !plain(bytes) {
+        return None;
+    }
+    CACHE.with(|c| {
+        let mut c = c.try_borrow_mut().ok()?;
+        let cache = c.backend(tier, backend);
+        let Some(Slot { epoch: e, outcome: Lookup::Hit(local) }) = cache.slots.get(bytes) else {
+            return None;
+        };
+        let LocalValue::Built(blueprint) = &local.value else {
+            return None;
+        };
+        let ready = blueprint.ready_root().filter(|_| *e == epoch)?;
+        let expires_ms = local.expires_ms;
+        let backend_id = cache.backend_id;
+        let old = HOT.with(|hot| hot[tier.index()].replace(Hot::NONE));
+        if old.backend_id == backend_id {
+            cache.hits += old.hits;
+        }
+        Some(Hot { key, backend_id, epoch, expires_ms, ready, hits: 0 })
     })
 }
 
@@ -511,6 +554,14 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
         if cache.backend_id != backend.instance_id() {
             return (0, 0);
         }
+        HOT.with(|hot| {
+            let hot = &hot[tier.index()];
+            let mut current = hot.get();
+            if current.backend_id == cache.backend_id {
+                cache.hits += std::mem::take(&mut current.hits);
+                hot.set(current);
+            }
+        });
         (std::mem::take(&mut cache.hits), std::mem::take(&mut cache.misses))
     });
     backend.record_lookups(hits, misses);
@@ -520,7 +571,7 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
 /// after a request's variables are destroyed (post-deactivate).
 pub fn free_superseded() {
     let old = CACHE.with_borrow_mut(|c| {
-        c.forget_hot();
+        forget_hot(c);
         c.superseded_bytes = 0;
         std::mem::take(&mut c.superseded)
     });
