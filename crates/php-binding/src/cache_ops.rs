@@ -5,6 +5,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{self, zval, HashTable};
 use shm_core::{Backend, CounterError, CounterUpdate};
 
@@ -37,19 +38,34 @@ macro_rules! cache_method {
 }
 pub(crate) use cache_method;
 
-/// Defines the `get()` handler of a tier: the repeated read of a ready value ([`get_hot`]) first, else
-/// the full method behind ext-php-rs's panic/bailout boundary.
+/// Runs a method under `catch_unwind` only: no panic crosses into PHP (it becomes an `Error`, as under
+/// ext-php-rs's `run_handler`), and the `zend_try` frame that `run_handler` adds (a `sigsetjmp` and a
+/// thread-local cleanup stack, about 5 ns a call) is left out. That frame only re-raises a bailout
+/// after running ext-php-rs `BailoutGuard`s, which this extension does not use: a bailout inside the
+/// method skips the same Rust frames either way (none of them holds shared-memory protection or a lock
+/// across an engine call), then reaches the enclosing `zend_try`. ext-php-rs runs its object handlers
+/// the same way.
+pub fn run_caught(op: impl FnOnce()) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(op)) {
+        let message = payload.downcast_ref::<&str>().copied().or(payload.downcast_ref::<String>().map(String::as_str));
+        PhpException::new(format!("Rust panic: {}", message.unwrap_or("unknown")), 0, ext_php_rs::zend::ce::error())
+            .throw();
+    }
+}
+
+/// Defines the `get()` handler of a tier: the repeated read of a hot key ([`get_hot`]) first, else the
+/// full method, both under [`run_caught`].
 macro_rules! get_method {
     ($name:ident, $tier:expr) => {
         unsafe extern "C" fn $name(ex: *mut ext_php_rs::ffi::zend_execute_data, rv: *mut ext_php_rs::ffi::zval) {
             // SAFETY: the engine passes this call's live frame and return slot.
             let call = unsafe { $crate::args::Call::new(ex, rv) };
-            if !$crate::cache_ops::get_hot($tier, &call) {
-                ext_php_rs::zend::run_handler(std::panic::AssertUnwindSafe(|| {
+            $crate::cache_ops::run_caught(|| {
+                if !$crate::cache_ops::get_hot($tier, &call) {
                     // Err means an exception is already pending; nothing else to do.
                     let _ = $crate::cache_ops::get($tier, &call);
-                }));
-            }
+                }
+            });
         }
     };
 }
@@ -208,11 +224,10 @@ unsafe fn copy_of(src: *mut zval) -> zval {
     unsafe { (*zend::deref(src)).shallow_clone() }
 }
 
-/// `get($key)` of an interned key whose value this thread has ready (`read_cache::fetch_hot`): the
-/// repeated read of a string, scalar or object-free array, with no argument conversion and no
-/// `zend_try` frame. Nothing it runs can bail out (no engine call but a class-table lookup, no PHP
-/// allocation) and a panic is caught here, so neither crosses into PHP; then, and whenever it answers
-/// false, the handler runs the full [`get`], which reports every error.
+/// `get($key)` of the interned key this thread last fetched, when nothing changed since in the backend
+/// (`read_cache::fetch_hot`): no argument conversion, no key checks but the loaded-class test, no
+/// lookup-cache hash. True when the call is answered (a value, or a broken entry reported as in
+/// [`get`]); false where the full [`get`] must run, which reports every error.
 pub fn get_hot(tier: Tier, call: &Call) -> bool {
     if call.num_args() != 1 {
         return false;
@@ -220,19 +235,28 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
     let Some(key) = call.interned_string(1) else {
         return false;
     };
-    catch_unwind(AssertUnwindSafe(|| {
-        request::with_runtime(|runtime| {
-            let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
-                return false;
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
+            return false;
+        };
+        // SAFETY: the class table is this request's; `key` is the live interned argument string, which
+        // `fetch_hot` only looks up when `key_is_plain` accepted it.
+        let class_loaded = || unsafe { zend::class_is_loaded_plain(key) };
+        // SAFETY: `key` is the live interned argument string; the return slot holds null.
+        let local =
+            match unsafe { read_cache::fetch_hot(tier, backend, key, call.ret(), args::key_is_plain, class_loaded) } {
+                read_cache::HotFetch::Written => return true,
+                read_cache::HotFetch::Slow => return false,
+                read_cache::HotFetch::Local(local) => local,
             };
-            // SAFETY: the class table is this request's; `key` is the live interned argument string, which
-            // `fetch_hot` only looks up when `key_is_plain` accepted it.
-            let class_loaded = || unsafe { zend::class_is_loaded_plain(key) };
-            // SAFETY: `key` is the live interned argument string; the return slot holds null.
-            unsafe { read_cache::fetch_hot(tier, backend, key, call.ret(), args::key_is_plain, class_loaded) }
-        })
-    }))
-    .unwrap_or(false)
+        // SAFETY: `key` is the live argument string.
+        let key = unsafe { zend::zstr_bytes(key) };
+        let fetched = read_cache::hand_out_hit(tier, key, &local, call.ret());
+        if let Ok(None) = report_fetch(tier, backend, key, fetched, call.ret()) {
+            call.ret().set_bool(false);
+        }
+        true
+    })
 }
 
 pub fn get(tier: Tier, call: &Call) -> Parsed<()> {

@@ -64,26 +64,50 @@ struct Slot {
     outcome: Lookup,
 }
 
-/// The last key whose `get()` handed out a ready value, per backend (see [`fetch_hot`]): the key's
-/// interned string (compared by address only), the backend instance and mutation epoch its lookup was
-/// valid at, the entry's expiry and the value. The value belongs to a built local copy, which is only
-/// freed by [`free_superseded`] (a replaced or dropped copy is retired, not freed); the hot keys are
-/// forgotten there, at every request end (so a key cannot be a freed string whose address another took),
-/// and when the lookup cache changes backend. Hits are counted here and moved to the lookup cache's
-/// counters before they are read.
+/// The last key `get()` found, per backend (see [`fetch_hot`]): the key's interned string (compared by
+/// address only), the backend instance and mutation epoch its lookup was valid at, the entry's expiry
+/// and its built local copy (or the value itself, when that needs no work per fetch). A built copy is
+/// only freed by [`free_superseded`] (a replaced or dropped one is retired, not freed); the hot keys are
+/// forgotten there, at every request end (so a key cannot be a freed string whose address another
+/// took), and when the lookup cache changes backend. Hits are counted here and moved to the lookup
+/// cache's counters before they are read.
 #[derive(Clone, Copy)]
 struct Hot {
     key: *const zend_string,
     backend_id: u64,
     epoch: u64,
     expires_ms: u64,
-    ready: Ready,
+    value: HotValue,
     hits: u64,
 }
 
+#[derive(Clone, Copy)]
+enum HotValue {
+    /// `Blueprint::ready_root` of the local copy.
+    Ready(Ready),
+    /// The local copy, to materialise (`Rc::as_ptr` of a `LocalValue::Built` copy).
+    Local(*const Local),
+}
+
 impl Hot {
-    const NONE: Hot =
-        Hot { key: std::ptr::null(), backend_id: 0, epoch: 0, expires_ms: 0, ready: Ready::NULL, hits: 0 };
+    const NONE: Hot = Hot {
+        key: std::ptr::null(),
+        backend_id: 0,
+        epoch: 0,
+        expires_ms: 0,
+        value: HotValue::Ready(Ready::NULL),
+        hits: 0,
+    };
+}
+
+/// What [`fetch_hot`] did.
+pub enum HotFetch {
+    /// The value is in `out`.
+    Written,
+    /// A hit to hand out (`hand_out_hit`).
+    Local(Rc<Local>),
+    /// Not handled: the full path must run.
+    Slow,
 }
 
 thread_local! {
@@ -317,15 +341,15 @@ fn forget_hot(c: &mut ThreadCache) {
     });
 }
 
-/// The repeated `get()` of a key whose value needs no work per fetch (`Blueprint::ready_root`: a
-/// scalar, or a string or object-free array this thread keeps), written into `out` and counted as a hit.
-/// `key` is the argument's interned string: while it is the backend's hot key and the backend's mutation
-/// epoch is unchanged (one load from shared memory, which any set, delete or clear in any process
-/// moves), the value is handed out without hashing the key or asking the lookup cache. Otherwise the
-/// lookup cache is asked, and a ready hit becomes the hot key. `class_loaded` is the loaded-class test of
-/// the key (§4.2), run on every call; `plain` whether the key passes the other key rules with that test
-/// being the one `class_loaded` makes. False, with nothing written or counted, where the full path must
-/// run: an error to report, a miss, a value to materialise, an expired or unknown key.
+/// The repeated `get()` of a key, counted as a hit. `key` is the argument's interned string: while it
+/// is the backend's hot key and the backend's mutation epoch is unchanged (one load from shared memory,
+/// which any set, delete or clear in any process moves), the key is neither hashed nor looked up in the
+/// lookup cache. Otherwise the lookup cache is asked, and a hit becomes the hot key. A value that needs
+/// no work per fetch (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread
+/// keeps) is written into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
+/// loaded-class test of the key (§4.2), run on every call; `plain` whether the key passes the other key
+/// rules with that test being the one `class_loaded` makes. `Slow`, with nothing written or counted,
+/// where the full path must run: an error to report, a miss, an expired or unknown key.
 ///
 /// # Safety
 /// `key` must be a live interned string (its bytes never change while it lives); `out` a writable slot
@@ -337,7 +361,7 @@ pub unsafe fn fetch_hot(
     out: *mut zval,
     plain: impl FnOnce(&[u8]) -> bool,
     class_loaded: impl FnOnce() -> bool,
-) -> bool {
+) -> HotFetch {
     let epoch = backend.epoch();
     let backend_id = backend.instance_id();
     HOT.with(|hot| {
@@ -347,23 +371,39 @@ pub unsafe fn fetch_hot(
             // SAFETY: the caller guarantees a live string.
             match unsafe { hot_from_lookup_cache(tier, backend, key, epoch, plain) } {
                 Some(found) => current = found,
-                None => return false,
+                None => return HotFetch::Slow,
             }
         }
         if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
-            return false;
+            return HotFetch::Slow;
         }
-        // SAFETY: the caller guarantees a writable slot with nothing to release; the value is kept alive
-        // by its local copy (see `Hot`), and `to_zval` adds the reference a refcounted one needs.
-        unsafe { std::ptr::write(out, current.ready.to_zval()) };
         current.hits += 1;
         hot.set(current);
-        true
+        match current.value {
+            HotValue::Ready(ready) => {
+                // SAFETY: the caller guarantees a writable slot with nothing to release; the value is kept
+                // alive by its local copy (see `Hot`), and `to_zval` adds the reference a refcounted one
+                // needs.
+                unsafe { std::ptr::write(out, ready.to_zval()) };
+                HotFetch::Written
+            }
+            // SAFETY: `local` is `Rc::as_ptr` of a local copy that is still alive (see `Hot`); the count
+            // is raised for the `Rc` made from it.
+            HotValue::Local(local) => HotFetch::Local(unsafe {
+                Rc::increment_strong_count(local);
+                Rc::from_raw(local)
+            }),
+        }
     })
 }
 
-/// The hot key entry for `key` from the lookup cache (a ready hit valid at `epoch`), the previous hot
-/// key's hits moved to the counters; `None` if `key` cannot be hot.
+/// Hands out a hit [`fetch_hot`] returned (see [`fetch`]).
+pub fn hand_out_hit(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result<Fetched, DecodeError> {
+    hand_out(tier, key, local, out).map(|()| Fetched::Hit)
+}
+
+/// The hot key entry for `key` from the lookup cache (a hit of a built copy valid at `epoch`), the
+/// previous hot key's hits moved to the counters; `None` if `key` cannot be hot.
 ///
 /// # Safety
 /// `key` must be a live interned string.
@@ -388,14 +428,20 @@ unsafe fn hot_from_lookup_cache(
         let LocalValue::Built(blueprint) = &local.value else {
             return None;
         };
-        let ready = blueprint.ready_root().filter(|_| *e == epoch)?;
+        if *e != epoch {
+            return None;
+        }
+        let value = match blueprint.ready_root() {
+            Some(ready) => HotValue::Ready(ready),
+            None => HotValue::Local(Rc::as_ptr(local)),
+        };
         let expires_ms = local.expires_ms;
         let backend_id = cache.backend_id;
         let old = HOT.with(|hot| hot[tier.index()].replace(Hot::NONE));
         if old.backend_id == backend_id {
             cache.hits += old.hits;
         }
-        Some(Hot { key, backend_id, epoch, expires_ms, ready, hits: 0 })
+        Some(Hot { key, backend_id, epoch, expires_ms, value, hits: 0 })
     })
 }
 
