@@ -1,5 +1,5 @@
 --TEST--
-A repeated get() of one literal key (the per-thread hot key) sees every change: this request's and another process's writes, deletes and clears, an expiry, an in-place counter update, a class declared under the key's name; hits are counted, and each backend keeps its own (spec §4.2, §7.3, §7.4)
+A repeated get() of one key (the per-thread hot key, literal or built at run time) sees every change: this request's and another process's writes, deletes and clears, an expiry, an in-place counter update, a class declared under the key's name; hits are counted, and each backend keeps its own (spec §4.2, §7.3, §7.4)
 --EXTENSIONS--
 pcntl
 --FILE--
@@ -49,6 +49,18 @@ twice(fn() => V::get('hotclass'));
 eval('class HotClass {}');
 t(fn() => V::get('hotclass'));
 t(fn() => V::get('hotclass'));
+
+echo "-- keys built at run time, keys of one length\n";
+$k = implode('', ['ru', 'ntime']);
+V::set($k, 'first');
+twice(fn() => V::get($k));
+sc_wait(sc_fork(function () use ($k) { V::set($k, 'second'); }));
+twice(fn() => V::get($k));
+V::set('ka', 'A');
+V::set('kb', 'B');
+for ($i = 0; $i < 3; $i++) {
+    echo V::get('ka'), V::get('kb'), V::get(implode('', ['k', 'a'])), V::get('kb'), "\n";
+}
 
 echo "-- hits\n";
 V::set('h', 'x');
@@ -102,5 +114,13 @@ string(5) "value"
 string(5) "value"
 ValueError: OPcache\VolatileCache::get(): Argument #1 ($key) must not be a loaded class name
 ValueError: OPcache\VolatileCache::get(): Argument #1 ($key) must not be a loaded class name
+-- keys built at run time, keys of one length
+string(5) "first"
+string(5) "first"
+string(6) "second"
+string(6) "second"
+ABAB
+ABAB
+ABAB
 -- hits
 int(10)

@@ -125,16 +125,12 @@ impl Call {
         }
     }
 
-    /// Argument `n` when it is an interned string (`GC_IMMUTABLE`: an OPcache or compiler literal, or a
-    /// string this extension keeps), whose bytes never change while it lives: the repeated-read path
-    /// (`cache_ops::get_hot`) recognises a key by its address.
-    pub fn interned_string(&self, n: u32) -> Option<*mut zend_string> {
+    /// Argument `n` when it is a string (no conversion: `Call::string` does that), for the repeated-read
+    /// path (`cache_ops::get_hot`).
+    pub fn plain_string(&self, n: u32) -> Option<*mut zend_string> {
         let z = self.slot(n);
-        // SAFETY: the slot holds a live argument zval; a string's type info is in its header.
-        unsafe {
-            (zend::type_of(z) == IS_STRING && (*(*z).value.str_).gc.u.type_info & zvals::GC_IMMUTABLE != 0)
-                .then(|| (*z).value.str_)
-        }
+        // SAFETY: the slot holds a live argument zval.
+        unsafe { (zend::type_of(z) == IS_STRING).then(|| (*z).value.str_) }
     }
 
     /// [`key`] with `KeyRules::Full` for argument `n`, already parsed by [`Call::string`] as `key`: the
@@ -291,7 +287,7 @@ fn key_is_valid_given(key: &[u8], class_loaded: impl FnOnce() -> bool) -> bool {
 
 /// Whether `key` passes the single-key rules (§4.2) but the loaded-class test, and that test is
 /// [`zend::class_is_loaded_plain`] (the key needs no lower-casing): what a repeated `get()` of the same
-/// interned key does not check again (`read_cache::fetch_hot`).
+/// key does not check again (`read_cache::fetch_hot`).
 pub fn key_is_plain(key: &[u8]) -> bool {
     !key.is_empty() && !is_reserved(key) && zend::is_plain_class_name(key)
 }

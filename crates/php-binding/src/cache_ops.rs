@@ -224,7 +224,7 @@ unsafe fn copy_of(src: *mut zval) -> zval {
     unsafe { (*zend::deref(src)).shallow_clone() }
 }
 
-/// `get($key)` of the interned key this thread last fetched, when nothing changed since in the backend
+/// `get($key)` of the key this thread last fetched, when nothing changed since in the backend
 /// (`read_cache::fetch_hot`): no argument conversion, no key checks but the loaded-class test, no
 /// lookup-cache hash. True when the call is answered (a value, or a broken entry reported as in
 /// [`get`]); false where the full [`get`] must run, which reports every error.
@@ -232,25 +232,25 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
     if call.num_args() != 1 {
         return false;
     }
-    let Some(key) = call.interned_string(1) else {
+    let Some(zkey) = call.plain_string(1) else {
         return false;
     };
+    // SAFETY: the argument string lives for the call.
+    let key = unsafe { zend::zstr_bytes(zkey) };
     request::with_runtime(|runtime| {
         let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
             return false;
         };
-        // SAFETY: the class table is this request's; `key` is the live interned argument string, which
-        // `fetch_hot` only looks up when `key_is_plain` accepted it.
-        let class_loaded = || unsafe { zend::class_is_loaded_plain(key) };
-        // SAFETY: `key` is the live interned argument string; the return slot holds null.
+        // SAFETY: the class table is this request's; `zkey` is the live argument string, which `fetch_hot`
+        // only looks up when `key_is_plain` accepted its bytes; its hash is cached (interned) or may be.
+        let class_loaded = || unsafe { zend::class_is_loaded_plain(zkey) };
+        // SAFETY: the return slot holds null.
         let local =
             match unsafe { read_cache::fetch_hot(tier, backend, key, call.ret(), args::key_is_plain, class_loaded) } {
                 read_cache::HotFetch::Written => return true,
                 read_cache::HotFetch::Slow => return false,
                 read_cache::HotFetch::Local(local) => local,
             };
-        // SAFETY: `key` is the live argument string.
-        let key = unsafe { zend::zstr_bytes(key) };
         let fetched = read_cache::hand_out_hit(tier, key, &local, call.ret());
         if let Ok(None) = report_fetch(tier, backend, key, fetched, call.ret()) {
             call.ret().set_bool(false);

@@ -20,7 +20,7 @@ use foldhash::HashMap;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use ext_php_rs::ffi::{zend_string, zval};
+use ext_php_rs::ffi::zval;
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
@@ -64,16 +64,20 @@ struct Slot {
     outcome: Lookup,
 }
 
-/// The last key `get()` found, per backend (see [`fetch_hot`]): the key's interned string (compared by
-/// address only), the backend instance and mutation epoch its lookup was valid at, the entry's expiry
-/// and its built local copy (or the value itself, when that needs no work per fetch). A built copy is
-/// only freed by [`free_superseded`] (a replaced or dropped one is retired, not freed); the hot keys are
-/// forgotten there, at every request end (so a key cannot be a freed string whose address another
-/// took), and when the lookup cache changes backend. Hits are counted here and moved to the lookup
-/// cache's counters before they are read.
+/// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline).
+const HOT_KEY_MAX: usize = 48;
+
+/// The last key `get()` found, per backend (see [`fetch_hot`]): a copy of the key, the backend
+/// instance and mutation epoch its lookup was valid at, the entry's expiry and its built local copy (or
+/// the value itself, when that needs no work per fetch). A built copy is only freed by
+/// [`free_superseded`] (a replaced or dropped one is retired, not freed); the hot keys are forgotten
+/// there, at every request end, and when the lookup cache changes backend. Hits are counted here and
+/// moved to the lookup cache's counters before they are read.
 #[derive(Clone, Copy)]
 struct Hot {
-    key: *const zend_string,
+    key: [u8; HOT_KEY_MAX],
+    /// 0: no hot key (the empty key is never valid).
+    key_len: usize,
     backend_id: u64,
     epoch: u64,
     expires_ms: u64,
@@ -91,7 +95,8 @@ enum HotValue {
 
 impl Hot {
     const NONE: Hot = Hot {
-        key: std::ptr::null(),
+        key: [0; HOT_KEY_MAX],
+        key_len: 0,
         backend_id: 0,
         epoch: 0,
         expires_ms: 0,
@@ -341,10 +346,9 @@ fn forget_hot(c: &mut ThreadCache) {
     });
 }
 
-/// The repeated `get()` of a key, counted as a hit. `key` is the argument's interned string: while it
-/// is the backend's hot key and the backend's mutation epoch is unchanged (one load from shared memory,
-/// which any set, delete or clear in any process moves), the key is neither hashed nor looked up in the
-/// lookup cache. Otherwise the lookup cache is asked, and a hit becomes the hot key. A value that needs
+/// The repeated `get()` of a key, counted as a hit: while `key` is the backend's hot key and the
+/// backend's mutation epoch is unchanged (one load from shared memory, which any set, delete or clear
+/// in any process moves), the key is neither hashed nor looked up in the lookup cache. Otherwise the lookup cache is asked, and a hit becomes the hot key. A value that needs
 /// no work per fetch (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread
 /// keeps) is written into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
 /// loaded-class test of the key (§4.2), run on every call; `plain` whether the key passes the other key
@@ -352,12 +356,11 @@ fn forget_hot(c: &mut ThreadCache) {
 /// where the full path must run: an error to report, a miss, an expired or unknown key.
 ///
 /// # Safety
-/// `key` must be a live interned string (its bytes never change while it lives); `out` a writable slot
-/// holding nothing to release.
+/// `out` must be a writable slot holding nothing to release.
 pub unsafe fn fetch_hot(
     tier: Tier,
     backend: &Backend,
-    key: *mut zend_string,
+    key: &[u8],
     out: *mut zval,
     plain: impl FnOnce(&[u8]) -> bool,
     class_loaded: impl FnOnce() -> bool,
@@ -367,9 +370,9 @@ pub unsafe fn fetch_hot(
     HOT.with(|hot| {
         let hot = &hot[tier.index()];
         let mut current = hot.get();
-        if !(std::ptr::eq(current.key, key) && current.epoch == epoch && current.backend_id == backend_id) {
-            // SAFETY: the caller guarantees a live string.
-            match unsafe { hot_from_lookup_cache(tier, backend, key, epoch, plain) } {
+        let same_key = current.key_len == key.len() && current.key.get(..key.len()) == Some(key);
+        if !(same_key && current.epoch == epoch && current.backend_id == backend_id) {
+            match hot_from_lookup_cache(tier, backend, key, epoch, plain) {
                 Some(found) => current = found,
                 None => return HotFetch::Slow,
             }
@@ -404,18 +407,15 @@ pub fn hand_out_hit(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -
 
 /// The hot key entry for `key` from the lookup cache (a hit of a built copy valid at `epoch`), the
 /// previous hot key's hits moved to the counters; `None` if `key` cannot be hot.
-///
-/// # Safety
-/// `key` must be a live interned string.
-unsafe fn hot_from_lookup_cache(
+fn hot_from_lookup_cache(
     tier: Tier,
     backend: &Backend,
-    key: *mut zend_string,
+    bytes: &[u8],
     epoch: u64,
     plain: impl FnOnce(&[u8]) -> bool,
 ) -> Option<Hot> {
-    // SAFETY: the caller guarantees a live string.
-    let bytes = unsafe { crate::zend::zstr_bytes(key) };
+    let mut key = [0; HOT_KEY_MAX];
+    key.get_mut(..bytes.len())?.copy_from_slice(bytes);
     if !plain(bytes) {
         return None;
     }
@@ -441,7 +441,7 @@ unsafe fn hot_from_lookup_cache(
         if old.backend_id == backend_id {
             cache.hits += old.hits;
         }
-        Some(Hot { key, backend_id, epoch, expires_ms, value, hits: 0 })
+        Some(Hot { key, key_len: bytes.len(), backend_id, epoch, expires_ms, value, hits: 0 })
     })
 }
 
