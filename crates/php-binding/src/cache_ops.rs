@@ -235,8 +235,8 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
     let Some(zkey) = call.plain_string(1) else {
         return false;
     };
-    // SAFETY: the argument string lives for the call.
-    let key = unsafe { zend::zstr_bytes(zkey) };
+    // SAFETY: the argument string lives for the call; its type info is in its header.
+    let (key, interned) = unsafe { (zend::zstr_bytes(zkey), (*zkey).gc.u.type_info & zvals::GC_IMMUTABLE != 0) };
     request::with_runtime(|runtime| {
         let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
             return false;
@@ -245,12 +245,13 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
         // only looks up when `key_is_plain` accepted its bytes; its hash is cached (interned) or may be.
         let class_loaded = || unsafe { zend::class_is_loaded_plain(zkey) };
         // SAFETY: the return slot holds null.
-        let local =
-            match unsafe { read_cache::fetch_hot(tier, backend, key, call.ret(), args::key_is_plain, class_loaded) } {
-                read_cache::HotFetch::Written => return true,
-                read_cache::HotFetch::Slow => return false,
-                read_cache::HotFetch::Local(local) => local,
-            };
+        let local = match unsafe {
+            read_cache::fetch_hot(tier, backend, key, interned, call.ret(), args::key_is_plain, class_loaded)
+        } {
+            read_cache::HotFetch::Written => return true,
+            read_cache::HotFetch::Slow => return false,
+            read_cache::HotFetch::Local(local) => local,
+        };
         let fetched = read_cache::hand_out_hit(tier, key, &local, call.ret());
         if let Ok(None) = report_fetch(tier, backend, key, fetched, call.ret()) {
             call.ret().set_bool(false);

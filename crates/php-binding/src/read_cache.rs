@@ -17,7 +17,7 @@
 //! misses are counted locally and flushed to the backend at request end and before `info()`.
 
 use foldhash::HashMap;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use ext_php_rs::ffi::zval;
@@ -73,11 +73,13 @@ const HOT_KEY_MAX: usize = 48;
 /// [`free_superseded`] (a replaced or dropped one is retired, not freed); the hot keys are forgotten
 /// there, at every request end, and when the lookup cache changes backend. Hits are counted here and
 /// moved to the lookup cache's counters before they are read.
-#[derive(Clone, Copy)]
 struct Hot {
     key: [u8; HOT_KEY_MAX],
     /// 0: no hot key (the empty key is never valid).
     key_len: usize,
+    /// The bytes of the key's string when that was interned (never freed before the request ends, and
+    /// never changed): the same string is the same key without comparing bytes. Null otherwise.
+    interned: *const u8,
     backend_id: u64,
     epoch: u64,
     expires_ms: u64,
@@ -97,6 +99,7 @@ impl Hot {
     const NONE: Hot = Hot {
         key: [0; HOT_KEY_MAX],
         key_len: 0,
+        interned: std::ptr::null(),
         backend_id: 0,
         epoch: 0,
         expires_ms: 0,
@@ -116,7 +119,7 @@ pub enum HotFetch {
 }
 
 thread_local! {
-    static HOT: [Cell<Hot>; 2] = const { [Cell::new(Hot::NONE), Cell::new(Hot::NONE)] };
+    static HOT: [RefCell<Hot>; 2] = const { [RefCell::new(Hot::NONE), RefCell::new(Hot::NONE)] };
 }
 
 #[derive(Default)]
@@ -185,7 +188,12 @@ impl ThreadCache {
         let cache = &mut self.backends[tier.index()];
         if cache.backend_id != id {
             let old = std::mem::take(&mut cache.slots);
-            HOT.with(|hot| hot[tier.index()].set(Hot::NONE));
+            // `fetch_hot` holds the entry while it asks the lookup cache, and replaces it after.
+            HOT.with(|hot| {
+                if let Ok(mut hot) = hot[tier.index()].try_borrow_mut() {
+                    *hot = Hot::NONE;
+                }
+            });
             cache.backend_id = id;
             cache.live_bytes = 0;
             cache.hits = 0;
@@ -361,6 +369,7 @@ pub unsafe fn fetch_hot(
     tier: Tier,
     backend: &Backend,
     key: &[u8],
+    interned: bool,
     out: *mut zval,
     plain: impl FnOnce(&[u8]) -> bool,
     class_loaded: impl FnOnce() -> bool,
@@ -368,20 +377,25 @@ pub unsafe fn fetch_hot(
     let epoch = backend.epoch();
     let backend_id = backend.instance_id();
     HOT.with(|hot| {
-        let hot = &hot[tier.index()];
-        let mut current = hot.get();
-        let same_key = current.key_len == key.len() && current.key.get(..key.len()) == Some(key);
+        let Ok(mut current) = hot[tier.index()].try_borrow_mut() else {
+            return HotFetch::Slow;
+        };
+        let same_key = (interned && std::ptr::eq(current.interned, key.as_ptr()))
+            || (current.key_len == key.len() && current.key.get(..key.len()) == Some(key));
         if !(same_key && current.epoch == epoch && current.backend_id == backend_id) {
-            match hot_from_lookup_cache(tier, backend, key, epoch, plain) {
-                Some(found) => current = found,
-                None => return HotFetch::Slow,
+            let old = (current.backend_id, std::mem::take(&mut current.hits));
+            match hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old) {
+                Some(found) => *current = found,
+                None => {
+                    *current = Hot::NONE;
+                    return HotFetch::Slow;
+                }
             }
         }
         if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
             return HotFetch::Slow;
         }
         current.hits += 1;
-        hot.set(current);
         match current.value {
             HotValue::Ready(ready) => {
                 // SAFETY: the caller guarantees a writable slot with nothing to release; the value is kept
@@ -405,23 +419,29 @@ pub fn hand_out_hit(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -
     hand_out(tier, key, local, out).map(|()| Fetched::Hit)
 }
 
-/// The hot key entry for `key` from the lookup cache (a hit of a built copy valid at `epoch`), the
-/// previous hot key's hits moved to the counters; `None` if `key` cannot be hot.
+/// The hot key entry for `bytes` from the lookup cache (a hit of a built copy valid at `epoch`); the
+/// previous hot key's hits (`old`: its backend instance and hits) are moved to the counters. `None` if
+/// the key cannot be hot.
 fn hot_from_lookup_cache(
     tier: Tier,
     backend: &Backend,
     bytes: &[u8],
+    interned: bool,
     epoch: u64,
     plain: impl FnOnce(&[u8]) -> bool,
+    old: (u64, u64),
 ) -> Option<Hot> {
-    let mut key = [0; HOT_KEY_MAX];
-    key.get_mut(..bytes.len())?.copy_from_slice(bytes);
-    if !plain(bytes) {
-        return None;
-    }
     CACHE.with(|c| {
         let mut c = c.try_borrow_mut().ok()?;
         let cache = c.backend(tier, backend);
+        if old.0 == cache.backend_id {
+            cache.hits += old.1;
+        }
+        let mut key = [0; HOT_KEY_MAX];
+        key.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        if !plain(bytes) {
+            return None;
+        }
         let Some(Slot { epoch: e, outcome: Lookup::Hit(local) }) = cache.slots.get(bytes) else {
             return None;
         };
@@ -435,13 +455,16 @@ fn hot_from_lookup_cache(
             Some(ready) => HotValue::Ready(ready),
             None => HotValue::Local(Rc::as_ptr(local)),
         };
-        let expires_ms = local.expires_ms;
-        let backend_id = cache.backend_id;
-        let old = HOT.with(|hot| hot[tier.index()].replace(Hot::NONE));
-        if old.backend_id == backend_id {
-            cache.hits += old.hits;
-        }
-        Some(Hot { key, key_len: bytes.len(), backend_id, epoch, expires_ms, value, hits: 0 })
+        Some(Hot {
+            key,
+            key_len: bytes.len(),
+            interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
+            backend_id: cache.backend_id,
+            epoch,
+            expires_ms: local.expires_ms,
+            value,
+            hits: 0,
+        })
     })
 }
 
@@ -601,11 +624,10 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
             return (0, 0);
         }
         HOT.with(|hot| {
-            let hot = &hot[tier.index()];
-            let mut current = hot.get();
-            if current.backend_id == cache.backend_id {
-                cache.hits += std::mem::take(&mut current.hits);
-                hot.set(current);
+            if let Ok(mut current) = hot[tier.index()].try_borrow_mut() {
+                if current.backend_id == cache.backend_id {
+                    cache.hits += std::mem::take(&mut current.hits);
+                }
             }
         });
         (std::mem::take(&mut cache.hits), std::mem::take(&mut cache.misses))
