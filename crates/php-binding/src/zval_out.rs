@@ -188,6 +188,10 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         *out = ready.to_zval();
         return Ok(());
     }
+    if let Some(copy) = copy_lone_prototype(blueprint, memo) {
+        *out = copy;
+        return Ok(());
+    }
     let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
         bp: blueprint,
@@ -218,6 +222,26 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
     };
     run.recycle();
     result
+}
+
+/// A value that is one object, kept as this request's prototype (a repeated fetch of a plain or
+/// safe-direct object): a copy of the prototype, as a run would make it, without the run. `None` where a
+/// run is needed.
+fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval> {
+    let (Cell::Object(0), [plan]) = (blueprint.root, &blueprint.objects[..]) else {
+        return None;
+    };
+    let Prototype::Kept(prototype) = &memo.prototypes[0] else {
+        return None;
+    };
+    if !(blueprint.references.is_empty() && blueprint.arrays.is_empty() && plan.self_contained) {
+        return None;
+    }
+    // A prototype is only kept for a class resolved in this request, without `__clone`.
+    let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable)?;
+    // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no userland code
+    // runs; `array_storage` is its class's family.
+    unsafe { clone_object(prototype.value.obj, class.array_storage) }
 }
 
 /// The vectors of a finished run, empty, kept for the next one: a repeated fetch allocates none. A run
