@@ -238,6 +238,16 @@ fn expired_at(local: &Local, now: &mut Option<u64>) -> bool {
 /// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request).
 fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     let request = request::owner().0;
+    // A lone object copied from this request's prototype runs no userland code: the memo is used in
+    // place.
+    if let Ok(memo) = local.memo.try_borrow() {
+        let copy =
+            memo.as_ref().filter(|m| m.request() == request).and_then(|m| zval_out::copy_lone_prototype(blueprint, m));
+        if let Some(copy) = copy {
+            *out = copy;
+            return Ok(());
+        }
+    }
     // The memo is taken out for the call (hooks may fetch this key again) and put back after.
     let taken = local.memo.borrow_mut().take();
     let mut memo = taken.unwrap_or_else(|| RequestMemo::new(0, blueprint));

@@ -188,10 +188,6 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         *out = ready.to_zval();
         return Ok(());
     }
-    if let Some(copy) = copy_lone_prototype(blueprint, memo) {
-        *out = copy;
-        return Ok(());
-    }
     let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
         bp: blueprint,
@@ -224,10 +220,10 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
     result
 }
 
-/// A value that is one object, kept as this request's prototype (a repeated fetch of a plain or
-/// safe-direct object): a copy of the prototype, as a run would make it, without the run. `None` where a
-/// run is needed.
-fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval> {
+/// A value that is one object, kept as this request's prototype in `memo` (a repeated fetch of a plain
+/// or safe-direct object): a copy of the prototype, as [`materialise`] would make it, without a run and
+/// without userland code. `None` where [`materialise`] is needed.
+pub fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval> {
     let (Cell::Object(0), [plan]) = (blueprint.root, &blueprint.objects[..]) else {
         return None;
     };
