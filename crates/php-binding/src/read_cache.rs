@@ -366,9 +366,10 @@ fn forget_hot(c: &mut ThreadCache) {
 
 /// The repeated `get()` of a key, counted as a hit: while `key` is the backend's hot key and the
 /// backend's mutation epoch is unchanged (one load from shared memory, which any set, delete or clear
-/// in any process moves), the key is neither hashed nor looked up in the lookup cache. Otherwise the lookup cache is asked, and a hit becomes the hot key. A value that needs
-/// no work per fetch (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread
-/// keeps) is written into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
+/// in any process moves), the key is neither hashed nor looked up in the lookup cache. Otherwise the
+/// lookup cache is asked, and a hit becomes the hot key. A value that needs no work per fetch
+/// (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread keeps) is written
+/// into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
 /// loaded-class test of the key (§4.2), run on every call; `plain` whether the key passes the other key
 /// rules with that test being the one `class_loaded` makes. `Slow`, with nothing written or counted,
 /// where the full path must run: an error to report, a miss, an expired or unknown key.
