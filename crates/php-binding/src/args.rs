@@ -125,6 +125,14 @@ impl Call {
         }
     }
 
+    /// Argument `n` when it is a string (no conversion: `Call::string` does that), for the repeated-read
+    /// path (`cache_ops::get_hot`).
+    pub fn plain_string(&self, n: u32) -> Option<*mut zend_string> {
+        let z = self.slot(n);
+        // SAFETY: the slot holds a live argument zval.
+        unsafe { (zend::type_of(z) == IS_STRING).then(|| (*z).value.str_) }
+    }
+
     /// [`key`] with `KeyRules::Full` for argument `n`, already parsed by [`Call::string`] as `key`: the
     /// loaded-class test looks the argument's string itself up with the hash it caches (as
     /// `getMultiple()` does for its keys) instead of a lower-cased copy hashed on every call (the hot
@@ -275,6 +283,13 @@ fn key_is_valid(key: &[u8]) -> bool {
 /// unreserved key).
 fn key_is_valid_given(key: &[u8], class_loaded: impl FnOnce() -> bool) -> bool {
     !key.is_empty() && !is_reserved(key) && !class_loaded()
+}
+
+/// Whether `key` passes the single-key rules (§4.2) but the loaded-class test, and that test is
+/// [`zend::class_is_loaded_plain`] (the key needs no lower-casing): what a repeated `get()` of the same
+/// key does not check again (`read_cache::fetch_hot`).
+pub fn key_is_plain(key: &[u8]) -> bool {
+    !key.is_empty() && !is_reserved(key) && zend::is_plain_class_name(key)
 }
 
 /// Which single-key rules apply (§4.2).

@@ -3,6 +3,9 @@
 //! place. No PHP code runs while an shm-core entry is held: values are copied out of the entry and
 //! decoded after it is released, and encoded before any store.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{self, zval, HashTable};
 use shm_core::{Backend, CounterError, CounterUpdate};
 
@@ -34,6 +37,39 @@ macro_rules! cache_method {
     };
 }
 pub(crate) use cache_method;
+
+/// Runs a method under `catch_unwind` only: no panic crosses into PHP (it becomes an `Error`, as under
+/// ext-php-rs's `run_handler`), and the `zend_try` frame that `run_handler` adds (a `sigsetjmp` and a
+/// thread-local cleanup stack, about 5 ns a call) is left out. That frame only re-raises a bailout
+/// after running ext-php-rs `BailoutGuard`s, which this extension does not use: a bailout inside the
+/// method skips the same Rust frames either way (none of them holds shared-memory protection or a lock
+/// across an engine call), then reaches the enclosing `zend_try`. ext-php-rs runs its object handlers
+/// the same way.
+pub fn run_caught(op: impl FnOnce()) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(op)) {
+        let message = payload.downcast_ref::<&str>().copied().or(payload.downcast_ref::<String>().map(String::as_str));
+        PhpException::new(format!("Rust panic: {}", message.unwrap_or("unknown")), 0, ext_php_rs::zend::ce::error())
+            .throw();
+    }
+}
+
+/// Defines the `get()` handler of a tier: the repeated read of a hot key ([`get_hot`]) first, else the
+/// full method, both under [`run_caught`].
+macro_rules! get_method {
+    ($name:ident, $tier:expr) => {
+        unsafe extern "C" fn $name(ex: *mut ext_php_rs::ffi::zend_execute_data, rv: *mut ext_php_rs::ffi::zval) {
+            // SAFETY: the engine passes this call's live frame and return slot.
+            let call = unsafe { $crate::args::Call::new(ex, rv) };
+            $crate::cache_ops::run_caught(|| {
+                if !$crate::cache_ops::get_hot($tier, &call) {
+                    // Err means an exception is already pending; nothing else to do.
+                    let _ = $crate::cache_ops::get($tier, &call);
+                }
+            });
+        }
+    };
+}
+pub(crate) use get_method;
 
 /// Runs `f` with the backend for `tier` borrowed from the request's runtime, not cloned: the hot
 /// paths (`get`, `getMultiple`, `set`, counters) pay no reference counting (see
@@ -186,6 +222,42 @@ unsafe fn symtable_find(ht: *mut HashTable, key: &[u8]) -> *mut zval {
 unsafe fn copy_of(src: *mut zval) -> zval {
     // SAFETY: caller guarantees a live zval; shallow_clone adds the reference the copy owns.
     unsafe { (*zend::deref(src)).shallow_clone() }
+}
+
+/// `get($key)` of the key this thread last fetched, when nothing changed since in the backend
+/// (`read_cache::fetch_hot`): no argument conversion, no key checks but the loaded-class test, no
+/// lookup-cache hash. True when the call is answered (a value, or a broken entry reported as in
+/// [`get`]); false where the full [`get`] must run, which reports every error.
+pub fn get_hot(tier: Tier, call: &Call) -> bool {
+    if call.num_args() != 1 {
+        return false;
+    }
+    let Some(zkey) = call.plain_string(1) else {
+        return false;
+    };
+    // SAFETY: the argument string lives for the call; its type info is in its header.
+    let (key, interned) = unsafe { (zend::zstr_bytes(zkey), (*zkey).gc.u.type_info & zvals::GC_IMMUTABLE != 0) };
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
+            return false;
+        };
+        // SAFETY: the class table is this request's; `zkey` is the live argument string, which `fetch_hot`
+        // only looks up when `key_is_plain` accepted its bytes; its hash is cached (interned) or may be.
+        let class_loaded = || unsafe { zend::class_is_loaded_plain(zkey) };
+        // SAFETY: the return slot holds null.
+        let local = match unsafe {
+            read_cache::fetch_hot(tier, backend, key, interned, call.ret(), args::key_is_plain, class_loaded)
+        } {
+            read_cache::HotFetch::Written => return true,
+            read_cache::HotFetch::Slow => return false,
+            read_cache::HotFetch::Local(local) => local,
+        };
+        let fetched = read_cache::hand_out_hit(tier, key, &local, call.ret());
+        if let Ok(None) = report_fetch(tier, backend, key, fetched, call.ret()) {
+            call.ret().set_bool(false);
+        }
+        true
+    })
 }
 
 pub fn get(tier: Tier, call: &Call) -> Parsed<()> {

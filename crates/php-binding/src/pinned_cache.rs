@@ -1,33 +1,25 @@
 //! `OPcache\PinnedCache`: final, static methods only, private constructor (§3). Each method
 //! delegates to `cache_ops` with the pinned tier, plus the atomic counters (§11).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
-use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_execute_data, zval};
 
 use crate::args::{Call, Parsed};
-use crate::cache_ops::{self, cache_method};
+use crate::cache_ops::{self, cache_method, get_method};
 use crate::runtime::Tier;
 use crate::signatures::{self as sig, PUBLIC_STATIC};
 use crate::zend::{self, method, Methods, StaticTable};
 
 /// Runs a counter or scalar-store method (the calls a hot loop makes, tens of nanoseconds each) under
-/// `catch_unwind` only: no panic crosses into PHP (it becomes an `Error`, as under `run_handler`), and
-/// the `zend_try` frame that `run_handler` adds (a `sigsetjmp` and a thread-local cleanup stack, about
-/// 5 ns a call) is left out. That frame only re-raises a bailout after running ext-php-rs
-/// `BailoutGuard`s, which this extension does not use: a bailout inside the method skips the same Rust
-/// frames either way (none of them holds shared-memory protection or a lock across an engine call),
-/// then reaches the enclosing `zend_try`. ext-php-rs runs its object handlers the same way.
+/// [`cache_ops::run_caught`]: no `zend_try` frame.
 fn run_scalar_method(ex: *mut zend_execute_data, rv: *mut zval, op: fn(Tier, &Call) -> Parsed<()>) {
     // SAFETY: the engine passed this call's live frame and return slot to the handler calling us.
     let call = unsafe { Call::new(ex, rv) };
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| op(Tier::Pinned, &call))) {
-        let message = payload.downcast_ref::<&str>().copied().or(payload.downcast_ref::<String>().map(String::as_str));
-        PhpException::new(format!("Rust panic: {}", message.unwrap_or("unknown")), 0, ext_php_rs::zend::ce::error())
-            .throw();
-    }
+    cache_ops::run_caught(|| {
+        // Err means an exception is already pending; nothing else to do.
+        let _ = op(Tier::Pinned, &call);
+    });
 }
 
 macro_rules! scalar_method {
@@ -41,7 +33,7 @@ macro_rules! scalar_method {
 scalar_method!(set, cache_ops::set);
 scalar_method!(increment, cache_ops::increment);
 scalar_method!(decrement, cache_ops::decrement);
-cache_method!(get, cache_ops::get, Tier::Pinned);
+get_method!(get, Tier::Pinned);
 cache_method!(get_multiple, cache_ops::get_multiple, Tier::Pinned);
 cache_method!(set_multiple, cache_ops::set_multiple, Tier::Pinned);
 cache_method!(has, cache_ops::has, Tier::Pinned);

@@ -28,6 +28,7 @@ use crate::prototype;
 use crate::request;
 use crate::runtime::Tier;
 use crate::zval_out::{self, DecodeError, RequestMemo};
+use crate::zvals::Ready;
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
@@ -61,6 +62,64 @@ pub enum Lookup {
 struct Slot {
     epoch: u64,
     outcome: Lookup,
+}
+
+/// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline).
+const HOT_KEY_MAX: usize = 48;
+
+/// The last key `get()` found, per backend (see [`fetch_hot`]): a copy of the key, the backend
+/// instance and mutation epoch its lookup was valid at, the entry's expiry and its built local copy (or
+/// the value itself, when that needs no work per fetch). A built copy is only freed by
+/// [`free_superseded`] (a replaced or dropped one is retired, not freed); the hot keys are forgotten
+/// there, at every request end, and when the lookup cache changes backend. Hits are counted here and
+/// moved to the lookup cache's counters before they are read.
+struct Hot {
+    key: [u8; HOT_KEY_MAX],
+    /// 0: no hot key (the empty key is never valid).
+    key_len: usize,
+    /// The bytes of the key's string when that was interned (never freed before the request ends, and
+    /// never changed): the same string is the same key without comparing bytes. Null otherwise.
+    interned: *const u8,
+    backend_id: u64,
+    epoch: u64,
+    expires_ms: u64,
+    value: HotValue,
+    hits: u64,
+}
+
+#[derive(Clone, Copy)]
+enum HotValue {
+    /// `Blueprint::ready_root` of the local copy.
+    Ready(Ready),
+    /// The local copy, to materialise (`Rc::as_ptr` of a `LocalValue::Built` copy).
+    Local(*const Local),
+}
+
+impl Hot {
+    const NONE: Hot = Hot {
+        key: [0; HOT_KEY_MAX],
+        key_len: 0,
+        interned: std::ptr::null(),
+        backend_id: 0,
+        epoch: 0,
+        expires_ms: 0,
+        value: HotValue::Ready(Ready::NULL),
+        hits: 0,
+    };
+}
+
+/// What [`fetch_hot`] did.
+pub enum HotFetch {
+    /// The value is in `out`.
+    Written,
+    /// A hit to hand out (`hand_out_hit`).
+    Local(Rc<Local>),
+    /// Not handled: the full path must run.
+    Slow,
+}
+
+thread_local! {
+    static HOT: [RefCell<Hot>; 2] = const { [RefCell::new(Hot::NONE), RefCell::new(Hot::NONE)] };
 }
 
 #[derive(Default)]
@@ -129,6 +188,12 @@ impl ThreadCache {
         let cache = &mut self.backends[tier.index()];
         if cache.backend_id != id {
             let old = std::mem::take(&mut cache.slots);
+            // `fetch_hot` holds the entry while it asks the lookup cache, and replaces it after.
+            HOT.with(|hot| {
+                if let Ok(mut hot) = hot[tier.index()].try_borrow_mut() {
+                    *hot = Hot::NONE;
+                }
+            });
             cache.backend_id = id;
             cache.live_bytes = 0;
             cache.hits = 0;
@@ -173,6 +238,16 @@ fn expired_at(local: &Local, now: &mut Option<u64>) -> bool {
 /// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request).
 fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     let request = request::owner().0;
+    // A lone object copied from this request's prototype runs no userland code: the memo is used in
+    // place.
+    if let Ok(memo) = local.memo.try_borrow() {
+        let copy =
+            memo.as_ref().filter(|m| m.request() == request).and_then(|m| zval_out::copy_lone_prototype(blueprint, m));
+        if let Some(copy) = copy {
+            *out = copy;
+            return Ok(());
+        }
+    }
     // The memo is taken out for the call (hooks may fetch this key again) and put back after.
     let taken = local.memo.borrow_mut().take();
     let mut memo = taken.unwrap_or_else(|| RequestMemo::new(0, blueprint));
@@ -248,6 +323,7 @@ fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
 pub fn drop_prototypes() {
     let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
         c.restoring.clear();
+        forget_hot(c);
         (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
     });
     drop(prototypes);
@@ -273,6 +349,134 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
 pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
     let looked = lookup(tier, backend, key, 0);
     fetch_looked_up(tier, backend, key, looked, out, 0)
+}
+
+/// Forgets the hot keys, their hits moved to the lookup cache's counters.
+fn forget_hot(c: &mut ThreadCache) {
+    HOT.with(|hot| {
+        for (tier, hot) in hot.iter().enumerate() {
+            let old = hot.replace(Hot::NONE);
+            let cache = &mut c.backends[tier];
+            if old.backend_id == cache.backend_id {
+                cache.hits += old.hits;
+            }
+        }
+    });
+}
+
+/// The repeated `get()` of a key, counted as a hit: while `key` is the backend's hot key and the
+/// backend's mutation epoch is unchanged (one load from shared memory, which any set, delete or clear
+/// in any process moves), the key is neither hashed nor looked up in the lookup cache. Otherwise the
+/// lookup cache is asked, and a hit becomes the hot key. A value that needs no work per fetch
+/// (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread keeps) is written
+/// into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
+/// loaded-class test of the key (§4.2), run on every call; `plain` whether the key passes the other key
+/// rules with that test being the one `class_loaded` makes. `Slow`, with nothing written or counted,
+/// where the full path must run: an error to report, a miss, an expired or unknown key.
+///
+/// # Safety
+/// `out` must be a writable slot holding nothing to release.
+pub unsafe fn fetch_hot(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    interned: bool,
+    out: *mut zval,
+    plain: impl FnOnce(&[u8]) -> bool,
+    class_loaded: impl FnOnce() -> bool,
+) -> HotFetch {
+    let epoch = backend.epoch();
+    let backend_id = backend.instance_id();
+    HOT.with(|hot| {
+        let Ok(mut current) = hot[tier.index()].try_borrow_mut() else {
+            return HotFetch::Slow;
+        };
+        let same_key = (interned && std::ptr::eq(current.interned, key.as_ptr()))
+            || (current.key_len == key.len() && current.key.get(..key.len()) == Some(key));
+        if !(same_key && current.epoch == epoch && current.backend_id == backend_id) {
+            let old = (current.backend_id, std::mem::take(&mut current.hits));
+            match hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old) {
+                Some(found) => *current = found,
+                None => {
+                    *current = Hot::NONE;
+                    return HotFetch::Slow;
+                }
+            }
+        }
+        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
+            return HotFetch::Slow;
+        }
+        current.hits += 1;
+        match current.value {
+            HotValue::Ready(ready) => {
+                // SAFETY: the caller guarantees a writable slot with nothing to release; the value is kept
+                // alive by its local copy (see `Hot`), and `to_zval` adds the reference a refcounted one
+                // needs.
+                unsafe { std::ptr::write(out, ready.to_zval()) };
+                HotFetch::Written
+            }
+            // SAFETY: `local` is `Rc::as_ptr` of a local copy that is still alive (see `Hot`); the count
+            // is raised for the `Rc` made from it.
+            HotValue::Local(local) => HotFetch::Local(unsafe {
+                Rc::increment_strong_count(local);
+                Rc::from_raw(local)
+            }),
+        }
+    })
+}
+
+/// Hands out a hit [`fetch_hot`] returned (see [`fetch`]).
+pub fn hand_out_hit(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result<Fetched, DecodeError> {
+    hand_out(tier, key, local, out).map(|()| Fetched::Hit)
+}
+
+/// The hot key entry for `bytes` from the lookup cache (a hit of a built copy valid at `epoch`); the
+/// previous hot key's hits (`old`: its backend instance and hits) are moved to the counters. `None` if
+/// the key cannot be hot.
+fn hot_from_lookup_cache(
+    tier: Tier,
+    backend: &Backend,
+    bytes: &[u8],
+    interned: bool,
+    epoch: u64,
+    plain: impl FnOnce(&[u8]) -> bool,
+    old: (u64, u64),
+) -> Option<Hot> {
+    CACHE.with(|c| {
+        let mut c = c.try_borrow_mut().ok()?;
+        let cache = c.backend(tier, backend);
+        if old.0 == cache.backend_id {
+            cache.hits += old.1;
+        }
+        let mut key = [0; HOT_KEY_MAX];
+        key.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        if !plain(bytes) {
+            return None;
+        }
+        let Some(Slot { epoch: e, outcome: Lookup::Hit(local) }) = cache.slots.get(bytes) else {
+            return None;
+        };
+        let LocalValue::Built(blueprint) = &local.value else {
+            return None;
+        };
+        if *e != epoch {
+            return None;
+        }
+        let value = match blueprint.ready_root() {
+            Some(ready) => HotValue::Ready(ready),
+            None => HotValue::Local(Rc::as_ptr(local)),
+        };
+        Some(Hot {
+            key,
+            key_len: bytes.len(),
+            interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
+            backend_id: cache.backend_id,
+            epoch,
+            expires_ms: local.expires_ms,
+            value,
+            hits: 0,
+        })
+    })
 }
 
 /// The lookup-cache pass of `getMultiple()`: every key is looked up in one borrow of the cache (one
@@ -430,6 +634,13 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
         if cache.backend_id != backend.instance_id() {
             return (0, 0);
         }
+        HOT.with(|hot| {
+            if let Ok(mut current) = hot[tier.index()].try_borrow_mut() {
+                if current.backend_id == cache.backend_id {
+                    cache.hits += std::mem::take(&mut current.hits);
+                }
+            }
+        });
         (std::mem::take(&mut cache.hits), std::mem::take(&mut cache.misses))
     });
     backend.record_lookups(hits, misses);
@@ -439,6 +650,7 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
 /// after a request's variables are destroyed (post-deactivate).
 pub fn free_superseded() {
     let old = CACHE.with_borrow_mut(|c| {
+        forget_hot(c);
         c.superseded_bytes = 0;
         std::mem::take(&mut c.superseded)
     });

@@ -3,12 +3,12 @@
 
 use std::ptr;
 
-use crate::cache_ops::{self, cache_method};
+use crate::cache_ops::{self, cache_method, get_method};
 use crate::runtime::Tier;
 use crate::signatures::{self as sig, PUBLIC_STATIC};
 use crate::zend::{self, method, Methods, StaticTable};
 
-cache_method!(get, cache_ops::get, Tier::Volatile);
+get_method!(get, Tier::Volatile);
 cache_method!(get_multiple, cache_ops::get_multiple, Tier::Volatile);
 cache_method!(set, cache_ops::set, Tier::Volatile);
 cache_method!(set_multiple, cache_ops::set_multiple, Tier::Volatile);

@@ -308,12 +308,28 @@ pub fn class_table() -> *mut ffi::HashTable {
 pub unsafe fn class_is_loaded_zstr(table: *mut ffi::HashTable, name: *mut zend_string) -> bool {
     // SAFETY: caller guarantees a live string.
     let bytes = unsafe { zstr_bytes(name) };
-    if needs_lowering(bytes) || bytes.first().is_none_or(|&b| b == b'\\') {
+    if !is_plain_class_name(bytes) {
         return class_is_loaded(bytes);
     }
     // SAFETY: as in `loaded_class`; the class table's keys are lower-case names, so a lower-case string
     // finds the same entry `zend_hash_str_find_ptr_lc` would. The lookup caches the string's hash, which
     // the caller allows.
+    !table.is_null() && unsafe { !ffi::zend_hash_find(table, name).is_null() }
+}
+
+/// Whether `name` is looked up in the class table by its own bytes (no upper-case letter, no NUL, no
+/// leading `\\`): then [`class_is_loaded_plain`] is its loaded-class test.
+pub fn is_plain_class_name(name: &[u8]) -> bool {
+    !needs_lowering(name) && name.first().is_some_and(|&b| b != b'\\')
+}
+
+/// [`class_is_loaded_zstr`] for a name [`is_plain_class_name`] accepted: one class-table lookup.
+///
+/// # Safety
+/// As for [`class_is_loaded_zstr`].
+pub unsafe fn class_is_loaded_plain(name: *mut zend_string) -> bool {
+    let table = class_table();
+    // SAFETY: as in `class_is_loaded_zstr`.
     !table.is_null() && unsafe { !ffi::zend_hash_find(table, name).is_null() }
 }
 

@@ -8,9 +8,10 @@
 //! object contents; userland hooks run last, inner objects first, as `unserialize()` runs its delayed
 //! calls. Class entries, their property slots and enum cases are resolved once per request and
 //! blueprint ([`RequestMemo`]), so a list of 10,000 objects of one class resolves its class once; a
-//! safe-direct object whose state is all ready values is copied with its class's own clone handler
-//! from the second fetch of the request on (never where the class has a `__clone`); a copy of the
-//! ArrayIterator family, whose clone handler shares the original's storage, is then given its own.
+//! safe-direct or plain userland object whose state is all ready values is copied with its class's own
+//! clone handler from the second fetch of the request on (never where the class has a `__clone`); a
+//! copy of the ArrayIterator family, whose clone handler shares the original's storage, is then given
+//! its own.
 
 use foldhash::HashMap;
 use std::ptr;
@@ -113,6 +114,10 @@ struct ShapeClass {
     forbids_dynamic: bool,
     /// The class and its ancestors have no `__clone`.
     clonable: bool,
+    /// Objects of the class are plain engine objects (`stdClass`, or a userland class without an
+    /// internal ancestor that creates its objects): the standard clone handler copies their properties
+    /// and nothing else.
+    plain: bool,
     /// The `ArrayStorage` family: a copy made by the clone handler may share the original's storage
     /// (`ArrayIterator`), which [`internal_state::separate_array_clone`] then replaces with its own.
     array_storage: bool,
@@ -183,16 +188,25 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         *out = ready.to_zval();
         return Ok(());
     }
+    let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
         bp: blueprint,
         memo,
-        objects: Vec::with_capacity(blueprint.objects.len()),
-        cloned: vec![false; blueprint.objects.len()],
-        references: Vec::with_capacity(blueprint.references.len()),
-        arrays: Vec::with_capacity(blueprint.arrays.len()),
-        hooks: if blueprint.hook_order.is_empty() { Vec::new() } else { vec![None; blueprint.objects.len()] },
+        objects: scratch.objects,
+        cloned: scratch.cloned,
+        references: scratch.references,
+        arrays: scratch.arrays,
+        hooks: scratch.hooks,
     };
-    match run.all() {
+    let objects = blueprint.objects.len();
+    run.objects.reserve(objects);
+    run.cloned.resize(objects, false);
+    run.references.reserve(blueprint.references.len());
+    run.arrays.reserve(blueprint.arrays.len());
+    if !blueprint.hook_order.is_empty() {
+        run.hooks.resize(objects, None);
+    }
+    let result = match run.all() {
         Ok(value) => {
             *out = value;
             Ok(())
@@ -201,7 +215,47 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
             run.abandon();
             Err(e)
         }
+    };
+    run.recycle();
+    result
+}
+
+/// A value that is one object, kept as this request's prototype in `memo` (a repeated fetch of a plain
+/// or safe-direct object): a copy of the prototype, as [`materialise`] would make it, without a run and
+/// without userland code. `None` where [`materialise`] is needed.
+pub fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval> {
+    let (Cell::Object(0), [plan]) = (blueprint.root, &blueprint.objects[..]) else {
+        return None;
+    };
+    let Prototype::Kept(prototype) = &memo.prototypes[0] else {
+        return None;
+    };
+    if !(blueprint.references.is_empty() && blueprint.arrays.is_empty() && plan.self_contained) {
+        return None;
     }
+    // A prototype is only kept for a class resolved in this request, without `__clone`.
+    let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable)?;
+    // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no userland code
+    // runs; `array_storage` is its class's family.
+    unsafe { clone_object(prototype.value.obj, class.array_storage) }
+}
+
+/// The vectors of a finished run, empty, kept for the next one: a repeated fetch allocates none. A run
+/// inside a run (a hook fetching a value) finds none and allocates its own.
+#[derive(Default)]
+struct Scratch {
+    objects: Vec<zval>,
+    cloned: Vec<bool>,
+    references: Vec<zval>,
+    arrays: Vec<zval>,
+    hooks: Vec<Option<Deferred>>,
+}
+
+/// Runs whose vectors are longer are not kept (they would hold that memory for the thread's life).
+const SCRATCH_MAX: usize = 1024;
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
 }
 
 fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError> {
@@ -266,6 +320,20 @@ impl Run<'_, '_> {
         }
         self.keep_prototypes();
         self.cell(self.bp.root)
+    }
+
+    /// Releases the run's values (as dropping it would) and keeps its vectors for the next run.
+    fn recycle(self) {
+        let Run { mut objects, mut cloned, mut references, mut arrays, mut hooks, .. } = self;
+        if [objects.capacity(), references.capacity(), arrays.capacity()].iter().any(|&c| c > SCRATCH_MAX) {
+            return;
+        }
+        objects.clear();
+        cloned.clear();
+        references.clear();
+        arrays.clear();
+        hooks.clear();
+        SCRATCH.set(Some(Scratch { objects, cloned, references, arrays, hooks }));
     }
 
     /// On failure: objects whose restore did not complete must not run `__destruct`.
@@ -660,19 +728,27 @@ impl Run<'_, '_> {
         Ok(())
     }
 
-    /// After a successful restore: safe-direct objects whose state is all ready values keep a prototype
-    /// from their second restore in the request on, which later restores clone.
+    /// After a successful restore: safe-direct objects and plain objects (see `ShapeClass::plain`) of a
+    /// class without `__clone`, whose state is all ready values, keep a prototype from their second
+    /// restore in the request on, which later restores clone.
     fn keep_prototypes(&mut self) {
         for index in 0..self.bp.objects.len() {
             let plan = &self.bp.objects[index];
-            if self.cloned[index] || !plan.self_contained || !matches!(plan.restore, RestorePlan::Internal(..)) {
+            if self.cloned[index] || !plan.self_contained {
                 continue;
             }
-            let Some(array_storage) =
-                self.memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable).map(|c| c.array_storage)
-            else {
+            let Some(class) = self.memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable) else {
                 continue;
             };
+            let by_clone = match plan.restore {
+                RestorePlan::Internal(..) => true,
+                RestorePlan::Properties => class.plain,
+                _ => false,
+            };
+            if !by_clone {
+                continue;
+            }
+            let array_storage = class.array_storage;
             let prototype = &mut self.memo.prototypes[index];
             match prototype {
                 Prototype::Unseen => *prototype = Prototype::Seen,
@@ -745,6 +821,8 @@ unsafe fn resolve_shape(
         }
         let allows_dynamic = class_info::allows_dynamic_properties(ce);
         let clonable = (*ce).clone.is_null();
+        let plain = ptr::eq(ce, ffi::zend_standard_class_def)
+            || ((*ce).type_ == zend::ZEND_USER_CLASS && (*ce).__bindgen_anon_2.create_object.is_none());
         // ArrayIterator's clone handler (RecursiveArrayIterator's too) does not copy the storage: the copy
         // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
         // change with every value handed out from it (§7.1); such copies get storage of their own.
@@ -758,6 +836,7 @@ unsafe fn resolve_shape(
             allows_dynamic,
             forbids_dynamic,
             clonable,
+            plain,
             array_storage,
         };
         let count = zvals::slot_count(ce);

@@ -346,6 +346,7 @@ impl Backend {
 
     /// Random id chosen when the backend was formatted: tells this backend from one mapped later at
     /// the same address (process-local caches key on it).
+    #[inline]
     pub fn instance_id(&self) -> u64 {
         self.word(INSTANCE).load(Ordering::Relaxed)
     }
@@ -355,11 +356,13 @@ impl Backend {
         self.0.region.len()
     }
 
+    #[inline]
     pub(crate) fn word(&self, off: u64) -> &AtomicU64 {
         self.0.region.word(off)
     }
 
     /// The mutation epoch: starts at 1, bumped by every change. One atomic load.
+    #[inline]
     pub fn epoch(&self) -> u64 {
         self.word(EPOCH).load(Ordering::Acquire)
     }

@@ -38,12 +38,14 @@ impl Region {
     }
 
     /// True when `[off, off+len)` lies inside the region.
+    #[inline]
     pub fn contains(&self, off: u64, len: u64) -> bool {
         off.checked_add(len).is_some_and(|end| end <= self.len)
     }
 
     /// The shared 64-bit word at `off`. Panics on a misaligned or out-of-range offset: callers pass
     /// offsets that are either constants of the layout or validated with [`Region::contains`] first.
+    #[inline]
     pub fn word(&self, off: u64) -> &AtomicU64 {
         assert!(off.is_multiple_of(8) && self.contains(off, 8), "word offset {off} outside region");
         // SAFETY: in range and 8-aligned (checked above, base is 8-aligned); AtomicU64 has the size and
