@@ -498,6 +498,79 @@ impl GraphWriter {
         Ok(())
     }
 
+    /// Writes, with no record open, the record of object `node` restored by `__unserialize()` from a new
+    /// hash array, and that array's record: `entries` holds its key and value slots in turn, none of them
+    /// a node, an enum case or undefined. The same bytes as [`Self::begin_object`] with
+    /// [`ObjectRestore::Unserialize`], a new array node as its slot, [`Self::end`], then
+    /// [`Self::begin_hash_array`], the slots and [`Self::end`]; in one short call, for the most common
+    /// `__serialize()` result (a date's fields), which the encoder writes right after userland code
+    /// evicted the writer's code from the caches.
+    #[inline(never)]
+    pub fn unserialized_hash(
+        &mut self,
+        node: NodeId,
+        shape: ShapeRef,
+        next_free_index: i64,
+        entries: &[Slot],
+    ) -> Result<(), EncodeError> {
+        let scalar = |slot: &Slot| !matches!(slot, Slot::Node(_) | Slot::EnumCase(_) | Slot::Undef);
+        if entries.len() % 2 != 0 || shape.declared != 0 || !entries.iter().all(scalar) {
+            return Err(EncodeError::Misuse("an __unserialize object of a hash array of defined scalars"));
+        }
+        let open = self.open.is_some();
+        let Some(&object) = self.nodes.get(node.0 as usize) else {
+            return Err(EncodeError::Misuse("unknown node"));
+        };
+        if open || object.pos != UNPLACED || object.section as usize != OBJECTS {
+            return Err(EncodeError::Misuse("records are written one at a time, once, as their node's kind"));
+        }
+        let array_level = object.level.saturating_add(level_step(ARRAYS));
+        let array = self.nodes.len() as u32;
+        let array_pos = self.current.len();
+        let edges = self.edges.len() as u32;
+        self.edges.push(array);
+        self.nodes.push(Node {
+            section: ARRAYS as u8,
+            in_degree: 1,
+            level: array_level,
+            pos: u32::try_from(array_pos).unwrap_or(UNPLACED - 1),
+            edges: (edges + 1, edges + 1),
+        });
+        let objects = &mut self.sections[OBJECTS];
+        let object_pos = objects.len();
+        let object_node = &mut self.nodes[node.0 as usize];
+        object_node.pos = u32::try_from(object_pos).unwrap_or(UNPLACED - 1);
+        object_node.edges = (edges, edges + 1);
+        self.deepest = self.deepest.max(array_level);
+        self.unnamed_first |= object.in_degree == 0;
+        self.record_count = self.record_count.wrapping_add(2);
+        self.hooks = true;
+        // The object: header, shape pointer, dynamic property count, the array slot.
+        let mut record = [0u8; layout::OBJECT_FIXED_LEN + layout::SLOT_LEN];
+        record[0] = RecordKind::Object as u8;
+        record[2] = object_state::UNSERIALIZE;
+        record[8..16].copy_from_slice(&u64::from(shape.node).to_le_bytes());
+        record[layout::OBJECT_FIXED_LEN] = tag::ARRAY;
+        record[layout::OBJECT_FIXED_LEN + 8..].copy_from_slice(&u64::from(array).to_le_bytes());
+        objects.extend_from_slice(&record);
+        let fixups = &mut self.fixups[OBJECTS];
+        fixups.push(object_pos as u32 + 8);
+        fixups.push((object_pos + layout::OBJECT_FIXED_LEN) as u32 + 8);
+        // The array: header, entry count, next free index, reserved, then the slots.
+        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN];
+        fixed[0] = RecordKind::HashArray as u8;
+        fixed[8..16].copy_from_slice(&(entries.len() as u64 / 2).to_le_bytes());
+        fixed[16..24].copy_from_slice(&next_free_index.to_le_bytes());
+        let current = &mut self.current;
+        current.reserve(layout::ARRAY_FIXED_LEN + entries.len() * layout::SLOT_LEN);
+        current.extend_from_slice(&fixed);
+        for &slot in entries {
+            let (tag, payload) = scalar_slot(slot);
+            put_slot(current, tag, payload);
+        }
+        Ok(())
+    }
+
     /// Starts the record of reference `node`; its one value slot follows.
     pub fn begin_reference(&mut self, node: NodeId) -> Result<(), EncodeError> {
         self.begin(node, RecordKind::Reference, 0, 0, layout::REFERENCE_LEN)
@@ -1252,6 +1325,70 @@ mod tests {
         }
         let fresh = Some(Value::String(b"fresh".as_slice().into()));
         assert_eq!(decode(&bytes).unwrap().graph.arrays[0].elements, ArrayElements::Packed(vec![fresh; 3]));
+    }
+
+    /// A list of a date-like object, restored by `__unserialize()` from a hash array of scalars, named
+    /// twice, then an empty list; the object's records written by `unserialized_hash` or record by record.
+    fn write_unserialized(writer: &mut GraphWriter, in_one_call: bool) -> Result<Vec<u8>, EncodeError> {
+        writer.reset();
+        let [root, empty] = [(); 2].map(|_| writer.node(NodeKind::Array));
+        let date = writer.node(NodeKind::Object);
+        writer.root(Slot::Node(root))?;
+        writer.begin_packed_array(root, 3, 3)?;
+        for slot in [Slot::Node(date), Slot::Node(empty), Slot::Node(date)] {
+            writer.slot(slot);
+        }
+        writer.end()?;
+        let class = text(writer, "Date");
+        let shape = writer.shape(class, &[]);
+        let mut entries = vec![Slot::String(text(writer, "date")), Slot::String(writer.unhashed_string(b"2026-01-01"))];
+        entries.extend([Slot::String(text(writer, "type")), Slot::Int(3), Slot::Int(7), Slot::Float(0.5)]);
+        entries.extend([Slot::Int(8), Slot::Null, Slot::Int(9), Slot::Bool(true)]);
+        if in_one_call {
+            writer.unserialized_hash(date, shape, 10, &entries)?;
+        } else {
+            writer.begin_object(date, shape, ObjectRestore::Unserialize)?;
+            let array = writer.node(NodeKind::Array);
+            writer.slot(Slot::Node(array));
+            writer.end()?;
+            writer.begin_hash_array(array, 10, entries.len() / 2)?;
+            entries.iter().for_each(|&slot| writer.slot(slot));
+            writer.end()?;
+        }
+        writer.begin_packed_array(empty, 0, 0)?;
+        writer.end()?;
+        Ok(writer.finish(StoreTier::OPcacheSerialized)?.to_vec())
+    }
+
+    #[test]
+    fn an_unserialized_hash_written_in_one_call_is_the_bytes_of_its_records_written_one_by_one() {
+        let mut writer = GraphWriter::new();
+        let one_by_one = write_unserialized(&mut writer, false).unwrap();
+        let in_one_call = write_unserialized(&mut writer, true).unwrap();
+        assert_eq!(in_one_call, one_by_one);
+        let decoded = decode(&in_one_call).expect("the decoder agrees with the depth and shared flags");
+        assert_eq!(decoded.graph.objects.len(), 1);
+        assert_eq!(decoded.header.depth, 3);
+        assert_ne!(decoded.header.flags & flags::CONTAINS_HOOKS, 0);
+    }
+
+    #[test]
+    fn an_unserialized_hash_of_a_node_an_odd_slot_count_or_a_written_object_is_refused() {
+        let mut writer = GraphWriter::new();
+        let date = writer.node(NodeKind::Object);
+        let list = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(date)).unwrap();
+        let class = text(&mut writer, "Date");
+        let shape = writer.shape(class, &[]);
+        let key = Slot::String(text(&mut writer, "k"));
+        for entries in [vec![key, Slot::Node(list)], vec![key, Slot::Undef], vec![key]] {
+            assert!(writer.unserialized_hash(date, shape, 0, &entries).is_err());
+        }
+        assert!(writer.unserialized_hash(list, shape, 0, &[key, Slot::Int(1)]).is_err());
+        writer.unserialized_hash(date, shape, 0, &[key, Slot::Int(1)]).unwrap();
+        assert!(writer.unserialized_hash(date, shape, 0, &[key, Slot::Int(1)]).is_err());
+        let bytes = writer.finish(StoreTier::OPcacheSerialized).unwrap().to_vec();
+        decode(&bytes).unwrap();
     }
 
     #[test]

@@ -142,6 +142,8 @@ pub struct Walk {
     /// written).
     pinned: Vec<zval>,
     names: Vec<(StringRef, bool)>,
+    /// The key and value slots of the array [`Self::flat_hash`] writes.
+    entries: Vec<Slot>,
     tier: StoreTier,
     hooks_started: bool,
 }
@@ -163,6 +165,7 @@ impl Walk {
             encoding: 0,
             pinned: Vec::new(),
             names: Vec::new(),
+            entries: Vec::new(),
             tier: StoreTier::SharedGraph,
             hooks_started: false,
         }
@@ -737,8 +740,11 @@ impl Walk {
                 return Err(not_an_array(ce));
             }
             let shape = self.bare_shape(ce);
-            self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
             let ht = data.value.arr;
+            if (*ht).gc.refcount == 1 && self.flat_hash(id, shape, ht)? {
+                return Ok(Some(data));
+            }
+            self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
             if (*ht).gc.refcount == 1 {
                 // The usual fresh array: nothing else holds it, so it needs no identity lookup, and its
                 // record is written right after the object's.
@@ -752,6 +758,60 @@ impl Walk {
                 self.writer.end()?;
             }
             Ok(Some(data))
+        }
+    }
+
+    /// Writes object `id` of `shape`, restored by `__unserialize()` from `ht`, a hash array only the
+    /// object's `__serialize()` result holds, if every value of `ht` is a scalar or a string (a date's
+    /// fields): one writer call, and no slot or identity machinery. Tells whether it did; nothing is
+    /// written otherwise.
+    ///
+    /// # Safety
+    /// `ht` must be a live array, not modified while it is written (no userland code runs).
+    #[inline(never)]
+    unsafe fn flat_hash(&mut self, id: NodeId, shape: ShapeRef, ht: *mut HashTable) -> Result<bool, Stop> {
+        // SAFETY: caller guarantees a live, unchanging array.
+        unsafe {
+            if zvals::is_packed(ht) {
+                return Ok(false);
+            }
+            let buckets = zvals::hash_storage(ht);
+            let flat = buckets.iter().all(|bucket| {
+                matches!(
+                    zend::type_of(&raw const bucket.val),
+                    IS_UNDEF | IS_NULL | IS_FALSE | IS_TRUE | IS_LONG | IS_DOUBLE | IS_STRING
+                )
+            });
+            if !flat {
+                return Ok(false);
+            }
+            let mut entries = std::mem::take(&mut self.entries);
+            entries.clear();
+            for bucket in buckets {
+                let z = &raw const bucket.val;
+                if zend::type_of(z) == IS_UNDEF {
+                    continue;
+                }
+                let key = if bucket.key.is_null() {
+                    Slot::Int(bucket.h as i64)
+                } else {
+                    Slot::String(self.string(bucket.key))
+                };
+                let value = match zend::type_of(z) {
+                    IS_NULL => Slot::Null,
+                    IS_FALSE => Slot::Bool(false),
+                    IS_TRUE => Slot::Bool(true),
+                    IS_LONG => Slot::Int((*z).value.lval),
+                    IS_DOUBLE => Slot::Float((*z).value.dval),
+                    _ => Slot::String(self.value_string((*z).value.str_)),
+                };
+                entries.push(key);
+                entries.push(value);
+            }
+            let written = self.writer.unserialized_hash(id, shape, (*ht).nNextFreeElement, &entries);
+            self.entries = entries;
+            written?;
+            Ok(true)
         }
     }
 
