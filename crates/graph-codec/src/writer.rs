@@ -800,7 +800,7 @@ impl GraphWriter {
         let depth = if self.unnamed_first {
             self.traversal_depth()
         } else if shared {
-            self.shared_leaves_depth().unwrap_or_else(|| self.traversal_depth())
+            self.shared_subtrees_depth().unwrap_or_else(|| self.traversal_depth())
         } else {
             self.deepest
         };
@@ -902,26 +902,54 @@ impl GraphWriter {
         }
     }
 
-    /// The layout's depth, without a walk, when every shared node is a leaf (no slot naming a node: PHP's
-    /// immutable empty array, held by every `[]`, is the common case) and no shared leaf is named deeper
-    /// than the deepest unshared node; `None` otherwise. Every unshared node then has one path from the
-    /// root, so its level is the one the decoder's walk meets it at; a shared leaf is met at the level of
-    /// one of the slots naming it, none deeper than that unshared node; so the depth is that node's level.
-    /// Records were all named before they were written (the caller checks).
-    fn shared_leaves_depth(&self) -> Option<u32> {
-        let mut deepest_leaf = self.renamed_deepest;
+    /// The layout's depth, without a walk of the whole graph, when no shared node (named by more than
+    /// one slot) holds another one below it, and no shared node's subtree reaches deeper, from the
+    /// deepest level any slot names a shared node at, than the deepest node outside those subtrees; `None`
+    /// otherwise. Records were all named before they were written (the caller checks). A node outside the
+    /// shared nodes' subtrees has one path from the root, so its level is the one the decoder's walk
+    /// meets it at. A shared node is met first at the level of one of the slots naming it, and its
+    /// subtree (one path from it to each node) keeps its shape below it, so none of them is met deeper
+    /// than that deepest node, whose level is then the depth. The common case: PHP's one immutable empty
+    /// array, held by every `[]`, a leaf; or an object held twice with its `__serialize()` array.
+    fn shared_subtrees_depth(&mut self) -> Option<u32> {
+        self.visited.clear();
+        self.visited.resize(self.nodes.len(), false);
+        let mut deepest_shared = self.renamed_deepest;
         for &id in &self.named_twice {
-            let node = &self.nodes[id as usize];
-            if node.pos != UNPLACED {
-                if node.edges.0 != node.edges.1 {
-                    return None;
-                }
-                deepest_leaf = deepest_leaf.max(node.level);
+            let node = self.nodes[id as usize];
+            if node.pos == UNPLACED {
+                continue;
             }
+            let mut below = node.level;
+            self.stack.clear();
+            self.stack.push((id, 0));
+            while let Some((parent, _)) = self.stack.pop() {
+                let (start, end) = self.nodes[parent as usize].edges;
+                for &child in &self.edges[start as usize..end as usize] {
+                    let held = self.nodes[child as usize];
+                    if held.pos == UNPLACED {
+                        continue;
+                    }
+                    if held.in_degree > 1 {
+                        return None;
+                    }
+                    self.visited[child as usize] = true;
+                    below = below.max(held.level);
+                    self.stack.push((child, 0));
+                }
+            }
+            deepest_shared = deepest_shared.max(node.level.max(self.renamed_deepest) + (below - node.level));
         }
-        let deepest_unshared =
-            self.nodes.iter().filter(|n| n.pos != UNPLACED && n.in_degree <= 1).map(|n| n.level).max().unwrap_or(0);
-        (deepest_leaf <= deepest_unshared).then_some(deepest_unshared)
+        let visited = &self.visited;
+        let deepest_outside = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|&(id, n)| n.pos != UNPLACED && n.in_degree <= 1 && !visited[id])
+            .map(|(_, n)| n.level)
+            .max()
+            .unwrap_or(0);
+        (deepest_shared <= deepest_outside).then_some(deepest_outside)
     }
 
     /// The layout's depth when some node is shared (or levels were not known while writing): a depth-first
@@ -1479,11 +1507,40 @@ mod tests {
                 slots.into_iter().for_each(|slot| writer.slot(slot));
                 writer.end().unwrap();
             }
-            assert_eq!(writer.shared_leaves_depth(), (!named_deepest).then_some(4));
+            assert_eq!(writer.shared_subtrees_depth(), (!named_deepest).then_some(4));
             let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
             let decoded = decode(&bytes).expect("the decoder agrees with the depth and shared flags");
             assert_eq!(decoded.header.depth, 4);
             assert_ne!(decoded.header.flags & flags::CONTAINS_SHARED, 0);
+        }
+    }
+
+    #[test]
+    fn depth_agrees_with_the_decoder_when_a_shared_node_holds_unshared_ones() {
+        // root [B, T] with B = [[1]] named again by T = [B, C] one level deeper, and C = [[1]] when
+        // `outside_deeper` (its inner list as deep as B's, met from T: the depth is read from the levels),
+        // else C = [] (B's inner list is the deepest node, found by the walk).
+        for outside_deeper in [false, true] {
+            let mut writer = GraphWriter::new();
+            let [root, b, b1, t, c, c1] = [(); 6].map(|_| writer.node(NodeKind::Array));
+            writer.root(Slot::Node(root)).unwrap();
+            let mut records = vec![(root, vec![b, t]), (t, vec![b, c]), (b, vec![b1])];
+            records.push((c, if outside_deeper { vec![c1] } else { vec![] }));
+            for (node, children) in records {
+                writer.begin_packed_array(node, children.len() as i64, children.len()).unwrap();
+                children.into_iter().for_each(|child| writer.slot(Slot::Node(child)));
+                writer.end().unwrap();
+            }
+            let leaves = if outside_deeper { vec![b1, c1] } else { vec![b1] };
+            for node in leaves {
+                writer.begin_packed_array(node, 1, 1).unwrap();
+                writer.slot(Slot::Int(1));
+                writer.end().unwrap();
+            }
+            assert_eq!(writer.shared_subtrees_depth(), outside_deeper.then_some(4));
+            let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
+            let decoded = decode(&bytes).expect("the decoder agrees with the depth and shared flags");
+            assert_eq!(decoded.header.depth, if outside_deeper { 4 } else { 3 });
         }
     }
 
