@@ -246,7 +246,10 @@ impl Walk {
                     self.tasks.push(Task::Object(id, obj, state));
                     None
                 };
-                self.drain()?;
+                // Most hooks leave nothing to write (a flat `__serialize()` array is written already).
+                if !self.tasks.is_empty() {
+                    self.drain()?;
+                }
                 // Written: released now, as `serialize()` does, while it is still in the caches. Every
                 // object and reference in it is pinned (hooks have started), so only its arrays and
                 // strings are freed; their identities are forgotten before the next hook.
@@ -304,15 +307,23 @@ impl Walk {
     unsafe fn value_string(&mut self, s: *mut zend_string) -> StringRef {
         // SAFETY: caller guarantees a live string; an interned one has its hash and no refcount to read.
         unsafe {
-            if self.hooks_started
-                && (*s).h == 0
-                && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0
-                && (*s).gc.refcount == 1
-            {
+            if self.unhashed(s) {
                 self.writer.unhashed_string(zend::zstr_bytes(s))
             } else {
                 self.string(s)
             }
+        }
+    }
+
+    /// Whether [`Self::value_string`] stores the value string `s` unhashed.
+    ///
+    /// # Safety
+    /// `s` must be a live zend_string.
+    #[inline(always)]
+    unsafe fn unhashed(&self, s: *mut zend_string) -> bool {
+        // SAFETY: caller guarantees a live string; an interned one has its hash and no refcount to read.
+        unsafe {
+            self.hooks_started && (*s).h == 0 && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 && (*s).gc.refcount == 1
         }
     }
 
