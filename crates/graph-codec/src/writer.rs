@@ -221,6 +221,26 @@ impl GraphWriter {
         writer
     }
 
+    /// Whether a buffer that [`Self::give_back`] trims grew past [`KEEP_BYTES`] (one test in the common
+    /// case, so that `reset` stays short).
+    fn grown(&self) -> bool {
+        let fixups = self.fixups.iter().map(|f| f.capacity() * std::mem::size_of::<u32>());
+        let sections = self.sections.iter().map(Vec::capacity);
+        let largest = fixups.chain(sections).fold(self.out.capacity(), usize::max);
+        largest.max(self.nodes.capacity() * std::mem::size_of::<Node>()).max(self.edges.capacity() * 4) > KEEP_BYTES
+    }
+
+    /// Gives back every buffer that grew past [`KEEP_BYTES`].
+    #[cold]
+    #[inline(never)]
+    fn give_back(&mut self) {
+        trim(&mut self.out);
+        self.sections.iter_mut().for_each(trim);
+        self.fixups.iter_mut().for_each(trim);
+        trim(&mut self.nodes);
+        trim(&mut self.edges);
+    }
+
     /// Puts the array section (and the open record's, if another) back into `sections`.
     fn settle(&mut self) {
         if !std::mem::replace(&mut self.arrays_out, false) {
@@ -238,14 +258,15 @@ impl GraphWriter {
     /// Starts a new encoding; whatever was written before is forgotten.
     pub fn reset(&mut self) {
         self.settle();
-        trim(&mut self.out);
+        if self.grown() {
+            self.give_back();
+        }
         self.out.clear();
         // The header and the root slot, filled in by `root` and `finish`.
         self.out.extend_from_slice(&[0u8; HEADER_LEN]);
         self.string_count = 0;
         self.strings.reset();
         for (index, section) in self.sections.iter_mut().enumerate() {
-            trim(section);
             if index != ARRAYS {
                 section.clear();
             } else if section.len() >= self.gap {
@@ -256,12 +277,9 @@ impl GraphWriter {
             }
         }
         for fixups in &mut self.fixups {
-            trim(fixups);
             fixups.clear();
         }
-        trim(&mut self.nodes);
         self.nodes.clear();
-        trim(&mut self.edges);
         self.edges.clear();
         self.named_twice.clear();
         if !self.shapes.is_empty() {
@@ -498,9 +516,12 @@ impl GraphWriter {
         Ok(())
     }
 
+    /// The most entries (key and value pairs) [`Self::unserialized_hash`] writes.
+    pub const UNSERIALIZED_HASH_ENTRIES: usize = 8;
+
     /// Writes, with no record open, the record of object `node` restored by `__unserialize()` from a new
-    /// hash array, and that array's record: `entries` holds its key and value slots in turn, none of them
-    /// a node, an enum case or undefined. The same bytes as [`Self::begin_object`] with
+    /// hash array, and that array's record: `entries` holds its key and value slots in turn (at most
+    /// [`Self::UNSERIALIZED_HASH_ENTRIES`] pairs), none of them a node, an enum case or undefined. The same bytes as [`Self::begin_object`] with
     /// [`ObjectRestore::Unserialize`], a new array node as its slot, [`Self::end`], then
     /// [`Self::begin_hash_array`], the slots and [`Self::end`]; in one short call, for the most common
     /// `__serialize()` result (a date's fields), which the encoder writes right after userland code
@@ -513,9 +534,24 @@ impl GraphWriter {
         next_free_index: i64,
         entries: &[Slot],
     ) -> Result<(), EncodeError> {
-        let scalar = |slot: &Slot| !matches!(slot, Slot::Node(_) | Slot::EnumCase(_) | Slot::Undef);
-        if entries.len() % 2 != 0 || shape.declared != 0 || !entries.iter().all(scalar) {
-            return Err(EncodeError::Misuse("an __unserialize object of a hash array of defined scalars"));
+        const MISUSE: EncodeError =
+            EncodeError::Misuse("an __unserialize object of a small hash array of defined scalars");
+        if entries.len() % 2 != 0 || entries.len() > 2 * Self::UNSERIALIZED_HASH_ENTRIES || shape.declared != 0 {
+            return Err(MISUSE);
+        }
+        // The array record (header, entry count, next free index, reserved, slots), assembled here and
+        // appended in one copy.
+        let mut array = [0u8; layout::ARRAY_FIXED_LEN + 2 * Self::UNSERIALIZED_HASH_ENTRIES * layout::SLOT_LEN];
+        array[0] = RecordKind::HashArray as u8;
+        array[8..16].copy_from_slice(&(entries.len() as u64 / 2).to_le_bytes());
+        array[16..24].copy_from_slice(&next_free_index.to_le_bytes());
+        for (bytes, &slot) in array[layout::ARRAY_FIXED_LEN..].chunks_exact_mut(layout::SLOT_LEN).zip(entries) {
+            if matches!(slot, Slot::Node(_) | Slot::EnumCase(_) | Slot::Undef) {
+                return Err(MISUSE);
+            }
+            let (tag, payload) = scalar_slot(slot);
+            bytes[0] = tag;
+            bytes[8..].copy_from_slice(&payload.to_le_bytes());
         }
         let open = self.open.is_some();
         let Some(&object) = self.nodes.get(node.0 as usize) else {
@@ -525,10 +561,10 @@ impl GraphWriter {
             return Err(EncodeError::Misuse("records are written one at a time, once, as their node's kind"));
         }
         let array_level = object.level.saturating_add(level_step(ARRAYS));
-        let array = self.nodes.len() as u32;
+        let array_node = self.nodes.len() as u32;
         let array_pos = self.current.len();
         let edges = self.edges.len() as u32;
-        self.edges.push(array);
+        self.edges.push(array_node);
         self.nodes.push(Node {
             section: ARRAYS as u8,
             in_degree: 1,
@@ -551,23 +587,11 @@ impl GraphWriter {
         record[2] = object_state::UNSERIALIZE;
         record[8..16].copy_from_slice(&u64::from(shape.node).to_le_bytes());
         record[layout::OBJECT_FIXED_LEN] = tag::ARRAY;
-        record[layout::OBJECT_FIXED_LEN + 8..].copy_from_slice(&u64::from(array).to_le_bytes());
+        record[layout::OBJECT_FIXED_LEN + 8..].copy_from_slice(&u64::from(array_node).to_le_bytes());
         objects.extend_from_slice(&record);
-        let fixups = &mut self.fixups[OBJECTS];
-        fixups.push(object_pos as u32 + 8);
-        fixups.push((object_pos + layout::OBJECT_FIXED_LEN) as u32 + 8);
-        // The array: header, entry count, next free index, reserved, then the slots.
-        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN];
-        fixed[0] = RecordKind::HashArray as u8;
-        fixed[8..16].copy_from_slice(&(entries.len() as u64 / 2).to_le_bytes());
-        fixed[16..24].copy_from_slice(&next_free_index.to_le_bytes());
-        let current = &mut self.current;
-        current.reserve(layout::ARRAY_FIXED_LEN + entries.len() * layout::SLOT_LEN);
-        current.extend_from_slice(&fixed);
-        for &slot in entries {
-            let (tag, payload) = scalar_slot(slot);
-            put_slot(current, tag, payload);
-        }
+        let object_pos = object_pos as u32;
+        self.fixups[OBJECTS].extend_from_slice(&[object_pos + 8, object_pos + layout::OBJECT_FIXED_LEN as u32 + 8]);
+        self.current.extend_from_slice(&array[..layout::ARRAY_FIXED_LEN + entries.len() * layout::SLOT_LEN]);
         Ok(())
     }
 
@@ -797,28 +821,18 @@ impl GraphWriter {
         }
         let nodes = &self.nodes;
         let shared = self.named_twice.iter().any(|&id| nodes[id as usize].pos != UNPLACED);
-        let depth = if self.unnamed_first {
-            self.traversal_depth()
-        } else if shared {
-            self.shared_subtrees_depth().unwrap_or_else(|| self.traversal_depth())
-        } else {
-            self.deepest
-        };
+        let depth = if self.unnamed_first || shared { self.walked_depth() } else { self.deepest };
         if depth > MAX_DEPTH {
             return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
         }
         let contains_objects = !self.sections[OBJECTS].is_empty() || !self.sections[ENUM_CASES].is_empty();
         let contains_references = !self.sections[REFERENCES].is_empty();
-        let header_flags = [
-            (contains_objects, flags::CONTAINS_OBJECTS),
-            (contains_references, flags::CONTAINS_REFERENCES),
-            (!contains_objects && !contains_references, flags::IMMUTABLE_ELIGIBLE),
-            (shared, flags::CONTAINS_SHARED),
-            (self.hooks, flags::CONTAINS_HOOKS),
-        ]
-        .iter()
-        .filter(|(set, _)| *set)
-        .fold(0, |all, (_, flag)| all | flag);
+        let flag = |set: bool, flag: u32| if set { flag } else { 0 };
+        let header_flags = flag(contains_objects, flags::CONTAINS_OBJECTS)
+            | flag(contains_references, flags::CONTAINS_REFERENCES)
+            | flag(!contains_objects && !contains_references, flags::IMMUTABLE_ELIGIBLE)
+            | flag(shared, flags::CONTAINS_SHARED)
+            | flag(self.hooks, flags::CONTAINS_HOOKS);
 
         for section in &self.sections {
             if u32::try_from(section.len()).is_err() {
@@ -836,20 +850,7 @@ impl GraphWriter {
             origin[ARRAYS] = -(start as isize);
             Output::Arrays(start)
         } else {
-            if arrays_only {
-                self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
-            }
-            let mut at = head_len;
-            for (index, section) in self.sections.iter().enumerate() {
-                let skip = if index == ARRAYS { gap } else { 0 };
-                origin[index] = at as isize - skip as isize;
-                at += section.len() - skip;
-            }
-            self.out.reserve(at - head_len);
-            for (index, section) in self.sections.iter().enumerate() {
-                self.out.extend_from_slice(&section[if index == ARRAYS { gap } else { 0 }..]);
-            }
-            Output::Out
+            self.append_sections(arrays_only, &mut origin)
         };
         let out = match output {
             Output::Out => &mut self.out[..],
@@ -864,12 +865,8 @@ impl GraphWriter {
                 if node.pos != UNPLACED {
                     let offset = at(node.section as usize, node.pos) as u64;
                     out[slot..slot + 8].copy_from_slice(&offset.to_le_bytes());
-                } else if placeholder & STRICT == 0 {
-                    // An object whose `__sleep()` failed reads `null`, as `serialize()` writes `N;` for it.
-                    out[slot - 8] = tag::NULL;
-                    out[slot..slot + 8].copy_from_slice(&[0u8; 8]);
                 } else {
-                    return Err(EncodeError::Misuse("an SplObjectStorage key or ArrayObject storage has no record"));
+                    unwritten_node(out, slot, placeholder)?;
                 }
             }
         }
@@ -888,9 +885,42 @@ impl GraphWriter {
             record_count: self.record_count,
             records_offset: head_len as u64,
         };
-        fields.write(&mut out[..header::ROOT_SLOT]);
+        fields.write(out);
         self.complete = Some(output);
         Ok(self.encoded())
+    }
+
+    /// The depth when some node is shared, or levels were not known while writing.
+    #[inline(never)]
+    fn walked_depth(&mut self) -> u32 {
+        if self.unnamed_first {
+            self.traversal_depth()
+        } else {
+            self.shared_subtrees_depth().unwrap_or_else(|| self.traversal_depth())
+        }
+    }
+
+    /// Appends the sections to `out` after the header and strings (`origin[k]`: where index 0 of
+    /// section `k`'s buffer lands), skipping the room kept before the array section; that room grows
+    /// for the next value when `arrays_only` (the header and strings did not fit it).
+    #[inline(never)]
+    fn append_sections(&mut self, arrays_only: bool, origin: &mut [isize; SECTIONS + 1]) -> Output {
+        let head_len = self.out.len();
+        let gap = self.gap;
+        if arrays_only {
+            self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
+        }
+        let mut at = head_len;
+        for (index, section) in self.sections.iter().enumerate() {
+            let skip = if index == ARRAYS { gap } else { 0 };
+            origin[index] = at as isize - skip as isize;
+            at += section.len() - skip;
+        }
+        self.out.reserve(at - head_len);
+        for (index, section) in self.sections.iter().enumerate() {
+            self.out.extend_from_slice(&section[if index == ARRAYS { gap } else { 0 }..]);
+        }
+        Output::Out
     }
 
     /// The encoding [`Self::finish`] or [`Self::php_serialized`] completed last (empty before).
@@ -991,12 +1021,26 @@ impl GraphWriter {
             record_count: 0,
             records_offset: self.out.len() as u64,
         };
-        fields.write(&mut self.out[..header::ROOT_SLOT]);
+        fields.write(&mut self.out);
         self.out[header::ROOT_SLOT] = tag::STRING;
         self.out[header::ROOT_SLOT + 8..HEADER_LEN].copy_from_slice(&string.0.to_le_bytes());
         self.complete = Some(Output::Out);
         &self.out
     }
+}
+
+/// The slot at `slot - 8` of `out` names a node whose record was never written: an object whose
+/// `__sleep()` failed reads `null`, as `serialize()` writes `N;` for it, but an `SplObjectStorage` key or
+/// an `ArrayObject`'s storage (`STRICT` in the placeholder) must keep its record.
+#[cold]
+#[inline(never)]
+fn unwritten_node(out: &mut [u8], slot: usize, placeholder: u64) -> Result<(), EncodeError> {
+    if placeholder & STRICT != 0 {
+        return Err(EncodeError::Misuse("an SplObjectStorage key or ArrayObject storage has no record"));
+    }
+    out[slot - 8] = tag::NULL;
+    out[slot..slot + 8].copy_from_slice(&[0u8; 8]);
+    Ok(())
 }
 
 /// The header fields before the root slot.
@@ -1011,7 +1055,14 @@ struct HeaderFields {
 }
 
 impl HeaderFields {
-    fn write(&self, head: &mut [u8]) {
+    fn write(&self, out: &mut [u8]) {
+        // Assembled in a fixed-size array (no bounds check per field), then copied once.
+        let mut head = [0u8; header::ROOT_SLOT];
+        self.fill(&mut head);
+        out[..header::ROOT_SLOT].copy_from_slice(&head);
+    }
+
+    fn fill(&self, head: &mut [u8; header::ROOT_SLOT]) {
         let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
         put(header::MAGIC, &layout::MAGIC);
         put(header::VERSION, &layout::LAYOUT_VERSION.to_le_bytes());

@@ -141,9 +141,10 @@ pub struct Walk {
     /// object and reference the identity maps name (a `__serialize()` result is held only until it is
     /// written).
     pinned: Vec<zval>,
+    /// `__serialize()` results of scalars and strings only, with their object and its shape, written in
+    /// a batch by [`Self::write_pending`] (see there).
+    pending: Vec<(NodeId, ShapeRef, zval)>,
     names: Vec<(StringRef, bool)>,
-    /// The key and value slots of the array [`Self::flat_hash`] writes.
-    entries: Vec<Slot>,
     tier: StoreTier,
     hooks_started: bool,
 }
@@ -164,8 +165,8 @@ impl Walk {
             request: 0,
             encoding: 0,
             pinned: Vec::new(),
+            pending: Vec::new(),
             names: Vec::new(),
-            entries: Vec::new(),
             tier: StoreTier::SharedGraph,
             hooks_started: false,
         }
@@ -200,6 +201,7 @@ impl Walk {
         // SAFETY: caller guarantees a live value.
         let walked = unsafe { self.walk(z) };
         // Releasing pinned values may run destructors: done before any shm-core call.
+        self.pending.clear();
         self.pinned.clear();
         walked?;
         self.writer.finish(self.tier)?;
@@ -220,6 +222,7 @@ impl Walk {
     /// ended, and its memory with it.
     pub fn abandon(&mut self) {
         self.pinned.drain(..).for_each(std::mem::forget);
+        self.pending.drain(..).for_each(std::mem::forget);
     }
 
     /// The last completed encoding.
@@ -254,6 +257,9 @@ impl Walk {
                 // object and reference in it is pinned (hooks have started), so only its arrays and
                 // strings are freed; their identities are forgotten before the next hook.
                 drop(result);
+            }
+            if !self.pending.is_empty() {
+                self.write_pending()?;
             }
         }
         Ok(())
@@ -752,8 +758,12 @@ impl Walk {
             }
             let shape = self.bare_shape(ce);
             let ht = data.value.arr;
-            if (*ht).gc.refcount == 1 && self.flat_hash(id, shape, ht)? {
-                return Ok(Some(data));
+            if (*ht).gc.refcount == 1 && flat(ht) {
+                self.pending.push((id, shape, data));
+                if self.pending.len() == PENDING_LIMIT {
+                    self.write_pending()?;
+                }
+                return Ok(None);
             }
             self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
             if (*ht).gc.refcount == 1 {
@@ -772,43 +782,58 @@ impl Walk {
         }
     }
 
-    /// Writes object `id` of `shape`, restored by `__unserialize()` from `ht`, a hash array only the
-    /// object's `__serialize()` result holds, if every value of `ht` is a scalar or a string (a date's
-    /// fields): one writer call, and no slot or identity machinery. Tells whether it did; nothing is
-    /// written otherwise.
+    /// Writes the objects whose `__serialize()` results wait in `pending`, and releases the results.
+    /// Such a result is a fresh array of scalars and strings only, which nothing else holds: nothing a
+    /// later hook does can change what it holds, so writing it later stores the same value. Written in a
+    /// batch, after several hooks ran, so that the writing code runs from the caches and is not evicted
+    /// by each hook's userland code (a date's `__serialize()` runs far more code than its record takes).
+    ///
+    /// # Safety
+    /// Every pending result must be the live array its object's hook returned.
+    #[inline(never)]
+    unsafe fn write_pending(&mut self) -> Result<(), Stop> {
+        // Strings a hook freed may have been reused: identities met from here on are those of strings
+        // the pending results hold, alive until they are released below.
+        self.writer.forget_identities();
+        let mut pending = std::mem::take(&mut self.pending);
+        let mut written = Ok(());
+        for (id, shape, data) in &pending {
+            // SAFETY: caller guarantees live results; no userland code runs while they are written.
+            written = unsafe { self.write_flat(*id, *shape, data.value.arr) };
+            if written.is_err() {
+                break;
+            }
+        }
+        // Released as `serialize()` releases each result, only later; their strings are forgotten.
+        pending.clear();
+        self.pending = pending;
+        self.writer.forget_identities();
+        written
+    }
+
+    /// Writes object `id` of `shape`, restored by `__unserialize()` from `ht`, a hash array of at most
+    /// [`GraphWriter::UNSERIALIZED_HASH_ENTRIES`] scalars and strings ([`flat`]): one writer call, and no
+    /// slot or identity machinery.
     ///
     /// # Safety
     /// `ht` must be a live array, not modified while it is written (no userland code runs).
-    #[inline(never)]
-    unsafe fn flat_hash(&mut self, id: NodeId, shape: ShapeRef, ht: *mut HashTable) -> Result<bool, Stop> {
+    #[inline(always)]
+    unsafe fn write_flat(&mut self, id: NodeId, shape: ShapeRef, ht: *mut HashTable) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live, unchanging array.
         unsafe {
-            if zvals::is_packed(ht) {
-                return Ok(false);
-            }
-            let buckets = zvals::hash_storage(ht);
-            let flat = buckets.iter().all(|bucket| {
-                matches!(
-                    zend::type_of(&raw const bucket.val),
-                    IS_UNDEF | IS_NULL | IS_FALSE | IS_TRUE | IS_LONG | IS_DOUBLE | IS_STRING
-                )
-            });
-            if !flat {
-                return Ok(false);
-            }
-            let mut entries = std::mem::take(&mut self.entries);
-            entries.clear();
-            for bucket in buckets {
+            let mut entries = [Slot::Null; 2 * GraphWriter::UNSERIALIZED_HASH_ENTRIES];
+            let mut count = 0;
+            for bucket in zvals::hash_storage(ht) {
                 let z = &raw const bucket.val;
                 if zend::type_of(z) == IS_UNDEF {
                     continue;
                 }
-                let key = if bucket.key.is_null() {
+                entries[count] = if bucket.key.is_null() {
                     Slot::Int(bucket.h as i64)
                 } else {
                     Slot::String(self.string(bucket.key))
                 };
-                let value = match zend::type_of(z) {
+                entries[count + 1] = match zend::type_of(z) {
                     IS_NULL => Slot::Null,
                     IS_FALSE => Slot::Bool(false),
                     IS_TRUE => Slot::Bool(true),
@@ -816,13 +841,10 @@ impl Walk {
                     IS_DOUBLE => Slot::Float((*z).value.dval),
                     _ => Slot::String(self.value_string((*z).value.str_)),
                 };
-                entries.push(key);
-                entries.push(value);
+                count += 2;
             }
-            let written = self.writer.unserialized_hash(id, shape, (*ht).nNextFreeElement, &entries);
-            self.entries = entries;
-            written?;
-            Ok(true)
+            self.writer.unserialized_hash(id, shape, (*ht).nNextFreeElement, &entries[..count])?;
+            Ok(())
         }
     }
 
@@ -1006,6 +1028,31 @@ impl Walk {
             }
             Ok(selected)
         }
+    }
+}
+
+/// The most `__serialize()` results [`Walk::write_pending`] holds before it writes them.
+const PENDING_LIMIT: usize = 64;
+
+/// Whether `ht` is a hash array of at most [`GraphWriter::UNSERIALIZED_HASH_ENTRIES`] entries, each a
+/// scalar or a string: what [`Walk::write_flat`] writes.
+///
+/// # Safety
+/// `ht` must be a live array.
+unsafe fn flat(ht: *mut HashTable) -> bool {
+    // SAFETY: caller guarantees a live array.
+    unsafe {
+        if zvals::is_packed(ht) {
+            return false;
+        }
+        let buckets = zvals::hash_storage(ht);
+        buckets.len() <= GraphWriter::UNSERIALIZED_HASH_ENTRIES
+            && buckets.iter().all(|bucket| {
+                matches!(
+                    zend::type_of(&raw const bucket.val),
+                    IS_UNDEF | IS_NULL | IS_FALSE | IS_TRUE | IS_LONG | IS_DOUBLE | IS_STRING
+                )
+            })
     }
 }
 
