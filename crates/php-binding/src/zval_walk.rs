@@ -239,24 +239,34 @@ impl Walk {
             let root = self.slot(z)?;
             self.writer.root(root)?;
             self.drain()?;
+            if !self.hooked.is_empty() {
+                self.run_hooks()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The second phase: runs each hook (or lazy initializer) in turn and writes what it produced before
+    /// the next one runs, but results of scalars and strings only, written in batches
+    /// ([`Self::write_pending`]). A short loop: it runs after each hook's userland code evicted the
+    /// walk's code from the caches.
+    ///
+    /// # Safety
+    /// Every hooked object must be live (pinned once hooks start).
+    #[inline(never)]
+    unsafe fn run_hooks(&mut self) -> Result<(), Stop> {
+        // SAFETY: caller guarantees live objects; each hook's result is held until it is written.
+        unsafe {
             while let Some((id, obj, hooks)) = self.hooked.pop_front() {
                 self.before_hook();
                 // Everything met so far is pinned: a lazy object's initializer may run now.
                 let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
-                let result = if hooks {
-                    self.run_hook(id, obj)?
+                if hooks {
+                    self.run_hook(id, obj)?;
                 } else {
                     self.tasks.push(Task::Object(id, obj, state));
-                    None
-                };
-                // Most hooks leave nothing to write (a flat `__serialize()` array is written already).
-                if !self.tasks.is_empty() {
                     self.drain()?;
                 }
-                // Written: released now, as `serialize()` does, while it is still in the caches. Every
-                // object and reference in it is pinned (hooks have started), so only its arrays and
-                // strings are freed; their identities are forgotten before the next hook.
-                drop(result);
             }
             if !self.pending.is_empty() {
                 self.write_pending()?;
@@ -267,23 +277,30 @@ impl Walk {
 
     /// Userland code is about to run: pin what the identity maps name (once), and forget identities
     /// that a hook could recycle.
+    #[inline(always)]
     fn before_hook(&mut self) {
         if !self.hooks_started {
-            self.hooks_started = true;
-            // SAFETY: every key of the maps is a live object or reference: nothing has run since the
-            // walk read them.
-            unsafe {
-                for &obj in self.objects.keys() {
-                    self.pinned.push(zvals::object_zval(obj));
-                }
-                for &r in self.references.keys() {
-                    self.pinned.push(zvals::reference_zval(r));
-                }
-            }
+            self.start_hooks();
         }
         self.writer.forget_identities();
         clear(&mut self.arrays);
         self.last_shared = None;
+    }
+
+    /// The first hook is about to run: pins every object and reference the identity maps name.
+    #[inline(never)]
+    fn start_hooks(&mut self) {
+        self.hooks_started = true;
+        // SAFETY: every key of the maps is a live object or reference: nothing has run since the walk
+        // read them.
+        unsafe {
+            for &obj in self.objects.keys() {
+                self.pinned.push(zvals::object_zval(obj));
+            }
+            for &r in self.references.keys() {
+                self.pinned.push(zvals::reference_zval(r));
+            }
+        }
     }
 
     /// The string record of `s`.
@@ -738,19 +755,20 @@ impl Walk {
         }
     }
 
-    /// Runs the object's serialization hook and writes what it selected (§6.4: once per store).
-    /// `__serialize()`'s array is returned: the caller holds it until its records are written.
+    /// Runs the object's serialization hook (§6.4: once per store) and writes what it selected, every
+    /// record it leads to included; a `__serialize()` result of scalars and strings only waits for
+    /// [`Self::write_pending`].
     ///
     /// # Safety
     /// `obj` must be a live (pinned) object.
-    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<Option<zval>, Stop> {
+    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live object; hooks run with no shm-core state held, and what they
         // return is held before the walk reads it.
         unsafe {
             let ce = (*obj).ce;
             if (*ce).__serialize.is_null() {
                 self.run_sleep(id, obj, ce)?;
-                return Ok(None);
+                return self.drain();
             }
             let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
             if zend::type_of(&raw const data) != IS_ARRAY {
@@ -763,8 +781,22 @@ impl Walk {
                 if self.pending.len() == PENDING_LIMIT {
                     self.write_pending()?;
                 }
-                return Ok(None);
+                return Ok(());
             }
+            self.write_unserialized(id, shape, data)
+        }
+    }
+
+    /// Writes object `id` of `shape`, restored by `__unserialize()` from `data`, the array its
+    /// `__serialize()` returned, and every record the array leads to; then releases `data`.
+    ///
+    /// # Safety
+    /// `data` must be a live array; no userland code may run before it is written.
+    #[inline(never)]
+    unsafe fn write_unserialized(&mut self, id: NodeId, shape: ShapeRef, data: zval) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live array, held by `data` until it is written.
+        unsafe {
+            let ht = data.value.arr;
             self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
             if (*ht).gc.refcount == 1 {
                 // The usual fresh array: nothing else holds it, so it needs no identity lookup, and its
@@ -778,8 +810,13 @@ impl Walk {
                 self.writer.slot(slot);
                 self.writer.end()?;
             }
-            Ok(Some(data))
+            self.drain()?;
         }
+        // Written: released now, as `serialize()` does, while it is still in the caches. Every object
+        // and reference in it is pinned (hooks have started), so only its arrays and strings are freed;
+        // their identities are forgotten before the next hook.
+        drop(data);
+        Ok(())
     }
 
     /// Writes the objects whose `__serialize()` results wait in `pending`, and releases the results.
