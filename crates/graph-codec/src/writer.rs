@@ -536,7 +536,10 @@ impl GraphWriter {
     ) -> Result<(), EncodeError> {
         const MISUSE: EncodeError =
             EncodeError::Misuse("an __unserialize object of a small hash array of defined scalars");
-        if entries.len() % 2 != 0 || entries.len() > 2 * Self::UNSERIALIZED_HASH_ENTRIES || shape.declared != 0 {
+        if !entries.len().is_multiple_of(2)
+            || entries.len() > 2 * Self::UNSERIALIZED_HASH_ENTRIES
+            || shape.declared != 0
+        {
             return Err(MISUSE);
         }
         // The array record (header, entry count, next free index, reserved, slots), assembled here and
