@@ -945,43 +945,49 @@ impl GraphWriter {
     /// than that deepest node, whose level is then the depth. The common case: PHP's one immutable empty
     /// array, held by every `[]`, a leaf; or an object held twice with its `__serialize()` array.
     fn shared_subtrees_depth(&mut self) -> Option<u32> {
-        self.visited.clear();
-        self.visited.resize(self.nodes.len(), false);
         let mut deepest_shared = self.renamed_deepest;
+        // Whether some shared node holds others: they are then marked in `visited`.
+        let mut subtrees = false;
         for &id in &self.named_twice {
             let node = self.nodes[id as usize];
             if node.pos == UNPLACED {
                 continue;
             }
             let mut below = node.level;
-            self.stack.clear();
-            self.stack.push((id, 0));
-            while let Some((parent, _)) = self.stack.pop() {
-                let (start, end) = self.nodes[parent as usize].edges;
-                for &child in &self.edges[start as usize..end as usize] {
-                    let held = self.nodes[child as usize];
-                    if held.pos == UNPLACED {
-                        continue;
+            if node.edges.0 != node.edges.1 {
+                if !subtrees {
+                    subtrees = true;
+                    self.visited.clear();
+                    self.visited.resize(self.nodes.len(), false);
+                }
+                self.stack.clear();
+                self.stack.push((id, 0));
+                while let Some((parent, _)) = self.stack.pop() {
+                    let (start, end) = self.nodes[parent as usize].edges;
+                    for &child in &self.edges[start as usize..end as usize] {
+                        let held = self.nodes[child as usize];
+                        if held.pos == UNPLACED {
+                            continue;
+                        }
+                        if held.in_degree > 1 {
+                            return None;
+                        }
+                        self.visited[child as usize] = true;
+                        below = below.max(held.level);
+                        self.stack.push((child, 0));
                     }
-                    if held.in_degree > 1 {
-                        return None;
-                    }
-                    self.visited[child as usize] = true;
-                    below = below.max(held.level);
-                    self.stack.push((child, 0));
                 }
             }
             deepest_shared = deepest_shared.max(node.level.max(self.renamed_deepest) + (below - node.level));
         }
-        let visited = &self.visited;
-        let deepest_outside = self
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|&(id, n)| n.pos != UNPLACED && n.in_degree <= 1 && !visited[id])
-            .map(|(_, n)| n.level)
-            .max()
-            .unwrap_or(0);
+        let outside = |n: &Node| n.pos != UNPLACED && n.in_degree <= 1;
+        let deepest_outside = if subtrees {
+            let visited = &self.visited;
+            self.nodes.iter().zip(visited).filter(|&(n, &seen)| outside(n) && !seen).map(|(n, _)| n.level).max()
+        } else {
+            self.nodes.iter().filter(|n| outside(n)).map(|n| n.level).max()
+        }
+        .unwrap_or(0);
         (deepest_shared <= deepest_outside).then_some(deepest_outside)
     }
 
