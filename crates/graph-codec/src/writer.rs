@@ -221,6 +221,26 @@ impl GraphWriter {
         writer
     }
 
+    /// Whether a buffer that [`Self::give_back`] trims grew past [`KEEP_BYTES`] (one test in the common
+    /// case, so that `reset` stays short).
+    fn grown(&self) -> bool {
+        let fixups = self.fixups.iter().map(|f| f.capacity() * std::mem::size_of::<u32>());
+        let sections = self.sections.iter().map(Vec::capacity);
+        let largest = fixups.chain(sections).fold(self.out.capacity(), usize::max);
+        largest.max(self.nodes.capacity() * std::mem::size_of::<Node>()).max(self.edges.capacity() * 4) > KEEP_BYTES
+    }
+
+    /// Gives back every buffer that grew past [`KEEP_BYTES`].
+    #[cold]
+    #[inline(never)]
+    fn give_back(&mut self) {
+        trim(&mut self.out);
+        self.sections.iter_mut().for_each(trim);
+        self.fixups.iter_mut().for_each(trim);
+        trim(&mut self.nodes);
+        trim(&mut self.edges);
+    }
+
     /// Puts the array section (and the open record's, if another) back into `sections`.
     fn settle(&mut self) {
         if !std::mem::replace(&mut self.arrays_out, false) {
@@ -238,14 +258,15 @@ impl GraphWriter {
     /// Starts a new encoding; whatever was written before is forgotten.
     pub fn reset(&mut self) {
         self.settle();
-        trim(&mut self.out);
+        if self.grown() {
+            self.give_back();
+        }
         self.out.clear();
         // The header and the root slot, filled in by `root` and `finish`.
         self.out.extend_from_slice(&[0u8; HEADER_LEN]);
         self.string_count = 0;
         self.strings.reset();
         for (index, section) in self.sections.iter_mut().enumerate() {
-            trim(section);
             if index != ARRAYS {
                 section.clear();
             } else if section.len() >= self.gap {
@@ -256,12 +277,9 @@ impl GraphWriter {
             }
         }
         for fixups in &mut self.fixups {
-            trim(fixups);
             fixups.clear();
         }
-        trim(&mut self.nodes);
         self.nodes.clear();
-        trim(&mut self.edges);
         self.edges.clear();
         self.named_twice.clear();
         if !self.shapes.is_empty() {
@@ -498,6 +516,88 @@ impl GraphWriter {
         Ok(())
     }
 
+    /// The most entries (key and value pairs) [`Self::unserialized_hash`] writes.
+    pub const UNSERIALIZED_HASH_ENTRIES: usize = 8;
+
+    /// Writes, with no record open, the record of object `node` restored by `__unserialize()` from a new
+    /// hash array, and that array's record: `entries` holds its key and value slots in turn (at most
+    /// [`Self::UNSERIALIZED_HASH_ENTRIES`] pairs), none of them a node, an enum case or undefined. The same bytes as [`Self::begin_object`] with
+    /// [`ObjectRestore::Unserialize`], a new array node as its slot, [`Self::end`], then
+    /// [`Self::begin_hash_array`], the slots and [`Self::end`]; in one short call, for the most common
+    /// `__serialize()` result (a date's fields), which the encoder writes right after userland code
+    /// evicted the writer's code from the caches.
+    #[inline(never)]
+    pub fn unserialized_hash(
+        &mut self,
+        node: NodeId,
+        shape: ShapeRef,
+        next_free_index: i64,
+        entries: &[Slot],
+    ) -> Result<(), EncodeError> {
+        const MISUSE: EncodeError =
+            EncodeError::Misuse("an __unserialize object of a small hash array of defined scalars");
+        if !entries.len().is_multiple_of(2)
+            || entries.len() > 2 * Self::UNSERIALIZED_HASH_ENTRIES
+            || shape.declared != 0
+        {
+            return Err(MISUSE);
+        }
+        // The array record (header, entry count, next free index, reserved, slots), assembled here and
+        // appended in one copy.
+        let mut array = [0u8; layout::ARRAY_FIXED_LEN + 2 * Self::UNSERIALIZED_HASH_ENTRIES * layout::SLOT_LEN];
+        array[0] = RecordKind::HashArray as u8;
+        array[8..16].copy_from_slice(&(entries.len() as u64 / 2).to_le_bytes());
+        array[16..24].copy_from_slice(&next_free_index.to_le_bytes());
+        for (bytes, &slot) in array[layout::ARRAY_FIXED_LEN..].chunks_exact_mut(layout::SLOT_LEN).zip(entries) {
+            if matches!(slot, Slot::Node(_) | Slot::EnumCase(_) | Slot::Undef) {
+                return Err(MISUSE);
+            }
+            let (tag, payload) = scalar_slot(slot);
+            bytes[0] = tag;
+            bytes[8..].copy_from_slice(&payload.to_le_bytes());
+        }
+        let open = self.open.is_some();
+        let Some(&object) = self.nodes.get(node.0 as usize) else {
+            return Err(EncodeError::Misuse("unknown node"));
+        };
+        if open || object.pos != UNPLACED || object.section as usize != OBJECTS {
+            return Err(EncodeError::Misuse("records are written one at a time, once, as their node's kind"));
+        }
+        let array_level = object.level.saturating_add(level_step(ARRAYS));
+        let array_node = self.nodes.len() as u32;
+        let array_pos = self.current.len();
+        let edges = self.edges.len() as u32;
+        self.edges.push(array_node);
+        self.nodes.push(Node {
+            section: ARRAYS as u8,
+            in_degree: 1,
+            level: array_level,
+            pos: u32::try_from(array_pos).unwrap_or(UNPLACED - 1),
+            edges: (edges + 1, edges + 1),
+        });
+        let objects = &mut self.sections[OBJECTS];
+        let object_pos = objects.len();
+        let object_node = &mut self.nodes[node.0 as usize];
+        object_node.pos = u32::try_from(object_pos).unwrap_or(UNPLACED - 1);
+        object_node.edges = (edges, edges + 1);
+        self.deepest = self.deepest.max(array_level);
+        self.unnamed_first |= object.in_degree == 0;
+        self.record_count = self.record_count.wrapping_add(2);
+        self.hooks = true;
+        // The object: header, shape pointer, dynamic property count, the array slot.
+        let mut record = [0u8; layout::OBJECT_FIXED_LEN + layout::SLOT_LEN];
+        record[0] = RecordKind::Object as u8;
+        record[2] = object_state::UNSERIALIZE;
+        record[8..16].copy_from_slice(&u64::from(shape.node).to_le_bytes());
+        record[layout::OBJECT_FIXED_LEN] = tag::ARRAY;
+        record[layout::OBJECT_FIXED_LEN + 8..].copy_from_slice(&u64::from(array_node).to_le_bytes());
+        objects.extend_from_slice(&record);
+        let object_pos = object_pos as u32;
+        self.fixups[OBJECTS].extend_from_slice(&[object_pos + 8, object_pos + layout::OBJECT_FIXED_LEN as u32 + 8]);
+        self.current.extend_from_slice(&array[..layout::ARRAY_FIXED_LEN + entries.len() * layout::SLOT_LEN]);
+        Ok(())
+    }
+
     /// Starts the record of reference `node`; its one value slot follows.
     pub fn begin_reference(&mut self, node: NodeId) -> Result<(), EncodeError> {
         self.begin(node, RecordKind::Reference, 0, 0, layout::REFERENCE_LEN)
@@ -724,28 +824,18 @@ impl GraphWriter {
         }
         let nodes = &self.nodes;
         let shared = self.named_twice.iter().any(|&id| nodes[id as usize].pos != UNPLACED);
-        let depth = if self.unnamed_first {
-            self.traversal_depth()
-        } else if shared {
-            self.shared_leaves_depth().unwrap_or_else(|| self.traversal_depth())
-        } else {
-            self.deepest
-        };
+        let depth = if self.unnamed_first || shared { self.walked_depth() } else { self.deepest };
         if depth > MAX_DEPTH {
             return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
         }
         let contains_objects = !self.sections[OBJECTS].is_empty() || !self.sections[ENUM_CASES].is_empty();
         let contains_references = !self.sections[REFERENCES].is_empty();
-        let header_flags = [
-            (contains_objects, flags::CONTAINS_OBJECTS),
-            (contains_references, flags::CONTAINS_REFERENCES),
-            (!contains_objects && !contains_references, flags::IMMUTABLE_ELIGIBLE),
-            (shared, flags::CONTAINS_SHARED),
-            (self.hooks, flags::CONTAINS_HOOKS),
-        ]
-        .iter()
-        .filter(|(set, _)| *set)
-        .fold(0, |all, (_, flag)| all | flag);
+        let flag = |set: bool, flag: u32| if set { flag } else { 0 };
+        let header_flags = flag(contains_objects, flags::CONTAINS_OBJECTS)
+            | flag(contains_references, flags::CONTAINS_REFERENCES)
+            | flag(!contains_objects && !contains_references, flags::IMMUTABLE_ELIGIBLE)
+            | flag(shared, flags::CONTAINS_SHARED)
+            | flag(self.hooks, flags::CONTAINS_HOOKS);
 
         for section in &self.sections {
             if u32::try_from(section.len()).is_err() {
@@ -763,20 +853,7 @@ impl GraphWriter {
             origin[ARRAYS] = -(start as isize);
             Output::Arrays(start)
         } else {
-            if arrays_only {
-                self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
-            }
-            let mut at = head_len;
-            for (index, section) in self.sections.iter().enumerate() {
-                let skip = if index == ARRAYS { gap } else { 0 };
-                origin[index] = at as isize - skip as isize;
-                at += section.len() - skip;
-            }
-            self.out.reserve(at - head_len);
-            for (index, section) in self.sections.iter().enumerate() {
-                self.out.extend_from_slice(&section[if index == ARRAYS { gap } else { 0 }..]);
-            }
-            Output::Out
+            self.append_sections(arrays_only, &mut origin)
         };
         let out = match output {
             Output::Out => &mut self.out[..],
@@ -791,12 +868,8 @@ impl GraphWriter {
                 if node.pos != UNPLACED {
                     let offset = at(node.section as usize, node.pos) as u64;
                     out[slot..slot + 8].copy_from_slice(&offset.to_le_bytes());
-                } else if placeholder & STRICT == 0 {
-                    // An object whose `__sleep()` failed reads `null`, as `serialize()` writes `N;` for it.
-                    out[slot - 8] = tag::NULL;
-                    out[slot..slot + 8].copy_from_slice(&[0u8; 8]);
                 } else {
-                    return Err(EncodeError::Misuse("an SplObjectStorage key or ArrayObject storage has no record"));
+                    unwritten_node(out, slot, placeholder)?;
                 }
             }
         }
@@ -815,9 +888,42 @@ impl GraphWriter {
             record_count: self.record_count,
             records_offset: head_len as u64,
         };
-        fields.write(&mut out[..header::ROOT_SLOT]);
+        fields.write(out);
         self.complete = Some(output);
         Ok(self.encoded())
+    }
+
+    /// The depth when some node is shared, or levels were not known while writing.
+    #[inline(never)]
+    fn walked_depth(&mut self) -> u32 {
+        if self.unnamed_first {
+            self.traversal_depth()
+        } else {
+            self.shared_subtrees_depth().unwrap_or_else(|| self.traversal_depth())
+        }
+    }
+
+    /// Appends the sections to `out` after the header and strings (`origin[k]`: where index 0 of
+    /// section `k`'s buffer lands), skipping the room kept before the array section; that room grows
+    /// for the next value when `arrays_only` (the header and strings did not fit it).
+    #[inline(never)]
+    fn append_sections(&mut self, arrays_only: bool, origin: &mut [isize; SECTIONS + 1]) -> Output {
+        let head_len = self.out.len();
+        let gap = self.gap;
+        if arrays_only {
+            self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
+        }
+        let mut at = head_len;
+        for (index, section) in self.sections.iter().enumerate() {
+            let skip = if index == ARRAYS { gap } else { 0 };
+            origin[index] = at as isize - skip as isize;
+            at += section.len() - skip;
+        }
+        self.out.reserve(at - head_len);
+        for (index, section) in self.sections.iter().enumerate() {
+            self.out.extend_from_slice(&section[if index == ARRAYS { gap } else { 0 }..]);
+        }
+        Output::Out
     }
 
     /// The encoding [`Self::finish`] or [`Self::php_serialized`] completed last (empty before).
@@ -829,26 +935,60 @@ impl GraphWriter {
         }
     }
 
-    /// The layout's depth, without a walk, when every shared node is a leaf (no slot naming a node: PHP's
-    /// immutable empty array, held by every `[]`, is the common case) and no shared leaf is named deeper
-    /// than the deepest unshared node; `None` otherwise. Every unshared node then has one path from the
-    /// root, so its level is the one the decoder's walk meets it at; a shared leaf is met at the level of
-    /// one of the slots naming it, none deeper than that unshared node; so the depth is that node's level.
-    /// Records were all named before they were written (the caller checks).
-    fn shared_leaves_depth(&self) -> Option<u32> {
-        let mut deepest_leaf = self.renamed_deepest;
+    /// The layout's depth, without a walk of the whole graph, when no shared node (named by more than
+    /// one slot) holds another one below it, and no shared node's subtree reaches deeper, from the
+    /// deepest level any slot names a shared node at, than the deepest node outside those subtrees; `None`
+    /// otherwise. Records were all named before they were written (the caller checks). A node outside the
+    /// shared nodes' subtrees has one path from the root, so its level is the one the decoder's walk
+    /// meets it at. A shared node is met first at the level of one of the slots naming it, and its
+    /// subtree (one path from it to each node) keeps its shape below it, so none of them is met deeper
+    /// than that deepest node, whose level is then the depth. The common case: PHP's one immutable empty
+    /// array, held by every `[]`, a leaf; or an object held twice with its `__serialize()` array.
+    fn shared_subtrees_depth(&mut self) -> Option<u32> {
+        let mut deepest_shared = self.renamed_deepest;
+        // Whether some shared node holds others: they are then marked in `visited`.
+        let mut subtrees = false;
         for &id in &self.named_twice {
-            let node = &self.nodes[id as usize];
-            if node.pos != UNPLACED {
-                if node.edges.0 != node.edges.1 {
-                    return None;
-                }
-                deepest_leaf = deepest_leaf.max(node.level);
+            let node = self.nodes[id as usize];
+            if node.pos == UNPLACED {
+                continue;
             }
+            let mut below = node.level;
+            if node.edges.0 != node.edges.1 {
+                if !subtrees {
+                    subtrees = true;
+                    self.visited.clear();
+                    self.visited.resize(self.nodes.len(), false);
+                }
+                self.stack.clear();
+                self.stack.push((id, 0));
+                while let Some((parent, _)) = self.stack.pop() {
+                    let (start, end) = self.nodes[parent as usize].edges;
+                    for &child in &self.edges[start as usize..end as usize] {
+                        let held = self.nodes[child as usize];
+                        if held.pos == UNPLACED {
+                            continue;
+                        }
+                        if held.in_degree > 1 {
+                            return None;
+                        }
+                        self.visited[child as usize] = true;
+                        below = below.max(held.level);
+                        self.stack.push((child, 0));
+                    }
+                }
+            }
+            deepest_shared = deepest_shared.max(node.level.max(self.renamed_deepest) + (below - node.level));
         }
-        let deepest_unshared =
-            self.nodes.iter().filter(|n| n.pos != UNPLACED && n.in_degree <= 1).map(|n| n.level).max().unwrap_or(0);
-        (deepest_leaf <= deepest_unshared).then_some(deepest_unshared)
+        let outside = |n: &Node| n.pos != UNPLACED && n.in_degree <= 1;
+        let deepest_outside = if subtrees {
+            let visited = &self.visited;
+            self.nodes.iter().zip(visited).filter(|&(n, &seen)| outside(n) && !seen).map(|(n, _)| n.level).max()
+        } else {
+            self.nodes.iter().filter(|n| outside(n)).map(|n| n.level).max()
+        }
+        .unwrap_or(0);
+        (deepest_shared <= deepest_outside).then_some(deepest_outside)
     }
 
     /// The layout's depth when some node is shared (or levels were not known while writing): a depth-first
@@ -890,12 +1030,26 @@ impl GraphWriter {
             record_count: 0,
             records_offset: self.out.len() as u64,
         };
-        fields.write(&mut self.out[..header::ROOT_SLOT]);
+        fields.write(&mut self.out);
         self.out[header::ROOT_SLOT] = tag::STRING;
         self.out[header::ROOT_SLOT + 8..HEADER_LEN].copy_from_slice(&string.0.to_le_bytes());
         self.complete = Some(Output::Out);
         &self.out
     }
+}
+
+/// The slot at `slot - 8` of `out` names a node whose record was never written: an object whose
+/// `__sleep()` failed reads `null`, as `serialize()` writes `N;` for it, but an `SplObjectStorage` key or
+/// an `ArrayObject`'s storage (`STRICT` in the placeholder) must keep its record.
+#[cold]
+#[inline(never)]
+fn unwritten_node(out: &mut [u8], slot: usize, placeholder: u64) -> Result<(), EncodeError> {
+    if placeholder & STRICT != 0 {
+        return Err(EncodeError::Misuse("an SplObjectStorage key or ArrayObject storage has no record"));
+    }
+    out[slot - 8] = tag::NULL;
+    out[slot..slot + 8].copy_from_slice(&[0u8; 8]);
+    Ok(())
 }
 
 /// The header fields before the root slot.
@@ -910,7 +1064,14 @@ struct HeaderFields {
 }
 
 impl HeaderFields {
-    fn write(&self, head: &mut [u8]) {
+    fn write(&self, out: &mut [u8]) {
+        // Assembled in a fixed-size array (no bounds check per field), then copied once.
+        let mut head = [0u8; header::ROOT_SLOT];
+        self.fill(&mut head);
+        out[..header::ROOT_SLOT].copy_from_slice(&head);
+    }
+
+    fn fill(&self, head: &mut [u8; header::ROOT_SLOT]) {
         let mut put = |at: usize, bytes: &[u8]| head[at..at + bytes.len()].copy_from_slice(bytes);
         put(header::MAGIC, &layout::MAGIC);
         put(header::VERSION, &layout::LAYOUT_VERSION.to_le_bytes());
@@ -1254,6 +1415,70 @@ mod tests {
         assert_eq!(decode(&bytes).unwrap().graph.arrays[0].elements, ArrayElements::Packed(vec![fresh; 3]));
     }
 
+    /// A list of a date-like object, restored by `__unserialize()` from a hash array of scalars, named
+    /// twice, then an empty list; the object's records written by `unserialized_hash` or record by record.
+    fn write_unserialized(writer: &mut GraphWriter, in_one_call: bool) -> Result<Vec<u8>, EncodeError> {
+        writer.reset();
+        let [root, empty] = [(); 2].map(|_| writer.node(NodeKind::Array));
+        let date = writer.node(NodeKind::Object);
+        writer.root(Slot::Node(root))?;
+        writer.begin_packed_array(root, 3, 3)?;
+        for slot in [Slot::Node(date), Slot::Node(empty), Slot::Node(date)] {
+            writer.slot(slot);
+        }
+        writer.end()?;
+        let class = text(writer, "Date");
+        let shape = writer.shape(class, &[]);
+        let mut entries = vec![Slot::String(text(writer, "date")), Slot::String(writer.unhashed_string(b"2026-01-01"))];
+        entries.extend([Slot::String(text(writer, "type")), Slot::Int(3), Slot::Int(7), Slot::Float(0.5)]);
+        entries.extend([Slot::Int(8), Slot::Null, Slot::Int(9), Slot::Bool(true)]);
+        if in_one_call {
+            writer.unserialized_hash(date, shape, 10, &entries)?;
+        } else {
+            writer.begin_object(date, shape, ObjectRestore::Unserialize)?;
+            let array = writer.node(NodeKind::Array);
+            writer.slot(Slot::Node(array));
+            writer.end()?;
+            writer.begin_hash_array(array, 10, entries.len() / 2)?;
+            entries.iter().for_each(|&slot| writer.slot(slot));
+            writer.end()?;
+        }
+        writer.begin_packed_array(empty, 0, 0)?;
+        writer.end()?;
+        Ok(writer.finish(StoreTier::OPcacheSerialized)?.to_vec())
+    }
+
+    #[test]
+    fn an_unserialized_hash_written_in_one_call_is_the_bytes_of_its_records_written_one_by_one() {
+        let mut writer = GraphWriter::new();
+        let one_by_one = write_unserialized(&mut writer, false).unwrap();
+        let in_one_call = write_unserialized(&mut writer, true).unwrap();
+        assert_eq!(in_one_call, one_by_one);
+        let decoded = decode(&in_one_call).expect("the decoder agrees with the depth and shared flags");
+        assert_eq!(decoded.graph.objects.len(), 1);
+        assert_eq!(decoded.header.depth, 3);
+        assert_ne!(decoded.header.flags & flags::CONTAINS_HOOKS, 0);
+    }
+
+    #[test]
+    fn an_unserialized_hash_of_a_node_an_odd_slot_count_or_a_written_object_is_refused() {
+        let mut writer = GraphWriter::new();
+        let date = writer.node(NodeKind::Object);
+        let list = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(date)).unwrap();
+        let class = text(&mut writer, "Date");
+        let shape = writer.shape(class, &[]);
+        let key = Slot::String(text(&mut writer, "k"));
+        for entries in [vec![key, Slot::Node(list)], vec![key, Slot::Undef], vec![key]] {
+            assert!(writer.unserialized_hash(date, shape, 0, &entries).is_err());
+        }
+        assert!(writer.unserialized_hash(list, shape, 0, &[key, Slot::Int(1)]).is_err());
+        writer.unserialized_hash(date, shape, 0, &[key, Slot::Int(1)]).unwrap();
+        assert!(writer.unserialized_hash(date, shape, 0, &[key, Slot::Int(1)]).is_err());
+        let bytes = writer.finish(StoreTier::OPcacheSerialized).unwrap().to_vec();
+        decode(&bytes).unwrap();
+    }
+
     #[test]
     fn an_object_whose_record_is_never_written_reads_null_in_every_slot() {
         let mut writer = GraphWriter::new();
@@ -1342,11 +1567,40 @@ mod tests {
                 slots.into_iter().for_each(|slot| writer.slot(slot));
                 writer.end().unwrap();
             }
-            assert_eq!(writer.shared_leaves_depth(), (!named_deepest).then_some(4));
+            assert_eq!(writer.shared_subtrees_depth(), (!named_deepest).then_some(4));
             let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
             let decoded = decode(&bytes).expect("the decoder agrees with the depth and shared flags");
             assert_eq!(decoded.header.depth, 4);
             assert_ne!(decoded.header.flags & flags::CONTAINS_SHARED, 0);
+        }
+    }
+
+    #[test]
+    fn depth_agrees_with_the_decoder_when_a_shared_node_holds_unshared_ones() {
+        // root [B, T] with B = [[1]] named again by T = [B, C] one level deeper, and C = [[1]] when
+        // `outside_deeper` (its inner list as deep as B's, met from T: the depth is read from the levels),
+        // else C = [] (B's inner list is the deepest node, found by the walk).
+        for outside_deeper in [false, true] {
+            let mut writer = GraphWriter::new();
+            let [root, b, b1, t, c, c1] = [(); 6].map(|_| writer.node(NodeKind::Array));
+            writer.root(Slot::Node(root)).unwrap();
+            let mut records = vec![(root, vec![b, t]), (t, vec![b, c]), (b, vec![b1])];
+            records.push((c, if outside_deeper { vec![c1] } else { vec![] }));
+            for (node, children) in records {
+                writer.begin_packed_array(node, children.len() as i64, children.len()).unwrap();
+                children.into_iter().for_each(|child| writer.slot(Slot::Node(child)));
+                writer.end().unwrap();
+            }
+            let leaves = if outside_deeper { vec![b1, c1] } else { vec![b1] };
+            for node in leaves {
+                writer.begin_packed_array(node, 1, 1).unwrap();
+                writer.slot(Slot::Int(1));
+                writer.end().unwrap();
+            }
+            assert_eq!(writer.shared_subtrees_depth(), outside_deeper.then_some(4));
+            let bytes = writer.finish(StoreTier::SharedGraph).unwrap().to_vec();
+            let decoded = decode(&bytes).expect("the decoder agrees with the depth and shared flags");
+            assert_eq!(decoded.header.depth, if outside_deeper { 4 } else { 3 });
         }
     }
 

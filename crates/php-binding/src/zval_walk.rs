@@ -141,6 +141,9 @@ pub struct Walk {
     /// object and reference the identity maps name (a `__serialize()` result is held only until it is
     /// written).
     pinned: Vec<zval>,
+    /// `__serialize()` results of scalars and strings only, with their object and its shape, written in
+    /// a batch by [`Self::write_pending`] (see there).
+    pending: Vec<(NodeId, ShapeRef, zval)>,
     names: Vec<(StringRef, bool)>,
     tier: StoreTier,
     hooks_started: bool,
@@ -162,6 +165,7 @@ impl Walk {
             request: 0,
             encoding: 0,
             pinned: Vec::new(),
+            pending: Vec::new(),
             names: Vec::new(),
             tier: StoreTier::SharedGraph,
             hooks_started: false,
@@ -197,6 +201,7 @@ impl Walk {
         // SAFETY: caller guarantees a live value.
         let walked = unsafe { self.walk(z) };
         // Releasing pinned values may run destructors: done before any shm-core call.
+        self.pending.clear();
         self.pinned.clear();
         walked?;
         self.writer.finish(self.tier)?;
@@ -217,6 +222,7 @@ impl Walk {
     /// ended, and its memory with it.
     pub fn abandon(&mut self) {
         self.pinned.drain(..).for_each(std::mem::forget);
+        self.pending.drain(..).for_each(std::mem::forget);
     }
 
     /// The last completed encoding.
@@ -233,21 +239,37 @@ impl Walk {
             let root = self.slot(z)?;
             self.writer.root(root)?;
             self.drain()?;
+            if !self.hooked.is_empty() {
+                self.run_hooks()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The second phase: runs each hook (or lazy initializer) in turn and writes what it produced before
+    /// the next one runs, but results of scalars and strings only, written in batches
+    /// ([`Self::write_pending`]). A short loop: it runs after each hook's userland code evicted the
+    /// walk's code from the caches.
+    ///
+    /// # Safety
+    /// Every hooked object must be live (pinned once hooks start).
+    #[inline(never)]
+    unsafe fn run_hooks(&mut self) -> Result<(), Stop> {
+        // SAFETY: caller guarantees live objects; each hook's result is held until it is written.
+        unsafe {
             while let Some((id, obj, hooks)) = self.hooked.pop_front() {
                 self.before_hook();
                 // Everything met so far is pinned: a lazy object's initializer may run now.
                 let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
-                let result = if hooks {
-                    self.run_hook(id, obj)?
+                if hooks {
+                    self.run_hook(id, obj)?;
                 } else {
                     self.tasks.push(Task::Object(id, obj, state));
-                    None
-                };
-                self.drain()?;
-                // Written: released now, as `serialize()` does, while it is still in the caches. Every
-                // object and reference in it is pinned (hooks have started), so only its arrays and
-                // strings are freed; their identities are forgotten before the next hook.
-                drop(result);
+                    self.drain()?;
+                }
+            }
+            if !self.pending.is_empty() {
+                self.write_pending()?;
             }
         }
         Ok(())
@@ -255,23 +277,30 @@ impl Walk {
 
     /// Userland code is about to run: pin what the identity maps name (once), and forget identities
     /// that a hook could recycle.
+    #[inline(always)]
     fn before_hook(&mut self) {
         if !self.hooks_started {
-            self.hooks_started = true;
-            // SAFETY: every key of the maps is a live object or reference: nothing has run since the
-            // walk read them.
-            unsafe {
-                for &obj in self.objects.keys() {
-                    self.pinned.push(zvals::object_zval(obj));
-                }
-                for &r in self.references.keys() {
-                    self.pinned.push(zvals::reference_zval(r));
-                }
-            }
+            self.start_hooks();
         }
         self.writer.forget_identities();
         clear(&mut self.arrays);
         self.last_shared = None;
+    }
+
+    /// The first hook is about to run: pins every object and reference the identity maps name.
+    #[inline(never)]
+    fn start_hooks(&mut self) {
+        self.hooks_started = true;
+        // SAFETY: every key of the maps is a live object or reference: nothing has run since the walk
+        // read them.
+        unsafe {
+            for &obj in self.objects.keys() {
+                self.pinned.push(zvals::object_zval(obj));
+            }
+            for &r in self.references.keys() {
+                self.pinned.push(zvals::reference_zval(r));
+            }
+        }
     }
 
     /// The string record of `s`.
@@ -301,15 +330,23 @@ impl Walk {
     unsafe fn value_string(&mut self, s: *mut zend_string) -> StringRef {
         // SAFETY: caller guarantees a live string; an interned one has its hash and no refcount to read.
         unsafe {
-            if self.hooks_started
-                && (*s).h == 0
-                && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0
-                && (*s).gc.refcount == 1
-            {
+            if self.unhashed(s) {
                 self.writer.unhashed_string(zend::zstr_bytes(s))
             } else {
                 self.string(s)
             }
+        }
+    }
+
+    /// Whether [`Self::value_string`] stores the value string `s` unhashed.
+    ///
+    /// # Safety
+    /// `s` must be a live zend_string.
+    #[inline(always)]
+    unsafe fn unhashed(&self, s: *mut zend_string) -> bool {
+        // SAFETY: caller guarantees a live string; an interned one has its hash and no refcount to read.
+        unsafe {
+            self.hooks_started && (*s).h == 0 && (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 && (*s).gc.refcount == 1
         }
     }
 
@@ -718,27 +755,49 @@ impl Walk {
         }
     }
 
-    /// Runs the object's serialization hook and writes what it selected (§6.4: once per store).
-    /// `__serialize()`'s array is returned: the caller holds it until its records are written.
+    /// Runs the object's serialization hook (§6.4: once per store) and writes what it selected, every
+    /// record it leads to included; a `__serialize()` result of scalars and strings only waits for
+    /// [`Self::write_pending`].
     ///
     /// # Safety
     /// `obj` must be a live (pinned) object.
-    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<Option<zval>, Stop> {
+    unsafe fn run_hook(&mut self, id: NodeId, obj: *mut zend_object) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live object; hooks run with no shm-core state held, and what they
         // return is held before the walk reads it.
         unsafe {
             let ce = (*obj).ce;
             if (*ce).__serialize.is_null() {
                 self.run_sleep(id, obj, ce)?;
-                return Ok(None);
+                return self.drain();
             }
             let data = zvals::call_method((*ce).__serialize, obj, &mut []).map_err(|()| Stop::Thrown)?;
             if zend::type_of(&raw const data) != IS_ARRAY {
                 return Err(not_an_array(ce));
             }
             let shape = self.bare_shape(ce);
-            self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
             let ht = data.value.arr;
+            if (*ht).gc.refcount == 1 && flat(ht) {
+                self.pending.push((id, shape, data));
+                if self.pending.len() == PENDING_LIMIT {
+                    self.write_pending()?;
+                }
+                return Ok(());
+            }
+            self.write_unserialized(id, shape, data)
+        }
+    }
+
+    /// Writes object `id` of `shape`, restored by `__unserialize()` from `data`, the array its
+    /// `__serialize()` returned, and every record the array leads to; then releases `data`.
+    ///
+    /// # Safety
+    /// `data` must be a live array; no userland code may run before it is written.
+    #[inline(never)]
+    unsafe fn write_unserialized(&mut self, id: NodeId, shape: ShapeRef, data: zval) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live array, held by `data` until it is written.
+        unsafe {
+            let ht = data.value.arr;
+            self.writer.begin_object(id, shape, ObjectRestore::Unserialize)?;
             if (*ht).gc.refcount == 1 {
                 // The usual fresh array: nothing else holds it, so it needs no identity lookup, and its
                 // record is written right after the object's.
@@ -751,7 +810,78 @@ impl Walk {
                 self.writer.slot(slot);
                 self.writer.end()?;
             }
-            Ok(Some(data))
+            self.drain()?;
+        }
+        // Written: released now, as `serialize()` does, while it is still in the caches. Every object
+        // and reference in it is pinned (hooks have started), so only its arrays and strings are freed;
+        // their identities are forgotten before the next hook.
+        drop(data);
+        Ok(())
+    }
+
+    /// Writes the objects whose `__serialize()` results wait in `pending`, and releases the results.
+    /// Such a result is a fresh array of scalars and strings only, which nothing else holds: nothing a
+    /// later hook does can change what it holds, so writing it later stores the same value. Written in a
+    /// batch, after several hooks ran, so that the writing code runs from the caches and is not evicted
+    /// by each hook's userland code (a date's `__serialize()` runs far more code than its record takes).
+    ///
+    /// # Safety
+    /// Every pending result must be the live array its object's hook returned.
+    #[inline(never)]
+    unsafe fn write_pending(&mut self) -> Result<(), Stop> {
+        // Strings a hook freed may have been reused: identities met from here on are those of strings
+        // the pending results hold, alive until they are released below.
+        self.writer.forget_identities();
+        let mut pending = std::mem::take(&mut self.pending);
+        let mut written = Ok(());
+        for (id, shape, data) in &pending {
+            // SAFETY: caller guarantees live results; no userland code runs while they are written.
+            written = unsafe { self.write_flat(*id, *shape, data.value.arr) };
+            if written.is_err() {
+                break;
+            }
+        }
+        // Released as `serialize()` releases each result, only later; their strings are forgotten.
+        pending.clear();
+        self.pending = pending;
+        self.writer.forget_identities();
+        written
+    }
+
+    /// Writes object `id` of `shape`, restored by `__unserialize()` from `ht`, a hash array of at most
+    /// [`GraphWriter::UNSERIALIZED_HASH_ENTRIES`] scalars and strings ([`flat`]): one writer call, and no
+    /// slot or identity machinery.
+    ///
+    /// # Safety
+    /// `ht` must be a live array, not modified while it is written (no userland code runs).
+    #[inline(always)]
+    unsafe fn write_flat(&mut self, id: NodeId, shape: ShapeRef, ht: *mut HashTable) -> Result<(), Stop> {
+        // SAFETY: caller guarantees a live, unchanging array.
+        unsafe {
+            let mut entries = [Slot::Null; 2 * GraphWriter::UNSERIALIZED_HASH_ENTRIES];
+            let mut count = 0;
+            for bucket in zvals::hash_storage(ht) {
+                let z = &raw const bucket.val;
+                if zend::type_of(z) == IS_UNDEF {
+                    continue;
+                }
+                entries[count] = if bucket.key.is_null() {
+                    Slot::Int(bucket.h as i64)
+                } else {
+                    Slot::String(self.string(bucket.key))
+                };
+                entries[count + 1] = match zend::type_of(z) {
+                    IS_NULL => Slot::Null,
+                    IS_FALSE => Slot::Bool(false),
+                    IS_TRUE => Slot::Bool(true),
+                    IS_LONG => Slot::Int((*z).value.lval),
+                    IS_DOUBLE => Slot::Float((*z).value.dval),
+                    _ => Slot::String(self.value_string((*z).value.str_)),
+                };
+                count += 2;
+            }
+            self.writer.unserialized_hash(id, shape, (*ht).nNextFreeElement, &entries[..count])?;
+            Ok(())
         }
     }
 
@@ -935,6 +1065,31 @@ impl Walk {
             }
             Ok(selected)
         }
+    }
+}
+
+/// The most `__serialize()` results [`Walk::write_pending`] holds before it writes them.
+const PENDING_LIMIT: usize = 64;
+
+/// Whether `ht` is a hash array of at most [`GraphWriter::UNSERIALIZED_HASH_ENTRIES`] entries, each a
+/// scalar or a string: what [`Walk::write_flat`] writes.
+///
+/// # Safety
+/// `ht` must be a live array.
+unsafe fn flat(ht: *mut HashTable) -> bool {
+    // SAFETY: caller guarantees a live array.
+    unsafe {
+        if zvals::is_packed(ht) {
+            return false;
+        }
+        let buckets = zvals::hash_storage(ht);
+        buckets.len() <= GraphWriter::UNSERIALIZED_HASH_ENTRIES
+            && buckets.iter().all(|bucket| {
+                matches!(
+                    zend::type_of(&raw const bucket.val),
+                    IS_UNDEF | IS_NULL | IS_FALSE | IS_TRUE | IS_LONG | IS_DOUBLE | IS_STRING
+                )
+            })
     }
 }
 
