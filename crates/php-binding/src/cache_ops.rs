@@ -22,17 +22,16 @@ use crate::zval_in::{self, EncodeError};
 use crate::zval_out::DecodeError;
 use crate::zvals;
 
-/// Defines an `extern "C"` method handler that runs `$op(tier, call)` behind ext-php-rs's
-/// panic/bailout boundary.
+/// Defines an `extern "C"` method handler that runs `$op(tier, call)` under [`run_caught`].
 macro_rules! cache_method {
     ($name:ident, $op:path, $tier:expr) => {
         unsafe extern "C" fn $name(ex: *mut ext_php_rs::ffi::zend_execute_data, rv: *mut ext_php_rs::ffi::zval) {
             // SAFETY: the engine passes this call's live frame and return slot.
             let call = unsafe { $crate::args::Call::new(ex, rv) };
-            ext_php_rs::zend::run_handler(std::panic::AssertUnwindSafe(|| {
+            $crate::cache_ops::run_caught(|| {
                 // Err means an exception is already pending; nothing else to do.
                 let _ = $op($tier, &call);
-            }));
+            });
         }
     };
 }

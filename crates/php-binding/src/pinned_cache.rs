@@ -3,36 +3,14 @@
 
 use std::ptr;
 
-use ext_php_rs::ffi::{zend_execute_data, zval};
-
-use crate::args::{Call, Parsed};
 use crate::cache_ops::{self, cache_method, get_method};
 use crate::runtime::Tier;
 use crate::signatures::{self as sig, PUBLIC_STATIC};
 use crate::zend::{self, method, Methods, StaticTable};
 
-/// Runs a counter or scalar-store method (the calls a hot loop makes, tens of nanoseconds each) under
-/// [`cache_ops::run_caught`]: no `zend_try` frame.
-fn run_scalar_method(ex: *mut zend_execute_data, rv: *mut zval, op: fn(Tier, &Call) -> Parsed<()>) {
-    // SAFETY: the engine passed this call's live frame and return slot to the handler calling us.
-    let call = unsafe { Call::new(ex, rv) };
-    cache_ops::run_caught(|| {
-        // Err means an exception is already pending; nothing else to do.
-        let _ = op(Tier::Pinned, &call);
-    });
-}
-
-macro_rules! scalar_method {
-    ($name:ident, $op:path) => {
-        unsafe extern "C" fn $name(ex: *mut zend_execute_data, rv: *mut zval) {
-            run_scalar_method(ex, rv, $op);
-        }
-    };
-}
-
-scalar_method!(set, cache_ops::set);
-scalar_method!(increment, cache_ops::increment);
-scalar_method!(decrement, cache_ops::decrement);
+cache_method!(set, cache_ops::set, Tier::Pinned);
+cache_method!(increment, cache_ops::increment, Tier::Pinned);
+cache_method!(decrement, cache_ops::decrement, Tier::Pinned);
 get_method!(get, Tier::Pinned);
 cache_method!(get_multiple, cache_ops::get_multiple, Tier::Pinned);
 cache_method!(set_multiple, cache_ops::set_multiple, Tier::Pinned);
