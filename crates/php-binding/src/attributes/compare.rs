@@ -636,15 +636,18 @@ impl Recorded {
             let first_slot = self.slots.len();
             let slots = (*obj).properties_table.as_ptr();
             self.slots.reserve(count);
-            std::ptr::copy_nonoverlapping(slots, self.slots.as_mut_ptr().add(first_slot), count);
-            self.slots.set_len(first_slot + count);
+            // Copied slot by slot with the test of each (an object has few slots: cheaper than a
+            // memcpy call and a second pass).
+            let copies = self.slots.as_mut_ptr().add(first_slot);
             for i in 0..count {
                 let slot = slots.add(i);
+                copies.add(i).write(std::ptr::read(slot));
                 if zvals::is_refcounted(slot) {
                     (*(*slot).value.counted).gc.refcount += 1;
                     self.held.push(u32::try_from(first_slot + i).unwrap_or(u32::MAX));
                 }
             }
+            self.slots.set_len(first_slot + count);
             // Held: the object, and its property table (per object, so never immutable).
             (*obj).gc.refcount += 1;
             if !table.is_null() {
@@ -668,6 +671,9 @@ impl Recorded {
         // met are remembered, with what recording makes of them and their slot count.
         let mut classes = [(std::ptr::null_mut::<ffi::zend_class_entry>(), ObjectKind::Unrecordable, 0usize); 4];
         let mut next = 0;
+        if !made.is_empty() {
+            self.reuse_spare();
+        }
         for z in made {
             // SAFETY: as above.
             unsafe {
@@ -687,7 +693,6 @@ impl Recorded {
                     ObjectKind::Unrecordable => return false,
                     ObjectKind::Recordable => {}
                 }
-                self.reuse_spare();
                 let table = (*obj).properties;
                 if count == 0 && no_dynamic(table) {
                     // Held by what holds it in the value (a recorded slot copy, or a root copy).
