@@ -804,8 +804,16 @@ impl Recorded {
     pub unsafe fn release_at_request_end(mut self) {
         for &at in &self.held {
             if let Some(z) = self.slots.get_mut(at as usize) {
-                // SAFETY: the record's own references, to live values.
-                unsafe { release_shared(z) };
+                // SAFETY: the record's own references, to live values; a slot copy left holding the
+                // value after a plain decrement is never dropped (below).
+                unsafe {
+                    let counted = z.value.counted;
+                    if (*counted).gc.refcount > 1 {
+                        (*counted).gc.refcount -= 1;
+                    } else {
+                        release_shared(z);
+                    }
+                }
             }
         }
         for o in &self.objects {
@@ -817,9 +825,8 @@ impl Recorded {
                 }
             }
         }
-        // Every slot copy now holds nothing to release (or never held anything): none needs its drop
-        // run.
-        // SAFETY: zvals left without a reference (release_shared), or never refcounted, own nothing.
+        // Every slot copy has given its reference back (or never held one): none may have its drop run.
+        // SAFETY: the copies own nothing now.
         unsafe { self.slots.set_len(0) };
         self.held.clear();
         self.objects.clear();
@@ -924,7 +931,15 @@ unsafe fn release_shared(z: &mut zval) {
 ///
 /// # Safety
 /// `counted` must be a live value the caller owns a reference to.
+#[inline(always)]
 unsafe fn release_held(counted: *mut ffi::zend_refcounted, type_info: u32) {
+    // SAFETY: as above.
+    unsafe {
+        if (*counted).gc.refcount > 1 {
+            (*counted).gc.refcount -= 1;
+            return;
+        }
+    }
     let mut z = zval::new();
     z.value.counted = counted;
     z.u1.type_info = type_info;
