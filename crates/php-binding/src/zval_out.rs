@@ -22,6 +22,7 @@ use ext_php_rs::ffi::{
 use ext_php_rs::types::ZendStr;
 use graph_codec::StateFamily;
 
+use crate::attributes::compare;
 use crate::blueprint::{Blueprint, Cell, Key, ObjectPlan, RestorePlan, StatePlan};
 use crate::class_info::{self, ClassFacts};
 use crate::class_lookup;
@@ -181,17 +182,26 @@ impl RequestMemo {
 
 /// Writes the value of `blueprint` into `out` (a null zval).
 pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval) -> Result<(), DecodeError> {
+    // The record of a value being restored into an attributed static (`compare::arm`) is taken before
+    // any userland code can run here, so a fetch nested in a hook or autoloader never takes it. One
+    // not filled below leaves the restore to walk the value.
+    let capture = compare::claim();
     if let Some(serialized) = &blueprint.php_serialized {
         return php_unserialize(serialized, out);
     }
     if let Cell::Ready(ready) = blueprint.root {
         *out = ready.to_zval();
+        if let Some(record) = capture {
+            // SAFETY: no object made.
+            unsafe { compare::captured(record, &[], true) };
+        }
         return Ok(());
     }
     let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
         bp: blueprint,
         memo,
+        dropped: false,
         objects: scratch.objects,
         cloned: scratch.cloned,
         references: scratch.references,
@@ -209,6 +219,13 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
     let result = match run.all() {
         Ok(value) => {
             *out = value;
+            if let Some(record) = capture {
+                // Every object the value holds was made here (enum cases aside) when no hook ran, and
+                // each one made is in the value when no property was dropped.
+                let describable = blueprint.references.is_empty() && blueprint.hook_order.is_empty() && !run.dropped;
+                // SAFETY: the run's objects, each held by it, of the value just written to `out`.
+                unsafe { compare::captured(record, &run.objects, describable) };
+            }
             Ok(())
         }
         Err(e) => {
@@ -279,6 +296,9 @@ enum Deferred {
 struct Run<'b, 'm> {
     bp: &'b Blueprint,
     memo: &'m mut RequestMemo,
+    /// A stored value was dropped (a property the class no longer has): an object made may not be
+    /// in the value.
+    dropped: bool,
     /// One owning zval per object.
     objects: Vec<zval>,
     /// Objects made by cloning a prototype (complete already).
@@ -648,7 +668,7 @@ impl Run<'_, '_> {
                     let name = &bp.shapes[shape].properties[k].0;
                     self.add_dynamic(index, name, value)
                 }
-                _ => {}
+                (_, value) => self.dropped |= value.is_some(),
             }
         }
         for (key, cell) in &bp.entries[plan.dynamic.range()] {
@@ -690,7 +710,10 @@ impl Run<'_, '_> {
                 self.add_dynamic(index, name, value);
                 Ok(())
             }
-            _ => Ok(()),
+            (_, value) => {
+                self.dropped |= value.is_some();
+                Ok(())
+            }
         }
     }
 

@@ -234,6 +234,16 @@ unsafe fn dynamic_values<'a>(ht: *mut HashTable) -> impl Iterator<Item = (zvals:
     entries.into_iter().flatten().filter(|(_, v)| unsafe { zend::type_of(*v) } != IS_INDIRECT)
 }
 
+/// Whether a property table (null: none) holds no dynamic property; without a table, read nothing.
+///
+/// # Safety
+/// `ht` must be null or a live property table.
+#[inline(always)]
+unsafe fn no_dynamic(ht: *mut HashTable) -> bool {
+    // SAFETY: as above.
+    ht.is_null() || unsafe { dynamic_values(ht).next().is_none() }
+}
+
 /// The live object `a` against an object's recorded state.
 ///
 /// # Safety
@@ -351,6 +361,89 @@ const SPARE_LIMIT: usize = 16 * 1024;
 thread_local! {
     /// The emptied vectors of the largest record released at the last request end (capacity kept).
     static SPARE: RefCell<Option<Recorded>> = const { RefCell::new(None) };
+}
+
+/// Where the record of a value being fetched stands (see [`arm`]).
+enum Capture {
+    Off,
+    /// Waiting for the run of the read path that materialises the fetched value.
+    Armed(Recorded),
+    /// Taken by that run: runs nested in it (a hook or autoloader fetching another value) find
+    /// nothing armed. Left so when the run could not record the value.
+    Claimed,
+    /// The run recorded the objects it made.
+    Done(Recorded),
+}
+
+thread_local! {
+    static CAPTURE: RefCell<Capture> = const { RefCell::new(Capture::Off) };
+}
+
+/// Before fetching a value to restore: `record` (empty) is to be filled by the run of the read path
+/// that materialises it, from the objects it makes (no second walk of the value). [`disarm`] after
+/// the fetch tells whether that happened.
+pub fn arm(record: Recorded) {
+    // A record left from an earlier fetch of this request (never the case: every arm is disarmed)
+    // still holds its references.
+    forget_capture_state(CAPTURE.replace(Capture::Armed(record)), true);
+}
+
+/// After the fetch [`arm`] prepared: the record and whether the read path filled it with the objects of
+/// the fetched value. `(None, false)`: the run took the record and could not describe the value.
+/// `(Some, false)`: no run took it (the value was handed out without one); it is still empty.
+pub fn disarm() -> (Option<Recorded>, bool) {
+    match CAPTURE.replace(Capture::Off) {
+        Capture::Off | Capture::Claimed => (None, false),
+        Capture::Armed(record) => (Some(record), false),
+        Capture::Done(record) => (Some(record), true),
+    }
+}
+
+/// RSHUTDOWN (`release`: the request's heap is still alive, references are given back) or the start
+/// of a request after one whose end never ran (`release` false: what the record refers to is gone,
+/// nothing is touched): a record a bailout left armed is let go.
+pub fn forget_capture(release: bool) {
+    forget_capture_state(CAPTURE.replace(Capture::Off), release);
+}
+
+fn forget_capture_state(state: Capture, release: bool) {
+    if let Capture::Armed(record) | Capture::Done(record) = state {
+        if release {
+            // SAFETY: during the request that recorded it (caller).
+            unsafe { record.release_at_request_end() };
+        } else {
+            std::mem::forget(record);
+        }
+    }
+}
+
+/// A run of the read path starts materialising a value: it takes the record armed for it, if any
+/// (a run nested in it then finds none).
+pub fn claim() -> Option<Recorded> {
+    CAPTURE.with_borrow_mut(|c| match std::mem::replace(c, Capture::Claimed) {
+        Capture::Armed(record) => Some(record),
+        other => {
+            *c = other;
+            None
+        }
+    })
+}
+
+/// The run that claimed `record` has made `made` (each an owning object zval, in the order made) and
+/// the value holding them; `describable`: the value holds no PHP reference, no object a userland hook
+/// made, and every object made is in it (none dropped on the way). Records them, or leaves the claim
+/// unfilled for [`Recorded::record`] to walk the value instead.
+///
+/// # Safety
+/// `made` must be live object zvals, during a request.
+pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
+    // SAFETY: as above; a claimed record is empty.
+    if describable && unsafe { record.record_made(made) } {
+        CAPTURE.set(Capture::Done(record));
+    } else {
+        // SAFETY: during the request; a part recorded is given back at once.
+        unsafe { record.release_at_request_end() };
+    }
 }
 
 /// A zval still to look into while recording, with the number of references to its value that
@@ -489,19 +582,13 @@ impl Recorded {
                 self.leaves.push(obj);
                 return true;
             }
-            let first_slot = self.slots.len();
+            self.hold(obj, ce, count, table);
             let slots = (*obj).properties_table.as_mut_ptr();
-            // The slots are copied bitwise, then each refcounted one gets the reference its copy holds.
-            self.slots.reserve(count);
-            std::ptr::copy_nonoverlapping(slots.cast_const(), self.slots.as_mut_ptr().add(first_slot), count);
-            self.slots.set_len(first_slot + count);
             for i in 0..count {
                 let slot = slots.add(i);
                 if !zvals::is_refcounted(slot) {
                     continue;
                 }
-                (*(*slot).value.counted).gc.refcount += 1;
-                self.held.push(u32::try_from(first_slot + i).unwrap_or(u32::MAX));
                 if zend::type_of(slot) == IS_OBJECT {
                     // An object only this slot holds (and the copy just taken) that has nothing to copy
                     // (a `DateTimeImmutable`) is a leaf, recorded here rather than queued.
@@ -526,12 +613,94 @@ impl Recorded {
                     dynamic_values(table).map(|(_, v)| v).filter(|&v| holds_anything_to_record(v)).map(|v| (v, 0)),
                 );
             }
+        }
+        true
+    }
+
+    /// Records `obj` (of class `ce`, with `count` declared slots and property table `table`): a
+    /// bitwise copy of its slots, each refcounted one given the reference its copy holds, and the
+    /// object and its property table held.
+    ///
+    /// # Safety
+    /// `obj` must be a live object, during a request.
+    #[inline(always)]
+    unsafe fn hold(
+        &mut self,
+        obj: *mut zend_object,
+        ce: *mut ffi::zend_class_entry,
+        count: usize,
+        table: *mut HashTable,
+    ) {
+        // SAFETY: as above; the vector has room for `count` more slots once reserved.
+        unsafe {
+            let first_slot = self.slots.len();
+            let slots = (*obj).properties_table.as_ptr();
+            self.slots.reserve(count);
+            // Copied slot by slot with the test of each (an object has few slots: cheaper than a
+            // memcpy call and a second pass).
+            let copies = self.slots.as_mut_ptr().add(first_slot);
+            for i in 0..count {
+                let slot = slots.add(i);
+                copies.add(i).write(std::ptr::read(slot));
+                if zvals::is_refcounted(slot) {
+                    (*(*slot).value.counted).gc.refcount += 1;
+                    self.held.push(u32::try_from(first_slot + i).unwrap_or(u32::MAX));
+                }
+            }
+            self.slots.set_len(first_slot + count);
             // Held: the object, and its property table (per object, so never immutable).
             (*obj).gc.refcount += 1;
             if !table.is_null() {
                 (*table).gc.refcount += 1;
             }
             self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic: table });
+        }
+    }
+
+    /// Records the objects the read path just made for a value, in the order it made them (see
+    /// [`arm`]), instead of walking the value: every object the value holds is one of them, except
+    /// enum cases (nothing to record). The caller guarantees the value holds no PHP reference and no
+    /// object made by a userland hook, and that each of `made` is reachable from the value. Returns
+    /// false, the record then holding a part of them, for an object of a class this cannot describe.
+    ///
+    /// # Safety
+    /// `made` must be live object zvals (each holding a reference), during a request; the record must
+    /// be empty.
+    unsafe fn record_made(&mut self, made: &[zval]) -> bool {
+        // Values hold many objects of few classes (a product and its date, in turn): the last classes
+        // met are remembered, with what recording makes of them and their slot count.
+        let mut classes = [(std::ptr::null_mut::<ffi::zend_class_entry>(), ObjectKind::Unrecordable, 0usize); 4];
+        let mut next = 0;
+        if !made.is_empty() {
+            self.reuse_spare();
+        }
+        for z in made {
+            // SAFETY: as above.
+            unsafe {
+                let obj = z.value.obj;
+                let ce = (*obj).ce;
+                let (kind, count) = match classes.iter().find(|(c, _, _)| *c == ce) {
+                    Some(&(_, kind, count)) => (kind, count),
+                    None => {
+                        let found = (ce, ObjectKind::of(ce), zvals::slot_count(ce));
+                        classes[next] = found;
+                        next = (next + 1) % classes.len();
+                        (found.1, found.2)
+                    }
+                };
+                match kind {
+                    ObjectKind::EnumCase => continue,
+                    ObjectKind::Unrecordable => return false,
+                    ObjectKind::Recordable => {}
+                }
+                let table = (*obj).properties;
+                if count == 0 && no_dynamic(table) {
+                    // Held by what holds it in the value (a recorded slot copy, or a root copy).
+                    self.leaves.push(obj);
+                } else {
+                    self.hold(obj, ce, count, table);
+                }
+            }
         }
         true
     }
@@ -605,12 +774,16 @@ impl Recorded {
                 let live = (*obj).properties_table.as_ptr();
                 let recorded = self.slots.as_ptr().add(then.first_slot);
                 for i in 0..zvals::slot_count(then.ce) {
-                    if !identical(live.add(i), recorded.add(i)) {
+                    let (a, b) = (live.add(i), recorded.add(i));
+                    // The same value bits and type info (what a slot nothing wrote holds) is the same
+                    // value; otherwise the type decides what counts (a null's value bits do not).
+                    let same_bits = (*a).value.lval == (*b).value.lval && (*a).u1.type_info == (*b).u1.type_info;
+                    if !(same_bits || identical(a, b)) {
                         return false;
                     }
                 }
                 let same_table = if then.dynamic.is_null() {
-                    dynamic_values((*obj).properties).next().is_none()
+                    no_dynamic((*obj).properties)
                 } else {
                     (*obj).properties == then.dynamic
                 };
@@ -618,7 +791,7 @@ impl Recorded {
                     return false;
                 }
             }
-            self.leaves.iter().all(|&obj| dynamic_values((*obj).properties).next().is_none())
+            self.leaves.iter().all(|&obj| no_dynamic((*obj).properties))
         }
     }
 
@@ -631,8 +804,16 @@ impl Recorded {
     pub unsafe fn release_at_request_end(mut self) {
         for &at in &self.held {
             if let Some(z) = self.slots.get_mut(at as usize) {
-                // SAFETY: the record's own references, to live values.
-                unsafe { release_shared(z) };
+                // SAFETY: the record's own references, to live values; a slot copy left holding the
+                // value after a plain decrement is never dropped (below).
+                unsafe {
+                    let counted = z.value.counted;
+                    if (*counted).gc.refcount > 1 {
+                        (*counted).gc.refcount -= 1;
+                    } else {
+                        release_shared(z);
+                    }
+                }
             }
         }
         for o in &self.objects {
@@ -644,9 +825,8 @@ impl Recorded {
                 }
             }
         }
-        // Every slot copy now holds nothing to release (or never held anything): none needs its drop
-        // run.
-        // SAFETY: zvals left without a reference (release_shared), or never refcounted, own nothing.
+        // Every slot copy has given its reference back (or never held one): none may have its drop run.
+        // SAFETY: the copies own nothing now.
         unsafe { self.slots.set_len(0) };
         self.held.clear();
         self.objects.clear();
@@ -751,7 +931,15 @@ unsafe fn release_shared(z: &mut zval) {
 ///
 /// # Safety
 /// `counted` must be a live value the caller owns a reference to.
+#[inline(always)]
 unsafe fn release_held(counted: *mut ffi::zend_refcounted, type_info: u32) {
+    // SAFETY: as above.
+    unsafe {
+        if (*counted).gc.refcount > 1 {
+            (*counted).gc.refcount -= 1;
+            return;
+        }
+    }
     let mut z = zval::new();
     z.value.counted = counted;
     z.u1.type_info = type_info;

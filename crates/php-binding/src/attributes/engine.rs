@@ -116,6 +116,7 @@ pub fn begin_request() {
     for unit in state.units.drain(..) {
         std::mem::forget(unit);
     }
+    compare::forget_capture(false);
     state.clear();
     state.mode = mode;
     STATE.with_borrow_mut(|s| *s = state);
@@ -368,13 +369,27 @@ unsafe fn restore_unit(id: usize) {
         (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, u.unit.members.len(), !u.at_write(mode), has_vars)
     });
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
+    // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
+    // value that cannot be recorded, an independent copy fetched a second time (below). The read path
+    // records the objects as it makes them where it can; otherwise the value is walked.
+    if needs_baseline {
+        compare::arm(Recorded::new());
+    }
     let mut fetched = fetch(tier, &key);
+    let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
-    // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
-    // value that cannot be recorded, an independent copy fetched a second time (below).
-    let mut recorded = needs_baseline.then(Recorded::new);
+    let mut recorded = needs_baseline.then(|| match (captured, fetched.is_some()) {
+        (Some(record), true) => record,
+        (Some(record), false) => {
+            // SAFETY: during the request; a record of a value not kept is given back.
+            unsafe { record.release_at_request_end() };
+            Recorded::new()
+        }
+        (None, _) => Recorded::new(),
+    });
     let recordable = match (&mut recorded, &mut fetched) {
+        (Some(_), Some(_)) if filled => true,
         // SAFETY: a live, freshly fetched value.
         (Some(objects), Some(f)) => unsafe { objects.record(f) },
         (Some(_), None) => true,
@@ -991,6 +1006,8 @@ fn release_record(id: usize) {
 /// RSHUTDOWN: drops the request's attribute state (its zvals live in the request heap, which is still
 /// there; the next request must not see any of it).
 pub fn forget_request() {
+    // A record a bailout left armed during a restore's fetch.
+    compare::forget_capture(true);
     let mut old = STATE.with_borrow_mut(std::mem::take);
     release(&old);
     for recorded in old.units.iter_mut().filter_map(|u| u.recorded.take()) {

@@ -13,7 +13,7 @@
 //! * `abi`: the engine structures and functions these need.
 
 mod abi;
-mod compare;
+pub(crate) mod compare;
 mod declaration;
 mod diagnose;
 mod engine;
