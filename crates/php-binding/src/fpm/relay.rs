@@ -237,20 +237,17 @@ fn line_of(pid: libc::pid_t, master: libc::pid_t, datagram: &[u8], zone: &Zone) 
         Some(nul) => (&datagram[..nul], &datagram[nul + 1..]),
         None => (&[][..], datagram),
     };
-    let (parent, title_pool) = {
+    let title_pool = {
         PROC_READS.lock();
         let process = pid.to_string();
-        // /proc must be this PID namespace's for /proc/PID to be the sender.
+        // /proc must be this PID namespace's for /proc/PID to be the sender; its title is read only once
+        // it is known to be a child of `master`.
         let same_namespace = std::fs::read_link("/proc/self").is_ok_and(|p| p.to_str() == Some(&master.to_string()));
-        let read = same_namespace.then(|| {
-            (ProcStat::read(&process).and_then(|s| s.number::<libc::pid_t>(4)), super::pool_name_of(&process))
-        });
+        let child = same_namespace && ProcStat::read(&process).and_then(|s| s.number::<libc::pid_t>(4)) == Some(master);
+        let read = child.then(|| super::pool_name_of(&process));
         PROC_READS.unlock();
         read?
     };
-    if parent? != master {
-        return None;
-    }
     let pool = match title_pool {
         Some(name) if name.as_bytes() == claim => format!("[pool {}] ", escaped(name.as_bytes(), MAX_MESSAGE)),
         _ => String::new(),
