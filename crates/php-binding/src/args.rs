@@ -133,10 +133,10 @@ impl Call {
         unsafe { (zend::type_of(z) == IS_STRING).then(|| (*z).value.str_) }
     }
 
-    /// [`key`] with `KeyRules::Full` for argument `n`, already parsed by [`Call::string`] as `key`: the
-    /// loaded-class test looks the argument's string itself up with the hash it caches (as
-    /// `getMultiple()` does for its keys) instead of a lower-cased copy hashed on every call (the hot
-    /// single-key `get`, `set`, `increment` and `decrement` paths).
+    /// The single-key rules (§4.2) of every single-key method but `delete` for argument `n`, already
+    /// parsed by [`Call::string`] as `key`: the loaded-class test looks the argument's string itself up
+    /// with the hash it caches (as `getMultiple()` does for its keys) instead of a lower-cased copy
+    /// hashed on every call.
     pub fn full_key(&self, n: u32, key: &[u8]) -> Parsed<()> {
         let z = self.slot(n);
         key_given(n, key, || {
@@ -292,17 +292,10 @@ pub fn key_is_plain(key: &[u8]) -> bool {
     !key.is_empty() && !is_reserved(key) && zend::is_plain_class_name(key)
 }
 
-/// Which single-key rules apply (§4.2).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum KeyRules {
-    /// `get`, `set`, `has`, `lock`, `unlock`, `increment`, `decrement`.
-    Full,
-    /// `delete`: a loaded class name is a class selector, not an error.
-    NoClassCheck,
-}
-
-pub fn key(n: u32, key: &[u8], rules: KeyRules) -> Parsed<()> {
-    key_given(n, key, || rules == KeyRules::Full && zend::class_is_loaded(key))
+/// The single-key rules of `delete` (§4.2): a loaded class name is a class selector there, not an
+/// error. The other single-key methods check their key with [`Call::full_key`].
+pub fn delete_key(n: u32, key: &[u8]) -> Parsed<()> {
+    key_given(n, key, || false)
 }
 
 /// [`key`] with the loaded-class test supplied (it runs only for a non-empty, unreserved key).

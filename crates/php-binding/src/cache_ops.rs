@@ -9,7 +9,7 @@ use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{self, zval, HashTable};
 use shm_core::{Backend, CounterError, CounterUpdate};
 
-use crate::args::{self, Call, KeyRules, Parsed, Thrown};
+use crate::args::{self, Call, Parsed, Thrown};
 use crate::attributes;
 use crate::encoding;
 use crate::enums;
@@ -404,20 +404,20 @@ pub fn set_multiple(tier: Tier, call: &Call) -> Parsed<()> {
 pub fn has(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
-    args::key(1, key, KeyRules::Full)?;
-    // An RFC attribute key (§16.3) is present when the attribute state or an explicit entry is.
-    let present = available(tier).is_some_and(|(_rt, backend)| {
-        attributes::addressed_unit(tier, key).is_some_and(|unit| peek_type(&backend, &unit).is_some())
-            || peek_type(&backend, key).is_some()
-    });
-    call.ret().set_bool(present);
-    Ok(())
+    call.full_key(1, key)?;
+    with_backend(tier, call, |backend| {
+        // An RFC attribute key (§16.3) is present when the attribute state or an explicit entry is.
+        let present = attributes::addressed_unit(tier, key).is_some_and(|unit| peek_type(backend, &unit).is_some())
+            || read_cache::presence(tier, backend, key);
+        call.ret().set_bool(present);
+        Ok(())
+    })
 }
 
 pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
-    args::key(1, key, KeyRules::NoClassCheck)?;
+    args::delete_key(1, key)?;
     let Some((_rt, backend)) = available(tier) else {
         call.ret().set_bool(false);
         return Ok(());
@@ -472,7 +472,7 @@ pub fn lock(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 2)?;
     let key = call.string(1)?;
     let lease = if call.num_args() >= 2 { call.long(2)? } else { 0 };
-    args::key(1, key, KeyRules::Full)?;
+    call.full_key(1, key)?;
     let lease = args::non_negative(2, lease)?;
     let Some((_rt, backend)) = available(tier) else {
         call.ret().set_bool(false);
@@ -489,7 +489,7 @@ pub fn lock(tier: Tier, call: &Call) -> Parsed<()> {
 pub fn unlock(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
-    args::key(1, key, KeyRules::Full)?;
+    call.full_key(1, key)?;
     let Some((_rt, backend)) = available(tier) else {
         call.ret().set_bool(false);
         return Ok(());

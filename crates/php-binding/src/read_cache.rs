@@ -527,6 +527,25 @@ fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
     })
 }
 
+/// `has()`: whether `key` has a live entry. The lookup cache answers while it knows (a hit not expired,
+/// or a miss, at the current epoch: a store since then moves the epoch, so every hit between two stores
+/// still reaches the index once and marks the entry recently used, §9.2); otherwise the index is asked
+/// and a miss is remembered. Counts no hit or miss (`apcu_exists()` does not either).
+pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
+    let epoch = backend.epoch();
+    let known = CACHE.with_borrow_mut(|c| {
+        c.backend(tier, backend).known(key, epoch, 0, &mut None).map(|outcome| matches!(outcome, Lookup::Hit(_)))
+    });
+    if let Some(present) = known {
+        return present;
+    }
+    let present = backend.contains(key);
+    if !present {
+        remember(tier, backend, key, epoch, Lookup::Miss, 0);
+    }
+    present
+}
+
 /// Finishes a fetch from its lookup outcome. `count` is what one hit or miss adds to the counters
 /// (0 or 1).
 pub fn fetch_looked_up(

@@ -489,9 +489,38 @@ impl Backend {
         self.lookup(key, Counting::Entry)
     }
 
-    /// Looks `key` up without counting (`has()`, `getCacheStoreType()`); still marks it recently used.
+    /// Looks `key` up without counting (`getCacheStoreType()`, the admin API); still marks it recently used.
     pub fn peek(&self, key: &[u8]) -> Option<EntryRef<'_>> {
         self.lookup(key, Counting::Nothing)
+    }
+
+    /// Whether `key` has a live entry (`has()`): the walk alone, with nothing held, counted or marked
+    /// recently used. A presence test does not use the value (`apcu_exists()` does not count it either).
+    /// A walk disturbed `MAX_READ_ATTEMPTS` times in a row answers false, as a lookup does.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        let hash = entry::key_hash(key);
+        let found = || self.find(key, hash).is_some_and(|(_, h)| self.live(&h));
+        for _ in 0..MAX_READ_ATTEMPTS {
+            match self.0.readers.begin_walk(self.word(EPOCH)) {
+                Some(walk) => {
+                    let present = found();
+                    if walk.end() {
+                        return present;
+                    }
+                }
+                // Without a reader slot: the free generation did not move, so nothing the walk read was
+                // freed under it (see `lookup_without_slot`).
+                None => {
+                    let generation = self.0.readers.free_generation();
+                    let present = found();
+                    std::sync::atomic::fence(Ordering::Acquire);
+                    if self.0.readers.free_generation() == generation {
+                        return present;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Adds hits and misses counted elsewhere (batched per process by the binding).

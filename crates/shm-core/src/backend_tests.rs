@@ -115,6 +115,34 @@ fn ttl_entries_are_invisible_once_expired_and_reclaimed_lazily() {
 }
 
 #[test]
+fn contains_answers_presence_without_counting_or_protecting_from_eviction() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(MB).with_clock(clock.clone());
+    let payload = vec![7u8; 10_000];
+    b.store(b"short", 1, b"v", 1).unwrap();
+    assert!(b.contains(b"short") && !b.contains(b"absent"));
+    clock.advance_ms(1000);
+    assert!(!b.contains(b"short"), "an expired entry is absent");
+    b.store(b"gone", 1, b"v", 0).unwrap();
+    b.delete(b"gone");
+    assert!(!b.contains(b"gone"));
+    let s = b.stats();
+    assert_eq!((s.hits, s.misses), (0, 0), "presence tests are not lookups");
+    // Asked about before every store, "tested" is still evicted like the entries nobody reads, while
+    // "read" (a real hit each time) survives.
+    b.store(b"tested", 1, &payload, 0).unwrap();
+    b.store(b"read", 1, &payload, 0).unwrap();
+    let mut tested_survived = true;
+    for i in 0..500 {
+        tested_survived &= b.contains(b"tested");
+        assert!(b.get(b"read").is_some(), "read entry evicted after {i} stores");
+        b.store(format!("cold{i}").as_bytes(), 1, &payload, 0).unwrap();
+    }
+    assert!(!tested_survived && !b.contains(b"tested"));
+    b.verify().unwrap();
+}
+
+#[test]
 fn an_overflowing_ttl_means_no_expiry() {
     let clock = ManualClock::new(1000);
     let b = volatile(8 * MB).with_clock(clock.clone());
