@@ -367,7 +367,8 @@ fn forget_hot(c: &mut ThreadCache) {
 /// The repeated `get()` of a key, counted as a hit: while `key` is the backend's hot key and the
 /// backend's mutation epoch is unchanged (one load from shared memory, which any set, delete or clear
 /// in any process moves), the key is neither hashed nor looked up in the lookup cache. Otherwise the
-/// lookup cache is asked, and a hit becomes the hot key. A value that needs no work per fetch
+/// lookup cache is asked (and the index, where the cache has not seen the key since the last change),
+/// and a hit becomes the hot key. A value that needs no work per fetch
 /// (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread keeps) is written
 /// into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
 /// loaded-class test of the key (§4.2), run on every call; `plain` whether the key passes the other key
@@ -395,9 +396,20 @@ pub unsafe fn fetch_hot(
             || (current.key_len == key.len() && current.key.get(..key.len()) == Some(key));
         if !(same_key && current.epoch == epoch && current.backend_id == backend_id) {
             let old = (current.backend_id, std::mem::take(&mut current.hits));
-            match hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old) {
-                Some(found) => *current = found,
-                None => {
+            let mut looked = hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old);
+            if let HotLookup::Stale = looked {
+                // A key this thread has no current copy of: the index builds one, as the full path
+                // would, without its argument checks again. Counted as a hit below; a miss or an error
+                // takes the full path.
+                let epoch = backend.epoch();
+                looked = match index(tier, backend, key, 0) {
+                    Ok(Some(_)) => hot_from_lookup_cache(tier, backend, key, interned, epoch, |_| true, (0, 0)),
+                    _ => HotLookup::No,
+                };
+            }
+            match looked {
+                HotLookup::Hot(found) => *current = found,
+                HotLookup::Stale | HotLookup::No => {
                     *current = Hot::NONE;
                     return HotFetch::Slow;
                 }
@@ -430,9 +442,18 @@ pub fn hand_out_hit(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -
     hand_out(tier, key, local, out).map(|()| Fetched::Hit)
 }
 
+/// What the lookup cache says about a key that is to become hot.
+enum HotLookup {
+    /// A hit of a built copy valid at the epoch.
+    Hot(Hot),
+    /// Not looked up at this epoch: the index must be asked.
+    Stale,
+    /// The key cannot be hot: a known miss, a key the hot path does not check, a copy kept encoded.
+    No,
+}
+
 /// The hot key entry for `bytes` from the lookup cache (a hit of a built copy valid at `epoch`); the
-/// previous hot key's hits (`old`: its backend instance and hits) are moved to the counters. `None` if
-/// the key cannot be hot.
+/// previous hot key's hits (`old`: its backend instance and hits) are moved to the counters.
 fn hot_from_lookup_cache(
     tier: Tier,
     backend: &Backend,
@@ -441,32 +462,50 @@ fn hot_from_lookup_cache(
     epoch: u64,
     plain: impl FnOnce(&[u8]) -> bool,
     old: (u64, u64),
-) -> Option<Hot> {
+) -> HotLookup {
     CACHE.with(|c| {
-        let mut c = c.try_borrow_mut().ok()?;
+        let Ok(mut c) = c.try_borrow_mut() else {
+            return HotLookup::No;
+        };
         let cache = c.backend(tier, backend);
         if old.0 == cache.backend_id {
             cache.hits += old.1;
         }
         let mut key = [0; HOT_KEY_MAX];
-        key.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        let Some(copy) = key.get_mut(..bytes.len()) else {
+            return HotLookup::No;
+        };
+        copy.copy_from_slice(bytes);
         if !plain(bytes) {
-            return None;
+            return HotLookup::No;
         }
-        let Some(Slot { epoch: e, outcome: Lookup::Hit(local) }) = cache.slots.get(bytes) else {
-            return None;
+        let Some(Slot { epoch: e, outcome }) = cache.slots.get_mut(bytes) else {
+            return HotLookup::Stale;
+        };
+        let local = match outcome {
+            Lookup::Hit(local) if *e == epoch => local,
+            // The epoch moved, usually for another key: while the entry is still this version, with
+            // the same expiry, the copy is valid at `epoch` (read before this lookup), as `index` would
+            // find; the lookup marks the entry recently used.
+            Lookup::Hit(local)
+                if backend.fetch(bytes).is_some_and(|entry| {
+                    entry.version() == local.version && entry.expires_ms() == local.expires_ms
+                }) =>
+            {
+                *e = epoch;
+                local
+            }
+            Lookup::Miss if *e == epoch => return HotLookup::No,
+            _ => return HotLookup::Stale,
         };
         let LocalValue::Built(blueprint) = &local.value else {
-            return None;
+            return HotLookup::No;
         };
-        if *e != epoch {
-            return None;
-        }
         let value = match blueprint.ready_root() {
             Some(ready) => HotValue::Ready(ready),
             None => HotValue::Local(Rc::as_ptr(local)),
         };
-        Some(Hot {
+        HotLookup::Hot(Hot {
             key,
             key_len: bytes.len(),
             interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
