@@ -82,6 +82,8 @@ struct Hot {
     interned: *const u8,
     backend_id: u64,
     epoch: u64,
+    /// The entry version and expiry of the local copy.
+    version: u64,
     expires_ms: u64,
     value: HotValue,
     hits: u64,
@@ -102,6 +104,7 @@ impl Hot {
         interned: std::ptr::null(),
         backend_id: 0,
         epoch: 0,
+        version: 0,
         expires_ms: 0,
         value: HotValue::Ready(Ready::NULL),
         hits: 0,
@@ -394,7 +397,15 @@ pub unsafe fn fetch_hot(
         };
         let same_key = (interned && std::ptr::eq(current.interned, key.as_ptr()))
             || (current.key_len == key.len() && current.key.get(..key.len()) == Some(key));
-        if !(same_key && current.epoch == epoch && current.backend_id == backend_id) {
+        let current_at_epoch = same_key
+            && current.backend_id == backend_id
+            && (current.epoch == epoch
+                // The epoch moved, usually for another key: one index fetch tells whether the entry is
+                // still this version, with the same expiry (and marks it recently used).
+                || backend.fetch(key).is_some_and(|e| e.version() == current.version && e.expires_ms() == current.expires_ms));
+        if current_at_epoch {
+            current.epoch = epoch;
+        } else {
             let old = (current.backend_id, std::mem::take(&mut current.hits));
             let mut looked = hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old);
             if let HotLookup::Stale = looked {
@@ -511,6 +522,7 @@ fn hot_from_lookup_cache(
             interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
             backend_id: cache.backend_id,
             epoch,
+            version: local.version,
             expires_ms: local.expires_ms,
             value,
             hits: 0,
