@@ -11,7 +11,7 @@ use ext_php_rs::ffi::{
 };
 
 use crate::zend;
-use crate::zvals::{self, Key};
+use crate::zvals::{self, RawKey};
 
 /// A PHP exception is pending; the handler must return without touching the cache.
 #[derive(Debug)]
@@ -403,14 +403,28 @@ pub fn each_key<'a>(
     Ok(())
 }
 
-/// `setMultiple` pairs: string keys only (PHP normalises `'123'` to an int key, which fails).
-pub fn value_map(n: u32, values: *mut ffi::HashTable) -> Parsed<Vec<(Vec<u8>, *mut zval)>> {
+/// `setMultiple` pairs: string keys only (PHP normalises `'123'` to an int key, which fails). The keys
+/// are the array's own strings, and the loaded-class test uses the hash each caches.
+///
+/// # Safety
+/// `values` must be the live argument array, not modified while its pairs are used (userland code
+/// cannot reach the argument's own table: a write through the caller's variable separates it).
+pub unsafe fn value_map<'a>(n: u32, values: *mut ffi::HashTable) -> Parsed<Vec<(&'a [u8], *mut zval)>> {
+    let classes = zend::class_table();
     let mut out = Vec::new();
-    // SAFETY: `values` is the live argument array, not modified while its pairs are used.
-    for (k, z) in unsafe { zvals::entries(values) } {
+    // SAFETY: as the caller guarantees; a string key is a live zend_string of the table, with its hash.
+    for (k, z) in unsafe { zvals::raw_entries(values) } {
         match k {
-            Key::Str(key) if key_is_valid(key) => out.push((key.to_vec(), z)),
-            _ => return value_error(n, MSG_VALUES_KEYS),
+            RawKey::Str(s) => {
+                // SAFETY: as above.
+                let key = unsafe { zend::zstr_bytes(s) };
+                // SAFETY: `classes` is this request's class table; no userland runs during the loop.
+                if !key_is_valid_given(key, || unsafe { zend::class_is_loaded_zstr(classes, s) }) {
+                    return value_error(n, MSG_VALUES_KEYS);
+                }
+                out.push((key, z));
+            }
+            RawKey::Int(_) => return value_error(n, MSG_VALUES_KEYS),
         }
     }
     Ok(out)

@@ -385,7 +385,8 @@ pub fn set_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, max)?;
     let values = call.array(1)?;
     let ttl = if call.num_args() >= 2 { call.long(2)? } else { 0 };
-    let pairs = args::value_map(1, values)?;
+    // SAFETY: `values` is the live argument array; nothing this call runs can write to its table.
+    let pairs = unsafe { args::value_map(1, values) }?;
     let ttl = args::non_negative(2, ttl)?;
     let Some((_rt, backend)) = available(tier) else {
         call.ret().set_bool(false);
@@ -441,7 +442,9 @@ pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     };
     for key in &keys {
         attributes::delete_addressed(tier, &backend, key, false);
-        backend.delete(key);
+    }
+    backend.delete_many(keys.iter().map(|key| &key[..]));
+    for key in &keys {
         release_own(tier, &backend, key);
     }
     call.ret().set_bool(true);

@@ -498,14 +498,19 @@ impl Backend {
     /// recently used. A presence test does not use the value (`apcu_exists()` does not count it either).
     /// A walk disturbed `MAX_READ_ATTEMPTS` times in a row answers false, as a lookup does.
     pub fn contains(&self, key: &[u8]) -> bool {
-        let hash = entry::key_hash(key);
-        let found = || self.find(key, hash).is_some_and(|(_, h)| self.live(&h));
+        self.indexed(key, entry::key_hash(key), true).unwrap_or(false)
+    }
+
+    /// Whether the index holds an entry for `key` (only a live one when `live_only`), from a walk that
+    /// holds nothing; `None` when walks kept being disturbed (`MAX_READ_ATTEMPTS` times in a row).
+    fn indexed(&self, key: &[u8], hash: u64, live_only: bool) -> Option<bool> {
+        let found = || self.find(key, hash).is_some_and(|(_, h)| !live_only || self.live(&h));
         for _ in 0..MAX_READ_ATTEMPTS {
             match self.0.readers.begin_walk(self.word(EPOCH)) {
                 Some(walk) => {
                     let present = found();
                     if walk.end() {
-                        return present;
+                        return Some(present);
                     }
                 }
                 // Without a reader slot: the free generation did not move, so nothing the walk read was
@@ -515,12 +520,12 @@ impl Backend {
                     let present = found();
                     std::sync::atomic::fence(Ordering::Acquire);
                     if self.0.readers.free_generation() == generation {
-                        return present;
+                        return Some(present);
                     }
                 }
             }
         }
-        false
+        None
     }
 
     /// Adds hits and misses counted elsewhere (batched per process by the binding).
@@ -763,9 +768,14 @@ impl Backend {
         self.reclaim_in_batches();
     }
 
-    /// Removes `key`. True when an entry (live or expired) was removed.
+    /// Removes `key`. True when an entry (live or expired) was removed. A key the index does not hold
+    /// takes no lock (cache invalidation often deletes keys that were never stored): the delete then
+    /// happened at that walk, before any store that follows it.
     pub fn delete(&self, key: &[u8]) -> bool {
         let hash = entry::key_hash(key);
+        if self.indexed(key, hash, false) == Some(false) {
+            return false;
+        }
         let Ok(_g) = self.lock() else { return false };
         match self.find(key, hash) {
             Some((link, h)) => {
@@ -776,6 +786,24 @@ impl Backend {
             }
             None => false,
         }
+    }
+
+    /// Removes every key of `keys` (`deleteMultiple()`) under one hold of the write lock, moving the
+    /// epoch once; the number of entries (live or expired) removed.
+    pub fn delete_many<'k>(&self, keys: impl IntoIterator<Item = &'k [u8]>) -> usize {
+        let Ok(_g) = self.lock() else { return 0 };
+        let mut removed = 0;
+        for key in keys {
+            if let Some((link, h)) = self.find(key, entry::key_hash(key)) {
+                self.unlink(link, &h);
+                removed += 1;
+            }
+        }
+        if removed > 0 {
+            self.bump_epoch();
+            self.reclaim_in_batches();
+        }
+        removed
     }
 
     /// Removes every entry. Readers holding values keep them valid (reclamation waits for them).

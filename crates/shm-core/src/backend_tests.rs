@@ -143,6 +143,36 @@ fn contains_answers_presence_without_counting_or_protecting_from_eviction() {
 }
 
 #[test]
+fn deleting_a_missing_key_moves_nothing_and_an_expired_entry_is_still_removed() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(8 * MB).with_clock(clock.clone());
+    let epoch = b.epoch();
+    assert!(!b.delete(b"never"));
+    assert_eq!(b.epoch(), epoch, "nothing changed");
+    b.store(b"short", 1, b"v", 1).unwrap();
+    clock.advance_ms(1000);
+    assert!(b.delete(b"short"), "an expired entry is removed too");
+    assert_eq!(b.stats().entries, 0);
+    b.verify().unwrap();
+}
+
+#[test]
+fn delete_many_removes_what_exists_and_moves_the_epoch_once() {
+    let b = volatile(8 * MB);
+    for k in ["a", "b", "c"] {
+        b.store(k.as_bytes(), 1, b"v", 0).unwrap();
+    }
+    let epoch = b.epoch();
+    assert_eq!(b.delete_many([&b"a"[..], b"missing", b"c", b"a"]), 2);
+    assert_eq!(b.epoch(), epoch + 1);
+    assert!(!b.contains(b"a") && b.contains(b"b") && !b.contains(b"c"));
+    assert_eq!(b.delete_many([&b"missing"[..]]), 0);
+    assert_eq!(b.epoch(), epoch + 1, "nothing removed, nothing moved");
+    assert_eq!(b.stats().entries, 1);
+    b.verify().unwrap();
+}
+
+#[test]
 fn an_overflowing_ttl_means_no_expiry() {
     let clock = ManualClock::new(1000);
     let b = volatile(8 * MB).with_clock(clock.clone());

@@ -9,8 +9,8 @@
 //! its store is re-created without a new stamp: a search completed inside those microseconds may
 //! miss it until the next stamp.)
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use shm_core::Backend;
 
@@ -21,9 +21,20 @@ use crate::runtime::Tier;
 /// Remembered answers per thread before they are forgotten all at once.
 const MAX_REMEMBERED: usize = 4096;
 
+/// A remembered "no member entry" answer for one class in one backend.
+#[derive(Clone, Copy)]
+struct NoMembers {
+    instance: u64,
+    /// The stamp version the answer was found at.
+    stamp: u64,
+    /// The last mutation epoch the answer was confirmed at: while the epoch has not moved, nothing was
+    /// stored anywhere, so not even the stamp needs reading.
+    epoch: u64,
+}
+
 thread_local! {
-    /// (backend instance, lower-case class) → stamp version at which the class had no member entry.
-    static NONE_AT: RefCell<HashMap<(u64, Vec<u8>), u64>> = RefCell::default();
+    /// Lower-case class → the remembered answer per tier.
+    static NONE_AT: RefCell<HashMap<Vec<u8>, [Option<NoMembers>; 2]>> = RefCell::default();
 }
 
 /// The creation stamp's key, in the internal key space (not a class blob: class names never start
@@ -43,22 +54,30 @@ pub fn note_created(tier: Tier, backend: &Backend) {
 
 /// Keys of the member entries stored for class `lcclass`.
 pub fn member_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>> {
-    let stamp = stamp_version(tier, backend);
-    let id = (backend.instance_id(), lcclass.to_vec());
-    if stamp.is_some() && NONE_AT.with_borrow(|m| m.get(&id).copied()) == stamp {
+    // The epoch is read before the stamp: an answer confirmed after it holds while the epoch stays.
+    let (instance, epoch) = (backend.instance_id(), backend.epoch());
+    let remembered =
+        NONE_AT.with_borrow(|m| m.get(lcclass).and_then(|r| r[tier.index()])).filter(|r| r.instance == instance);
+    if remembered.is_some_and(|r| r.epoch == epoch) {
         return Vec::new();
     }
-    let keys = stored_keys(backend, &plan::members_prefix(tier, lcclass));
-    NONE_AT.with_borrow_mut(|m| match stamp {
-        Some(version) if keys.is_empty() => {
+    let stamp = stamp_version(tier, backend);
+    let keys = match stamp {
+        Some(s) if remembered.is_some_and(|r| r.stamp == s) => Vec::new(),
+        _ => stored_keys(backend, &plan::members_prefix(tier, lcclass)),
+    };
+    let answer = stamp.filter(|_| keys.is_empty()).map(|stamp| NoMembers { instance, stamp, epoch });
+    NONE_AT.with_borrow_mut(|m| match m.get_mut(lcclass) {
+        Some(r) => r[tier.index()] = answer,
+        None if answer.is_some() => {
             if m.len() >= MAX_REMEMBERED {
                 m.clear();
             }
-            m.insert(id, version);
+            let mut r = [None; 2];
+            r[tier.index()] = answer;
+            m.insert(lcclass.to_vec(), r);
         }
-        _ => {
-            m.remove(&id);
-        }
+        None => {}
     });
     keys
 }
