@@ -7,6 +7,12 @@
  *   set_int         volatile: OPcache\VolatileCache::set('i', $int)   apcu: apcu_store('i', $int)
  *   increment       pinned: OPcache\PinnedCache::increment('c')      apcu: apcu_inc('c')
  *   pinned_set_int  pinned: OPcache\PinnedCache::set('i', $int)      shmop: shmop_write() of 8 bytes
+ *   set_small_array volatile: set('a', [$int, 'x']) over the last one apcu: apcu_store('a', [$int, 'x'])
+ *   write_then_read volatile: set('w', $int), then get('r') of a small array (every read follows a
+ *                   change, so no per-process copy is current)      apcu: apcu_store + apcu_fetch
+ *   has             volatile: has('r') of a present key             apcu: apcu_exists('r')
+ *   delete_missing  volatile: delete('nothing')                     apcu: apcu_delete('nothing')
+ *   set_delete      volatile: set('d', $int) then delete('d')        apcu: apcu_store + apcu_delete
  * Each loop calls the function directly (no wrapper is timed) and checks the final value.
  */
 declare(strict_types=1);
@@ -28,8 +34,15 @@ if ($backend === 'shmop') {
         emit($base + ['error' => 'shmop unavailable']);
     }
 }
+$small = ['id' => 7, 'name' => 'seven'];
+if ($backend === 'volatile') {
+    OPcache\VolatileCache::set('r', $small);
+} elseif ($backend === 'apcu') {
+    apcu_store('r', $small);
+}
 $samples = [];
 $n = 0;
+$ok = true;
 for ($it = -$warmup; $it < $iterations; $it++) {
     $t = hrtime(true);
     switch ("$workload/$backend") {
@@ -51,6 +64,36 @@ for ($it = -$warmup; $it < $iterations; $it++) {
         case 'pinned_set_int/shmop':
             for ($i = 0; $i < $ops; $i++) { shmop_write($shm, pack('q', $i), 0); }
             break;
+        case 'set_small_array/volatile':
+            for ($i = 0; $i < $ops; $i++) { OPcache\VolatileCache::set('a', [$i, 'x']); }
+            break;
+        case 'set_small_array/apcu':
+            for ($i = 0; $i < $ops; $i++) { apcu_store('a', [$i, 'x']); }
+            break;
+        case 'write_then_read/volatile':
+            for ($i = 0; $i < $ops; $i++) { OPcache\VolatileCache::set('w', $i); $ok = OPcache\VolatileCache::get('r') === $small && $ok; }
+            break;
+        case 'write_then_read/apcu':
+            for ($i = 0; $i < $ops; $i++) { apcu_store('w', $i); $ok = apcu_fetch('r') === $small && $ok; }
+            break;
+        case 'has/volatile':
+            for ($i = 0; $i < $ops; $i++) { $ok = OPcache\VolatileCache::has('r') && $ok; }
+            break;
+        case 'has/apcu':
+            for ($i = 0; $i < $ops; $i++) { $ok = apcu_exists('r') && $ok; }
+            break;
+        case 'delete_missing/volatile':
+            for ($i = 0; $i < $ops; $i++) { OPcache\VolatileCache::delete('nothing'); }
+            break;
+        case 'delete_missing/apcu':
+            for ($i = 0; $i < $ops; $i++) { apcu_delete('nothing'); }
+            break;
+        case 'set_delete/volatile':
+            for ($i = 0; $i < $ops; $i++) { OPcache\VolatileCache::set('d', $i); OPcache\VolatileCache::delete('d'); }
+            break;
+        case 'set_delete/apcu':
+            for ($i = 0; $i < $ops; $i++) { apcu_store('d', $i); apcu_delete('d'); }
+            break;
         default:
             emit($base + ['error' => "unknown workload $workload/$backend"]);
     }
@@ -68,6 +111,15 @@ $final = match ("$workload/$backend") {
     'increment/apcu' => apcu_fetch('c') === $n,
     'pinned_set_int/pinned' => OPcache\PinnedCache::get('i') === $last,
     'pinned_set_int/shmop' => unpack('q', shmop_read($shm, 0, 8))[1] === $last,
+    'set_small_array/volatile' => OPcache\VolatileCache::get('a') === [$last, 'x'],
+    'set_small_array/apcu' => apcu_fetch('a') === [$last, 'x'],
+    'write_then_read/volatile' => $ok && OPcache\VolatileCache::get('w') === $last,
+    'write_then_read/apcu' => $ok && apcu_fetch('w') === $last,
+    'has/volatile', 'has/apcu' => $ok,
+    'delete_missing/volatile' => !OPcache\VolatileCache::has('nothing'),
+    'delete_missing/apcu' => !apcu_exists('nothing'),
+    'set_delete/volatile' => !OPcache\VolatileCache::has('d'),
+    'set_delete/apcu' => !apcu_exists('d'),
 };
 if ($shm) {
     shmop_delete($shm);
