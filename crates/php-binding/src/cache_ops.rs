@@ -419,36 +419,32 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
     args::delete_key(1, key)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    // A class name or an RFC attribute key also selects attribute state; the explicit entry stored
-    // under exactly that string goes either way.
-    attributes::delete_addressed(tier, &backend, key, true);
-    backend.delete(key);
-    release_own(tier, &backend, key);
-    call.ret().set_bool(true);
-    Ok(())
+    with_backend(tier, call, |backend| {
+        // A class name or an RFC attribute key also selects attribute state; the explicit entry stored
+        // under exactly that string goes either way.
+        attributes::delete_addressed(tier, backend, key, true);
+        backend.delete(key);
+        release_own(tier, backend, key);
+        call.ret().set_bool(true);
+        Ok(())
+    })
 }
 
 pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let keys = call.array(1)?;
     let keys = args::key_list(1, keys)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    for key in &keys {
-        attributes::delete_addressed(tier, &backend, key, false);
-    }
-    backend.delete_many(keys.iter().map(|key| &key[..]));
-    for key in &keys {
-        release_own(tier, &backend, key);
-    }
-    call.ret().set_bool(true);
-    Ok(())
+    with_backend(tier, call, |backend| {
+        for key in &keys {
+            attributes::delete_addressed(tier, backend, key, false);
+        }
+        backend.delete_many(keys.iter().map(|key| &key[..]));
+        for key in &keys {
+            release_own(tier, backend, key);
+        }
+        call.ret().set_bool(true);
+        Ok(())
+    })
 }
 
 pub fn clear(tier: Tier, call: &Call) -> Parsed<()> {
@@ -477,30 +473,26 @@ pub fn lock(tier: Tier, call: &Call) -> Parsed<()> {
     let lease = if call.num_args() >= 2 { call.long(2)? } else { 0 };
     call.full_key(1, key)?;
     let lease = args::non_negative(2, lease)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    let reserved = backend.try_reserve(key, request::owner(), lease);
-    if reserved {
-        request::note_held(tier, key);
-    }
-    call.ret().set_bool(reserved);
-    Ok(())
+    with_backend(tier, call, |backend| {
+        let reserved = backend.try_reserve(key, request::owner(), lease);
+        if reserved {
+            request::note_held(tier, key);
+        }
+        call.ret().set_bool(reserved);
+        Ok(())
+    })
 }
 
 pub fn unlock(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
     call.full_key(1, key)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    request::note_released(tier, key);
-    let released = backend.release(key, request::owner());
-    call.ret().set_bool(released);
-    Ok(())
+    with_backend(tier, call, |backend| {
+        request::note_released(tier, key);
+        let released = backend.release(key, request::owner());
+        call.ret().set_bool(released);
+        Ok(())
+    })
 }
 
 /// Which way a counter moves.
