@@ -13,7 +13,8 @@ $r = match ($_GET['op']) {
     'set' => V::set('k', $_GET['v']),
     'get' => V::get('k'),
     'lock' => V::lock('job'),
-    'hold' => [V::lock('job'), usleep(600000)][0],
+    'hold' => [V::lock('job'), V::set('held', true), usleep(2000000)][0],
+    'held' => V::get('held'),
     'info' => [V::info()->available, V::info()->shared_model, PHP_SAPI],
 };
 echo json_encode(['pid' => getmypid(), 'r' => $r]);
@@ -27,9 +28,12 @@ for ($i = 0; $i < 20 && count(array_unique(array_column($answers, 'pid'))) < 2; 
     array_push($answers, ...sc_server_all($server, ['op=get&sleep=200000', 'op=get&sleep=200000']));
 }
 var_dump(count(array_unique(array_column($answers, 'pid'))), array_unique(array_column($answers, 'r')));
-// One request holds the reservation for 0.6 s; a request in the other worker meanwhile cannot take it.
+// One request holds the reservation for 2 s once it has it (it says so under 'held'); a request in the
+// other worker meanwhile cannot take it.
 $holder = sc_server_send($server, 'op=hold');
-usleep(200000);
+for ($i = 0; $i < 100 && sc_server_get($server, 'op=held')['r'] !== true; $i++) {
+    usleep(20000);
+}
 var_dump(sc_server_get($server, 'op=lock')['r']);
 var_dump(sc_server_receive($holder)['r']);
 var_dump(sc_server_get($server, 'op=lock')['r']);   // released at the end of the holder's request
