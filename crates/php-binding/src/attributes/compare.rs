@@ -7,8 +7,9 @@
 //!   any array or property table the request writes (copy on write), so an untouched value is
 //!   recognised by identity alone ([`identical`], [`Recorded::untouched`]): the check of a request that
 //!   changed nothing costs one comparison per root and per object slot, nothing per array element or
-//!   string byte, and copies nothing at restore. An object with no declared slot and no dynamic
-//!   property (a `DateTimeImmutable`) is only marked: it can change only by gaining a dynamic property.
+//!   string byte, and copies nothing at restore. An object with no dynamic property and either no
+//!   declared slot (a `DateTimeImmutable`) or only initialized readonly slots of a final class is only
+//!   marked: it can change only by gaining a dynamic property (what its slots hold is compared too).
 //!   Objects of internal classes are recorded only when no method changes them (`DateTimeImmutable`,
 //!   `DateTimeZone`); a value holding others is compared against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
@@ -107,6 +108,14 @@ unsafe fn step(
                 // A recorded object is shared with the live value: its state then is in the record.
                 let then = recorded.and_then(|r| r.find(ob).map(|t| (t, r)));
                 if oa == ob && then.is_none() {
+                    // A leaf with slots (readonly, unchanged since recorded) may hold recorded objects:
+                    // each is compared with itself, once.
+                    if recorded.is_some_and(|r| r.is_leaf(ob)) && objects.insert(oa, ob).is_none() {
+                        for i in 0..zvals::slot_count((*ob).ce) {
+                            let slot = zvals::property_slot(ob, i);
+                            pending.push((slot, slot));
+                        }
+                    }
                     return true;
                 }
                 if how == How::Identity || class_info::is_enum((*oa).ce) {
@@ -342,9 +351,11 @@ pub struct Recorded {
     /// The positions in `slots` of the copies that hold a reference (refcounted values): the only ones
     /// release gives something back for.
     held: Vec<u32>,
-    /// Objects recorded without a copy of anything: no declared slot and no dynamic property
-    /// (`DateTimeImmutable`, empty `stdClass`). Not held: whatever holds them in the restored value is
-    /// held by the record or by the roots' copies, so they live as long as the record.
+    /// Objects recorded without a copy of anything: no dynamic property and no declared slot
+    /// (`DateTimeImmutable`, empty `stdClass`) or only initialized readonly ones of a final class
+    /// ([`ObjectKind::Frozen`]), so that gaining a dynamic property is the one way they change. Not
+    /// held: whatever holds them in the restored value is held by the record or by the roots' copies,
+    /// so they live as long as the record.
     leaves: Vec<*mut zend_object>,
     /// Position + 1 in `objects` per object handle ([`LEAF`]: in `leaves`; 0: not recorded), built
     /// the first time a structural comparison asks (a request that changed nothing never does).
@@ -573,7 +584,7 @@ impl Recorded {
             match kind_of(classes, ce) {
                 ObjectKind::EnumCase => return true,
                 ObjectKind::Unrecordable => return false,
-                ObjectKind::Recordable => {}
+                ObjectKind::Recordable | ObjectKind::Frozen => {}
             }
             self.reuse_spare();
             let count = zvals::slot_count(ce);
@@ -688,13 +699,15 @@ impl Recorded {
                         (found.1, found.2)
                     }
                 };
-                match kind {
+                let table = (*obj).properties;
+                let leaf = match kind {
                     ObjectKind::EnumCase => continue,
                     ObjectKind::Unrecordable => return false,
-                    ObjectKind::Recordable => {}
-                }
-                let table = (*obj).properties;
-                if count == 0 && no_dynamic(table) {
+                    ObjectKind::Recordable => count == 0 && no_dynamic(table),
+                    // Nothing rewrites an initialized readonly slot.
+                    ObjectKind::Frozen => no_dynamic(table) && initialized(obj, count),
+                };
+                if leaf {
                     // Held by what holds it in the value (a recorded slot copy, or a root copy).
                     self.leaves.push(obj);
                 } else {
@@ -739,6 +752,15 @@ impl Recorded {
         self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object, obj))
     }
 
+    /// Whether `obj` was recorded as a leaf.
+    ///
+    /// # Safety
+    /// `obj` must be a live object.
+    unsafe fn is_leaf(&self, obj: *mut zend_object) -> bool {
+        // SAFETY: as above; a leaf lives as long as the record, so its handle is not reused meanwhile.
+        self.by_handle().get(unsafe { (*obj).handle } as usize) == Some(&LEAF)
+    }
+
     /// Whether `obj` was recorded as a leaf and has gained a dynamic property since: the only way a
     /// leaf changes in place.
     ///
@@ -749,7 +771,7 @@ impl Recorded {
         unsafe {
             let handle = (*obj).handle as usize;
             // A leaf lives as long as the record, so its handle is not reused meanwhile.
-            self.by_handle().get(handle) == Some(&LEAF) && dynamic_values((*obj).properties).next().is_some()
+            self.by_handle().get(handle) == Some(&LEAF) && !no_dynamic((*obj).properties)
         }
     }
 
@@ -920,6 +942,11 @@ enum ObjectKind {
     EnumCase,
     /// Its whole state is its property table (module comment).
     Recordable,
+    /// Recordable, of a final user class whose every declared slot is `readonly`: once each one is
+    /// initialized, nothing rewrites it (`unset()`, references and Reflection writes throw; PHP 8.4's
+    /// `resetAsLazy*()` leaves the readonly properties of a final class alone), so such an object
+    /// changes in place only by gaining a dynamic property, and is recorded as a leaf.
+    Frozen,
     Unrecordable,
 }
 
@@ -931,6 +958,8 @@ impl ObjectKind {
         unsafe {
             if class_info::is_enum(ce) {
                 Self::EnumCase
+            } else if plain(ce) && frozen_class(ce) {
+                Self::Frozen
             } else if plain(ce) || immutable_internal(ce) {
                 Self::Recordable
             } else {
@@ -938,6 +967,30 @@ impl ObjectKind {
             }
         }
     }
+}
+
+/// Whether `ce` is final and every declared slot of it (its parents' included) is `readonly`.
+///
+/// # Safety
+/// `ce` must be a live, linked class.
+unsafe fn frozen_class(ce: *mut ffi::zend_class_entry) -> bool {
+    // SAFETY: as above; a linked class has one property info per slot.
+    unsafe {
+        (*ce).ce_flags & zend::ZEND_ACC_FINAL != 0
+            && (0..zvals::slot_count(ce)).all(|i| {
+                let info = zvals::slot_info(ce, i);
+                !info.is_null() && (*info).flags & zend::ZEND_ACC_READONLY != 0
+            })
+    }
+}
+
+/// Whether every declared slot of `obj` (`count` of them) is initialized.
+///
+/// # Safety
+/// `obj` must be a live object with `count` slots.
+unsafe fn initialized(obj: *mut zend_object, count: usize) -> bool {
+    // SAFETY: as above.
+    unsafe { (0..count).all(|i| zend::type_of(zvals::property_slot(obj, i)) != IS_UNDEF) }
 }
 
 /// Drops `z`'s reference, by a plain decrement when it is not the last one; `z` is left null.
