@@ -700,14 +700,19 @@ impl Recorded {
                     }
                 };
                 let table = (*obj).properties;
-                let leaf = match kind {
-                    ObjectKind::EnumCase => continue,
-                    ObjectKind::Unrecordable => return false,
-                    ObjectKind::Recordable => count == 0 && no_dynamic(table),
-                    // Nothing rewrites an initialized readonly slot.
-                    ObjectKind::Frozen => no_dynamic(table) && initialized(obj, count),
-                };
-                if leaf {
+                if !matches!(kind, ObjectKind::Recordable) {
+                    match kind {
+                        ObjectKind::EnumCase => continue,
+                        ObjectKind::Unrecordable => return false,
+                        // Nothing rewrites an initialized readonly slot.
+                        ObjectKind::Frozen if no_dynamic(table) && initialized(obj, count) => {
+                            self.leaves.push(obj);
+                            continue;
+                        }
+                        ObjectKind::Frozen | ObjectKind::Recordable => {}
+                    }
+                }
+                if count == 0 && no_dynamic(table) {
                     // Held by what holds it in the value (a recorded slot copy, or a root copy).
                     self.leaves.push(obj);
                 } else {
