@@ -7,8 +7,9 @@
 //!   any array or property table the request writes (copy on write), so an untouched value is
 //!   recognised by identity alone ([`identical`], [`Recorded::untouched`]): the check of a request that
 //!   changed nothing costs one comparison per root and per object slot, nothing per array element or
-//!   string byte, and copies nothing at restore. An object with no declared slot and no dynamic
-//!   property (a `DateTimeImmutable`) is only marked: it can change only by gaining a dynamic property.
+//!   string byte, and copies nothing at restore. An object with no dynamic property and either no
+//!   declared slot (a `DateTimeImmutable`) or only initialized readonly slots of a final class is only
+//!   marked: it can change only by gaining a dynamic property (what its slots hold is compared too).
 //!   Objects of internal classes are recorded only when no method changes them (`DateTimeImmutable`,
 //!   `DateTimeZone`); a value holding others is compared against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
@@ -107,6 +108,14 @@ unsafe fn step(
                 // A recorded object is shared with the live value: its state then is in the record.
                 let then = recorded.and_then(|r| r.find(ob).map(|t| (t, r)));
                 if oa == ob && then.is_none() {
+                    // A leaf with slots (readonly, unchanged since recorded) may hold recorded objects:
+                    // each is compared with itself, once.
+                    if recorded.is_some_and(|r| r.is_leaf(ob)) && objects.insert(oa, ob).is_none() {
+                        for i in 0..zvals::slot_count((*ob).ce) {
+                            let slot = zvals::property_slot(ob, i);
+                            pending.push((slot, slot));
+                        }
+                    }
                     return true;
                 }
                 if how == How::Identity || class_info::is_enum((*oa).ce) {
@@ -342,9 +351,11 @@ pub struct Recorded {
     /// The positions in `slots` of the copies that hold a reference (refcounted values): the only ones
     /// release gives something back for.
     held: Vec<u32>,
-    /// Objects recorded without a copy of anything: no declared slot and no dynamic property
-    /// (`DateTimeImmutable`, empty `stdClass`). Not held: whatever holds them in the restored value is
-    /// held by the record or by the roots' copies, so they live as long as the record.
+    /// Objects recorded without a copy of anything: no dynamic property and no declared slot
+    /// (`DateTimeImmutable`, empty `stdClass`) or only initialized readonly ones of a final class
+    /// ([`ObjectKind::Frozen`]), so that gaining a dynamic property is the one way they change. Not
+    /// held: whatever holds them in the restored value is held by the record or by the roots' copies,
+    /// so they live as long as the record.
     leaves: Vec<*mut zend_object>,
     /// Position + 1 in `objects` per object handle ([`LEAF`]: in `leaves`; 0: not recorded), built
     /// the first time a structural comparison asks (a request that changed nothing never does).
@@ -573,7 +584,7 @@ impl Recorded {
             match kind_of(classes, ce) {
                 ObjectKind::EnumCase => return true,
                 ObjectKind::Unrecordable => return false,
-                ObjectKind::Recordable => {}
+                ObjectKind::Recordable | ObjectKind::Frozen => {}
             }
             self.reuse_spare();
             let count = zvals::slot_count(ce);
@@ -688,12 +699,19 @@ impl Recorded {
                         (found.1, found.2)
                     }
                 };
-                match kind {
-                    ObjectKind::EnumCase => continue,
-                    ObjectKind::Unrecordable => return false,
-                    ObjectKind::Recordable => {}
-                }
                 let table = (*obj).properties;
+                if !matches!(kind, ObjectKind::Recordable) {
+                    match kind {
+                        ObjectKind::EnumCase => continue,
+                        ObjectKind::Unrecordable => return false,
+                        // Nothing rewrites an initialized readonly slot.
+                        ObjectKind::Frozen if no_dynamic(table) && initialized(obj, count) => {
+                            self.leaves.push(obj);
+                            continue;
+                        }
+                        ObjectKind::Frozen | ObjectKind::Recordable => {}
+                    }
+                }
                 if count == 0 && no_dynamic(table) {
                     // Held by what holds it in the value (a recorded slot copy, or a root copy).
                     self.leaves.push(obj);
@@ -739,6 +757,15 @@ impl Recorded {
         self.objects.get(at.checked_sub(1)?).filter(|r| std::ptr::eq(r.object, obj))
     }
 
+    /// Whether `obj` was recorded as a leaf.
+    ///
+    /// # Safety
+    /// `obj` must be a live object.
+    unsafe fn is_leaf(&self, obj: *mut zend_object) -> bool {
+        // SAFETY: as above; a leaf lives as long as the record, so its handle is not reused meanwhile.
+        self.by_handle().get(unsafe { (*obj).handle } as usize) == Some(&LEAF)
+    }
+
     /// Whether `obj` was recorded as a leaf and has gained a dynamic property since: the only way a
     /// leaf changes in place.
     ///
@@ -749,7 +776,7 @@ impl Recorded {
         unsafe {
             let handle = (*obj).handle as usize;
             // A leaf lives as long as the record, so its handle is not reused meanwhile.
-            self.by_handle().get(handle) == Some(&LEAF) && dynamic_values((*obj).properties).next().is_some()
+            self.by_handle().get(handle) == Some(&LEAF) && !no_dynamic((*obj).properties)
         }
     }
 
@@ -773,14 +800,12 @@ impl Recorded {
                 let obj = then.object;
                 let live = (*obj).properties_table.as_ptr();
                 let recorded = self.slots.as_ptr().add(then.first_slot);
-                for i in 0..zvals::slot_count(then.ce) {
-                    let (a, b) = (live.add(i), recorded.add(i));
-                    // The same value bits and type info (what a slot nothing wrote holds) is the same
-                    // value; otherwise the type decides what counts (a null's value bits do not).
-                    let same_bits = (*a).value.lval == (*b).value.lval && (*a).u1.type_info == (*b).u1.type_info;
-                    if !(same_bits || identical(a, b)) {
-                        return false;
-                    }
+                let count = zvals::slot_count(then.ce);
+                // Usually nothing wrote a slot: the slots are then bit for bit their copies, which one
+                // pass over the object's slots tells without a branch per slot. Otherwise each slot
+                // is looked at as below.
+                if !same_slot_bits(live, recorded, count) && !slots_unchanged(live, recorded, count) {
+                    return false;
                 }
                 let same_table = if then.dynamic.is_null() {
                     no_dynamic((*obj).properties)
@@ -846,6 +871,40 @@ impl Recorded {
     }
 }
 
+/// Whether the `count` zvals at `a` and at `b` are the same bytes (value, type info and the engine's
+/// extra word alike): one pass with no branch per slot, which the compiler turns into vector code.
+///
+/// # Safety
+/// Both must point to `count` readable zvals.
+#[inline(always)]
+unsafe fn same_slot_bits(a: *const zval, b: *const zval, count: usize) -> bool {
+    const WORDS: usize = std::mem::size_of::<zval>() / std::mem::size_of::<u64>();
+    // SAFETY: as above; a zval is two 8-byte words, 8-byte aligned.
+    let (a, b) = unsafe {
+        (
+            std::slice::from_raw_parts(a.cast::<u64>(), count * WORDS),
+            std::slice::from_raw_parts(b.cast::<u64>(), count * WORDS),
+        )
+    };
+    a.iter().zip(b).fold(0, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+/// Whether each of the `count` live slots at `live` still holds the value its copy at `recorded`
+/// holds: the same value bits and type info (what a slot nothing wrote holds), or, where those differ,
+/// the same value as the type decides it (a null's value bits do not count).
+///
+/// # Safety
+/// Both must point to `count` live zvals.
+unsafe fn slots_unchanged(live: *const zval, recorded: *const zval, count: usize) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        (0..count).all(|i| {
+            let (a, b) = (live.add(i), recorded.add(i));
+            ((*a).value.lval == (*b).value.lval && (*a).u1.type_info == (*b).u1.type_info) || identical(a, b)
+        })
+    }
+}
+
 /// Whether recording has to look into `z`: objects, PHP references, and arrays other than
 /// engine-immutable ones (which hold neither; told by the zval's own type flags, without reading the
 /// array).
@@ -888,6 +947,11 @@ enum ObjectKind {
     EnumCase,
     /// Its whole state is its property table (module comment).
     Recordable,
+    /// Recordable, of a final user class whose every declared slot is `readonly`: once each one is
+    /// initialized, nothing rewrites it (`unset()`, references and Reflection writes throw; PHP 8.4's
+    /// `resetAsLazy*()` leaves the readonly properties of a final class alone), so such an object
+    /// changes in place only by gaining a dynamic property, and is recorded as a leaf.
+    Frozen,
     Unrecordable,
 }
 
@@ -899,6 +963,8 @@ impl ObjectKind {
         unsafe {
             if class_info::is_enum(ce) {
                 Self::EnumCase
+            } else if plain(ce) && frozen_class(ce) {
+                Self::Frozen
             } else if plain(ce) || immutable_internal(ce) {
                 Self::Recordable
             } else {
@@ -906,6 +972,30 @@ impl ObjectKind {
             }
         }
     }
+}
+
+/// Whether `ce` is final and every declared slot of it (its parents' included) is `readonly`.
+///
+/// # Safety
+/// `ce` must be a live, linked class.
+unsafe fn frozen_class(ce: *mut ffi::zend_class_entry) -> bool {
+    // SAFETY: as above; a linked class has one property info per slot.
+    unsafe {
+        (*ce).ce_flags & zend::ZEND_ACC_FINAL != 0
+            && (0..zvals::slot_count(ce)).all(|i| {
+                let info = zvals::slot_info(ce, i);
+                !info.is_null() && (*info).flags & zend::ZEND_ACC_READONLY != 0
+            })
+    }
+}
+
+/// Whether every declared slot of `obj` (`count` of them) is initialized.
+///
+/// # Safety
+/// `obj` must be a live object with `count` slots.
+unsafe fn initialized(obj: *mut zend_object, count: usize) -> bool {
+    // SAFETY: as above.
+    unsafe { (0..count).all(|i| zend::type_of(zvals::property_slot(obj, i)) != IS_UNDEF) }
 }
 
 /// Drops `z`'s reference, by a plain decrement when it is not the last one; `z` is left null.

@@ -76,6 +76,24 @@ pub const STATIC_PROPERTY: [u8; 14] = [
 ];
 const WRITES: &[u8] = STATIC_PROPERTY.split_at(10).0;
 
+/// One bit per engine opcode: set for those of `opcodes` (a lookup that costs no search).
+const fn opcode_set(opcodes: &[u8]) -> [u64; 4] {
+    let mut set = [0u64; 4];
+    let mut i = 0;
+    while i < opcodes.len() {
+        set[(opcodes[i] / 64) as usize] |= 1 << (opcodes[i] % 64);
+        i += 1;
+    }
+    set
+}
+
+const STATIC_PROPERTY_SET: [u64; 4] = opcode_set(&STATIC_PROPERTY);
+const WRITES_SET: [u64; 4] = opcode_set(WRITES);
+
+fn in_set(set: &[u64; 4], opcode: u8) -> bool {
+    set[usize::from(opcode / 64)] & (1 << (opcode % 64)) != 0
+}
+
 /// The function-level opcodes: method statics (restored at their first `static` statement).
 #[cfg(not(php83))]
 const FUNCTION_OPCODES: [u8; 3] = [BIND_STATIC, RETURN, RETURN_BY_REF];
@@ -90,7 +108,7 @@ pub fn hooked() -> impl Iterator<Item = u8> {
 
 /// Whether `opcode` (an engine opcode) addresses a static property.
 pub fn is_static_property(opcode: u8) -> bool {
-    STATIC_PROPERTY.contains(&opcode)
+    in_set(&STATIC_PROPERTY_SET, opcode)
 }
 
 fn is_static_statement(opcode: u8) -> bool {
@@ -307,7 +325,7 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
                 return true;
             }
         }
-        if WRITES.contains(&opcode) {
+        if in_set(&WRITES_SET, opcode) {
             engine::watch(info);
         }
         false
