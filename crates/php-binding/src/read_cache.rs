@@ -140,14 +140,35 @@ impl BackendCache {
     /// The outcome remembered for `key` while it is still valid (tagged with `epoch`; a hit not
     /// expired, `now` being the clock, read at most once per batch), counted: `count` is added to the
     /// hits or the misses. `None`: the shared index must be asked.
-    fn known(&mut self, key: &[u8], epoch: u64, count: u64, now: &mut Option<u64>) -> Option<&Lookup> {
-        let outcome = self.slots.get(key).filter(|s| s.epoch == epoch).map(|s| &s.outcome)?;
-        match outcome {
+    ///
+    /// With `revalidate`, a hit remembered before the last change (usually another key's) is checked
+    /// against that backend's index: while the entry is still the same version with the same expiry,
+    /// the copy is valid at `epoch` (read before this call) and the slot takes it. The index fetch marks
+    /// the entry recently used, as every hit must between two stores (§9.2); `has()` passes `None`.
+    fn known(
+        &mut self,
+        revalidate: Option<&Backend>,
+        key: &[u8],
+        epoch: u64,
+        count: u64,
+        now: &mut Option<u64>,
+    ) -> Option<&Lookup> {
+        let slot = self.slots.get_mut(key)?;
+        if slot.epoch != epoch {
+            let (Some(backend), Lookup::Hit(local)) = (revalidate, &slot.outcome) else {
+                return None;
+            };
+            if !backend.fetch(key).is_some_and(|e| e.version() == local.version && e.expires_ms() == local.expires_ms) {
+                return None;
+            }
+            slot.epoch = epoch;
+        }
+        match &slot.outcome {
             Lookup::Miss => self.misses += count,
             Lookup::Hit(local) if !expired_at(local, now) => self.hits += count,
             _ => return None,
         }
-        Some(outcome)
+        Some(&slot.outcome)
     }
 }
 
@@ -490,23 +511,10 @@ fn hot_from_lookup_cache(
         if !plain(bytes) {
             return HotLookup::No;
         }
-        let Some(Slot { epoch: e, outcome }) = cache.slots.get_mut(bytes) else {
-            return HotLookup::Stale;
-        };
-        let local = match outcome {
-            Lookup::Hit(local) if *e == epoch => local,
-            // The epoch moved, usually for another key: while the entry is still this version, with
-            // the same expiry, the copy is valid at `epoch` (read before this lookup), as `index` would
-            // find; the lookup marks the entry recently used.
-            Lookup::Hit(local)
-                if backend.fetch(bytes).is_some_and(|entry| {
-                    entry.version() == local.version && entry.expires_ms() == local.expires_ms
-                }) =>
-            {
-                *e = epoch;
-                local
-            }
-            Lookup::Miss if *e == epoch => return HotLookup::No,
+        // Expired or unknown: the index decides (`fetch_hot` takes the full path for an expired key).
+        let local = match cache.known(Some(backend), bytes, epoch, 0, &mut None) {
+            Some(Lookup::Hit(local)) => local,
+            Some(Lookup::Miss) => return HotLookup::No,
             _ => return HotLookup::Stale,
         };
         let LocalValue::Built(blueprint) = &local.value else {
@@ -520,7 +528,7 @@ fn hot_from_lookup_cache(
             key,
             key_len: bytes.len(),
             interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
-            backend_id: cache.backend_id,
+            backend_id: backend.instance_id(),
             epoch,
             version: local.version,
             expires_ms: local.expires_ms,
@@ -550,7 +558,7 @@ pub unsafe fn fetch_ready_many<'k>(
         let cache = c.backend(tier, backend);
         for (key, slot) in slots {
             let (key, slot) = (&key[..], *slot);
-            let looked = match cache.known(key, epoch, 1, &mut now) {
+            let looked = match cache.known(Some(backend), key, epoch, 1, &mut now) {
                 Some(Lookup::Hit(local)) => {
                     if let LocalValue::Built(blueprint) = &local.value {
                         if let Some(ready) = blueprint.ready_root() {
@@ -574,7 +582,7 @@ pub unsafe fn fetch_ready_many<'k>(
 fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
     let epoch = backend.epoch();
     CACHE.with_borrow_mut(|c| {
-        c.backend(tier, backend).known(key, epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown)
+        c.backend(tier, backend).known(Some(backend), key, epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown)
     })
 }
 
@@ -585,7 +593,7 @@ fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
 pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
     let epoch = backend.epoch();
     let known = CACHE.with_borrow_mut(|c| {
-        c.backend(tier, backend).known(key, epoch, 0, &mut None).map(|outcome| matches!(outcome, Lookup::Hit(_)))
+        c.backend(tier, backend).known(None, key, epoch, 0, &mut None).map(|outcome| matches!(outcome, Lookup::Hit(_)))
     });
     if let Some(present) = known {
         return present;
