@@ -498,29 +498,46 @@ impl Backend {
     /// recently used. A presence test does not use the value (`apcu_exists()` does not count it either).
     /// A walk disturbed `MAX_READ_ATTEMPTS` times in a row answers false, as a lookup does.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.indexed(key, entry::key_hash(key), true).unwrap_or(false)
+        self.read_unheld(key, entry::key_hash(key), |h| self.live(h)) == Some(Some(true))
     }
 
-    /// Whether the index holds an entry for `key` (only a live one when `live_only`), from a walk that
-    /// holds nothing; `None` when walks kept being disturbed (`MAX_READ_ATTEMPTS` times in a row).
-    fn indexed(&self, key: &[u8], hash: u64, live_only: bool) -> Option<bool> {
-        let found = || self.find(key, hash).is_some_and(|(_, h)| !live_only || self.live(&h));
+    /// The version of `key`'s live entry (as [`EntryRef::version`]), from a walk alone, with nothing
+    /// held, counted or marked recently used: for bookkeeping entries a lookup would only ask for their
+    /// version. `None` for no live entry, or when walks kept being disturbed.
+    pub fn version_of(&self, key: &[u8]) -> Option<u64> {
+        let region = &self.0.region;
+        let version = |h: &EntryHeader| {
+            if h.is_int() {
+                // Read during the walk: a garbage header (memory freed under it) is bounds-checked first.
+                region.contains(h.value_off(), 8).then(|| integer::int_version(h.version, h.int_value(region)))
+            } else {
+                Some(h.version)
+            }
+        };
+        self.read_unheld(key, entry::key_hash(key), |h| self.live(h).then(|| version(h)).flatten()).flatten().flatten()
+    }
+
+    /// What `read` makes of the index's entry for `key` (`Some(None)`: no entry), from a walk that holds
+    /// nothing: `read` runs inside the walk, and its answer is kept only if nothing the walk read was
+    /// freed meanwhile. `None` when walks kept being disturbed (`MAX_READ_ATTEMPTS` times in a row).
+    fn read_unheld<T>(&self, key: &[u8], hash: u64, read: impl Fn(&EntryHeader) -> T) -> Option<Option<T>> {
+        let found = || self.find(key, hash).map(|(_, h)| read(&h));
         for _ in 0..MAX_READ_ATTEMPTS {
             match self.0.readers.begin_walk(self.word(EPOCH)) {
                 Some(walk) => {
-                    let present = found();
+                    let answer = found();
                     if walk.end() {
-                        return Some(present);
+                        return Some(answer);
                     }
                 }
                 // Without a reader slot: the free generation did not move, so nothing the walk read was
                 // freed under it (see `lookup_without_slot`).
                 None => {
                     let generation = self.0.readers.free_generation();
-                    let present = found();
+                    let answer = found();
                     std::sync::atomic::fence(Ordering::Acquire);
                     if self.0.readers.free_generation() == generation {
-                        return Some(present);
+                        return Some(answer);
                     }
                 }
             }
@@ -773,7 +790,7 @@ impl Backend {
     /// happened at that walk, before any store that follows it.
     pub fn delete(&self, key: &[u8]) -> bool {
         let hash = entry::key_hash(key);
-        if self.indexed(key, hash, false) == Some(false) {
+        if self.read_unheld(key, hash, |_| ()) == Some(None) {
             return false;
         }
         let Ok(_g) = self.lock() else { return false };

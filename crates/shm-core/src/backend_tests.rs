@@ -173,6 +173,24 @@ fn delete_many_removes_what_exists_and_moves_the_epoch_once() {
 }
 
 #[test]
+fn version_of_matches_a_lookup_without_counting() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(8 * MB).with_clock(clock.clone());
+    b.store(b"v", 1, b"bytes", 1).unwrap();
+    b.increment(b"n", 5).unwrap();
+    assert_eq!(b.version_of(b"v"), Some(b.peek(b"v").unwrap().version()));
+    let before = b.version_of(b"n");
+    assert_eq!(before, Some(b.peek(b"n").unwrap().version()));
+    b.increment(b"n", 1).unwrap();
+    assert_ne!(b.version_of(b"n"), before, "an integer's version follows its value");
+    assert_eq!(b.version_of(b"absent"), None);
+    clock.advance_ms(1000);
+    assert_eq!(b.version_of(b"v"), None, "expired");
+    let s = b.stats();
+    assert_eq!((s.hits, s.misses), (0, 0));
+}
+
+#[test]
 fn an_overflowing_ttl_means_no_expiry() {
     let clock = ManualClock::new(1000);
     let b = volatile(8 * MB).with_clock(clock.clone());

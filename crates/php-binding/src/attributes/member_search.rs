@@ -39,16 +39,19 @@ thread_local! {
 
 /// The creation stamp's key, in the internal key space (not a class blob: class names never start
 /// with NUL; not a member entry: those continue with the RFC prefix).
-pub fn stamp_key(tier: Tier) -> Vec<u8> {
-    [plan::reserved_prefix(tier), b"\0members-created"].concat()
+pub fn stamp_key(tier: Tier) -> &'static [u8] {
+    match tier {
+        Tier::Volatile => b"volatile_static_class:\0members-created",
+        Tier::Pinned => b"pinned_static_class:\0members-created",
+    }
 }
 
 /// After the store of a member entry that did not exist before.
 pub fn note_created(tier: Tier, backend: &Backend) {
     let key = stamp_key(tier);
-    if backend.store(&key, TAG_NULL, &[], 0).is_err() {
+    if backend.store(key, TAG_NULL, &[], 0).is_err() {
         // A stamp that cannot move must not vouch for old answers.
-        backend.delete(&key);
+        backend.delete(key);
     }
 }
 
@@ -85,11 +88,11 @@ pub fn member_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>
 /// The stamp's current version, storing it first when missing; `None` when it cannot be stored.
 fn stamp_version(tier: Tier, backend: &Backend) -> Option<u64> {
     let key = stamp_key(tier);
-    if let Some(version) = backend.peek(&key).map(|e| e.version()) {
+    if let Some(version) = backend.version_of(key) {
         return Some(version);
     }
-    backend.store(&key, TAG_NULL, &[], 0).ok()?;
-    backend.peek(&key).map(|e| e.version())
+    backend.store(key, TAG_NULL, &[], 0).ok()?;
+    backend.version_of(key)
 }
 
 /// Keys of the live entries starting with `prefix`. A walk that cannot proceed (the backend's lock
@@ -104,6 +107,20 @@ fn stored_keys(backend: &Backend, prefix: &[u8]) -> Vec<Vec<u8>> {
         match next {
             Some(c) if !stuck => cursor = c,
             _ => return keys,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamp_keys_are_internal_keys_no_class_or_member_can_have() {
+        for tier in [Tier::Volatile, Tier::Pinned] {
+            let (key, prefix) = (stamp_key(tier), plan::reserved_prefix(tier));
+            assert!(key.starts_with(prefix) && key[prefix.len()] == 0);
+            assert!(!key[prefix.len() + 1..].starts_with(&plan::members_prefix(tier, b"")[prefix.len() + 1..]));
         }
     }
 }

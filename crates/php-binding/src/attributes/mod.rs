@@ -190,7 +190,7 @@ pub fn property_key(tier: Tier, class: &[u8], prop: &[u8]) -> Vec<u8> {
 /// Entries of the internal key space that are bookkeeping, not attribute state (`info()` does not
 /// count them).
 pub fn bookkeeping_entries(tier: Tier, backend: &Backend) -> u64 {
-    u64::from(backend.peek(&member_search::stamp_key(tier)).is_some())
+    u64::from(backend.contains(member_search::stamp_key(tier)))
 }
 
 /// Whether `key` is a bookkeeping entry of the internal key space (hidden from operators too).
