@@ -17,6 +17,7 @@
  *                             killed holding it
  *   W V|P key ms t            a set() that may wait on a slow holder took ms milliseconds, ending at t
  *   Q epoch                   volatile clear() about to run (after bumping vclear_epoch)
+ *   Y                         an unannounced volatile clear() about to run (SC_LOAD_WIPE=1: a simulated wipe)
  *   L why                     hot volatile sentinels found missing; why = excused|unexcused …
  *   X what                    an invariant broken (crc mismatch, unavailable backend, unlock false …)
  * Lines are written with one write() each; a worker killed mid-line leaves at most a torn last line.
@@ -293,6 +294,12 @@ try {
             }
             break;
         case 'vclear':
+            if (getenv('SC_LOAD_WIPE') === '1') {
+                // The verdict's self-test: a clear() that leaves vclear_epoch alone is what a wipe looks like.
+                out('Y');
+                V::clear();
+                break;
+            }
             $e = P::increment('vclear_epoch');
             if ($e % 2 === 0) {                 // a previous clearer died mid-way: make it odd again
                 $e = P::increment('vclear_epoch');

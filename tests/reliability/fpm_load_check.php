@@ -67,6 +67,7 @@ $holders = [];          // "V|P key" => [[pid, since]]
 $waits = [];            // [["V|P key", ms, end]]
 $maxWait = 0;
 $clears = 0;
+$wipes = 0;             // unannounced clear() calls (SC_LOAD_WIPE=1, the verdict's self-test)
 $sentinelLosses = ['excused' => 0, 'unexcused' => 0];
 $torn = 0;
 $slowSurvived = 0;
@@ -130,6 +131,9 @@ foreach (glob("$work/log/*.log") as $file) {
                 break;
             case 'Q':
                 $clears++;
+                break;
+            case 'Y':
+                $wipes++;
                 break;
             case 'L':
                 $sentinelLosses[$p[1]]++;
@@ -399,6 +403,9 @@ if ($pinnedFailures !== []) {
     }
     $notes[] = 'pinned set() returned false: ' . implode(', ', $by) . sprintf('; %d in the first half of the run, %d in the second', $early, count($failureTimes) - $early);
     $notes[] = 'first failures: ' . implode(' | ', array_slice($pinnedFailures, 0, 3));
+}
+if ($wipes > 0) {
+    $notes[] = "$wipes unannounced volatile clear() (SC_LOAD_WIPE=1): simulated wipes, which must show as violations";
 }
 foreach ($notes as $n) {
     echo "fpm_load: note: $n\n";

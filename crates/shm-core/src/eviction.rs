@@ -11,8 +11,17 @@
 //! the whole cache. Entries a reader may still hold (retired) end a run too. Expired entries are purged
 //! rather than evicted: every one a walk meets, plus a small sweep of the index per store under pressure.
 //! No step scans the whole index or heap: each is bounded by a multiple of the request's size.
+//!
+//! Second chances are limited (`SECOND_CHANCES` blocks, and a walk's first pass over the heap): when
+//! most entries are read between two passes of the hand, a large store finds no run of unread ones.
+//! Past that a walk still spares *hot* entries, those read on average at least once every
+//! `HOT_MUTATIONS` changes of the backend since they were stored (their hit count against the mutation
+//! epoch's advance since their version): an entry read between every two stores stays (spec §9.2) while
+//! merely warm entries go. Only past a second budget (`HOT_SPARES` entries spared, or two passes over
+//! the heap), with hot entries everywhere, does a walk take whatever run comes next, so that a store
+//! always makes progress.
 
-use crate::allocator::{self, Block, BlockKind, Step};
+use crate::allocator::{self, Block, BlockKind, HeapWalk, Step};
 use crate::backend::{Backend, BackendKind, EVICTED_BYTES, EVICTIONS, EXPIRATIONS, EXPIRY_HAND};
 use crate::entry::{self, EntryHeader};
 use std::sync::atomic::Ordering;
@@ -23,13 +32,29 @@ const PRESSURE_SWEEP: u64 = 2;
 /// `MIN_WALK`); compaction's search for a window walks that far too.
 pub(crate) const WALK_FACTOR: u64 = 8;
 pub(crate) const MIN_WALK: u64 = 64 << 10;
-/// Blocks a walk inspects giving second chances; past that it takes the next run whatever the reference
-/// bits say. Counted in blocks, not bytes: a block costs the walk the same whatever its size, and a
-/// byte budget let a large store evict entries read on every request (the FPM load test's sentinels)
-/// after a few large blocks.
+/// Blocks a walk inspects giving second chances; past that it spares only hot entries. Counted in
+/// blocks, not bytes: a block costs the walk the same whatever its size, and a byte budget let a large
+/// store evict entries read on every request (the FPM load test's sentinels) after a few large blocks.
 const SECOND_CHANCES: u64 = 512;
+/// Hot entries a walk spares (until the end of its second pass over the heap); past that it takes the
+/// next run whatever was read. Hot entries are few in any cache that needs eviction, so a walk rarely
+/// spares more than a handful; the budget bounds a store's work when nearly everything is hot (each
+/// spare costs the walk one run at most).
+const HOT_SPARES: u64 = 64;
+/// An entry is hot when it was read at least once per this many mutations of its backend (on average,
+/// since it was stored). A store is one mutation and the eviction that makes room for it another, so an
+/// entry read between every two stores is well within it.
+const HOT_MUTATIONS: u64 = 4;
 /// Rounds of making room a store attempts before it gives up (each round does real work).
 pub(crate) const MAX_ROUNDS: usize = 4;
+
+/// What a walk may still spare: the mutation epoch and heap span when it started, and how many hot
+/// entries it spared.
+struct Chances {
+    epoch: u64,
+    heap: u64,
+    spared: u64,
+}
 
 /// What a walk makes of one block.
 pub(crate) enum Walked {
@@ -114,12 +139,13 @@ impl Backend {
     /// expired (purged) or not read lately (evicted). False when nothing can go.
     pub(crate) fn free_table_slot(&self, now: u64) -> bool {
         let alloc = &self.0.alloc;
+        let mut chances = self.chances();
         let mut walk = alloc.walk(2 * (alloc.top() - alloc.heap_start()) + MIN_WALK);
         while let Some(step) = walk.next() {
             let Step::Block(b) = step else { continue };
             let victim = match self.walked(&b, now) {
                 Walked::Space(Some(h)) => Some((h, true)),
-                Walked::Live(h) if walk.blocks > SECOND_CHANCES || !self.second_chance(&h) => Some((h, false)),
+                Walked::Live(h) if self.evictable(&h, &walk, &mut chances) => Some((h, false)),
                 _ => None,
             };
             if let Some((h, expired)) = victim {
@@ -132,6 +158,26 @@ impl Backend {
         false
     }
 
+    /// A walk's budgets, taken when it starts.
+    fn chances(&self) -> Chances {
+        let heap = self.0.alloc.top() - self.0.alloc.heap_start();
+        Chances { epoch: self.epoch(), heap, spared: 0 }
+    }
+
+    /// Whether walk `walk` (which has just met `h`) may evict entry `h`: on its first pass over the heap
+    /// and within `SECOND_CHANCES` blocks, unless `h` was read since a walk last passed it (its second
+    /// chance); then, until the end of its second pass and for `HOT_SPARES` entries, unless `h` is hot;
+    /// past that, always. A walk that comes round again met every entry once already and cleared the
+    /// bits it found: it tells hot entries from the rest by their reads, not their bits.
+    fn evictable(&self, h: &EntryHeader, walk: &HeapWalk, chances: &mut Chances) -> bool {
+        if walk.walked <= chances.heap && walk.blocks <= SECOND_CHANCES {
+            return !self.second_chance(h);
+        }
+        let spare = walk.walked <= 2 * chances.heap && chances.spared < HOT_SPARES && self.hot(h, chances.epoch);
+        chances.spared += u64::from(spare);
+        !spare
+    }
+
     /// True (and the bit cleared) when entry `h` was read since the walk last passed it.
     fn second_chance(&self, h: &EntryHeader) -> bool {
         let usage = self.word(h.off + entry::USAGE);
@@ -140,6 +186,14 @@ impl Backend {
         }
         usage.fetch_and(!entry::REFERENCED_BIT, Ordering::Relaxed);
         true
+    }
+
+    /// True when entry `h` was read at least once per `HOT_MUTATIONS` mutations since it was stored (its
+    /// version is the epoch of its store; `epoch` is the current one).
+    fn hot(&self, h: &EntryHeader, epoch: u64) -> bool {
+        let usage = self.word(h.off + entry::USAGE).load(Ordering::Relaxed);
+        let hits = (usage & !entry::FROZEN_BIT) / entry::HIT_UNIT;
+        hits > 0 && hits.saturating_mul(HOT_MUTATIONS) >= epoch.saturating_sub(h.version)
     }
 
     /// Leaves the walk cursor at `at` (a block boundary, or the end of the used heap: then its start).
@@ -189,10 +243,11 @@ impl Backend {
     }
 
     /// Evicts the entries of the first run of adjacent free, expired or cold blocks (from the cursor) that
-    /// covers `size` bytes, giving read entries a second chance within the walk budget. True when a run
-    /// was found and emptied.
+    /// covers `size` bytes, sparing read and hot entries within the walk's budgets (see `evictable`).
+    /// True when a run was found and emptied.
     fn evict_run(&self, size: u64, now: u64) -> bool {
         let alloc = &self.0.alloc;
+        let mut chances = self.chances();
         let limit = (WALK_FACTOR * size).max(MIN_WALK);
         let mut run_bytes = 0u64;
         let mut run: Vec<(EntryHeader, bool)> = Vec::new();
@@ -208,10 +263,9 @@ impl Backend {
                     continue;
                 }
             };
-            let forced = walk.blocks > SECOND_CHANCES;
             match self.walked(&b, now) {
                 Walked::Space(expired) => run.extend(expired.map(|h| (h, true))),
-                Walked::Live(h) if forced || !self.second_chance(&h) => run.push((h, false)),
+                Walked::Live(h) if self.evictable(&h, &walk, &mut chances) => run.push((h, false)),
                 Walked::Live(_) | Walked::Fixed => {
                     run.clear();
                     run_bytes = 0;

@@ -58,6 +58,81 @@ fn entries_read_between_large_stores_survive_when_a_cold_run_lies_further_on() {
     v.verify().unwrap();
 }
 
+/// A small deterministic generator for the workloads below (a 64-bit LCG's high bits).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn entries_read_between_every_two_stores_survive_heavy_eviction_of_warm_entries() {
+    // The FPM load test's volatile traffic (tests/reliability/fpm_load_app.php), in one process: 8 hot
+    // sentinels read before every store, 4,096 keys of 0.1-8 KB (16 MB of demand on 8 MB) of which twelve
+    // random ones are looked up per store, so that most entries are read between two passes of the clock
+    // hand, and one store in twenty of a 16-128 KiB value, which needs a run of a dozen blocks or more.
+    // Before the hot rule, a walk that ran out of second chances among the warm entries took whatever run
+    // came next: a sentinel went within 8,000 stores.
+    let (_seg, p) = backends(8 * MB, 0);
+    let v = p.volatile.unwrap();
+    let sentinels: Vec<String> = (0..8).map(|i| format!("sentinel:{i}")).collect();
+    for s in &sentinels {
+        v.store(s.as_bytes(), 2, s.as_bytes(), 0).unwrap();
+    }
+    let mut rng = Lcg(7);
+    for step in 0..30_000 {
+        for s in &sentinels {
+            let found = v.fetch(s.as_bytes()).map(|e| e.value() == s.as_bytes());
+            assert_eq!(found, Some(true), "{s} lost at store {step} ({:?})", v.stats());
+        }
+        for _ in 0..12 {
+            v.fetch(format!("v:{}", rng.below(4096)).as_bytes());
+        }
+        let (key, len) = if rng.below(20) == 0 {
+            (format!("vl:{}", rng.below(256)), 16 * KB as u64 + rng.below(112 * KB as u64))
+        } else {
+            (format!("v:{}", rng.below(4096)), 100 + rng.below(8092))
+        };
+        v.store(key.as_bytes(), 2, &vec![step as u8; len as usize], 0)
+            .unwrap_or_else(|e| panic!("store {step} of {len} bytes failed: {e:?}"));
+    }
+    assert!(v.stats().evictions > 10_000, "the workload evicts all the time: {:?}", v.stats());
+    v.verify().unwrap();
+}
+
+#[test]
+fn entries_read_between_every_two_stores_survive_a_walk_that_comes_round_again() {
+    // Large values only (the FPM load test's store loops: 256 keys of 16-128 KiB), so that the heap holds
+    // a hundred blocks or so and a walk comes round to where it began well within its second chances;
+    // 64 lookups per store among the 256 keys, so that nearly every entry is read between two passes of
+    // the hand and the first pass often finds no run of unread ones. The second pass met the sentinels
+    // with the bit the first one had just cleared, and evicted them (within 14,000 stores, 4 seeds).
+    let (_seg, p) = backends(8 * MB, 0);
+    let v = p.volatile.unwrap();
+    let sentinels: Vec<String> = (0..8).map(|i| format!("sentinel:{i}")).collect();
+    for s in &sentinels {
+        v.store(s.as_bytes(), 2, s.as_bytes(), 0).unwrap();
+    }
+    let mut rng = Lcg(11);
+    for step in 0..20_000 {
+        for s in &sentinels {
+            let found = v.fetch(s.as_bytes()).map(|e| e.value() == s.as_bytes());
+            assert_eq!(found, Some(true), "{s} lost at store {step} ({:?})", v.stats());
+        }
+        for _ in 0..64 {
+            v.fetch(format!("vl:{}", rng.below(256)).as_bytes());
+        }
+        let len = 16 * KB as u64 + rng.below(112 * KB as u64);
+        v.store(format!("vl:{}", rng.below(256)).as_bytes(), 2, &vec![step as u8; len as usize], 0)
+            .unwrap_or_else(|e| panic!("store {step} of {len} bytes failed: {e:?}"));
+    }
+    assert!(v.stats().evictions > 10_000, "the workload evicts all the time: {:?}", v.stats());
+    v.verify().unwrap();
+}
+
 #[test]
 fn a_store_that_fits_in_fragmented_free_memory_moves_entries_instead_of_evicting() {
     let (_seg, p) = backends(8 * MB, 0);
