@@ -587,9 +587,9 @@ fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
 }
 
 /// `has()`: whether `key` has a live entry. The lookup cache answers while it knows (a hit not expired,
-/// or a miss, at the current epoch: a store since then moves the epoch, so every hit between two stores
-/// still reaches the index once and marks the entry recently used, §9.2); otherwise the index is asked
-/// and a miss is remembered. Counts no hit or miss (`apcu_exists()` does not either).
+/// or a miss, at the current epoch); otherwise a walk of the index does (`Backend::contains`), and a
+/// miss is remembered. A presence test is not a use: it counts no hit or miss and marks nothing
+/// recently used (`apcu_exists()` does neither).
 pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
     let epoch = backend.epoch();
     let known = CACHE.with_borrow_mut(|c| {
