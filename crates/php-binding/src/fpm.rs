@@ -313,12 +313,23 @@ pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result
     let at = |e: SegmentError| unable(&format!("{}/{name}: {e}", named::SHM_DIR));
     // The segment exists before the claim that names its pool part (readable by every user) does, so
     // nobody can learn a segment's name in time to plant an object there.
-    let (segment, created) = match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
-        Ok(s) => (s, true),
-        Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
-            (open_formatted(&name, binding).map_err(at)?, false)
+    let mut attempts = 0;
+    let (segment, created) = loop {
+        attempts += 1;
+        match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
+            Ok(s) => break (s, true),
+            Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
+                match open_formatted(&name, binding) {
+                    Ok(s) => break (s, false),
+                    // Gone between the two calls: the worker of this pool that created it lost the partition
+                    // claim and removed it again (below). Start over as the first to attach, so this worker
+                    // reports that reason too, not the vanished file.
+                    Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::ENOENT) && attempts < 4 => {}
+                    Err(e) => return Err(at(e)),
+                }
+            }
+            Err(e) => return Err(at(e)),
         }
-        Err(e) => return Err(at(e)),
     };
     if let Err(e) = claim_partition(&fpm.generation, partition, &name) {
         if created {
