@@ -298,7 +298,8 @@ pub fn delete_key(n: u32, key: &[u8]) -> Parsed<()> {
     key_given(n, key, || false)
 }
 
-/// [`key`] with the loaded-class test supplied (it runs only for a non-empty, unreserved key).
+/// The single-key rules with the loaded-class test supplied (it runs only for a non-empty, unreserved
+/// key): [`Call::full_key`] and [`delete_key`].
 fn key_given(n: u32, key: &[u8], class_loaded: impl FnOnce() -> bool) -> Parsed<()> {
     if key.is_empty() {
         return value_error(n, MSG_NON_EMPTY);
