@@ -408,7 +408,8 @@ pub fn has(tier: Tier, call: &Call) -> Parsed<()> {
     call.full_key(1, key)?;
     with_backend(tier, call, |backend| {
         // An RFC attribute key (§16.3) is present when the attribute state or an explicit entry is.
-        let present = attributes::addressed_unit(tier, key).is_some_and(|unit| peek_type(backend, &unit).is_some())
+        // Neither is a use of the value: nothing is counted or marked recently used.
+        let present = attributes::addressed_unit(tier, key).is_some_and(|unit| backend.contains(&unit))
             || read_cache::presence(tier, backend, key);
         call.ret().set_bool(present);
         Ok(())
