@@ -11,6 +11,7 @@
 
 use foldhash::HashMap;
 use std::cell::RefCell;
+use std::sync::LazyLock;
 
 use shm_core::Backend;
 
@@ -40,10 +41,11 @@ thread_local! {
 /// The creation stamp's key, in the internal key space (not a class blob: class names never start
 /// with NUL; not a member entry: those continue with the RFC prefix).
 pub fn stamp_key(tier: Tier) -> &'static [u8] {
-    match tier {
-        Tier::Volatile => b"volatile_static_class:\0members-created",
-        Tier::Pinned => b"pinned_static_class:\0members-created",
-    }
+    // Built once (a delete of a class-like key asks for it on every call).
+    static KEYS: LazyLock<[Vec<u8>; 2]> = LazyLock::new(|| {
+        [Tier::Volatile, Tier::Pinned].map(|t| [plan::reserved_prefix(t), b"\0members-created"].concat())
+    });
+    &KEYS[tier.index()]
 }
 
 /// After the store of a member entry that did not exist before.
@@ -116,11 +118,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stamp_keys_are_internal_keys_no_class_or_member_can_have() {
+    fn stamp_keys_are_per_tier_and_no_member_key_can_have_them() {
+        assert_ne!(stamp_key(Tier::Volatile), stamp_key(Tier::Pinned));
         for tier in [Tier::Volatile, Tier::Pinned] {
-            let (key, prefix) = (stamp_key(tier), plan::reserved_prefix(tier));
-            assert!(key.starts_with(prefix) && key[prefix.len()] == 0);
-            assert!(!key[prefix.len() + 1..].starts_with(&plan::members_prefix(tier, b"")[prefix.len() + 1..]));
+            assert!(!stamp_key(tier).starts_with(&plan::members_prefix(tier, b"")));
         }
     }
 }
