@@ -58,6 +58,23 @@ fn entries_read_between_large_stores_survive_when_a_cold_run_lies_further_on() {
     v.verify().unwrap();
 }
 
+/// Stores the 8 sentinels of the workloads below (read before every store) and returns their keys.
+fn store_sentinels(v: &Backend) -> Vec<String> {
+    let sentinels: Vec<String> = (0..8).map(|i| format!("sentinel:{i}")).collect();
+    for s in &sentinels {
+        v.store(s.as_bytes(), 2, s.as_bytes(), 0).unwrap();
+    }
+    sentinels
+}
+
+/// Reads every sentinel (a hit each), failing with the backend's figures if one is gone at store `step`.
+fn read_sentinels(v: &Backend, sentinels: &[String], step: usize) {
+    for s in sentinels {
+        let found = v.fetch(s.as_bytes()).map(|e| e.value() == s.as_bytes());
+        assert_eq!(found, Some(true), "{s} lost at store {step} ({:?})", v.stats());
+    }
+}
+
 /// A small deterministic generator for the workloads below (a 64-bit LCG's high bits).
 struct Lcg(u64);
 
@@ -78,16 +95,10 @@ fn entries_read_between_every_two_stores_survive_heavy_eviction_of_warm_entries(
     // came next: a sentinel went within 8,000 stores.
     let (_seg, p) = backends(8 * MB, 0);
     let v = p.volatile.unwrap();
-    let sentinels: Vec<String> = (0..8).map(|i| format!("sentinel:{i}")).collect();
-    for s in &sentinels {
-        v.store(s.as_bytes(), 2, s.as_bytes(), 0).unwrap();
-    }
+    let sentinels = store_sentinels(&v);
     let mut rng = Lcg(7);
     for step in 0..30_000 {
-        for s in &sentinels {
-            let found = v.fetch(s.as_bytes()).map(|e| e.value() == s.as_bytes());
-            assert_eq!(found, Some(true), "{s} lost at store {step} ({:?})", v.stats());
-        }
+        read_sentinels(&v, &sentinels, step);
         for _ in 0..12 {
             v.fetch(format!("v:{}", rng.below(4096)).as_bytes());
         }
@@ -112,16 +123,10 @@ fn entries_read_between_every_two_stores_survive_a_walk_that_comes_round_again()
     // with the bit the first one had just cleared, and evicted them (within 14,000 stores, 4 seeds).
     let (_seg, p) = backends(8 * MB, 0);
     let v = p.volatile.unwrap();
-    let sentinels: Vec<String> = (0..8).map(|i| format!("sentinel:{i}")).collect();
-    for s in &sentinels {
-        v.store(s.as_bytes(), 2, s.as_bytes(), 0).unwrap();
-    }
+    let sentinels = store_sentinels(&v);
     let mut rng = Lcg(11);
     for step in 0..20_000 {
-        for s in &sentinels {
-            let found = v.fetch(s.as_bytes()).map(|e| e.value() == s.as_bytes());
-            assert_eq!(found, Some(true), "{s} lost at store {step} ({:?})", v.stats());
-        }
+        read_sentinels(&v, &sentinels, step);
         for _ in 0..64 {
             v.fetch(format!("vl:{}", rng.below(256)).as_bytes());
         }
