@@ -863,27 +863,28 @@ impl Recorded {
     }
 }
 
-/// Whether the `count` zvals at `a` and at `b` are the same bytes (value, type info and the engine's
-/// extra word alike): one pass with no branch per slot, which the compiler turns into vector code.
+/// Whether the `count` zvals at `a` and at `b` hold the same type info and, for the types that have one
+/// (from `IS_LONG` on), the same value bits: one pass with no branch per slot, which the compiler turns
+/// into vector code. A null's or a boolean's value bits are masked out, not compared (they are not part
+/// of the value, and the engine leaves them uninitialised), and so is the extra word.
 ///
 /// # Safety
 /// Both must point to `count` readable zvals.
 #[inline(always)]
 unsafe fn same_slot_bits(a: *const zval, b: *const zval, count: usize) -> bool {
-    const WORDS: usize = std::mem::size_of::<zval>() / std::mem::size_of::<u64>();
-    // SAFETY: as above; a zval is two 8-byte words, 8-byte aligned.
-    let (a, b) = unsafe {
-        (
-            std::slice::from_raw_parts(a.cast::<u64>(), count * WORDS),
-            std::slice::from_raw_parts(b.cast::<u64>(), count * WORDS),
-        )
-    };
-    a.iter().zip(b).fold(0, |diff, (x, y)| diff | (x ^ y)) == 0
+    // SAFETY: as above.
+    let (a, b) = unsafe { (std::slice::from_raw_parts(a, count), std::slice::from_raw_parts(b, count)) };
+    a.iter().zip(b).fold(0u64, |diff, (x, y)| {
+        // SAFETY: readable zvals; the value bits only count where the mask keeps them.
+        let (tx, ty, vx, vy) = unsafe { (x.u1.type_info, y.u1.type_info, x.value.lval, y.value.lval) };
+        let valued = 0u64.wrapping_sub(u64::from(tx & 0xff >= IS_LONG));
+        diff | u64::from(tx ^ ty) | ((vx ^ vy) as u64 & valued)
+    }) == 0
 }
 
 /// Whether each of the `count` live slots at `live` still holds the value its copy at `recorded`
-/// holds: the same value bits and type info (what a slot nothing wrote holds), or, where those differ,
-/// the same value as the type decides it (a null's value bits do not count).
+/// holds: the same type info and (for the types that have one) value bits, what a slot nothing wrote
+/// holds, or else the same value as the type decides it.
 ///
 /// # Safety
 /// Both must point to `count` live zvals.
@@ -892,7 +893,9 @@ unsafe fn slots_unchanged(live: *const zval, recorded: *const zval, count: usize
     unsafe {
         (0..count).all(|i| {
             let (a, b) = (live.add(i), recorded.add(i));
-            ((*a).value.lval == (*b).value.lval && (*a).u1.type_info == (*b).u1.type_info) || identical(a, b)
+            let same_bits = (*a).u1.type_info == (*b).u1.type_info
+                && ((*a).u1.type_info & 0xff < IS_LONG || (*a).value.lval == (*b).value.lval);
+            same_bits || identical(a, b)
         })
     }
 }
