@@ -96,3 +96,28 @@ fn held_entries_may_fail_a_store_but_never_forever_and_never_corrupt() {
     assert!(v.fetch(b"big").is_some_and(|e| e.value().iter().all(|&b| b == 9)));
     v.verify().unwrap();
 }
+
+#[test]
+fn a_new_key_finds_a_table_slot_when_every_entry_of_a_full_table_is_hot() {
+    // 1 MiB: a table of a few thousand slots, filled with tiny values long before the heap is.
+    let (_seg, v) = volatile(MB);
+    let mut keys = Vec::new();
+    while v.stats().evictions == 0 {
+        let key = format!("t{}", keys.len());
+        v.store(key.as_bytes(), 2, b"x", 0).unwrap();
+        keys.push(key);
+    }
+    assert!(v.stats().free_bytes > MB / 4, "the table filled first: {:?}", v.stats());
+    // Each entry read more than once per four mutations since its store (the i-th of n is ~n - i old).
+    let n = keys.len();
+    for (i, key) in keys.iter().enumerate() {
+        for _ in 0..(n - i) / 4 + 8 {
+            drop(v.fetch(key.as_bytes()));
+        }
+    }
+    for step in 0..500 {
+        v.store(format!("new{step}").as_bytes(), 2, b"y", 0)
+            .unwrap_or_else(|e| panic!("store {step} into a full table of hot entries failed: {e:?}"));
+    }
+    v.verify().unwrap();
+}
