@@ -1,5 +1,5 @@
 --TEST--
-D19 delete() and deleteMultiple() against other processes' changes: a key this process remembers as missing but another process stored is deleted, a key another process already deleted reports true and the next store is seen, an expired entry is removed, deleteMultiple() with duplicates, missing and RFC attribute keys removes exactly its keys (the hot key among them) and leaves the rest; a reservation another process holds stays held (§5.7, §5.8, §7.4, §10)
+D19 delete() and deleteMultiple() against other processes' changes: a key this process remembers as missing but another process stored is deleted, a key another process already deleted reports true and the next store is seen, an expired entry is removed, deleteMultiple() with duplicates and missing keys removes exactly its keys (the hot key among them) and leaves the rest; a reservation another process holds stays held (§5.7, §5.8, §7.4, §10)
 --EXTENSIONS--
 static_cache
 --SKIPIF--

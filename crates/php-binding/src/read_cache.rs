@@ -17,7 +17,7 @@
 //! misses are counted locally and flushed to the backend at request end and before `info()`.
 
 use foldhash::HashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use ext_php_rs::ffi::zval;
@@ -706,8 +706,16 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
     });
 }
 
-/// Registers (once per process) [`forget_inherited_counts`] to run in every child forked from here.
+thread_local! {
+    /// Whether this thread's lookup cache exists (and may hold counts): a forked child's handler touches
+    /// nothing else, so it never creates the cache, in a child of a thread that had none.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Registers (once per process) [`forget_inherited_counts`] to run in every child forked from here, and
+/// notes that this thread counts.
 fn forget_counts_in_forked_children() {
+    COUNTING.set(true);
     static REGISTERED: std::sync::Once = std::sync::Once::new();
     REGISTERED.call_once(|| {
         // SAFETY: the handler is a plain function that lives as long as the process; it touches only the
@@ -721,6 +729,10 @@ fn forget_counts_in_forked_children() {
 /// parent's, which flushes them itself; the child starts from zero (else its request end adds them a
 /// second time).
 extern "C" fn forget_inherited_counts() {
+    if !COUNTING.get() {
+        return;
+    }
+    // `try_with`: no panic may leave this handler (a thread-local being destroyed answers an error).
     let _ = CACHE.try_with(|c| {
         if let Ok(mut c) = c.try_borrow_mut() {
             for cache in &mut c.backends {
