@@ -17,7 +17,7 @@
 //! misses are counted locally and flushed to the backend at request end and before `info()`.
 
 use foldhash::HashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use ext_php_rs::ffi::zval;
@@ -211,6 +211,7 @@ impl ThreadCache {
         let id = backend.instance_id();
         let cache = &mut self.backends[tier.index()];
         if cache.backend_id != id {
+            forget_counts_in_forked_children();
             let old = std::mem::take(&mut cache.slots);
             // `fetch_hot` holds the entry while it asks the lookup cache, and replaces it after.
             HOT.with(|hot| {
@@ -700,6 +701,49 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
                 if keep != Some(Rc::as_ptr(&old)) {
                     ThreadCache::retire(superseded, superseded_bytes, old);
                 }
+            }
+        }
+    });
+}
+
+thread_local! {
+    /// Whether this thread's lookup cache exists (and may hold counts): a forked child's handler touches
+    /// nothing else, so it never creates the cache, in a child of a thread that had none.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Registers (once per process) [`forget_inherited_counts`] to run in every child forked from here, and
+/// notes that this thread counts.
+fn forget_counts_in_forked_children() {
+    COUNTING.set(true);
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    REGISTERED.call_once(|| {
+        // SAFETY: the handler is a plain function that lives as long as the process; it touches only the
+        // forking thread's own thread-locals, and nothing else runs in the child while it does. Should
+        // registration fail (out of memory), a forked child only counts its parent's pending figures again.
+        unsafe { libc::pthread_atfork(None, None, Some(forget_inherited_counts)) };
+    });
+}
+
+/// In a forked child (`pcntl_fork()`): the hits and misses counted locally but not yet flushed are the
+/// parent's, which flushes them itself; the child starts from zero (else its request end adds them a
+/// second time).
+extern "C" fn forget_inherited_counts() {
+    if !COUNTING.get() {
+        return;
+    }
+    // `try_with`: no panic may leave this handler (a thread-local being destroyed answers an error).
+    let _ = CACHE.try_with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            for cache in &mut c.backends {
+                (cache.hits, cache.misses) = (0, 0);
+            }
+        }
+    });
+    let _ = HOT.try_with(|hot| {
+        for current in hot {
+            if let Ok(mut current) = current.try_borrow_mut() {
+                current.hits = 0;
             }
         }
     });
