@@ -147,9 +147,10 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
         if reservations && !backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT) {
             return false;
         }
-        let before = backend.epoch();
+        // Only once some delete() remembered that a class has no attribute state (member_search).
+        let before = attributes::own_writes_wanted().then(|| backend.epoch());
         let stored = backend.store(key, tag, bytes, ttl).is_ok();
-        if stored {
+        if let Some(before) = before.filter(|_| stored) {
             attributes::note_explicit_write(tier, backend, before, backend.epoch());
         }
         stored

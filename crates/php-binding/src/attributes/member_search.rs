@@ -17,6 +17,7 @@
 
 use foldhash::HashMap;
 use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;
 
 use shm_core::Backend;
@@ -74,6 +75,17 @@ pub fn note_created(tier: Tier, backend: &Backend) {
     }
 }
 
+/// Whether some thread of the process remembered a "neither blob nor member entries" answer: until
+/// then no write needs noting (a write not noted ends a run of own moves, which is always safe), so a
+/// store loop pays one load for this.
+static OWN_WRITES_WANTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether writes of explicit keys should be reported to [`note_explicit_write`].
+#[inline]
+pub fn own_writes_wanted() -> bool {
+    OWN_WRITES_WANTED.load(Ordering::Relaxed)
+}
+
 /// After a write of an explicit key (a store, or a delete) that moved the epoch at least once
 /// (shm-core: a successful store, or a delete that removed an entry): `before` was read before the
 /// write began, `after` once it ended. When the epoch moved exactly once, that move was this write's,
@@ -122,6 +134,9 @@ pub fn state_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>>
         _ => stored_keys(backend, &plan::members_prefix(tier, lcclass)),
     };
     let empty_at = (keys.is_empty() && !blob_held).then_some(epoch);
+    if empty_at.is_some() && !own_writes_wanted() {
+        OWN_WRITES_WANTED.store(true, Ordering::Relaxed);
+    }
     let answer = stamp.filter(|_| keys.is_empty()).map(|stamp| NoMembers { instance, stamp, empty_at });
     NONE_AT.with_borrow_mut(|m| match m.get_mut(lcclass) {
         Some(r) => r[tier.index()] = answer,

@@ -24,7 +24,7 @@ mod placement;
 mod plan;
 
 pub use engine::on_clear;
-pub use member_search::note_explicit_write;
+pub use member_search::{note_explicit_write, own_writes_wanted};
 pub use observers::interrupt_installed;
 
 use std::panic::AssertUnwindSafe;
