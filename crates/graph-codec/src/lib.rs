@@ -56,4 +56,4 @@ pub use view::{
     ArrayView, DeclaredPropertyView, EnumCaseView, GraphView, Header, KeyView, ObjectStateKind, ObjectView,
     ReferenceView, SlotView, StringView,
 };
-pub use writer::{EnumCaseRef, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef, Slot, StringRef};
+pub use writer::{EnumCaseRef, FlatArray, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef, Slot, StringRef};

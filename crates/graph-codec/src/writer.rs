@@ -893,6 +893,33 @@ impl GraphWriter {
         Ok(self.encoded())
     }
 
+    /// Starts an encoding whose whole value is one array of scalars and strings, with no record below
+    /// it (the common small store): its slots are written through the returned [`FlatArray`], which
+    /// [`FlatArray::finish`] completes as a [`StoreTier::SharedGraph`] value. The bytes are those of
+    /// [`Self::reset`], [`Self::node`], [`Self::root`], [`Self::begin_packed_array`] (`packed`) or
+    /// [`Self::begin_hash_array`], the same slots, [`Self::end`] and [`Self::finish`]; what those keep to
+    /// resolve pointers and levels (nodes, edges, fixups) is not needed for one record the root names.
+    pub fn flat_array(&mut self, packed: bool, next_free_index: i64, capacity: usize) -> FlatArray<'_> {
+        self.reset();
+        self.root_written = true;
+        self.out[header::ROOT_SLOT] = tag::ARRAY;
+        let (kind, slot_len) = if packed {
+            (RecordKind::PackedArray, layout::SLOT_LEN)
+        } else {
+            (RecordKind::HashArray, layout::HASH_ENTRY_LEN)
+        };
+        // `reset` left the array section at the room kept for the header and strings: the record
+        // starts there, as the root's record does in `begin`.
+        let start = self.current.len();
+        self.current.reserve(layout::ARRAY_FIXED_LEN + capacity * slot_len);
+        record_header(&mut self.current, kind, 0, 0, 0);
+        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN - 8];
+        fixed[8..16].copy_from_slice(&next_free_index.to_le_bytes());
+        self.current.extend_from_slice(&fixed);
+        self.record_count = 1;
+        FlatArray { writer: self, packed, start, slots: 0, undefs: 0 }
+    }
+
     /// The depth when some node is shared, or levels were not known while writing.
     #[inline(never)]
     fn walked_depth(&mut self) -> u32 {
@@ -1050,6 +1077,80 @@ fn unwritten_node(out: &mut [u8], slot: usize, placeholder: u64) -> Result<(), E
     out[slot - 8] = tag::NULL;
     out[slot..slot + 8].copy_from_slice(&[0u8; 8]);
     Ok(())
+}
+
+/// The one array record of an encoding started by [`GraphWriter::flat_array`].
+pub struct FlatArray<'w> {
+    writer: &'w mut GraphWriter,
+    packed: bool,
+    start: usize,
+    slots: u64,
+    undefs: u64,
+}
+
+impl<'w> FlatArray<'w> {
+    /// [`GraphWriter::string_as`], for a key or value of this array.
+    #[inline(always)]
+    pub fn string_as(&mut self, bytes: &[u8], hash: u64, identity: usize, lasting: bool) -> StringRef {
+        self.writer.string_as(bytes, hash, identity, lasting)
+    }
+
+    /// Writes the next slot: for a packed array a value or a hole ([`Slot::Undef`]), for a hash array a
+    /// key ([`Slot::Int`] or [`Slot::String`]) and its value in turn. A slot naming a record makes
+    /// [`Self::finish`] fail.
+    #[inline(always)]
+    pub fn slot(&mut self, slot: Slot) {
+        if matches!(slot, Slot::Node(_) | Slot::EnumCase(_)) {
+            self.writer.stray_slot = true;
+            return;
+        }
+        let (tag, payload) = scalar_slot(slot);
+        self.slots += 1;
+        self.undefs += u64::from(tag == tag::UNDEF);
+        put_slot(&mut self.writer.current, tag, payload);
+    }
+
+    /// Completes the encoding (as [`GraphWriter::end`] then [`GraphWriter::finish`] would) and returns
+    /// it. `None` when a slot named a record, a hash array's slots were not key and value pairs, or the
+    /// header and strings outgrew the room before the array section: the caller then encodes the value
+    /// the general way, which makes that room grow.
+    pub fn finish(self) -> Option<&'w [u8]> {
+        let FlatArray { writer: w, packed, start, slots, undefs } = self;
+        let mut patch =
+            |at: usize, value: u64| w.current[start + at..start + at + 8].copy_from_slice(&value.to_le_bytes());
+        let well_formed = if packed {
+            patch(8, slots);
+            patch(24, slots - undefs);
+            true
+        } else {
+            patch(8, slots / 2);
+            slots % 2 == 0 && undefs == 0
+        };
+        let head_len = w.out.len();
+        let gap = w.gap;
+        if !well_formed || w.stray_slot || head_len > gap || u32::try_from(w.current.len()).is_err() {
+            return None;
+        }
+        w.settle();
+        let records_offset = head_len as u64;
+        w.out[header::ROOT_SLOT + 8..HEADER_LEN].copy_from_slice(&records_offset.to_le_bytes());
+        let out_start = gap - head_len;
+        let section = &mut w.sections[ARRAYS];
+        section[out_start..gap].copy_from_slice(&w.out);
+        let out = &mut section[out_start..];
+        let fields = HeaderFields {
+            tier: StoreTier::SharedGraph,
+            flags: flags::IMMUTABLE_ELIGIBLE,
+            depth: level_step(ARRAYS),
+            total_len: out.len() as u64,
+            string_count: w.string_count,
+            record_count: 1,
+            records_offset,
+        };
+        fields.write(out);
+        w.complete = Some(Output::Arrays(out_start));
+        Some(w.encoded())
+    }
 }
 
 /// The header fields before the root slot.
@@ -1271,6 +1372,7 @@ mod tests {
     use super::*;
     use crate::decode::decode;
     use crate::model::{ArrayElements, Value};
+    use proptest::prelude::*;
 
     fn text(writer: &mut GraphWriter, s: &str) -> StringRef {
         writer.string(s.as_bytes(), zend_string_hash(s.as_bytes()), 0)
@@ -1307,6 +1409,136 @@ mod tests {
         let decoded = decode(&fresh).unwrap();
         assert_eq!(decoded.header.string_count, 3);
         assert_eq!(decoded.graph.arrays.len(), 2);
+    }
+
+    /// A key (hash arrays) and value of a flat array in the tests below; a value `None` is a packed hole.
+    type FlatElement = (Result<i64, String>, Option<FlatValue>);
+
+    #[derive(Clone, Debug)]
+    enum FlatValue {
+        Null,
+        Bool(bool),
+        Int(i64),
+        Float(f64),
+        Text(String),
+    }
+
+    fn flat_value(value: &Option<FlatValue>, mut string: impl FnMut(&str) -> StringRef) -> Slot {
+        match value {
+            None => Slot::Undef,
+            Some(FlatValue::Null) => Slot::Null,
+            Some(FlatValue::Bool(b)) => Slot::Bool(*b),
+            Some(FlatValue::Int(i)) => Slot::Int(*i),
+            Some(FlatValue::Float(f)) => Slot::Float(*f),
+            Some(FlatValue::Text(t)) => Slot::String(string(t)),
+        }
+    }
+
+    fn flat_key(key: &Result<i64, String>, string: impl FnOnce(&str) -> StringRef) -> Slot {
+        match key {
+            Ok(i) => Slot::Int(*i),
+            Err(k) => Slot::String(string(k)),
+        }
+    }
+
+    /// The array written the general way: node, root, record, end, finish.
+    fn write_general(writer: &mut GraphWriter, packed: bool, next: i64, elements: &[FlatElement]) -> Vec<u8> {
+        writer.reset();
+        let root = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(root)).unwrap();
+        if packed {
+            writer.begin_packed_array(root, next, elements.len()).unwrap();
+        } else {
+            writer.begin_hash_array(root, next, elements.len()).unwrap();
+        }
+        for (key, value) in elements {
+            if !packed {
+                let key = flat_key(key, |k| text(writer, k));
+                writer.slot(key);
+            }
+            let value = flat_value(value, |t| text(writer, t));
+            writer.slot(value);
+        }
+        writer.end().unwrap();
+        writer.finish(StoreTier::SharedGraph).unwrap().to_vec()
+    }
+
+    /// The same array through `flat_array`; `None` when it declined.
+    fn write_flat(writer: &mut GraphWriter, packed: bool, next: i64, elements: &[FlatElement]) -> Option<Vec<u8>> {
+        let mut flat = writer.flat_array(packed, next, elements.len());
+        let string =
+            |flat: &mut FlatArray<'_>, t: &str| flat.string_as(t.as_bytes(), zend_string_hash(t.as_bytes()), 0, false);
+        for (key, value) in elements {
+            if !packed {
+                let key = match key {
+                    Ok(i) => Slot::Int(*i),
+                    Err(k) => Slot::String(string(&mut flat, k)),
+                };
+                flat.slot(key);
+            }
+            let value = match value {
+                Some(FlatValue::Text(t)) => Slot::String(string(&mut flat, t)),
+                other => flat_value(other, |_| unreachable!()),
+            };
+            flat.slot(value);
+        }
+        flat.finish().map(<[u8]>::to_vec)
+    }
+
+    fn flat_value_strategy() -> impl Strategy<Value = Option<FlatValue>> {
+        prop_oneof![
+            Just(None),
+            Just(Some(FlatValue::Null)),
+            any::<bool>().prop_map(|b| Some(FlatValue::Bool(b))),
+            any::<i64>().prop_map(|i| Some(FlatValue::Int(i))),
+            any::<f64>().prop_map(|f| Some(FlatValue::Float(f))),
+            "[a-c]{0,3}|x{0,40}".prop_map(|t| Some(FlatValue::Text(t))),
+        ]
+    }
+
+    fn flat_elements(packed: bool) -> impl Strategy<Value = Vec<FlatElement>> {
+        let key = prop_oneof![any::<i64>().prop_map(Ok), "[a-c]{0,3}".prop_map(Err)];
+        let value = flat_value_strategy().prop_filter("holes only in packed arrays", move |v| packed || v.is_some());
+        prop::collection::vec((key, value), 0..10)
+    }
+
+    proptest! {
+        #[test]
+        fn a_flat_array_is_written_exactly_as_the_general_way_writes_it(
+            (packed, elements) in any::<bool>().prop_flat_map(|packed| (Just(packed), flat_elements(packed))),
+            next in any::<i64>(),
+            before in any::<bool>(),
+        ) {
+            // `before`: the writer held another encoding first (reused buffers, grown room).
+            let mut writer = GraphWriter::new();
+            if before {
+                write_list(&mut writer, 5000, true);
+            }
+            let general = write_general(&mut GraphWriter::new(), packed, next, &elements);
+            let flat = write_flat(&mut writer, packed, next, &elements).unwrap();
+            prop_assert_eq!(&flat, &general);
+            prop_assert!(decode(&flat).is_ok());
+            // And the writer goes on to write general encodings as a fresh one does.
+            prop_assert_eq!(write_sample(&mut writer), write_sample(&mut GraphWriter::new()));
+        }
+    }
+
+    #[test]
+    fn a_flat_array_declines_a_record_slot_odd_hash_slots_and_strings_past_the_room() {
+        let mut writer = GraphWriter::new();
+        let mut flat = writer.flat_array(true, 0, 1);
+        flat.slot(Slot::Node(NodeId(0)));
+        assert!(flat.finish().is_none());
+        let mut flat = writer.flat_array(false, 0, 1);
+        flat.slot(Slot::Int(1));
+        assert!(flat.finish().is_none());
+        let long = vec![b'x'; FIRST_GAP];
+        let mut flat = writer.flat_array(true, 1, 1);
+        let s = flat.string_as(&long, zend_string_hash(&long), 0, false);
+        flat.slot(Slot::String(s));
+        assert!(flat.finish().is_none());
+        // The general way still writes it, and makes room for next time.
+        assert_eq!(write_sample(&mut writer), write_sample(&mut GraphWriter::new()));
     }
 
     /// A list of one long string, or of a `stdClass` object.

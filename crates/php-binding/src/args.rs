@@ -138,18 +138,23 @@ impl Call {
     /// with the hash it caches (as `getMultiple()` does for its keys) instead of a lower-cased copy
     /// hashed on every call.
     pub fn full_key(&self, n: u32, key: &[u8]) -> Parsed<()> {
+        key_given(n, key, || self.names_loaded_class(n, key))
+    }
+
+    /// Whether `key`, argument `n` already parsed by [`Call::string`], names a loaded class (one
+    /// leading `\\` ignored, case-insensitive, no autoloading), looked up by the argument's string
+    /// itself with the hash it caches where it needs no lower-casing.
+    pub fn names_loaded_class(&self, n: u32, key: &[u8]) -> bool {
         let z = self.slot(n);
-        key_given(n, key, || {
-            // SAFETY: `string` succeeded, so the slot holds a live string (converted in place if it was
-            // not one): interned, with its hash cached, or a request string whose hash PHP may cache.
-            unsafe {
-                if zend::type_of(z) == IS_STRING && std::ptr::eq(zend::str_bytes(z).as_ptr(), key.as_ptr()) {
-                    zend::class_is_loaded_zstr(zend::class_table(), (*z).value.str_)
-                } else {
-                    zend::class_is_loaded(key)
-                }
+        // SAFETY: `string` succeeded, so the slot holds a live string (converted in place if it was
+        // not one): interned, with its hash cached, or a request string whose hash PHP may cache.
+        unsafe {
+            if zend::type_of(z) == IS_STRING && std::ptr::eq(zend::str_bytes(z).as_ptr(), key.as_ptr()) {
+                zend::class_is_loaded_zstr(zend::class_table(), (*z).value.str_)
+            } else {
+                zend::class_is_loaded(key)
             }
-        })
+        }
     }
 
     /// `Z_PARAM_STR_OR_NULL`.

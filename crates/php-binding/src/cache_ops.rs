@@ -144,8 +144,16 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     let mut reservations = false;
     let mut put = |tag, bytes: &[u8]| {
         reservations = backend.any_reservation();
-        (!reservations || backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT))
-            && backend.store(key, tag, bytes, ttl).is_ok()
+        if reservations && !backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT) {
+            return false;
+        }
+        // Only once some delete() remembered that a class has no attribute state (member_search).
+        let before = attributes::own_writes_wanted().then(|| backend.epoch());
+        let stored = backend.store(key, tag, bytes, ttl).is_ok();
+        if let Some(before) = before.filter(|_| stored) {
+            attributes::note_explicit_write(tier, backend, before, backend.epoch());
+        }
+        stored
     };
     // SAFETY: `value` is a live argument zval.
     let stored = match unsafe { long_of(value) } {
@@ -416,15 +424,47 @@ pub fn has(tier: Tier, call: &Call) -> Parsed<()> {
     })
 }
 
+/// A `delete()` that found nothing to remove in one backend: neither the explicit entry nor attribute
+/// state (the key was no RFC attribute key, and named no loaded class).
+struct NothingDeleted {
+    instance: u64,
+    /// The mutation epoch read before that delete began, and unchanged when it ended.
+    epoch: u64,
+    key: Vec<u8>,
+}
+
+thread_local! {
+    /// Per tier, the last `delete()` that found nothing: while nothing changed in the backend, the same
+    /// delete again has nothing to remove (cache invalidation deletes the same absent keys again).
+    static NOTHING_DELETED: std::cell::RefCell<[Option<NothingDeleted>; 2]> = const { std::cell::RefCell::new([None, None]) };
+}
+
 pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
     args::delete_key(1, key)?;
     with_backend(tier, call, |backend| {
-        // A class name or an RFC attribute key also selects attribute state; the explicit entry stored
-        // under exactly that string goes either way.
-        attributes::delete_addressed(tier, backend, key, true);
-        backend.delete(key);
+        let before = backend.epoch();
+        let instance = backend.instance_id();
+        let repeated = NOTHING_DELETED.with_borrow(|last| {
+            last[tier.index()].as_ref().is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key)
+        });
+        // A class loaded since is a selector with request-local effects (§16.8): the full path.
+        if !repeated || call.names_loaded_class(1, key) {
+            // A class name or an RFC attribute key also selects attribute state; the explicit entry
+            // stored under exactly that string goes either way.
+            attributes::delete_addressed(tier, backend, key, true);
+            let removed = backend.delete(key);
+            let after = backend.epoch();
+            if removed {
+                attributes::note_explicit_write(tier, backend, before, after);
+            }
+            let nothing =
+                after == before && attributes::addressed_unit(tier, key).is_none() && !call.names_loaded_class(1, key);
+            NOTHING_DELETED.with_borrow_mut(|last| {
+                last[tier.index()] = nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
+            });
+        }
         release_own(tier, backend, key);
         call.ret().set_bool(true);
         Ok(())

@@ -25,7 +25,7 @@ use ext_php_rs::ffi::{
 };
 use ext_php_rs::zend::ce;
 use graph_codec::{
-    zend_string_hash, ClassKind, EncodeError, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef, Slot,
+    zend_string_hash, ClassKind, EncodeError, FlatArray, GraphWriter, NodeId, NodeKind, ObjectRestore, ShapeRef, Slot,
     StateFamily, StoreTier, StringRef,
 };
 
@@ -149,6 +149,43 @@ pub struct Walk {
     hooks_started: bool,
 }
 
+/// The slot of a flat array's element `z` ([`Walk::encode_flat`]): `None` for anything but a scalar or a
+/// string.
+///
+/// # Safety
+/// `z` must be a live zval.
+#[inline(always)]
+unsafe fn flat_value(flat: &mut FlatArray<'_>, z: *const zval, string_bytes: &mut usize) -> Option<Slot> {
+    // SAFETY: caller guarantees a live zval; a string's is live with it.
+    unsafe {
+        Some(match zend::type_of(z) {
+            IS_NULL => Slot::Null,
+            IS_FALSE => Slot::Bool(false),
+            IS_TRUE => Slot::Bool(true),
+            IS_LONG => Slot::Int((*z).value.lval),
+            IS_DOUBLE => Slot::Float((*z).value.dval),
+            IS_STRING => Slot::String(flat_string(flat, (*z).value.str_, string_bytes)),
+            _ => return None,
+        })
+    }
+}
+
+/// The string record of `s` in a flat array, found and hashed as [`Walk::string`] does; its length is
+/// added to `string_bytes`.
+///
+/// # Safety
+/// `s` must be a live zend_string.
+#[inline(always)]
+unsafe fn flat_string(flat: &mut FlatArray<'_>, s: *mut zend_string, string_bytes: &mut usize) -> StringRef {
+    // SAFETY: caller guarantees a live string; its address identifies it while no userland code runs.
+    unsafe {
+        let bytes = zend::zstr_bytes(s);
+        *string_bytes += bytes.len();
+        let interned = (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0;
+        flat.string_as(bytes, zend::string_hash(s), s as usize, interned)
+    }
+}
+
 impl Walk {
     pub fn new() -> Self {
         Walk {
@@ -197,6 +234,10 @@ impl Walk {
     /// # Safety
     /// `z` must be a live array or object zval.
     pub unsafe fn encode(&mut self, z: *const zval, request: u64) -> Result<StoreTier, Stop> {
+        // SAFETY: caller guarantees a live value; an array's table is live with it.
+        if unsafe { zend::type_of(z) == IS_ARRAY && self.encode_flat((*z).value.arr) } {
+            return Ok(StoreTier::SharedGraph);
+        }
         self.reset(request);
         // SAFETY: caller guarantees a live value.
         let walked = unsafe { self.walk(z) };
@@ -206,6 +247,59 @@ impl Walk {
         walked?;
         self.writer.finish(self.tier)?;
         Ok(self.tier)
+    }
+
+    /// Encodes the small array `ht` in one pass when its elements are all scalars and strings (the
+    /// common small store: no record below the root, so none of the walk's bookkeeping of nodes and
+    /// identities), with the bytes the general walk writes (`GraphWriter::flat_array`). False when `ht`
+    /// is larger, holds anything else, or its strings outgrow the writer's room for them: then nothing
+    /// is encoded and the general walk runs. Strings are looked up and hashed as [`Self::string`] does
+    /// (no hook has run: none is stored unhashed).
+    ///
+    /// # Safety
+    /// `ht` must be a live array, not modified while it is written (no userland code runs).
+    unsafe fn encode_flat(&mut self, ht: *mut HashTable) -> bool {
+        /// Elements (holes included) and string bytes past which the general walk is left the array: the
+        /// header and strings of a flat array then always fit the writer's room for them.
+        const MAX_ELEMENTS: u32 = 16;
+        const MAX_STRING_BYTES: usize = 1024;
+        // SAFETY: caller guarantees a live, unchanging array; its elements, keys and strings are live.
+        unsafe {
+            let used = (*ht).nNumUsed;
+            if used > MAX_ELEMENTS {
+                return false;
+            }
+            let packed = zvals::is_packed(ht);
+            let mut flat = self.writer.flat_array(packed, (*ht).nNextFreeElement, used as usize);
+            let mut string_bytes = 0;
+            if packed {
+                for z in zvals::packed_storage(ht) {
+                    let slot = if zvals::is_undef(z) {
+                        Some(Slot::Undef)
+                    } else {
+                        flat_value(&mut flat, z, &mut string_bytes)
+                    };
+                    let Some(slot) = slot else { return false };
+                    flat.slot(slot);
+                }
+            } else {
+                for bucket in zvals::hash_storage(ht) {
+                    let z = &raw const bucket.val;
+                    if zend::type_of(z) == IS_UNDEF {
+                        continue;
+                    }
+                    let key = if bucket.key.is_null() {
+                        Slot::Int(bucket.h as i64)
+                    } else {
+                        Slot::String(flat_string(&mut flat, bucket.key, &mut string_bytes))
+                    };
+                    let Some(slot) = flat_value(&mut flat, z, &mut string_bytes) else { return false };
+                    flat.slot(key);
+                    flat.slot(slot);
+                }
+            }
+            string_bytes <= MAX_STRING_BYTES && flat.finish().is_some()
+        }
     }
 
     /// Encodes `serialized`, the result of PHP's `serialize()`, as a `PHPSerialized` container;

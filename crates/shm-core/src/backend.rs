@@ -361,7 +361,9 @@ impl Backend {
         self.0.region.word(off)
     }
 
-    /// The mutation epoch: starts at 1, bumped by every change. One atomic load.
+    /// The mutation epoch: starts at 1, bumped by every change. One atomic load. A store that succeeds,
+    /// and a delete that removes an entry, move it at least once (callers that count the moves made
+    /// while they wrote rely on that: see the binding's `member_search`).
     #[inline]
     pub fn epoch(&self) -> u64 {
         self.word(EPOCH).load(Ordering::Acquire)
@@ -499,6 +501,13 @@ impl Backend {
     /// A walk disturbed `MAX_READ_ATTEMPTS` times in a row answers false, as a lookup does.
     pub fn contains(&self, key: &[u8]) -> bool {
         self.read_unheld(key, entry::key_hash(key), |h| self.live(h)) == Some(Some(true))
+    }
+
+    /// Whether the index may hold an entry for `key`, live or expired (what [`Backend::delete`] would
+    /// remove): the walk alone, nothing held or counted. A walk disturbed `MAX_READ_ATTEMPTS` times in
+    /// a row answers true (the caller then deletes, which looks again).
+    pub fn holds(&self, key: &[u8]) -> bool {
+        self.read_unheld(key, entry::key_hash(key), |_| ()) != Some(None)
     }
 
     /// The version of `key`'s live entry (as [`EntryRef::version`]), from a walk alone, with nothing

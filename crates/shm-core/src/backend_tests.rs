@@ -157,6 +157,38 @@ fn deleting_a_missing_key_moves_nothing_and_an_expired_entry_is_still_removed() 
 }
 
 #[test]
+fn holds_sees_live_and_expired_entries_but_not_missing_ones() {
+    let clock = ManualClock::new(1000);
+    let b = volatile(8 * MB).with_clock(clock.clone());
+    b.store(b"live", 1, b"v", 0).unwrap();
+    b.store(b"short", 1, b"v", 1).unwrap();
+    clock.advance_ms(1000);
+    assert!(b.holds(b"live") && b.holds(b"short"), "an expired entry is still held until removed");
+    assert!(!b.holds(b"never"));
+    b.delete(b"short");
+    assert!(!b.holds(b"short"));
+}
+
+#[test]
+fn every_successful_store_and_removing_delete_moves_the_epoch() {
+    // The binding counts on it: a write that moved the epoch exactly once was the only change.
+    let b = volatile(8 * MB);
+    let moved = |b: &Backend, write: &dyn Fn(&Backend) -> bool| {
+        let before = b.epoch();
+        assert!(write(b));
+        assert!(b.epoch() > before);
+    };
+    let int = 7i64.to_le_bytes();
+    moved(&b, &|b| b.store(b"i", TAG_INT, &int, 0).is_ok());
+    moved(&b, &|b| b.store(b"i", TAG_INT, &int, 0).is_ok());
+    moved(&b, &|b| b.store(b"s", 1, b"v", 0).is_ok());
+    moved(&b, &|b| b.store(b"s", 1, b"w", 0).is_ok());
+    moved(&b, &|b| b.store(b"big", 1, &vec![1u8; 200_000], 0).is_ok());
+    moved(&b, &|b| b.delete(b"s"));
+    moved(&b, &|b| b.delete(b"i"));
+}
+
+#[test]
 fn delete_many_removes_what_exists_and_moves_the_epoch_once() {
     let b = volatile(8 * MB);
     for k in ["a", "b", "c"] {

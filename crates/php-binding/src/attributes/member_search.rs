@@ -1,16 +1,23 @@
-//! Finding the member entries of a class that is not loaded (`delete(Class)` from a maintenance
-//! script, §5.7): a class's member keys share a prefix (`plan::members_prefix`), so a walk of the
-//! backend's index finds them. The walk visits every entry, so its "no member entries of this class"
-//! answer is remembered per thread, tagged with the version of a creation stamp: an internal entry
-//! stored again after every member entry that did not exist before. Writers store the member, then
-//! the stamp; a search reads the stamp, then walks; so any member created after the walk began moves
-//! the stamp and voids the remembered answer. A missing stamp (never stored, cleared, evicted) is
-//! stored before the walk. (A member entry that vanishes between a publisher's existence check and
-//! its store is re-created without a new stamp: a search completed inside those microseconds may
-//! miss it until the next stamp.)
+//! Finding the stored attribute state of a class that is not loaded (`delete(Class)` from a
+//! maintenance script, §5.7): its blob, by its key, and its member entries, which share a prefix
+//! (`plan::members_prefix`), by a walk of the backend's index. The walk visits every entry, so its
+//! "no member entries of this class" answer is remembered per thread, tagged with the version of a
+//! creation stamp: an internal entry stored again after every member entry that did not exist before.
+//! Writers store the member, then the stamp; a search reads the stamp, then walks; so any member
+//! created after the walk began moves the stamp and voids the remembered answer. A missing stamp
+//! (never stored, cleared, evicted) is stored before the walk. (A member entry that vanishes between a
+//! publisher's existence check and its store is re-created without a new stamp: a search completed
+//! inside those microseconds may miss it until the next stamp.)
+//!
+//! "Neither blob nor member entries" is also remembered with the mutation epoch it was found at: it
+//! holds while the epoch stays, and across epoch moves that were this thread's own writes of explicit
+//! keys ([`note_explicit_write`]), which never create attribute state: a loop that sets and deletes an
+//! ordinary key (every ordinary key that is a valid class name is a class selector for `delete`)
+//! neither walks nor reads the stamp.
 
 use foldhash::HashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;
 
 use shm_core::Backend;
@@ -22,20 +29,31 @@ use crate::runtime::Tier;
 /// Remembered answers per thread before they are forgotten all at once.
 const MAX_REMEMBERED: usize = 4096;
 
-/// A remembered "no member entry" answer for one class in one backend.
+/// A remembered answer for one class in one backend.
 #[derive(Clone, Copy)]
 struct NoMembers {
     instance: u64,
-    /// The stamp version the answer was found at.
+    /// The stamp version at which no member entry was found.
     stamp: u64,
-    /// The last mutation epoch the answer was confirmed at: while the epoch has not moved, nothing was
-    /// stored anywhere, so not even the stamp needs reading.
-    epoch: u64,
+    /// The mutation epoch (read before the search) at which neither a member entry nor the blob was
+    /// found, if the blob was not there either.
+    empty_at: Option<u64>,
+}
+
+/// Epochs `from..=to` of backend `instance` were reached only by this thread's own writes of explicit
+/// keys: attribute state absent at any of them is absent at `to`. Instance 0 (no backend has it): none.
+#[derive(Clone, Copy)]
+struct OwnMoves {
+    instance: u64,
+    from: u64,
+    to: u64,
 }
 
 thread_local! {
     /// Lower-case class → the remembered answer per tier.
     static NONE_AT: RefCell<HashMap<Vec<u8>, [Option<NoMembers>; 2]>> = RefCell::default();
+    /// Per tier, the latest run of epochs moved only by this thread's explicit writes.
+    static OWN_MOVES: [Cell<OwnMoves>; 2] = const { [const { Cell::new(OwnMoves { instance: 0, from: 0, to: 0 }) }; 2] };
 }
 
 /// The creation stamp's key, in the internal key space (not a class blob: class names never start
@@ -57,21 +75,69 @@ pub fn note_created(tier: Tier, backend: &Backend) {
     }
 }
 
-/// Keys of the member entries stored for class `lcclass`.
-pub fn member_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>> {
-    // The epoch is read before the stamp: an answer confirmed after it holds while the epoch stays.
+/// Whether some thread of the process remembered a "neither blob nor member entries" answer: until
+/// then no write needs noting (a write not noted ends a run of own moves, which is always safe), so a
+/// store loop pays one load for this.
+static OWN_WRITES_WANTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether writes of explicit keys should be reported to [`note_explicit_write`].
+#[inline]
+pub fn own_writes_wanted() -> bool {
+    OWN_WRITES_WANTED.load(Ordering::Relaxed)
+}
+
+/// After a write of an explicit key (a store, or a delete) that moved the epoch at least once
+/// (shm-core: a successful store, or a delete that removed an entry): `before` was read before the
+/// write began, `after` once it ended. When the epoch moved exactly once, that move was this write's,
+/// and it created no attribute state (explicit keys are never internal keys).
+pub fn note_explicit_write(tier: Tier, backend: &Backend, before: u64, after: u64) {
+    if after != before.wrapping_add(1) {
+        return;
+    }
+    let instance = backend.instance_id();
+    OWN_MOVES.with(|moves| {
+        let run = &moves[tier.index()];
+        let r = run.get();
+        run.set(if r.instance == instance && r.to == before {
+            OwnMoves { to: after, ..r }
+        } else {
+            OwnMoves { instance, from: before, to: after }
+        });
+    });
+}
+
+/// Whether state found absent at epoch `then` is still absent at epoch `now` of backend `instance`.
+fn still_absent(tier: Tier, instance: u64, then: u64, now: u64) -> bool {
+    then == now
+        || OWN_MOVES.with(|moves| {
+            let r = moves[tier.index()].get();
+            r.instance == instance && r.to == now && (r.from..=r.to).contains(&then)
+        })
+}
+
+/// Keys of the stored attribute state of class `lcclass`: its blob (when the index holds it) and its
+/// member entries.
+pub fn state_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>> {
+    // The epoch is read before the blob, the stamp and the walk: an answer found after it holds while
+    // the epoch stays.
     let (instance, epoch) = (backend.instance_id(), backend.epoch());
     let remembered =
         NONE_AT.with_borrow(|m| m.get(lcclass).and_then(|r| r[tier.index()])).filter(|r| r.instance == instance);
-    if remembered.is_some_and(|r| r.epoch == epoch) {
+    if remembered.and_then(|r| r.empty_at).is_some_and(|then| still_absent(tier, instance, then, epoch)) {
         return Vec::new();
     }
+    let blob = plan::blob_key(tier, lcclass);
+    let blob_held = backend.holds(&blob);
     let stamp = stamp_version(tier, backend);
-    let keys = match stamp {
+    let mut keys = match stamp {
         Some(s) if remembered.is_some_and(|r| r.stamp == s) => Vec::new(),
         _ => stored_keys(backend, &plan::members_prefix(tier, lcclass)),
     };
-    let answer = stamp.filter(|_| keys.is_empty()).map(|stamp| NoMembers { instance, stamp, epoch });
+    let empty_at = (keys.is_empty() && !blob_held).then_some(epoch);
+    if empty_at.is_some() && !own_writes_wanted() {
+        OWN_WRITES_WANTED.store(true, Ordering::Relaxed);
+    }
+    let answer = stamp.filter(|_| keys.is_empty()).map(|stamp| NoMembers { instance, stamp, empty_at });
     NONE_AT.with_borrow_mut(|m| match m.get_mut(lcclass) {
         Some(r) => r[tier.index()] = answer,
         None if answer.is_some() => {
@@ -84,6 +150,9 @@ pub fn member_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>
         }
         None => {}
     });
+    if blob_held {
+        keys.push(blob);
+    }
     keys
 }
 

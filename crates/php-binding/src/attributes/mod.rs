@@ -24,6 +24,7 @@ mod placement;
 mod plan;
 
 pub use engine::on_clear;
+pub use member_search::{note_explicit_write, own_writes_wanted};
 pub use observers::interrupt_installed;
 
 use std::panic::AssertUnwindSafe;
@@ -154,8 +155,7 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
         Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
         None => Vec::new(),
     };
-    keys.push(plan::blob_key(tier, &lcclass));
-    keys.extend(member_search::member_keys(tier, backend, &lcclass));
+    keys.extend(member_search::state_keys(tier, backend, &lcclass));
     for k in keys {
         backend.delete(&k);
     }
