@@ -140,6 +140,8 @@ pub struct Blueprint {
     arena: ImmutableArena,
     /// Request-heap mode: the strings the cells point at.
     owned: Vec<zval>,
+    /// [`Blueprint::plain_cells`], found on first use.
+    plain_cells: std::cell::OnceCell<bool>,
 }
 
 /// Whether a blueprint may make values engine-immutable (kept across requests) or must build them in
@@ -183,6 +185,26 @@ impl Blueprint {
         Ok(blueprint)
     }
 
+    /// Whether what a materialisation writes into each object can be told from the cells alone: every
+    /// object has one cell per stored declared property, each a ready value or an object of the run,
+    /// no dynamic property, and no hook (its state, for a safe-direct internal class, is not looked
+    /// at). The check of deferred publication then compares against the cells instead of a copy taken
+    /// at restore (`attributes::compare`).
+    pub fn plain_cells(&self) -> bool {
+        *self.plain_cells.get_or_init(|| {
+            self.objects.iter().all(|plan| {
+                let declared = self.cells.get(plan.declared.range());
+                let properties = self.shapes.get(plan.shape as usize).map(|s| s.properties.len());
+                matches!(plan.restore, RestorePlan::Properties | RestorePlan::Internal(..))
+                    && plan.dynamic.len == 0
+                    && declared.is_some_and(|cells| {
+                        Some(cells.len()) == properties
+                            && cells.iter().all(|c| matches!(c, Cell::Ready(_) | Cell::Object(_)))
+                    })
+            })
+        })
+    }
+
     fn empty() -> Blueprint {
         Blueprint {
             root: Cell::UNDEF,
@@ -197,6 +219,7 @@ impl Blueprint {
             hook_order: Vec::new(),
             arena: ImmutableArena::default(),
             owned: Vec::new(),
+            plain_cells: std::cell::OnceCell::new(),
         }
     }
 

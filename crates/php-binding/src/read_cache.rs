@@ -17,6 +17,7 @@
 //! misses are counted locally and flushed to the backend at request end and before `info()`.
 
 use foldhash::HashMap;
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -280,7 +281,8 @@ fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Resu
         memo.renew(request);
         CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
     }
-    let result = zval_out::materialise(blueprint, &mut memo, out);
+    let keeper = || -> Rc<dyn Any> { local.clone() };
+    let result = zval_out::materialise(blueprint, &mut memo, out, Some(&keeper));
     // A nested fetch of this key (from a hook) put its own memo back meanwhile: release it.
     if let Some(mut nested) = local.memo.borrow_mut().replace(memo) {
         nested.end_request(true);

@@ -14,7 +14,9 @@
 //! its own.
 
 use foldhash::HashMap;
+use std::any::Any;
 use std::ptr;
+use std::rc::Rc;
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_object, zend_property_info, zval, IS_FALSE, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
@@ -87,7 +89,7 @@ impl Drop for RequestMemo {
 /// Materialises `blueprint` with a memo used for this one call (a blueprint kept for one fetch).
 pub fn materialise_once(blueprint: &Blueprint, request: u64, out: &mut zval) -> Result<(), DecodeError> {
     let mut memo = RequestMemo::new(request, blueprint);
-    let result = materialise(blueprint, &mut memo, out);
+    let result = materialise(blueprint, &mut memo, out, None);
     memo.end_request(true);
     result
 }
@@ -180,8 +182,14 @@ impl RequestMemo {
     }
 }
 
-/// Writes the value of `blueprint` into `out` (a null zval).
-pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval) -> Result<(), DecodeError> {
+/// Writes the value of `blueprint` into `out` (a null zval). `keeper` gives what keeps `blueprint` alive,
+/// for a record of the restore that checks against its cells (`None`: a blueprint for this call only).
+pub fn materialise(
+    blueprint: &Blueprint,
+    memo: &mut RequestMemo,
+    out: &mut zval,
+    keeper: Option<&dyn Fn() -> Rc<dyn Any>>,
+) -> Result<(), DecodeError> {
     // The record of a value being restored into an attributed static (`compare::arm`) is taken before
     // any userland code can run here, so a fetch nested in a hook or autoloader never takes it. One
     // not filled below leaves the restore to walk the value.
@@ -202,6 +210,7 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
         bp: blueprint,
         memo,
         dropped: false,
+        coerced: false,
         objects: scratch.objects,
         cloned: scratch.cloned,
         references: scratch.references,
@@ -223,8 +232,26 @@ pub fn materialise(blueprint: &Blueprint, memo: &mut RequestMemo, out: &mut zval
                 // Every object the value holds was made here (enum cases aside) when no hook ran, and
                 // each one made is in the value when no property was dropped.
                 let describable = blueprint.references.is_empty() && blueprint.hook_order.is_empty() && !run.dropped;
-                // SAFETY: the run's objects, each held by it, of the value just written to `out`.
-                unsafe { compare::captured(record, &run.objects, describable) };
+                // What each object holds can be told from the cells when no value was coerced to a
+                // property's type on the way.
+                let planned = keeper
+                    .filter(|_| describable && !run.coerced && blueprint.plain_cells())
+                    .and_then(|keeper| Some((keeper, run.planned_shapes()?)));
+                match planned {
+                    // SAFETY: the run's objects, one per object of the blueprint in its order, each held
+                    // by it, of the value just written to `out`; `keeper` keeps the blueprint alive.
+                    Some((keeper, shapes)) => unsafe {
+                        compare::captured_planned(
+                            record,
+                            std::mem::take(&mut run.objects),
+                            blueprint,
+                            keeper(),
+                            shapes,
+                        );
+                    },
+                    // SAFETY: as above.
+                    None => unsafe { compare::captured(record, &run.objects, describable) },
+                }
             }
             Ok(())
         }
@@ -299,6 +326,8 @@ struct Run<'b, 'm> {
     /// A stored value was dropped (a property the class no longer has): an object made may not be
     /// in the value.
     dropped: bool,
+    /// A value was coerced to its property's declared type: a slot may hold other than its cell.
+    coerced: bool,
     /// One owning zval per object.
     objects: Vec<zval>,
     /// Objects made by cloning a prototype (complete already).
@@ -362,6 +391,39 @@ impl Run<'_, '_> {
             // SAFETY: every entry is an object zval created by `create_object`.
             unsafe { zvals::skip_destructor(object.value.obj) };
         }
+    }
+
+    /// Per shape of the blueprint, its class and the slot each stored declared property went to, for a
+    /// record checked against the cells; `None` unless every object was written into a class that
+    /// [`compare::plannable_class`] accepts, each stored property into a declared slot, every slot once.
+    fn planned_shapes(&self) -> Option<Vec<compare::PlannedShape>> {
+        let mut filled = Vec::new();
+        self.bp
+            .shapes
+            .iter()
+            .zip(&self.memo.shapes)
+            .map(|(stored, class)| {
+                let class = class.as_ref()?;
+                // SAFETY: a class resolved in this request.
+                let (plannable, count) = unsafe { (compare::plannable_class(class.ce), zvals::slot_count(class.ce)) };
+                if !plannable || class.slots.len() != count || stored.properties.len() != count {
+                    return None;
+                }
+                filled.clear();
+                filled.resize(count, false);
+                let slots = class
+                    .slots
+                    .iter()
+                    .map(|target| match *target {
+                        SlotTarget::Declared { slot, .. } if !std::mem::replace(filled.get_mut(slot)?, true) => {
+                            u32::try_from(slot).ok()
+                        }
+                        _ => None,
+                    })
+                    .collect::<Option<Box<[u32]>>>()?;
+                Some(compare::PlannedShape { ce: class.ce, slots })
+            })
+            .collect()
     }
 
     fn object_ptr(&self, index: usize) -> *mut zend_object {
@@ -662,7 +724,7 @@ impl Run<'_, '_> {
             match (target, value) {
                 (SlotTarget::Declared { slot, info }, value) => {
                     // SAFETY: `slot` indexes a declared slot of the object's class; `info` is its info.
-                    unsafe { write_slot(self.object_ptr(index), slot, info, value)? }
+                    unsafe { write_slot(self.object_ptr(index), slot, info, value, &mut self.coerced)? }
                 }
                 (SlotTarget::Dynamic, Some(value)) => {
                     let name = &bp.shapes[shape].properties[k].0;
@@ -704,7 +766,7 @@ impl Run<'_, '_> {
         match (target, value) {
             // SAFETY: `slot` indexes a declared slot of the object's class.
             (SlotTarget::Declared { slot, info }, value) => unsafe {
-                write_slot(self.object_ptr(index), slot, info, value)
+                write_slot(self.object_ptr(index), slot, info, value, &mut self.coerced)
             },
             (SlotTarget::Dynamic, Some(value)) => {
                 self.add_dynamic(index, name, value);
@@ -907,6 +969,7 @@ unsafe fn write_slot(
     slot: usize,
     info: *mut zend_property_info,
     value: Option<zval>,
+    coerced: &mut bool,
 ) -> Result<(), DecodeError> {
     // SAFETY: caller guarantees the slot exists; the old value is taken out (owned) before the new one
     // is moved in, and dropped after.
@@ -926,10 +989,15 @@ unsafe fn write_slot(
                     let checked = zend::deref(&raw mut value);
                     // The engine's own fast path: the value's type is in the declared mask.
                     let fits = (*info).type_.type_mask & (1 << zend::type_of(checked)) != 0;
-                    if !fits && !ffi::zend_verify_property_type(info, checked, true) {
-                        ptr::write(target, old);
-                        zvals::clear_exception();
-                        return Err(DecodeError::Undecodable);
+                    if !fits {
+                        // A class type, or a scalar the engine may coerce (an int into a float).
+                        let before = zvals::value_bits(checked);
+                        if !ffi::zend_verify_property_type(info, checked, true) {
+                            ptr::write(target, old);
+                            zvals::clear_exception();
+                            return Err(DecodeError::Undecodable);
+                        }
+                        *coerced |= before != zvals::value_bits(checked);
                     }
                     if zvals::type_of(&value) == IS_REFERENCE {
                         ffi::zend_ref_add_type_source(&raw mut (*value.value.ref_).sources, info);

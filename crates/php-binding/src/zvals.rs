@@ -387,6 +387,20 @@ pub unsafe fn entries<'a>(ht: *mut HashTable) -> impl Iterator<Item = (Key<'a>, 
     })
 }
 
+/// `z`'s type info and, for the types that have one (from `IS_LONG` on), its value bits (0 otherwise:
+/// a null's or a boolean's are left uninitialised by the engine): equal for the very same value.
+///
+/// # Safety
+/// `z` must be a readable zval.
+#[inline(always)]
+pub unsafe fn value_bits(z: *const zval) -> (u32, i64) {
+    // SAFETY: as above; the value bits are only read for types that have them.
+    unsafe {
+        let t = (*z).u1.type_info;
+        (t, if t & 0xff >= ffi::IS_LONG { (*z).value.lval } else { 0 })
+    }
+}
+
 /// A complete value that needs no work per fetch: a scalar, or a string or array this thread keeps
 /// (engine-immutable, or in request-heap mode a refcounted value its blueprint owns). Writing it is a
 /// bitwise copy, plus one reference when it is refcounted.
@@ -448,6 +462,12 @@ impl Ready {
             (*dst).value.lval = self.value as i64;
             (*dst).u1.type_info = self.type_info;
         }
+    }
+
+    /// The type info and value bits [`Ready::write`] writes.
+    #[inline(always)]
+    pub fn bits(self) -> (u32, u64) {
+        (self.type_info, self.value)
     }
 
     /// An owning zval of the value (adds the reference a refcounted value needs).

@@ -15,7 +15,9 @@
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
 //!   publication; arrays by content, objects by handle, so writes inside objects do not count.
 
+use std::any::Any;
 use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -24,6 +26,7 @@ use ext_php_rs::ffi::{
     IS_STRING, IS_TRUE, IS_UNDEF,
 };
 
+use crate::blueprint::{Blueprint, Cell};
 use crate::class_info;
 use crate::zend;
 use crate::zval_in;
@@ -51,7 +54,18 @@ pub unsafe fn same(live: *mut zval, before: *mut zval, how: How) -> bool {
 /// Both must be live zvals, during a request.
 pub unsafe fn same_as_recorded(live: *mut zval, before: *mut zval, recorded: &Recorded) -> bool {
     // SAFETY: as above.
-    unsafe { walk(live, before, How::Structural, Some(recorded)) }
+    unsafe {
+        match &recorded.planned {
+            // What the record would have copied, made from the cells for this comparison only.
+            Some(planned) => {
+                let copied = planned.as_copied();
+                let same = walk(live, before, How::Structural, Some(&copied));
+                copied.release_at_request_end();
+                same
+            }
+            None => walk(live, before, How::Structural, Some(recorded)),
+        }
+    }
 }
 
 /// # Safety
@@ -361,6 +375,149 @@ pub struct Recorded {
     /// the first time a structural comparison asks (a request that changed nothing never does).
     /// Handles identify objects while the record lives.
     by_handle: OnceCell<Vec<u32>>,
+    /// A value the read path made from a blueprint whose cells tell what each object holds: its objects
+    /// are checked against the cells, and nothing above is filled.
+    planned: Option<Planned>,
+}
+
+/// One shape of a [`Planned`] record: its class this request and, per stored declared property, the
+/// slot the read path wrote it to (every slot of the class, once each).
+pub struct PlannedShape {
+    pub ce: *mut ffi::zend_class_entry,
+    pub slots: Box<[u32]>,
+}
+
+/// The objects the read path made for a restore from a blueprint with plain cells
+/// ([`Blueprint::plain_cells`]), held, in the blueprint's order: at request end each one's slots are
+/// compared with the cells they were written from (a ready value: the same type and value bits, so
+/// the same string or array pointer; an object: the same object of the run). Restoring copies nothing
+/// then. The values compared are engine-immutable or kept by the blueprint, and the objects are held,
+/// so no slot can hold another value at the same address, nor a value changed in place.
+struct Planned {
+    /// Keeps the blueprint alive.
+    _keeper: Rc<dyn Any>,
+    blueprint: *const Blueprint,
+    /// Per shape of the blueprint.
+    shapes: Vec<PlannedShape>,
+    /// One owning zval per object of the blueprint.
+    made: Vec<zval>,
+}
+
+impl Planned {
+    /// Whether every object still holds in each slot the value its cell wrote there, and no dynamic
+    /// property (it had none).
+    ///
+    /// # Safety
+    /// During the request that made the objects.
+    unsafe fn untouched(&self) -> bool {
+        // SAFETY: the keeper keeps the blueprint alive; the objects are held, hence live; a shape's
+        // slots are its class's own.
+        unsafe {
+            let bp = &*self.blueprint;
+            let made = &self.made[..];
+            for (z, plan) in made.iter().zip(&bp.objects) {
+                let obj = z.value.obj;
+                let (Some(shape), Some(cells)) =
+                    (self.shapes.get(plan.shape as usize), bp.cells.get(plan.declared.range()))
+                else {
+                    return false;
+                };
+                if !no_dynamic((*obj).properties) {
+                    return false;
+                }
+                // Each slot against what its cell wrote, without a branch per slot (as
+                // `same_slot_bits`): the type info, and the value bits for the types that have them.
+                let live = (*obj).properties_table.as_ptr();
+                let mut diff = 0u64;
+                for (cell, &slot) in cells.iter().zip(&*shape.slots) {
+                    let (t, v) = match *cell {
+                        Cell::Ready(ready) => ready.bits(),
+                        Cell::Object(j) => (IS_OBJECT_EX, made.get(j as usize).map_or(0, |o| o.value.obj as u64)),
+                        _ => (u32::MAX, 0),
+                    };
+                    let z = live.add(slot as usize);
+                    let valued = 0u64.wrapping_sub(u64::from(t & 0xff >= IS_LONG));
+                    diff |= u64::from((*z).u1.type_info ^ t) | (((*z).value.lval as u64 ^ v) & valued);
+                }
+                if diff != 0 {
+                    return false;
+                }
+            }
+            true
+        }
+    }
+
+    /// The record [`Recorded::record_made`] would have made of these objects at restore, with the
+    /// slot copies made from the cells: for a structural comparison, which needs each object's state
+    /// then. The caller releases it.
+    ///
+    /// # Safety
+    /// As [`Planned::untouched`].
+    unsafe fn as_copied(&self) -> Recorded {
+        let mut copied = Recorded::new();
+        let mut image: Vec<zval> = Vec::new();
+        // SAFETY: as above.
+        unsafe {
+            let bp = &*self.blueprint;
+            for (z, plan) in self.made.iter().zip(&bp.objects) {
+                let obj = z.value.obj;
+                let (Some(shape), Some(cells)) =
+                    (self.shapes.get(plan.shape as usize), bp.cells.get(plan.declared.range()))
+                else {
+                    continue;
+                };
+                let count = shape.slots.len();
+                if count == 0 {
+                    copied.leaves.push(obj);
+                    continue;
+                }
+                image.clear();
+                image.resize_with(count, zval::new);
+                for (cell, &slot) in cells.iter().zip(shape.slots.iter()) {
+                    let Some(at) = image.get_mut(slot as usize) else { continue };
+                    match cell {
+                        Cell::Ready(ready) => ready.write(at),
+                        Cell::Object(j) => {
+                            if let Some(o) = self.made.get(*j as usize) {
+                                at.value.obj = o.value.obj;
+                                at.u1.type_info = IS_OBJECT_EX;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                copied.hold_from(obj, shape.ce, image.as_ptr(), count, std::ptr::null_mut());
+            }
+        }
+        copied
+    }
+
+    /// Gives back the references to the objects.
+    ///
+    /// # Safety
+    /// As [`Planned::untouched`].
+    unsafe fn release(self) {
+        for mut z in self.made {
+            // SAFETY: the record's own references, to live objects; `z` is left null.
+            unsafe { release_shared(&mut z) };
+        }
+    }
+
+    /// After a request whose end never ran: the objects are gone with its heap, and are not touched.
+    fn abandon(self) {
+        let Planned { _keeper, made, .. } = self;
+        std::mem::forget(made);
+    }
+}
+
+/// Whether the objects of class `ce` are described by their declared slots (and dynamic properties)
+/// alone, as a [`Planned`] record needs.
+///
+/// # Safety
+/// `ce` must be a live class.
+pub unsafe fn plannable_class(ce: *mut ffi::zend_class_entry) -> bool {
+    // SAFETY: as above.
+    matches!(unsafe { ObjectKind::of(ce) }, ObjectKind::Recordable | ObjectKind::Frozen)
 }
 
 /// `by_handle`'s mark of an object in `leaves`.
@@ -423,7 +580,7 @@ fn forget_capture_state(state: Capture, release: bool) {
             // SAFETY: during the request that recorded it (caller).
             unsafe { record.release_at_request_end() };
         } else {
-            std::mem::forget(record);
+            record.abandon();
         }
     }
 }
@@ -455,6 +612,24 @@ pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
         // SAFETY: during the request; a part recorded is given back at once.
         unsafe { record.release_at_request_end() };
     }
+}
+
+/// As [`captured`], for a value made from a blueprint with plain cells: the record keeps `made` (one
+/// owning zval per object of the blueprint, in its order) and checks against the blueprint's cells
+/// (see [`Planned`]); `keeper` keeps `blueprint` alive.
+///
+/// # Safety
+/// `made` must be live object zvals, during a request; `blueprint` must live as long as `keeper`; each
+/// of `shapes` must be the class and slots the objects of that shape were written into.
+pub unsafe fn captured_planned(
+    mut record: Recorded,
+    made: Vec<zval>,
+    blueprint: *const Blueprint,
+    keeper: Rc<dyn Any>,
+    shapes: Vec<PlannedShape>,
+) {
+    record.planned = Some(Planned { _keeper: keeper, blueprint, shapes, made });
+    CAPTURE.set(Capture::Done(record));
 }
 
 /// A zval still to look into while recording, with the number of references to its value that
@@ -642,10 +817,27 @@ impl Recorded {
         count: usize,
         table: *mut HashTable,
     ) {
+        // SAFETY: as above.
+        unsafe { self.hold_from(obj, ce, (*obj).properties_table.as_ptr(), count, table) }
+    }
+
+    /// As [`Recorded::hold`], the slot copies taken from `slots` (`count` live zvals: the object's
+    /// own, or what they held at restore).
+    ///
+    /// # Safety
+    /// As [`Recorded::hold`]; `slots` must point to `count` readable zvals.
+    #[inline(always)]
+    unsafe fn hold_from(
+        &mut self,
+        obj: *mut zend_object,
+        ce: *mut ffi::zend_class_entry,
+        slots: *const zval,
+        count: usize,
+        table: *mut HashTable,
+    ) {
         // SAFETY: as above; the vector has room for `count` more slots once reserved.
         unsafe {
             let first_slot = self.slots.len();
-            let slots = (*obj).properties_table.as_ptr();
             self.slots.reserve(count);
             // Copied slot by slot with the test of each (an object has few slots: cheaper than a
             // memcpy call and a second pass).
@@ -796,6 +988,9 @@ impl Recorded {
         // SAFETY: recorded objects are held, hence live; each one's slot copies are its class's slot
         // count long.
         unsafe {
+            if self.planned.as_ref().is_some_and(|p| !p.untouched()) {
+                return false;
+            }
             for then in &self.objects {
                 let obj = then.object;
                 let live = (*obj).properties_table.as_ptr();
@@ -820,6 +1015,16 @@ impl Recorded {
         }
     }
 
+    /// The start of a request after one whose end never ran: what the record refers to is gone with that
+    /// request's heap and is not touched; only what lives longer (a planned record's blueprint) is let
+    /// go.
+    fn abandon(mut self) {
+        if let Some(planned) = self.planned.take() {
+            planned.abandon();
+        }
+        std::mem::forget(self);
+    }
+
     /// Request end (RSHUTDOWN): lets go of the record. A reference the request's values still share
     /// is given back by a plain decrement, without offering the value to the cycle collector: the
     /// engine frees the request's values, cycles included, right after.
@@ -827,6 +1032,10 @@ impl Recorded {
     /// # Safety
     /// At the end of the request that recorded the values.
     pub unsafe fn release_at_request_end(mut self) {
+        if let Some(planned) = self.planned.take() {
+            // SAFETY: as above.
+            unsafe { planned.release() };
+        }
         for &at in &self.held {
             if let Some(z) = self.slots.get_mut(at as usize) {
                 // SAFETY: the record's own references, to live values.
