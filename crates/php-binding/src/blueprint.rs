@@ -15,7 +15,7 @@
 
 use foldhash::{HashMap, HashMapExt};
 
-use ext_php_rs::ffi::zval;
+use ext_php_rs::ffi::{self, zval, IS_LONG};
 use graph_codec::{
     ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, ReferenceId, ShapeId, StateFamily,
     StoreTier, StringId,
@@ -121,6 +121,37 @@ pub struct Shape {
 /// An enum class name and a case name.
 pub type EnumCaseName = (Box<[u8]>, Box<[u8]>);
 
+/// What a materialisation writes into one declared slot: the type info and value bits of a ready value
+/// (`valued`: 1 where the value bits count, for the types that have them), or `IS_OBJECT` with no value
+/// for an object of the run (see [`PlainCells::links`]).
+#[derive(Clone, Copy)]
+pub struct SlotImage {
+    pub value: u64,
+    pub type_info: u32,
+    pub valued: u32,
+}
+
+/// A declared slot that holds an object of the run: object `object`'s slot `slot` holds object `target`.
+#[derive(Clone, Copy)]
+pub struct ObjectLink {
+    pub object: u32,
+    pub slot: u32,
+    pub target: u32,
+}
+
+/// See [`Blueprint::plain_cells`].
+pub struct PlainCells {
+    /// One per cell (those of the objects' declared properties are the ones that count), so an object's
+    /// slots are compared with `image[declared]` in one pass.
+    pub image: Box<[SlotImage]>,
+    /// The slots that hold objects of the run, in object order.
+    pub links: Box<[ObjectLink]>,
+}
+
+/// Type info of an object zval.
+const IS_OBJECT_EX: u32 =
+    ffi::IS_OBJECT | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
+
 /// One stored version, ready to be materialised.
 pub struct Blueprint {
     pub root: Cell,
@@ -140,8 +171,8 @@ pub struct Blueprint {
     arena: ImmutableArena,
     /// Request-heap mode: the strings the cells point at.
     owned: Vec<zval>,
-    /// [`Blueprint::plain_cells`], found on first use.
-    plain_cells: std::cell::OnceCell<bool>,
+    /// [`Blueprint::plain_cells`], made on first use.
+    plain_cells: std::cell::OnceCell<Option<PlainCells>>,
 }
 
 /// Whether a blueprint may make values engine-immutable (kept across requests) or must build them in
@@ -185,24 +216,53 @@ impl Blueprint {
         Ok(blueprint)
     }
 
-    /// Whether what a materialisation writes into each object can be told from the cells alone: every
-    /// object has one cell per stored declared property, each a ready value or an object of the run,
-    /// no dynamic property, and no hook (its state, for a safe-direct internal class, is not looked
-    /// at). The check of deferred publication then compares against the cells instead of a copy taken
-    /// at restore (`attributes::compare`).
-    pub fn plain_cells(&self) -> bool {
-        *self.plain_cells.get_or_init(|| {
-            self.objects.iter().all(|plan| {
-                let declared = self.cells.get(plan.declared.range());
-                let properties = self.shapes.get(plan.shape as usize).map(|s| s.properties.len());
-                matches!(plan.restore, RestorePlan::Properties | RestorePlan::Internal(..))
-                    && plan.dynamic.len == 0
-                    && declared.is_some_and(|cells| {
-                        Some(cells.len()) == properties
-                            && cells.iter().all(|c| matches!(c, Cell::Ready(_) | Cell::Object(_)))
+    /// What a materialisation writes into the declared slots of every object, when the cells alone tell
+    /// it: every object has one cell per stored declared property, each a ready value or an object of
+    /// the run, no dynamic property, and no hook (its state, for a safe-direct internal class, is not
+    /// looked at). The check of deferred publication then compares against this instead of a copy
+    /// taken at restore (`attributes::compare`). `None` for other blueprints. Made on first use.
+    pub fn plain_cells(&self) -> Option<&PlainCells> {
+        self.plain_cells
+            .get_or_init(|| {
+                let mut links = Vec::new();
+                for (i, plan) in self.objects.iter().enumerate() {
+                    let declared = self.cells.get(plan.declared.range())?;
+                    let properties = self.shapes.get(plan.shape as usize)?.properties.len();
+                    if !matches!(plan.restore, RestorePlan::Properties | RestorePlan::Internal(..))
+                        || plan.dynamic.len != 0
+                        || declared.len() != properties
+                    {
+                        return None;
+                    }
+                    for (k, cell) in declared.iter().enumerate() {
+                        match *cell {
+                            Cell::Ready(_) => {}
+                            Cell::Object(j) if (j as usize) < self.objects.len() => {
+                                links.push(ObjectLink {
+                                    object: u32::try_from(i).ok()?,
+                                    slot: u32::try_from(k).ok()?,
+                                    target: j,
+                                });
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                let image = self
+                    .cells
+                    .iter()
+                    .map(|cell| match *cell {
+                        Cell::Ready(ready) => {
+                            let (type_info, value) = ready.bits();
+                            SlotImage { value, type_info, valued: u32::from(type_info & 0xff >= IS_LONG) }
+                        }
+                        // The object itself is compared through `links`.
+                        _ => SlotImage { value: 0, type_info: IS_OBJECT_EX, valued: 0 },
                     })
+                    .collect();
+                Some(PlainCells { image, links: links.into() })
             })
-        })
+            .as_ref()
     }
 
     fn empty() -> Blueprint {

@@ -235,8 +235,8 @@ pub fn materialise(
                 // What each object holds can be told from the cells when no value was coerced to a
                 // property's type on the way.
                 let planned = keeper
-                    .filter(|_| describable && !run.coerced && blueprint.plain_cells())
-                    .and_then(|keeper| Some((keeper, run.planned_shapes()?)));
+                    .filter(|_| describable && !run.coerced && blueprint.plain_cells().is_some())
+                    .and_then(|keeper| Some((keeper, run.planned_classes()?)));
                 match planned {
                     // SAFETY: the run's objects, one per object of the blueprint in its order, each held
                     // by it, of the value just written to `out`; `keeper` keeps the blueprint alive.
@@ -393,11 +393,10 @@ impl Run<'_, '_> {
         }
     }
 
-    /// Per shape of the blueprint, its class and the slot each stored declared property went to, for a
-    /// record checked against the cells; `None` unless every object was written into a class that
-    /// [`compare::plannable_class`] accepts, each stored property into a declared slot, every slot once.
-    fn planned_shapes(&self) -> Option<Vec<compare::PlannedShape>> {
-        let mut filled = Vec::new();
+    /// Per shape of the blueprint, its class this request, for a record checked against the cells;
+    /// `None` unless every object was made of a class that [`compare::plannable_class`] accepts, with
+    /// one slot per stored declared property, each written into the slot of its index.
+    fn planned_classes(&self) -> Option<Vec<*mut zend_class_entry>> {
         self.bp
             .shapes
             .iter()
@@ -406,22 +405,13 @@ impl Run<'_, '_> {
                 let class = class.as_ref()?;
                 // SAFETY: a class resolved in this request.
                 let (plannable, count) = unsafe { (compare::plannable_class(class.ce), zvals::slot_count(class.ce)) };
-                if !plannable || class.slots.len() != count || stored.properties.len() != count {
-                    return None;
-                }
-                filled.clear();
-                filled.resize(count, false);
-                let slots = class
+                let in_place = class
                     .slots
                     .iter()
-                    .map(|target| match *target {
-                        SlotTarget::Declared { slot, .. } if !std::mem::replace(filled.get_mut(slot)?, true) => {
-                            u32::try_from(slot).ok()
-                        }
-                        _ => None,
-                    })
-                    .collect::<Option<Box<[u32]>>>()?;
-                Some(compare::PlannedShape { ce: class.ce, slots })
+                    .enumerate()
+                    .all(|(k, target)| matches!(*target, SlotTarget::Declared { slot, .. } if slot == k));
+                (plannable && in_place && class.slots.len() == count && stored.properties.len() == count)
+                    .then_some(class.ce)
             })
             .collect()
     }

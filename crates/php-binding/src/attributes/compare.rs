@@ -7,9 +7,11 @@
 //!   any array or property table the request writes (copy on write), so an untouched value is
 //!   recognised by identity alone ([`identical`], [`Recorded::untouched`]): the check of a request that
 //!   changed nothing costs one comparison per root and per object slot, nothing per array element or
-//!   string byte, and copies nothing at restore. An object with no dynamic property and either no
-//!   declared slot (a `DateTimeImmutable`) or only initialized readonly slots of a final class is only
-//!   marked: it can change only by gaining a dynamic property (what its slots hold is compared too).
+//!   string byte, and copies nothing at restore. A value made from a blueprint whose cells tell what
+//!   every slot holds is not copied at all: its objects are held and compared with the cells
+//!   ([`Planned`]). An object with no dynamic property and either no declared slot (a
+//!   `DateTimeImmutable`) or only initialized readonly slots of a final class is only marked: it can
+//!   change only by gaining a dynamic property (what its slots hold is compared too).
 //!   Objects of internal classes are recorded only when no method changes them (`DateTimeImmutable`,
 //!   `DateTimeZone`); a value holding others is compared against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
@@ -26,7 +28,7 @@ use ext_php_rs::ffi::{
     IS_STRING, IS_TRUE, IS_UNDEF,
 };
 
-use crate::blueprint::{Blueprint, Cell};
+use crate::blueprint::{Blueprint, Cell, SlotImage};
 use crate::class_info;
 use crate::zend;
 use crate::zval_in;
@@ -380,25 +382,19 @@ pub struct Recorded {
     planned: Option<Planned>,
 }
 
-/// One shape of a [`Planned`] record: its class this request and, per stored declared property, the
-/// slot the read path wrote it to (every slot of the class, once each).
-pub struct PlannedShape {
-    pub ce: *mut ffi::zend_class_entry,
-    pub slots: Box<[u32]>,
-}
-
 /// The objects the read path made for a restore from a blueprint with plain cells
-/// ([`Blueprint::plain_cells`]), held, in the blueprint's order: at request end each one's slots are
-/// compared with the cells they were written from (a ready value: the same type and value bits, so
-/// the same string or array pointer; an object: the same object of the run). Restoring copies nothing
-/// then. The values compared are engine-immutable or kept by the blueprint, and the objects are held,
-/// so no slot can hold another value at the same address, nor a value changed in place.
+/// ([`Blueprint::plain_cells`]), held, in the blueprint's order, each with its stored declared
+/// properties in the slots of the same index: at request end each one's slots are compared with what
+/// the cells wrote there (a ready value: the same type and value bits, so the same string or array
+/// pointer; an object: the same object of the run). Restoring copies nothing then. The values compared
+/// are engine-immutable or kept by the blueprint, and the objects are held, so no slot can hold another
+/// value at the same address, nor a value changed in place.
 struct Planned {
     /// Keeps the blueprint alive.
     _keeper: Rc<dyn Any>,
     blueprint: *const Blueprint,
-    /// Per shape of the blueprint.
-    shapes: Vec<PlannedShape>,
+    /// Per shape of the blueprint, its class this request.
+    classes: Vec<*mut ffi::zend_class_entry>,
     /// One owning zval per object of the blueprint.
     made: Vec<zval>,
 }
@@ -410,40 +406,27 @@ impl Planned {
     /// # Safety
     /// During the request that made the objects.
     unsafe fn untouched(&self) -> bool {
-        // SAFETY: the keeper keeps the blueprint alive; the objects are held, hence live; a shape's
-        // slots are its class's own.
+        // SAFETY: the keeper keeps the blueprint alive; the objects are held, hence live, and have one
+        // slot per declared cell (`captured_planned`); a link's slot was found to hold an object.
         unsafe {
             let bp = &*self.blueprint;
+            let Some(plain) = bp.plain_cells() else { return false };
             let made = &self.made[..];
-            for (z, plan) in made.iter().zip(&bp.objects) {
+            let slots_same = made.iter().zip(&bp.objects).all(|(z, plan)| {
                 let obj = z.value.obj;
-                let (Some(shape), Some(cells)) =
-                    (self.shapes.get(plan.shape as usize), bp.cells.get(plan.declared.range()))
-                else {
-                    return false;
-                };
-                if !no_dynamic((*obj).properties) {
-                    return false;
-                }
-                // Each slot against what its cell wrote, without a branch per slot (as
-                // `same_slot_bits`): the type info, and the value bits for the types that have them.
-                let live = (*obj).properties_table.as_ptr();
-                let mut diff = 0u64;
-                for (cell, &slot) in cells.iter().zip(&*shape.slots) {
-                    let (t, v) = match *cell {
-                        Cell::Ready(ready) => ready.bits(),
-                        Cell::Object(j) => (IS_OBJECT_EX, made.get(j as usize).map_or(0, |o| o.value.obj as u64)),
-                        _ => (u32::MAX, 0),
-                    };
-                    let z = live.add(slot as usize);
-                    let valued = 0u64.wrapping_sub(u64::from(t & 0xff >= IS_LONG));
-                    diff |= u64::from((*z).u1.type_info ^ t) | (((*z).value.lval as u64 ^ v) & valued);
-                }
-                if diff != 0 {
-                    return false;
-                }
-            }
-            true
+                plain.image.get(plan.declared.range()).is_some_and(|image| {
+                    no_dynamic((*obj).properties) && same_as_image((*obj).properties_table.as_ptr(), image)
+                })
+            });
+            slots_same
+                && plain.links.iter().all(|link| {
+                    match (made.get(link.object as usize), made.get(link.target as usize)) {
+                        (Some(o), Some(target)) => {
+                            (*zvals::property_slot(o.value.obj, link.slot as usize)).value.obj == target.value.obj
+                        }
+                        _ => false,
+                    }
+                })
         }
     }
 
@@ -461,22 +444,20 @@ impl Planned {
             let bp = &*self.blueprint;
             for (z, plan) in self.made.iter().zip(&bp.objects) {
                 let obj = z.value.obj;
-                let (Some(shape), Some(cells)) =
-                    (self.shapes.get(plan.shape as usize), bp.cells.get(plan.declared.range()))
+                let (Some(&ce), Some(cells)) =
+                    (self.classes.get(plan.shape as usize), bp.cells.get(plan.declared.range()))
                 else {
                     continue;
                 };
-                let count = shape.slots.len();
-                if count == 0 {
+                if cells.is_empty() {
                     copied.leaves.push(obj);
                     continue;
                 }
                 image.clear();
-                image.resize_with(count, zval::new);
-                for (cell, &slot) in cells.iter().zip(shape.slots.iter()) {
-                    let Some(at) = image.get_mut(slot as usize) else { continue };
+                image.extend(cells.iter().map(|cell| {
+                    let mut at = zval::new();
                     match cell {
-                        Cell::Ready(ready) => ready.write(at),
+                        Cell::Ready(ready) => ready.write(&raw mut at),
                         Cell::Object(j) => {
                             if let Some(o) = self.made.get(*j as usize) {
                                 at.value.obj = o.value.obj;
@@ -485,8 +466,11 @@ impl Planned {
                         }
                         _ => {}
                     }
-                }
-                copied.hold_from(obj, shape.ce, image.as_ptr(), count, std::ptr::null_mut());
+                    at
+                }));
+                copied.hold_from(obj, ce, image.as_ptr(), image.len(), std::ptr::null_mut());
+                // The copies own nothing: `hold_from` took the references the record's copies hold.
+                image.iter_mut().for_each(|z| z.u1.type_info = IS_NULL);
             }
         }
         copied
@@ -508,6 +492,22 @@ impl Planned {
         let Planned { _keeper, made, .. } = self;
         std::mem::forget(made);
     }
+}
+
+/// Whether the `image.len()` slots at `live` hold what `image` says (see [`SlotImage`]): one pass with no
+/// branch per slot, as [`same_slot_bits`].
+///
+/// # Safety
+/// `live` must point to `image.len()` readable zvals.
+#[inline(always)]
+unsafe fn same_as_image(live: *const zval, image: &[SlotImage]) -> bool {
+    // SAFETY: as above.
+    let live = unsafe { std::slice::from_raw_parts(live, image.len()) };
+    live.iter().zip(image).fold(0u64, |diff, (x, e)| {
+        // SAFETY: readable zvals; the value bits only count where the image says so.
+        let (tx, vx) = unsafe { (x.u1.type_info, x.value.lval as u64) };
+        diff | u64::from(tx ^ e.type_info) | ((vx ^ e.value) & 0u64.wrapping_sub(u64::from(e.valued)))
+    }) == 0
 }
 
 /// Whether the objects of class `ce` are described by their declared slots (and dynamic properties)
@@ -619,16 +619,17 @@ pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
 /// (see [`Planned`]); `keeper` keeps `blueprint` alive.
 ///
 /// # Safety
-/// `made` must be live object zvals, during a request; `blueprint` must live as long as `keeper`; each
-/// of `shapes` must be the class and slots the objects of that shape were written into.
+/// `made` must be live object zvals, during a request; `blueprint` must live as long as `keeper` and
+/// have plain cells; `classes` must be, per shape, the class its objects were made of, with one slot
+/// per stored declared property, each written into the slot of its index.
 pub unsafe fn captured_planned(
     mut record: Recorded,
     made: Vec<zval>,
     blueprint: *const Blueprint,
     keeper: Rc<dyn Any>,
-    shapes: Vec<PlannedShape>,
+    classes: Vec<*mut ffi::zend_class_entry>,
 ) {
-    record.planned = Some(Planned { _keeper: keeper, blueprint, shapes, made });
+    record.planned = Some(Planned { _keeper: keeper, blueprint, classes, made });
     CAPTURE.set(Capture::Done(record));
 }
 
