@@ -138,10 +138,8 @@ impl Runtime {
             (None, true) => DEFAULT_PARTITION.to_owned(),
         };
         let partition_valid = valid_partition(&name);
-        let reason = unavailable_reason(settings, sapi, &name).or_else(|| match &fpm_pool {
-            Some(None) if settings.partition.is_empty() => Some((UNKNOWN_POOL.to_owned(), true)),
-            _ => None,
-        });
+        let pool_unknown = matches!(fpm_pool, Some(None)) && settings.partition.is_empty();
+        let reason = unavailable_reason(settings, sapi, (!pool_unknown).then_some(name.as_str()));
         let (states, segment): ([BackendState; 2], Option<Segment>) = match reason {
             Some((reason, startup_failed)) => {
                 if startup_failed && fpm_pool.is_some() {
@@ -195,7 +193,8 @@ fn unavailable(configured: [u64; 2], reason: &str, startup_failed: bool) -> [Bac
 }
 
 /// First matching reason of §13.2's precedence (size 0 is handled per backend by the caller).
-fn unavailable_reason(settings: &Settings, sapi: &str, partition: &str) -> Option<(String, bool)> {
+/// `partition`: `None` for an FPM worker whose pool could not be told and that sets no partition.
+fn unavailable_reason(settings: &Settings, sapi: &str, partition: Option<&str>) -> Option<(String, bool)> {
     let allowed = DEFAULT_SAPIS.contains(&sapi) || settings.opt_in_sapis.iter().any(|s| s == sapi);
     if !allowed {
         return Some((
@@ -206,8 +205,12 @@ fn unavailable_reason(settings: &Settings, sapi: &str, partition: &str) -> Optio
     if CLI_SAPIS.contains(&sapi) && !settings.enable_cli {
         return Some(("static_cache is disabled for the CLI (static_cache.enable_cli=0)".to_owned(), false));
     }
-    if !valid_partition(partition) {
-        return Some((format!(r#"Invalid static_cache.partition value "{partition}""#), true));
+    match partition {
+        None => return Some((UNKNOWN_POOL.to_owned(), true)),
+        Some(partition) if !valid_partition(partition) => {
+            return Some((format!(r#"Invalid static_cache.partition value "{partition}""#), true));
+        }
+        Some(_) => {}
     }
     if std::env::var(FORCE_FAILURE_ENV).is_ok_and(|v| v == "1") {
         return Some((STARTUP_FAILURE.to_owned(), true));
@@ -286,4 +289,27 @@ pub fn for_request() -> Option<Arc<Runtime>> {
     }
     install(Runtime::start_fpm_worker(&ini::settings()));
     current()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_fpm_worker_of_unknown_pool_is_told_so_not_that_its_partition_is_invalid() {
+        let settings = Settings {
+            volatile_size_mb: 1,
+            pinned_size_mb: 1,
+            partition: String::new(),
+            enable_cli: true,
+            opt_in_sapis: Vec::new(),
+            attribute_mode: None,
+        };
+        let (reason, startup_failed) = unavailable_reason(&settings, FPM_SAPI, None).unwrap();
+        assert_eq!(reason, UNKNOWN_POOL);
+        assert!(startup_failed);
+        let (reason, _) = unavailable_reason(&settings, FPM_SAPI, Some("")).unwrap();
+        assert_eq!(reason, r#"Invalid static_cache.partition value """#);
+        assert!(unavailable_reason(&settings, FPM_SAPI, Some("www")).is_none());
+    }
 }
