@@ -90,6 +90,8 @@ pub const BYTES_PER_ENTRY: u64 = 256;
 const READER_SLOTS: u64 = 256;
 /// Times a read starts again after being disturbed before it answers "not found" (see `lookup`).
 const MAX_READ_ATTEMPTS: usize = 1000;
+/// Walks that hold nothing try this many times without a pin first (see `read_unheld`).
+const OPTIMISTIC_READS: usize = 4;
 /// Retired entries that trigger a reclamation pass (see `Backend::reclaim_in_batches`).
 const RECLAIM_BATCH: u64 = 32;
 /// Smallest region a backend can be formatted in.
@@ -504,10 +506,11 @@ impl Backend {
     }
 
     /// Whether the index may hold an entry for `key`, live or expired (what [`Backend::delete`] would
-    /// remove): the walk alone, nothing held or counted. A walk disturbed `MAX_READ_ATTEMPTS` times in
-    /// a row answers true (the caller then deletes, which looks again).
+    /// remove): the walk alone, over the chain's hash words, nothing held or counted. Another key's entry
+    /// with the same 64-bit hash, or a walk disturbed `MAX_READ_ATTEMPTS` times in a row, answers true
+    /// (the caller then deletes, which looks again).
     pub fn holds(&self, key: &[u8]) -> bool {
-        self.read_unheld(key, entry::key_hash(key), |_| ()) != Some(None)
+        self.walk_unheld(|| self.0.index.may_hold(entry::key_hash(key))) != Some(false)
     }
 
     /// The version of `key`'s live entry (as [`EntryRef::version`]), from a walk alone, with nothing
@@ -529,18 +532,29 @@ impl Backend {
     /// What `read` makes of the index's entry for `key` (`Some(None)`: no entry), from a walk that holds
     /// nothing: `read` runs inside the walk, and its answer is kept only if nothing the walk read was
     /// freed meanwhile. `None` when walks kept being disturbed (`MAX_READ_ATTEMPTS` times in a row).
+    ///
+    /// The first `OPTIMISTIC_READS` attempts take no pin: they check the free generation, as a thread
+    /// without a reader slot does, which costs two plain loads instead of two locked read-modify-writes
+    /// and the slot lookup. Frees come in batches, so such a walk is rarely disturbed; one that keeps
+    /// being disturbed (a reclaimer freeing all the time) goes on under a pin, which holds frees back.
     fn read_unheld<T>(&self, key: &[u8], hash: u64, read: impl Fn(&EntryHeader) -> T) -> Option<Option<T>> {
-        let found = || self.find(key, hash).map(|(_, h)| read(&h));
-        for _ in 0..MAX_READ_ATTEMPTS {
-            match self.0.readers.begin_walk(self.word(EPOCH)) {
+        self.walk_unheld(|| self.find(key, hash).map(|(_, h)| read(&h)))
+    }
+
+    /// The answer of `found`, a walk of the index that holds nothing, kept only if nothing it read was
+    /// freed meanwhile (see [`Backend::read_unheld`]).
+    fn walk_unheld<T>(&self, found: impl Fn() -> T) -> Option<T> {
+        for attempt in 0..MAX_READ_ATTEMPTS {
+            let walk = if attempt < OPTIMISTIC_READS { None } else { self.0.readers.begin_walk(self.word(EPOCH)) };
+            match walk {
                 Some(walk) => {
                     let answer = found();
                     if walk.end() {
                         return Some(answer);
                     }
                 }
-                // Without a reader slot: the free generation did not move, so nothing the walk read was
-                // freed under it (see `lookup_without_slot`).
+                // Without a pin: the free generation did not move, so nothing the walk read was freed
+                // under it (see `lookup_without_slot`).
                 None => {
                     let generation = self.0.readers.free_generation();
                     let answer = found();
@@ -799,7 +813,9 @@ impl Backend {
     /// happened at that walk, before any store that follows it.
     pub fn delete(&self, key: &[u8]) -> bool {
         let hash = entry::key_hash(key);
-        if self.read_unheld(key, hash, |_| ()) == Some(None) {
+        // No entry of the chain carries the key's hash, so none is the key's: the chain's hash words
+        // alone answer (a hash shared by another key only sends the delete to the locked look-up).
+        if self.walk_unheld(|| self.0.index.may_hold(hash)) == Some(false) {
             return false;
         }
         let Ok(_g) = self.lock() else { return false };

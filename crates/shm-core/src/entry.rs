@@ -205,8 +205,36 @@ pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     w(CHECK, checksum(hash, meta, value_len, e.expires_ms, e.version));
     // SAFETY: the block is the caller's own and unpublished (contract).
     unsafe {
-        region.write_bytes(off + KEY, e.key);
-        region.write_bytes(off + value_start(e.key.len() as u64), e.value);
+        write_padded(region, off + KEY, e.key);
+        write_padded(region, off + value_start(e.key.len() as u64), e.value);
+    }
+}
+
+/// Bytes up to which [`write_padded`] stores words itself rather than calling `memcpy`.
+const SHORT_COPY: usize = 32;
+
+/// Copies `bytes` to the 8-aligned offset `at`; a short slice goes word by word, its last word padded
+/// with zeros (a call to `memcpy` costs more than the few stores of a short key or scalar value).
+///
+/// # Safety
+/// As for [`write`]: `[at, at + len rounded up to 8)` lies in a block allocated to the caller and
+/// unpublished. A block's payload is a multiple of 8 bytes, so the padded last word stays inside it.
+unsafe fn write_padded(region: &Region, at: u64, bytes: &[u8]) {
+    if bytes.len() > SHORT_COPY {
+        // SAFETY: the caller's own unpublished block (contract).
+        return unsafe { region.write_bytes(at, bytes) };
+    }
+    let mut words = bytes.chunks_exact(8);
+    let mut to = at;
+    for chunk in &mut words {
+        region.word(to).store(u64::from_ne_bytes(chunk.try_into().expect("8 bytes")), Ordering::Relaxed);
+        to += 8;
+    }
+    let tail = words.remainder();
+    if !tail.is_empty() {
+        // The tail's first byte lands at the lowest address (as `key_matches` reads it back).
+        let word = tail.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
+        region.word(to).store(word.to_le(), Ordering::Relaxed);
     }
 }
 

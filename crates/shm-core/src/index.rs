@@ -68,6 +68,29 @@ impl Index {
         None
     }
 
+    /// False when no entry of the chain of `hash` carries that hash (so none is the entry of a key with
+    /// that hash): the chain's hash words only, no header check or key comparison. True when one does,
+    /// or when the chain cannot be followed (an invalid link or a cycle): the caller then looks with
+    /// [`Index::find`]. The caller keeps the walk protected, as for `find`.
+    pub(crate) fn may_hold(&self, hash: u64) -> bool {
+        let region = &self.region;
+        let mut cur = region.word(self.bucket_link(hash)).load(Ordering::SeqCst);
+        let mut steps = 0;
+        while cur != 0 {
+            let (Some(next), Some(h)) =
+                (region.checked_word(cur + entry::NEXT), region.checked_word(cur + entry::HASH))
+            else {
+                return true;
+            };
+            if h.load(Ordering::SeqCst) == hash || steps > self.max_entries {
+                return true;
+            }
+            cur = next.load(Ordering::SeqCst);
+            steps += 1;
+        }
+        false
+    }
+
     /// The link word that points at entry `off` (whose key hashes to `hash`), or `None` when the entry is
     /// not in the index (a retired or corrupt block). Write lock held.
     pub(crate) fn link_of(&self, off: u64, hash: u64) -> Option<u64> {

@@ -56,7 +56,10 @@ impl Journal {
 
     /// True (once) when a change was undone since the last call.
     pub fn take_undone(&self) -> bool {
-        self.region.word(self.undone).swap(0, Ordering::AcqRel) != 0
+        // A load first: every lock holder asks, and the flag is almost never set (the swap, a locked
+        // read-modify-write, only then). Only lock holders clear it, so nothing races the clear.
+        let word = self.region.word(self.undone);
+        word.load(Ordering::Acquire) != 0 && word.swap(0, Ordering::AcqRel) != 0
     }
 
     fn len_word(&self) -> &std::sync::atomic::AtomicU64 {
@@ -121,6 +124,11 @@ impl Txn<'_> {
         self.journal.slot(2 + 2 * self.len).store(old, Ordering::Relaxed);
         self.len += 1;
         self.journal.len_word().store(self.len, Ordering::Release);
+    }
+
+    /// Words this transaction may still write.
+    pub fn room(&self) -> u64 {
+        JOURNAL_CAPACITY - self.len
     }
 
     /// Logs, then writes one word.

@@ -50,6 +50,9 @@ const REVOKED: u64 = u64::MAX;
 /// integer in place rather than reading it (see `integer`).
 const UPDATING: u64 = 1;
 
+/// Journal words one free may write at most (coalescing with both neighbours), with room to spare; a
+/// run of frees in one transaction also writes two list words.
+const FREE_JOURNAL_WORDS: u64 = 32;
 /// A pin this many epochs old is revoked when it holds reclamation back.
 pub const STALE_PIN_EPOCHS: u64 = 64;
 /// How long a thread that found no free slot reads without one before it tries to claim one again.
@@ -290,11 +293,11 @@ impl ReaderSlots {
     /// that published them.
     #[inline]
     pub(crate) fn hold_linked_for_update(&self, link: &AtomicU64) -> Option<(u64, Hold<'_>)> {
-        let slot = self.my_slot()?;
         let off = link.load(Ordering::SeqCst);
         if off == 0 || !off.is_multiple_of(8) {
             return None;
         }
+        let slot = self.my_slot()?;
         // Only this thread writes its slot's hazard words: a zero one is free.
         let index = (0..HAZARDS).find(|&i| self.word(slot, HAZARD + 8 * i).load(Ordering::Relaxed) == 0)?;
         self.word(slot, HAZARD + 8 * index).store(off | UPDATING, Ordering::SeqCst);
@@ -467,7 +470,9 @@ impl RetireList {
 
     /// Frees the retired entries no reader can still see: tagged before every pin, and held by no
     /// hazard (a hazard of a thread that died is cleared once it has held its entry for
-    /// [`STALE_PIN_EPOCHS`]). One transaction per entry. Write lock held; `epoch` is the current one.
+    /// [`STALE_PIN_EPOCHS`]). A run of consecutive entries is freed in one transaction (as many as the
+    /// journal has room for), which unlinks the whole run from the list with one write. Write lock
+    /// held; `epoch` is the current one.
     pub(crate) fn collect(&self, journal: &Journal, alloc: &SizeClassAllocator, readers: &ReaderSlots, epoch: u64) {
         if self.get(self.head) == 0 {
             return;
@@ -475,16 +480,21 @@ impl RetireList {
         let (min, hazards) = readers.protection(epoch);
         let (mut prev, mut cur) = (0, self.get(self.head));
         let mut bumped = false;
+        // The open transaction freeing the entries after `prev` up to `cur`.
+        let mut run: Option<Txn> = None;
         while cur != 0 {
             let tag = self.get(cur + entry::RETIRE_TAG);
             if tag >= min {
-                return;
+                break;
             }
             let next = self.get(cur + entry::RETIRE_NEXT);
             let held = hazards.iter().find(|(off, _)| *off == cur).is_some_and(|&(_, slot)| {
                 tag.saturating_add(STALE_PIN_EPOCHS) >= epoch || !readers.clear_if_dead(slot)
             });
             if held {
+                if let Some(t) = run.take() {
+                    self.end_run(t, prev, cur);
+                }
                 (prev, cur) = (cur, next);
                 continue;
             }
@@ -492,16 +502,26 @@ impl RetireList {
                 readers.bump_free_generation();
                 bumped = true;
             }
-            let mut t = journal.begin();
-            t.set(if prev == 0 { self.head } else { prev + entry::RETIRE_NEXT }, next);
-            if next == 0 {
-                t.set(self.tail, prev);
-            }
+            let t = run.get_or_insert_with(|| journal.begin());
             self.add(-(alloc.payload_capacity(cur) as i64), -1);
-            alloc.free(&mut t, cur);
-            t.commit();
+            alloc.free(t, cur);
             cur = next;
+            if t.room() < FREE_JOURNAL_WORDS {
+                self.end_run(run.take().expect("open run"), prev, cur);
+            }
         }
+        if let Some(t) = run {
+            self.end_run(t, prev, cur);
+        }
+    }
+
+    /// Ends a run of freed entries: the list goes on from `prev` (0: the head) to `next`.
+    fn end_run(&self, mut t: Txn, prev: u64, next: u64) {
+        t.set(if prev == 0 { self.head } else { prev + entry::RETIRE_NEXT }, next);
+        if next == 0 {
+            t.set(self.tail, prev);
+        }
+        t.commit();
     }
 
     /// Walks the list (write lock held): returns its entries, checking the tail and the byte count.
