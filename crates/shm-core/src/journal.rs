@@ -120,10 +120,15 @@ impl Txn<'_> {
     fn log(&mut self, word: &std::sync::atomic::AtomicU64, off: u64, flag: u64) {
         assert!(self.len < JOURNAL_CAPACITY, "journal overflow: transaction too large");
         let old = word.load(Ordering::Relaxed);
-        self.journal.slot(1 + 2 * self.len).store(off | flag, Ordering::Relaxed);
-        self.journal.slot(2 + 2 * self.len).store(old, Ordering::Relaxed);
-        self.len += 1;
-        self.journal.len_word().store(self.len, Ordering::Release);
+        let (region, at) = (&self.journal.region, self.journal.at);
+        // SAFETY: `new` checked that the whole journal area is inside the region and 8-aligned, and
+        // entry `len` is inside it (`len < JOURNAL_CAPACITY`, asserted above): the checks of `slot`, once.
+        unsafe {
+            region.word_unchecked(at + 8 + 16 * self.len).store(off | flag, Ordering::Relaxed);
+            region.word_unchecked(at + 16 + 16 * self.len).store(old, Ordering::Relaxed);
+            self.len += 1;
+            region.word_unchecked(at).store(self.len, Ordering::Release);
+        }
     }
 
     /// Words this transaction may still write.
