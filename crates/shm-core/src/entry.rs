@@ -219,22 +219,26 @@ const SHORT_COPY: usize = 32;
 /// # Safety
 /// As for [`write`]: `[at, at + len rounded up to 8)` lies in a block allocated to the caller and
 /// unpublished. A block's payload is a multiple of 8 bytes, so the padded last word stays inside it.
+#[inline]
 unsafe fn write_padded(region: &Region, at: u64, bytes: &[u8]) {
-    if bytes.len() > SHORT_COPY {
-        // SAFETY: the caller's own unpublished block (contract).
+    let padded = (bytes.len() as u64).next_multiple_of(8);
+    if bytes.len() > SHORT_COPY || !at.is_multiple_of(8) || !region.contains(at, padded) {
+        // SAFETY: the caller's own unpublished block (contract); `write_bytes` checks the range.
         return unsafe { region.write_bytes(at, bytes) };
     }
+    // SAFETY: every word stored below is 8-aligned and inside `[at, at + padded)`, checked above.
+    let word = |to: u64| unsafe { region.word_unchecked(to) };
     let mut words = bytes.chunks_exact(8);
     let mut to = at;
     for chunk in &mut words {
-        region.word(to).store(u64::from_ne_bytes(chunk.try_into().expect("8 bytes")), Ordering::Relaxed);
+        word(to).store(u64::from_ne_bytes(chunk.try_into().expect("8 bytes")), Ordering::Relaxed);
         to += 8;
     }
     let tail = words.remainder();
     if !tail.is_empty() {
         // The tail's first byte lands at the lowest address (as `key_matches` reads it back).
-        let word = tail.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
-        region.word(to).store(word.to_le(), Ordering::Relaxed);
+        let w = tail.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
+        word(to).store(w.to_le(), Ordering::Relaxed);
     }
 }
 

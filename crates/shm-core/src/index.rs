@@ -77,15 +77,15 @@ impl Index {
         let mut cur = region.word(self.bucket_link(hash)).load(Ordering::SeqCst);
         let mut steps = 0;
         while cur != 0 {
-            let (Some(next), Some(h)) =
-                (region.checked_word(cur + entry::NEXT), region.checked_word(cur + entry::HASH))
-            else {
-                return true;
-            };
-            if h.load(Ordering::SeqCst) == hash || steps > self.max_entries {
+            if !cur.is_multiple_of(8) || !region.contains(cur, entry::HASH + 8) || steps > self.max_entries {
                 return true;
             }
-            cur = next.load(Ordering::SeqCst);
+            // SAFETY: both words are 8-aligned and inside the region (checked above).
+            let word = |field: u64| unsafe { region.word_unchecked(cur + field) }.load(Ordering::SeqCst);
+            if word(entry::HASH) == hash {
+                return true;
+            }
+            cur = word(entry::NEXT);
             steps += 1;
         }
         false
