@@ -192,7 +192,10 @@ pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     let hash = e.hash;
     let meta = e.key.len() as u64 | (e.tag as u64) << 32;
     let value_len = e.value.len() as u64;
-    let w = |f: u64, v: u64| region.word(off + f).store(v, Ordering::Relaxed);
+    // One range check for the whole fixed header instead of one per word.
+    assert!(off.is_multiple_of(8) && region.contains(off, KEY), "entry header outside the region");
+    // SAFETY: every field below is an 8-aligned word of the header, inside the region (checked above).
+    let w = |f: u64, v: u64| unsafe { region.word_unchecked(off + f) }.store(v, Ordering::Relaxed);
     w(NEXT, e.next);
     w(HASH, hash);
     w(META, meta);
