@@ -13,7 +13,8 @@ use crate::region::Region;
 use std::sync::atomic::Ordering;
 
 /// Words one transaction may write. Operations are split into bounded transactions (one per eviction, per
-/// bucket cleared, per block reclaimed), so the largest needs well under this.
+/// bucket cleared, per run of blocks reclaimed, which stops while it still has room for one more free), so
+/// the largest needs well under this.
 pub const JOURNAL_CAPACITY: u64 = 256;
 const PUBLISH_FLAG: u64 = 1 << 63;
 

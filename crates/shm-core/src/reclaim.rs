@@ -20,12 +20,15 @@
 //!
 //! A thread without a slot (more threads than slots) reads without one: it copies the value out and
 //! checks the backend's free generation (bumped before every batch of frees) did not move meanwhile, a
-//! sequence lock; it never takes the write lock. Hazards of a dead thread are cleared once they hold an
-//! entry back for long (a liveness check only then).
+//! sequence lock; it never takes the write lock. A walk that holds nothing once it ends (a presence test,
+//! the probe before a delete) reads that way first even with a slot, sparing the pin's two locked
+//! read-modify-writes; only after a few disturbed attempts does it walk under a pin. Hazards of a dead
+//! thread are cleared once they hold an entry back for long (a liveness check only then).
 //!
 //! Retired entries form a FIFO list threaded through their own `retire_next` words, so their retire
 //! epochs never decrease along it: [`RetireList::collect`] frees from the head while entries are older
-//! than every pin, skipping those a hazard holds. Every change to the list goes through the journal.
+//! than every pin, skipping those a hazard holds, a run of consecutive entries per transaction. Every
+//! change to the list goes through the journal.
 
 use crate::allocator::SizeClassAllocator;
 use crate::clock::{Clock, MonotonicClock};
