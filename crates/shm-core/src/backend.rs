@@ -397,8 +397,10 @@ impl Backend {
 
     // ----- reads -------------------------------------------------------------------------------------
 
+    /// The entry of `key` and the link word that points at it. Write lock held (readers walk with
+    /// `Index::find`, which checks every header).
     pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
-        self.0.index.find(key, hash)
+        self.0.index.find_locked(key, hash)
     }
 
     /// Finds `key` for a reader, without locks: a walk under this thread's pin, then a hold on the
@@ -412,7 +414,7 @@ impl Backend {
             let Some(walk) = self.0.readers.begin_walk(self.word(EPOCH)) else {
                 return self.lookup_without_slot(key, hash, count);
             };
-            let Some((_, header)) = self.find(key, hash).filter(|(_, h)| self.live(h)) else {
+            let Some((_, header)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
                 if walk.end() {
                     return self.counted(None, count);
                 }
@@ -441,7 +443,7 @@ impl Backend {
     fn lookup_without_slot(&self, key: &[u8], hash: u64, count: Counting) -> Option<EntryRef<'_>> {
         for _ in 0..MAX_READ_ATTEMPTS {
             let generation = self.0.readers.free_generation();
-            let found = self.find(key, hash).filter(|(_, h)| self.live(h)).map(|(_, h)| self.copied(h));
+            let found = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)).map(|(_, h)| self.copied(h));
             std::sync::atomic::fence(Ordering::Acquire);
             if self.0.readers.free_generation() == generation {
                 return self.counted(found, count);
@@ -544,7 +546,7 @@ impl Backend {
     /// and the slot lookup. Frees come in batches, so such a walk is rarely disturbed; one that keeps
     /// being disturbed (a reclaimer freeing all the time) goes on under a pin, which holds frees back.
     fn read_unheld<T>(&self, key: &[u8], hash: u64, read: impl Fn(&EntryHeader) -> T) -> Option<Option<T>> {
-        self.walk_unheld(|| self.find(key, hash).map(|(_, h)| read(&h)))
+        self.walk_unheld(|| self.0.index.find(key, hash).map(|(_, h)| read(&h)))
     }
 
     /// The answer of `found`, a walk of the index that holds nothing, kept only if nothing it read was
@@ -721,6 +723,7 @@ impl Backend {
 
     /// Publishes a new entry for `e.key` (write lock held). `found` is the current entry of the key, if
     /// any (live or expired).
+    #[inline]
     fn store_locked(&self, e: NewEntry, ttl: u64, mut found: Option<(u64, EntryHeader)>) -> Result<(), StoreError> {
         let need = entry::entry_bytes(e.key.len() as u64, e.value.len() as u64).ok_or(StoreError::TooLarge)?;
         if found.is_none() && !self.table_slot_for_new_key() {
@@ -780,6 +783,7 @@ impl Backend {
     }
 
     /// Writes the entry into `block` (allocated by `t`) and publishes it.
+    #[inline]
     pub(crate) fn publish_new(
         &self,
         t: Txn<'_>,
@@ -799,6 +803,7 @@ impl Backend {
 
     /// Ends a store: retires the entry it replaces (or counts a new one) and publishes `block` through
     /// `link`, the write that makes it visible.
+    #[inline]
     pub(crate) fn finish_publish(&self, mut t: Txn<'_>, link: u64, block: u64, old: Option<EntryHeader>) {
         if self.word(STALL_US).load(Ordering::Relaxed) != 0 {
             let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);

@@ -71,13 +71,26 @@ pub struct EntryHeader {
 impl EntryHeader {
     /// Reads the header at `off`, checking that the offset, the lengths and the checksum make sense.
     pub fn read(region: &Region, off: u64) -> Option<EntryHeader> {
+        Self::read_checked(region, off, true)
+    }
+
+    /// [`EntryHeader::read`] of an entry the write lock holder reached through the index, whose header
+    /// check is skipped: under the lock, with the journal recovered, every linked entry is one a writer
+    /// completed before publishing it (lock-free readers check because a walk may read freed memory).
+    /// Offsets and lengths are still checked.
+    pub fn read_linked(region: &Region, off: u64) -> Option<EntryHeader> {
+        Self::read_checked(region, off, false)
+    }
+
+    #[inline]
+    fn read_checked(region: &Region, off: u64, check: bool) -> Option<EntryHeader> {
         if !off.is_multiple_of(8) || !region.contains(off, KEY) {
             return None;
         }
         // SAFETY: `off` is 8-aligned and the whole fixed header lies inside the region (checked above).
         let w = |f: u64| unsafe { region.word_unchecked(off + f) }.load(Ordering::Acquire);
         let (hash, meta, value_len, expires_ms, version) = (w(HASH), w(META), w(VALUE_LEN), w(EXPIRES), w(VERSION));
-        if checksum(hash, meta, value_len, expires_ms, version) != w(CHECK) {
+        if check && checksum(hash, meta, value_len, expires_ms, version) != w(CHECK) {
             return None;
         }
         let key_len = meta & 0xffff_ffff;

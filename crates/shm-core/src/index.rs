@@ -52,12 +52,28 @@ impl Index {
     /// Finds the entry for `key`: the link word that points at it and its validated header. Links are
     /// read with SeqCst loads (plain loads on x86), which a reader's walk relies on (see `reclaim`).
     pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
+        self.find_with(key, hash, EntryHeader::read)
+    }
+
+    /// [`Index::find`] for the write lock holder: headers read without their check (see
+    /// [`EntryHeader::read_linked`]).
+    pub(crate) fn find_locked(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
+        self.find_with(key, hash, EntryHeader::read_linked)
+    }
+
+    #[inline]
+    fn find_with(
+        &self,
+        key: &[u8],
+        hash: u64,
+        read: impl Fn(&Region, u64) -> Option<EntryHeader>,
+    ) -> Option<(u64, EntryHeader)> {
         let region = &self.region;
         let mut link = self.bucket_link(hash);
         let mut cur = region.word(link).load(Ordering::SeqCst);
         let mut steps = 0;
         while cur != 0 && steps <= self.max_entries {
-            let h = EntryHeader::read(region, cur)?;
+            let h = read(region, cur)?;
             if h.hash == hash && h.key_matches(region, key) {
                 return Some((link, h));
             }
