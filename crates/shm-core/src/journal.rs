@@ -45,6 +45,7 @@ impl Journal {
     /// the word at `undone`.
     pub fn new(region: Region, at: u64, undone: u64) -> Journal {
         assert!(at.is_multiple_of(8) && region.contains(at, JOURNAL_BYTES), "journal outside its region");
+        assert!(undone.is_multiple_of(8) && region.contains(undone, 8), "undone flag outside the region");
         Journal { region, at, undone }
     }
 
@@ -59,7 +60,8 @@ impl Journal {
     pub fn take_undone(&self) -> bool {
         // A load first: every lock holder asks, and the flag is almost never set (the swap, a locked
         // read-modify-write, only then). Only lock holders clear it, so nothing races the clear.
-        let word = self.region.word(self.undone);
+        // SAFETY: `new` checked that the flag is an aligned word inside the region.
+        let word = unsafe { self.region.word_unchecked(self.undone) };
         word.load(Ordering::Acquire) != 0 && word.swap(0, Ordering::AcqRel) != 0
     }
 
