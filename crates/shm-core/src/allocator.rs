@@ -24,7 +24,7 @@
 
 use crate::journal::{Journal, Txn};
 use crate::region::Region;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const INUSE: u64 = 1;
 const PREV_INUSE: u64 = 2;
@@ -157,7 +157,17 @@ pub fn block_size_for(len: u64) -> Option<u64> {
 impl SizeClassAllocator {
     /// The allocator whose state lives at `state` and manages `[heap_start, heap_end)`.
     pub fn new(region: Region, state: u64, heap_start: u64, heap_end: u64) -> SizeClassAllocator {
+        assert!(state.is_multiple_of(8) && region.contains(state, STATE_BYTES), "allocator state outside its region");
         SizeClassAllocator { region, state, heap_start, heap_end }
+    }
+
+    /// State word `field` (one range check against the state's size; `new` checked the state area).
+    #[inline]
+    fn state_word(&self, field: u64) -> &AtomicU64 {
+        assert!(field.is_multiple_of(8) && field < STATE_BYTES, "allocator state field {field}");
+        // SAFETY: `new` checked that the 8-aligned state area lies inside the region, and `field` is an
+        // aligned offset inside it.
+        unsafe { self.region.word_unchecked(self.state + field) }
     }
 
     /// Writes the initial state (segment creation only).
@@ -172,12 +182,12 @@ impl SizeClassAllocator {
     }
 
     fn get(&self, field: u64) -> u64 {
-        self.region.word(self.state + field).load(Ordering::Acquire)
+        self.state_word(field).load(Ordering::Acquire)
     }
 
     /// Adds `delta` (wrapping: pass a negated amount to subtract) to a counter word. Write lock held.
     fn add(&self, field: u64, delta: u64) {
-        let w = self.region.word(self.state + field);
+        let w = self.state_word(field);
         w.store(w.load(Ordering::Relaxed).wrapping_add(delta), Ordering::Relaxed);
     }
 

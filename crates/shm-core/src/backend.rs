@@ -90,6 +90,8 @@ pub const BYTES_PER_ENTRY: u64 = 256;
 const READER_SLOTS: u64 = 256;
 /// Times a read starts again after being disturbed before it answers "not found" (see `lookup`).
 const MAX_READ_ATTEMPTS: usize = 1000;
+/// Walks that hold nothing try this many times without a pin first (see `read_unheld`).
+const OPTIMISTIC_READS: usize = 4;
 /// Retired entries that trigger a reclamation pass (see `Backend::reclaim_in_batches`).
 const RECLAIM_BATCH: u64 = 32;
 /// Smallest region a backend can be formatted in.
@@ -358,6 +360,12 @@ impl Backend {
 
     #[inline]
     pub(crate) fn word(&self, off: u64) -> &AtomicU64 {
+        // The header words are constants below `MIN_REGION`, and every backend is at least that large
+        // (`attach` checks): after inlining, their range check folds away.
+        if off.is_multiple_of(8) && off < MIN_REGION {
+            // SAFETY: 8-aligned and inside the region (`attach` refused regions under `MIN_REGION`).
+            return unsafe { self.0.region.word_unchecked(off) };
+        }
         self.0.region.word(off)
     }
 
@@ -389,8 +397,10 @@ impl Backend {
 
     // ----- reads -------------------------------------------------------------------------------------
 
+    /// The entry of `key` and the link word that points at it. Write lock held (readers walk with
+    /// `Index::find`, which checks every header).
     pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
-        self.0.index.find(key, hash)
+        self.0.index.find_locked(key, hash)
     }
 
     /// Finds `key` for a reader, without locks: a walk under this thread's pin, then a hold on the
@@ -404,7 +414,7 @@ impl Backend {
             let Some(walk) = self.0.readers.begin_walk(self.word(EPOCH)) else {
                 return self.lookup_without_slot(key, hash, count);
             };
-            let Some((_, header)) = self.find(key, hash).filter(|(_, h)| self.live(h)) else {
+            let Some((_, header)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
                 if walk.end() {
                     return self.counted(None, count);
                 }
@@ -433,7 +443,7 @@ impl Backend {
     fn lookup_without_slot(&self, key: &[u8], hash: u64, count: Counting) -> Option<EntryRef<'_>> {
         for _ in 0..MAX_READ_ATTEMPTS {
             let generation = self.0.readers.free_generation();
-            let found = self.find(key, hash).filter(|(_, h)| self.live(h)).map(|(_, h)| self.copied(h));
+            let found = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)).map(|(_, h)| self.copied(h));
             std::sync::atomic::fence(Ordering::Acquire);
             if self.0.readers.free_generation() == generation {
                 return self.counted(found, count);
@@ -504,10 +514,11 @@ impl Backend {
     }
 
     /// Whether the index may hold an entry for `key`, live or expired (what [`Backend::delete`] would
-    /// remove): the walk alone, nothing held or counted. A walk disturbed `MAX_READ_ATTEMPTS` times in
-    /// a row answers true (the caller then deletes, which looks again).
+    /// remove): the walk alone, over the chain's hash words, nothing held or counted. Another key's entry
+    /// with the same 64-bit hash, or a walk disturbed `MAX_READ_ATTEMPTS` times in a row, answers true
+    /// (the caller then deletes, which looks again).
     pub fn holds(&self, key: &[u8]) -> bool {
-        self.read_unheld(key, entry::key_hash(key), |_| ()) != Some(None)
+        self.walk_unheld(|| self.0.index.may_hold(entry::key_hash(key))) != Some(false)
     }
 
     /// The version of `key`'s live entry (as [`EntryRef::version`]), from a walk alone, with nothing
@@ -529,18 +540,29 @@ impl Backend {
     /// What `read` makes of the index's entry for `key` (`Some(None)`: no entry), from a walk that holds
     /// nothing: `read` runs inside the walk, and its answer is kept only if nothing the walk read was
     /// freed meanwhile. `None` when walks kept being disturbed (`MAX_READ_ATTEMPTS` times in a row).
+    ///
+    /// The first `OPTIMISTIC_READS` attempts take no pin: they check the free generation, as a thread
+    /// without a reader slot does, which costs two plain loads instead of two locked read-modify-writes
+    /// and the slot lookup. Frees come in batches, so such a walk is rarely disturbed; one that keeps
+    /// being disturbed (a reclaimer freeing all the time) goes on under a pin, which holds frees back.
     fn read_unheld<T>(&self, key: &[u8], hash: u64, read: impl Fn(&EntryHeader) -> T) -> Option<Option<T>> {
-        let found = || self.find(key, hash).map(|(_, h)| read(&h));
-        for _ in 0..MAX_READ_ATTEMPTS {
-            match self.0.readers.begin_walk(self.word(EPOCH)) {
+        self.walk_unheld(|| self.0.index.find(key, hash).map(|(_, h)| read(&h)))
+    }
+
+    /// The answer of `found`, a walk of the index that holds nothing, kept only if nothing it read was
+    /// freed meanwhile (see [`Backend::read_unheld`]).
+    fn walk_unheld<T>(&self, found: impl Fn() -> T) -> Option<T> {
+        for attempt in 0..MAX_READ_ATTEMPTS {
+            let walk = if attempt < OPTIMISTIC_READS { None } else { self.0.readers.begin_walk(self.word(EPOCH)) };
+            match walk {
                 Some(walk) => {
                     let answer = found();
                     if walk.end() {
                         return Some(answer);
                     }
                 }
-                // Without a reader slot: the free generation did not move, so nothing the walk read was
-                // freed under it (see `lookup_without_slot`).
+                // Without a pin: the free generation did not move, so nothing the walk read was freed
+                // under it (see `lookup_without_slot`).
                 None => {
                     let generation = self.0.readers.free_generation();
                     let answer = found();
@@ -701,6 +723,7 @@ impl Backend {
 
     /// Publishes a new entry for `e.key` (write lock held). `found` is the current entry of the key, if
     /// any (live or expired).
+    #[inline]
     fn store_locked(&self, e: NewEntry, ttl: u64, mut found: Option<(u64, EntryHeader)>) -> Result<(), StoreError> {
         let need = entry::entry_bytes(e.key.len() as u64, e.value.len() as u64).ok_or(StoreError::TooLarge)?;
         if found.is_none() && !self.table_slot_for_new_key() {
@@ -760,6 +783,7 @@ impl Backend {
     }
 
     /// Writes the entry into `block` (allocated by `t`) and publishes it.
+    #[inline]
     pub(crate) fn publish_new(
         &self,
         t: Txn<'_>,
@@ -779,6 +803,7 @@ impl Backend {
 
     /// Ends a store: retires the entry it replaces (or counts a new one) and publishes `block` through
     /// `link`, the write that makes it visible.
+    #[inline]
     pub(crate) fn finish_publish(&self, mut t: Txn<'_>, link: u64, block: u64, old: Option<EntryHeader>) {
         if self.word(STALL_US).load(Ordering::Relaxed) != 0 {
             let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
@@ -799,7 +824,9 @@ impl Backend {
     /// happened at that walk, before any store that follows it.
     pub fn delete(&self, key: &[u8]) -> bool {
         let hash = entry::key_hash(key);
-        if self.read_unheld(key, hash, |_| ()) == Some(None) {
+        // No entry of the chain carries the key's hash, so none is the key's: the chain's hash words
+        // alone answer (a hash shared by another key only sends the delete to the locked look-up).
+        if self.walk_unheld(|| self.0.index.may_hold(hash)) == Some(false) {
             return false;
         }
         let Ok(_g) = self.lock() else { return false };

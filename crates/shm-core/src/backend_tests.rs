@@ -99,6 +99,27 @@ fn a_value_held_by_a_reader_survives_overwrite_delete_and_clear() {
 }
 
 #[test]
+fn reclamation_frees_long_runs_around_a_held_entry_in_bounded_transactions() {
+    // Blocks of 2 KiB go back to the bins and coalesce (the costliest free): 400 of them retired at once
+    // need many transactions, and the held one in the middle splits the list into two runs.
+    let b = volatile(8 * MB);
+    for i in 0..400 {
+        b.store(format!("k{i}").as_bytes(), 1, &[i as u8; 2000], 0).unwrap();
+    }
+    let held = b.get(b"k200").unwrap();
+    b.clear();
+    assert!(held.value().iter().all(|&x| x == 200), "held bytes were reused");
+    let left = b.stats();
+    assert!(left.retired_bytes >= 2000 && left.retired_bytes < 4000, "only the held entry stays retired: {left:?}");
+    b.verify().unwrap();
+    drop(held);
+    b.clear();
+    assert_eq!(b.stats().retired_bytes, 0);
+    assert_eq!(b.stats().fragmentation(), 0.0, "every freed block coalesced back");
+    b.verify().unwrap();
+}
+
+#[test]
 fn ttl_entries_are_invisible_once_expired_and_reclaimed_lazily() {
     let clock = ManualClock::new(1000);
     let b = volatile(8 * MB).with_clock(clock.clone());

@@ -71,13 +71,26 @@ pub struct EntryHeader {
 impl EntryHeader {
     /// Reads the header at `off`, checking that the offset, the lengths and the checksum make sense.
     pub fn read(region: &Region, off: u64) -> Option<EntryHeader> {
+        Self::read_checked(region, off, true)
+    }
+
+    /// [`EntryHeader::read`] of an entry the write lock holder reached through the index, whose header
+    /// check is skipped: under the lock, with the journal recovered, every linked entry is one a writer
+    /// completed before publishing it (lock-free readers check because a walk may read freed memory).
+    /// Offsets and lengths are still checked.
+    pub fn read_linked(region: &Region, off: u64) -> Option<EntryHeader> {
+        Self::read_checked(region, off, false)
+    }
+
+    #[inline]
+    fn read_checked(region: &Region, off: u64, check: bool) -> Option<EntryHeader> {
         if !off.is_multiple_of(8) || !region.contains(off, KEY) {
             return None;
         }
         // SAFETY: `off` is 8-aligned and the whole fixed header lies inside the region (checked above).
         let w = |f: u64| unsafe { region.word_unchecked(off + f) }.load(Ordering::Acquire);
         let (hash, meta, value_len, expires_ms, version) = (w(HASH), w(META), w(VALUE_LEN), w(EXPIRES), w(VERSION));
-        if checksum(hash, meta, value_len, expires_ms, version) != w(CHECK) {
+        if check && checksum(hash, meta, value_len, expires_ms, version) != w(CHECK) {
             return None;
         }
         let key_len = meta & 0xffff_ffff;
@@ -192,7 +205,10 @@ pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     let hash = e.hash;
     let meta = e.key.len() as u64 | (e.tag as u64) << 32;
     let value_len = e.value.len() as u64;
-    let w = |f: u64, v: u64| region.word(off + f).store(v, Ordering::Relaxed);
+    // One range check for the whole fixed header instead of one per word.
+    assert!(off.is_multiple_of(8) && region.contains(off, KEY), "entry header outside the region");
+    // SAFETY: every field below is an 8-aligned word of the header, inside the region (checked above).
+    let w = |f: u64, v: u64| unsafe { region.word_unchecked(off + f) }.store(v, Ordering::Relaxed);
     w(NEXT, e.next);
     w(HASH, hash);
     w(META, meta);
@@ -205,8 +221,40 @@ pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     w(CHECK, checksum(hash, meta, value_len, e.expires_ms, e.version));
     // SAFETY: the block is the caller's own and unpublished (contract).
     unsafe {
-        region.write_bytes(off + KEY, e.key);
-        region.write_bytes(off + value_start(e.key.len() as u64), e.value);
+        write_padded(region, off + KEY, e.key);
+        write_padded(region, off + value_start(e.key.len() as u64), e.value);
+    }
+}
+
+/// Bytes up to which [`write_padded`] stores words itself rather than calling `memcpy`.
+const SHORT_COPY: usize = 32;
+
+/// Copies `bytes` to the 8-aligned offset `at`; a short slice goes word by word, its last word padded
+/// with zeros (a call to `memcpy` costs more than the few stores of a short key or scalar value).
+///
+/// # Safety
+/// As for [`write`]: `[at, at + len rounded up to 8)` lies in a block allocated to the caller and
+/// unpublished. A block's payload is a multiple of 8 bytes, so the padded last word stays inside it.
+#[inline]
+unsafe fn write_padded(region: &Region, at: u64, bytes: &[u8]) {
+    let padded = (bytes.len() as u64).next_multiple_of(8);
+    if bytes.len() > SHORT_COPY || !at.is_multiple_of(8) || !region.contains(at, padded) {
+        // SAFETY: the caller's own unpublished block (contract); `write_bytes` checks the range.
+        return unsafe { region.write_bytes(at, bytes) };
+    }
+    // SAFETY: every word stored below is 8-aligned and inside `[at, at + padded)`, checked above.
+    let word = |to: u64| unsafe { region.word_unchecked(to) };
+    let mut words = bytes.chunks_exact(8);
+    let mut to = at;
+    for chunk in &mut words {
+        word(to).store(u64::from_ne_bytes(chunk.try_into().expect("8 bytes")), Ordering::Relaxed);
+        to += 8;
+    }
+    let tail = words.remainder();
+    if !tail.is_empty() {
+        // The tail's first byte lands at the lowest address (as `key_matches` reads it back).
+        let w = tail.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
+        word(to).store(w.to_le(), Ordering::Relaxed);
     }
 }
 

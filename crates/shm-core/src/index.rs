@@ -52,12 +52,28 @@ impl Index {
     /// Finds the entry for `key`: the link word that points at it and its validated header. Links are
     /// read with SeqCst loads (plain loads on x86), which a reader's walk relies on (see `reclaim`).
     pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
+        self.find_with(key, hash, EntryHeader::read)
+    }
+
+    /// [`Index::find`] for the write lock holder: headers read without their check (see
+    /// [`EntryHeader::read_linked`]).
+    pub(crate) fn find_locked(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
+        self.find_with(key, hash, EntryHeader::read_linked)
+    }
+
+    #[inline]
+    fn find_with(
+        &self,
+        key: &[u8],
+        hash: u64,
+        read: impl Fn(&Region, u64) -> Option<EntryHeader>,
+    ) -> Option<(u64, EntryHeader)> {
         let region = &self.region;
         let mut link = self.bucket_link(hash);
         let mut cur = region.word(link).load(Ordering::SeqCst);
         let mut steps = 0;
         while cur != 0 && steps <= self.max_entries {
-            let h = EntryHeader::read(region, cur)?;
+            let h = read(region, cur)?;
             if h.hash == hash && h.key_matches(region, key) {
                 return Some((link, h));
             }
@@ -66,6 +82,29 @@ impl Index {
             steps += 1;
         }
         None
+    }
+
+    /// False when no entry of the chain of `hash` carries that hash (so none is the entry of a key with
+    /// that hash): the chain's hash words only, no header check or key comparison. True when one does,
+    /// or when the chain cannot be followed (an invalid link or a cycle): the caller then looks with
+    /// [`Index::find`]. The caller keeps the walk protected, as for `find`.
+    pub(crate) fn may_hold(&self, hash: u64) -> bool {
+        let region = &self.region;
+        let mut cur = region.word(self.bucket_link(hash)).load(Ordering::SeqCst);
+        let mut steps = 0;
+        while cur != 0 {
+            if !cur.is_multiple_of(8) || !region.contains(cur, entry::HASH + 8) || steps > self.max_entries {
+                return true;
+            }
+            // SAFETY: both words are 8-aligned and inside the region (checked above).
+            let word = |field: u64| unsafe { region.word_unchecked(cur + field) }.load(Ordering::SeqCst);
+            if word(entry::HASH) == hash {
+                return true;
+            }
+            cur = word(entry::NEXT);
+            steps += 1;
+        }
+        false
     }
 
     /// The link word that points at entry `off` (whose key hashes to `hash`), or `None` when the entry is

@@ -134,6 +134,11 @@ impl Backend {
         hash: u64,
         update: IntUpdate,
     ) -> Option<Result<CounterUpdate, CounterError>> {
+        // An empty bucket (a key stored for the first time, or again after a delete) holds no entry to
+        // update: one load instead of a walk under a pin.
+        if self.word(self.0.index.bucket_link(hash)).load(Ordering::Relaxed) == 0 {
+            return None;
+        }
         let walk = self.0.readers.begin_walk(self.word(EPOCH))?;
         let Some((_, h)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
             walk.end();

@@ -13,7 +13,8 @@ use crate::region::Region;
 use std::sync::atomic::Ordering;
 
 /// Words one transaction may write. Operations are split into bounded transactions (one per eviction, per
-/// bucket cleared, per block reclaimed), so the largest needs well under this.
+/// bucket cleared, per run of blocks reclaimed, which stops while it still has room for one more free), so
+/// the largest needs well under this.
 pub const JOURNAL_CAPACITY: u64 = 256;
 const PUBLISH_FLAG: u64 = 1 << 63;
 
@@ -44,6 +45,7 @@ impl Journal {
     /// the word at `undone`.
     pub fn new(region: Region, at: u64, undone: u64) -> Journal {
         assert!(at.is_multiple_of(8) && region.contains(at, JOURNAL_BYTES), "journal outside its region");
+        assert!(undone.is_multiple_of(8) && region.contains(undone, 8), "undone flag outside the region");
         Journal { region, at, undone }
     }
 
@@ -56,7 +58,11 @@ impl Journal {
 
     /// True (once) when a change was undone since the last call.
     pub fn take_undone(&self) -> bool {
-        self.region.word(self.undone).swap(0, Ordering::AcqRel) != 0
+        // A load first: every lock holder asks, and the flag is almost never set (the swap, a locked
+        // read-modify-write, only then). Only lock holders clear it, so nothing races the clear.
+        // SAFETY: `new` checked that the flag is an aligned word inside the region.
+        let word = unsafe { self.region.word_unchecked(self.undone) };
+        word.load(Ordering::Acquire) != 0 && word.swap(0, Ordering::AcqRel) != 0
     }
 
     fn len_word(&self) -> &std::sync::atomic::AtomicU64 {
@@ -117,10 +123,20 @@ impl Txn<'_> {
     fn log(&mut self, word: &std::sync::atomic::AtomicU64, off: u64, flag: u64) {
         assert!(self.len < JOURNAL_CAPACITY, "journal overflow: transaction too large");
         let old = word.load(Ordering::Relaxed);
-        self.journal.slot(1 + 2 * self.len).store(off | flag, Ordering::Relaxed);
-        self.journal.slot(2 + 2 * self.len).store(old, Ordering::Relaxed);
-        self.len += 1;
-        self.journal.len_word().store(self.len, Ordering::Release);
+        let (region, at) = (&self.journal.region, self.journal.at);
+        // SAFETY: `new` checked that the whole journal area is inside the region and 8-aligned, and
+        // entry `len` is inside it (`len < JOURNAL_CAPACITY`, asserted above): the checks of `slot`, once.
+        unsafe {
+            region.word_unchecked(at + 8 + 16 * self.len).store(off | flag, Ordering::Relaxed);
+            region.word_unchecked(at + 16 + 16 * self.len).store(old, Ordering::Relaxed);
+            self.len += 1;
+            region.word_unchecked(at).store(self.len, Ordering::Release);
+        }
+    }
+
+    /// Words this transaction may still write.
+    pub fn room(&self) -> u64 {
+        JOURNAL_CAPACITY - self.len
     }
 
     /// Logs, then writes one word.

@@ -20,12 +20,15 @@
 //!
 //! A thread without a slot (more threads than slots) reads without one: it copies the value out and
 //! checks the backend's free generation (bumped before every batch of frees) did not move meanwhile, a
-//! sequence lock; it never takes the write lock. Hazards of a dead thread are cleared once they hold an
-//! entry back for long (a liveness check only then).
+//! sequence lock; it never takes the write lock. A walk that holds nothing once it ends (a presence test,
+//! the probe before a delete) reads that way first even with a slot, sparing the pin's two locked
+//! read-modify-writes; only after a few disturbed attempts does it walk under a pin. Hazards of a dead
+//! thread are cleared once they hold an entry back for long (a liveness check only then).
 //!
 //! Retired entries form a FIFO list threaded through their own `retire_next` words, so their retire
 //! epochs never decrease along it: [`RetireList::collect`] frees from the head while entries are older
-//! than every pin, skipping those a hazard holds. Every change to the list goes through the journal.
+//! than every pin, skipping those a hazard holds, a run of consecutive entries per transaction. Every
+//! change to the list goes through the journal.
 
 use crate::allocator::SizeClassAllocator;
 use crate::clock::{Clock, MonotonicClock};
@@ -50,6 +53,9 @@ const REVOKED: u64 = u64::MAX;
 /// integer in place rather than reading it (see `integer`).
 const UPDATING: u64 = 1;
 
+/// Journal words one free may write at most (coalescing with both neighbours), with room to spare; a
+/// run of frees in one transaction also writes two list words.
+const FREE_JOURNAL_WORDS: u64 = 32;
 /// A pin this many epochs old is revoked when it holds reclamation back.
 pub const STALE_PIN_EPOCHS: u64 = 64;
 /// How long a thread that found no free slot reads without one before it tries to claim one again.
@@ -290,11 +296,11 @@ impl ReaderSlots {
     /// that published them.
     #[inline]
     pub(crate) fn hold_linked_for_update(&self, link: &AtomicU64) -> Option<(u64, Hold<'_>)> {
-        let slot = self.my_slot()?;
         let off = link.load(Ordering::SeqCst);
         if off == 0 || !off.is_multiple_of(8) {
             return None;
         }
+        let slot = self.my_slot()?;
         // Only this thread writes its slot's hazard words: a zero one is free.
         let index = (0..HAZARDS).find(|&i| self.word(slot, HAZARD + 8 * i).load(Ordering::Relaxed) == 0)?;
         self.word(slot, HAZARD + 8 * index).store(off | UPDATING, Ordering::SeqCst);
@@ -467,7 +473,9 @@ impl RetireList {
 
     /// Frees the retired entries no reader can still see: tagged before every pin, and held by no
     /// hazard (a hazard of a thread that died is cleared once it has held its entry for
-    /// [`STALE_PIN_EPOCHS`]). One transaction per entry. Write lock held; `epoch` is the current one.
+    /// [`STALE_PIN_EPOCHS`]). A run of consecutive entries is freed in one transaction (as many as the
+    /// journal has room for), which unlinks the whole run from the list with one write. Write lock
+    /// held; `epoch` is the current one.
     pub(crate) fn collect(&self, journal: &Journal, alloc: &SizeClassAllocator, readers: &ReaderSlots, epoch: u64) {
         if self.get(self.head) == 0 {
             return;
@@ -475,16 +483,21 @@ impl RetireList {
         let (min, hazards) = readers.protection(epoch);
         let (mut prev, mut cur) = (0, self.get(self.head));
         let mut bumped = false;
+        // The open transaction freeing the entries after `prev` up to `cur`.
+        let mut run: Option<Txn> = None;
         while cur != 0 {
             let tag = self.get(cur + entry::RETIRE_TAG);
             if tag >= min {
-                return;
+                break;
             }
             let next = self.get(cur + entry::RETIRE_NEXT);
             let held = hazards.iter().find(|(off, _)| *off == cur).is_some_and(|&(_, slot)| {
                 tag.saturating_add(STALE_PIN_EPOCHS) >= epoch || !readers.clear_if_dead(slot)
             });
             if held {
+                if let Some(t) = run.take() {
+                    self.end_run(t, prev, cur);
+                }
                 (prev, cur) = (cur, next);
                 continue;
             }
@@ -492,16 +505,26 @@ impl RetireList {
                 readers.bump_free_generation();
                 bumped = true;
             }
-            let mut t = journal.begin();
-            t.set(if prev == 0 { self.head } else { prev + entry::RETIRE_NEXT }, next);
-            if next == 0 {
-                t.set(self.tail, prev);
-            }
+            let t = run.get_or_insert_with(|| journal.begin());
             self.add(-(alloc.payload_capacity(cur) as i64), -1);
-            alloc.free(&mut t, cur);
-            t.commit();
+            alloc.free(t, cur);
             cur = next;
+            if t.room() < FREE_JOURNAL_WORDS {
+                self.end_run(run.take().expect("open run"), prev, cur);
+            }
         }
+        if let Some(t) = run {
+            self.end_run(t, prev, cur);
+        }
+    }
+
+    /// Ends a run of freed entries: the list goes on from `prev` (0: the head) to `next`.
+    fn end_run(&self, mut t: Txn, prev: u64, next: u64) {
+        t.set(if prev == 0 { self.head } else { prev + entry::RETIRE_NEXT }, next);
+        if next == 0 {
+            t.set(self.tail, prev);
+        }
+        t.commit();
     }
 
     /// Walks the list (write lock held): returns its entries, checking the tail and the byte count.
