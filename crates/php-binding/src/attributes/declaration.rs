@@ -50,6 +50,16 @@ pub unsafe fn find(attributes: *mut HashTable) -> Option<(*mut Attribute, Tier)>
     None
 }
 
+/// Whether none of the attribute's arguments is a constant expression: [`read`] then gives the same
+/// answer in every request.
+///
+/// # Safety
+/// `attr` must be a live attribute.
+pub unsafe fn literal_arguments(attr: *mut Attribute) -> bool {
+    // SAFETY: as above; arguments are read within argc.
+    unsafe { (0..(*attr).argc).all(|i| zend::type_of(&raw const (*(*attr).arg(i)).value) != IS_CONSTANT_AST) }
+}
+
 /// Resolves the declaration's arguments (constant expressions in the scope of `ce`).
 ///
 /// # Safety

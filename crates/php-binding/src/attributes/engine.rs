@@ -109,17 +109,20 @@ fn mode() -> Option<AttributeMode> {
 /// RINIT: the request's attribute mode (off when this request's partition has no backend).
 pub fn begin_request() {
     let mode = request::runtime().map(|rt| rt.attribute_mode);
-    let mut state = STATE.with_borrow_mut(std::mem::take);
-    // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped): its
-    // zvals lived in that request's heap, which is gone. Leak, never free.
-    release(&state);
-    for unit in state.units.drain(..) {
-        std::mem::forget(unit);
-    }
     compare::forget_capture(false);
-    state.clear();
-    state.mode = mode;
-    STATE.with_borrow_mut(|s| *s = state);
+    STATE.with_borrow_mut(|s| {
+        // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped):
+        // its zvals lived in that request's heap, which is gone. Leak, never free (nothing is dropped
+        // in this borrow but plain numbers and pointers).
+        if !s.is_empty() {
+            release(s);
+            for unit in s.units.drain(..) {
+                std::mem::forget(unit);
+            }
+        }
+        s.clear();
+        s.mode = mode;
+    });
 }
 
 impl State {
@@ -236,7 +239,7 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
         mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
     let ids = STATE.with_borrow_mut(|s| {
         let first = s.units.len();
-        for unit in units {
+        for unit in units.iter() {
             let id = s.units.len();
             for (_, member) in unit.members.iter() {
                 match *member {
@@ -253,7 +256,7 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
             }
             let members = unit.members.iter().map(|_| MemberRt::default()).collect();
             s.units.push(UnitRt {
-                unit,
+                unit: unit.clone(),
                 fetched: None,
                 fetched_baseline: None,
                 recorded: None,
@@ -707,7 +710,16 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
 /// # Safety
 /// During a request; the unit's class is live.
 unsafe fn live_value(id: usize, i: usize) -> Option<*mut zval> {
-    let (member, live) = STATE.with_borrow(|s| (s.units[id].unit.members[i].1, s.units[id].members[i].live));
+    // SAFETY: as above.
+    STATE.with_borrow(|s| unsafe { live_value_in(s, id, i) })
+}
+
+/// [`live_value`] with the state borrowed by the caller (finding the slot runs no userland code).
+///
+/// # Safety
+/// As [`live_value`].
+unsafe fn live_value_in(s: &State, id: usize, i: usize) -> Option<*mut zval> {
+    let (member, live) = (s.units[id].unit.members[i].1, s.units[id].members[i].live);
     if !live {
         return None;
     }
@@ -843,14 +855,7 @@ fn changed(id: usize, how: How) -> bool {
     // nothing, without allocating.
     // SAFETY: during a request; a live member's slot, the state's own copies and the objects a record
     // holds are live; nothing here runs userland code.
-    let untouched = STATE.with_borrow(|s| unsafe {
-        let u = &s.units[id];
-        (0..u.members.len()).all(|i| {
-            let m = &u.members[i];
-            let reference = if how == How::Identity { &m.published } else { &m.baseline };
-            live_value(id, i).zip(reference.as_ref()).is_none_or(|(live, r)| compare::identical(zend::deref(live), r))
-        }) && (how == How::Identity || u.recorded.as_ref().is_none_or(|r| r.untouched()))
-    });
+    let untouched = STATE.with_borrow(|s| unsafe { untouched_in(s, id, how) });
     if untouched {
         return false;
     }
@@ -883,6 +888,26 @@ fn changed(id: usize, how: How) -> bool {
             }
             None => pairs.iter().any(|&(live, reference)| !compare::same(live, reference, how)),
         }
+    }
+}
+
+/// The allocation-free answer of [`changed`]: every live member of unit `id` still holds the very
+/// value of its reference copy under `how` (and the objects of its record are untouched).
+///
+/// # Safety
+/// During a request; nothing here runs userland code.
+unsafe fn untouched_in(s: &State, id: usize, how: How) -> bool {
+    let u = &s.units[id];
+    // SAFETY: as above; a live member's slot, the state's own copies and the objects a record holds
+    // are live.
+    unsafe {
+        (0..u.members.len()).all(|i| {
+            let m = &u.members[i];
+            let reference = if how == How::Identity { &m.published } else { &m.baseline };
+            live_value_in(s, id, i)
+                .zip(reference.as_ref())
+                .is_none_or(|(live, r)| compare::identical(zend::deref(live), r))
+        }) && (how == How::Identity || u.recorded.as_ref().is_none_or(|r| r.untouched()))
     }
 }
 
@@ -947,9 +972,36 @@ pub fn published_assignment(id: usize) {
 /// throw is fatal): the caller drops the state separately ([`forget_request`]).
 pub fn publish_at_end(worker: bool) {
     let Some(mode) = mode() else { return };
-    let count = STATE.with_borrow(|s| s.units.len());
+    // One pass with the state borrowed answers for the leading units that still hold what they were
+    // restored or published with (a request that changed nothing allocates nothing); from the first
+    // other unit on, units are compared and published one by one, outside the borrow, in order (a
+    // serialization hook may change the units after it).
+    // SAFETY: during a request; `untouched_in` runs no userland code.
+    let (first, count, served) = STATE.with_borrow(|s| unsafe {
+        let mut served = Vec::new();
+        for (id, u) in s.units.iter().enumerate() {
+            if !u.restored || u.suppressed {
+                continue;
+            }
+            let how = if u.at_write(mode) { How::Identity } else { How::Structural };
+            if !untouched_in(s, id, how) {
+                return (id, s.units.len(), served);
+            }
+            if u.recorded.is_some() {
+                served.push(id);
+            }
+        }
+        (s.units.len(), s.units.len(), served)
+    });
+    if !worker {
+        // At RSHUTDOWN the record has served: it is let go while its objects, just compared, are
+        // still in the cache, rather than in a second walk when the state is dropped.
+        for id in served {
+            release_record(id);
+        }
+    }
     let mut published = Vec::new();
-    for id in 0..count {
+    for id in first..count {
         let (restored, suppressed, at_write) = STATE.with_borrow(|s| {
             let u = &s.units[id];
             (u.restored, u.suppressed, u.at_write(mode))
@@ -960,8 +1012,6 @@ pub fn publish_at_end(worker: bool) {
         let how = if at_write { How::Identity } else { How::Structural };
         if !changed(id, how) {
             if !worker {
-                // At RSHUTDOWN the record has served: it is let go while its objects, just compared,
-                // are still in the cache, rather than in a second walk when the state is dropped.
                 release_record(id);
             }
             continue;
@@ -1008,18 +1058,27 @@ fn release_record(id: usize) {
 pub fn forget_request() {
     // A record a bailout left armed during a restore's fetch.
     compare::forget_capture(true);
-    let mut old = STATE.with_borrow_mut(std::mem::take);
-    release(&old);
-    for recorded in old.units.iter_mut().filter_map(|u| u.recorded.take()) {
+    // The state is emptied in place (mode off: nothing registers while the values are released); its
+    // units, which hold the request's values, are taken out first.
+    let mut units = STATE.with_borrow_mut(|s| {
+        release(s);
+        let units = std::mem::take(&mut s.units);
+        s.clear();
+        units
+    });
+    if units.is_empty() {
+        return;
+    }
+    for recorded in units.iter_mut().filter_map(|u| u.recorded.take()) {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.release_at_request_end() };
     }
     // The request's values are released here, outside the borrow (destructors may run); the emptied
-    // containers serve the next request, unless one of those destructors registered something meanwhile.
-    old.clear();
+    // vector serves the next request.
+    units.clear();
     STATE.with_borrow_mut(|s| {
-        if s.is_empty() && s.mode.is_none() {
-            *s = old;
+        if s.units.is_empty() {
+            s.units = units;
         }
     });
 }
@@ -1144,7 +1203,10 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
         if (*ce).ce_flags & abi::ZEND_ACC_LINKED == 0 {
             return Vec::new();
         }
-        plan::plan(ce).unwrap_or_default().into_iter().filter(|u| u.spec.tier == tier).map(|u| u.key.to_vec()).collect()
+        plan::plan(ce).map_or_else(
+            |_| Vec::new(),
+            |units| units.iter().filter(|u| u.spec.tier == tier).map(|u| u.key.to_vec()).collect(),
+        )
     })
 }
 

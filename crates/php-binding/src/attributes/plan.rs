@@ -24,6 +24,7 @@ pub enum Member {
     Var(*mut zend_op_array, *mut zend_string),
 }
 
+#[derive(Clone)]
 pub struct Unit {
     pub spec: Spec,
     /// The key in the backend's internal key space (shared: restores and publications pass it on
@@ -149,6 +150,9 @@ struct Shape {
 struct Memo {
     lcclass: Vec<u8>,
     shapes: Vec<Shape>,
+    /// The units themselves when no attribute argument is a constant expression: then nothing of
+    /// them can differ from one request to the next while [`matches`] holds.
+    units: Option<Rc<[Unit]>>,
 }
 
 /// Classes remembered per thread before the memo starts over (an OPcache restart leaves the entries
@@ -162,32 +166,39 @@ thread_local! {
 
 /// The units of `ce`, or an error text for a declaration that cannot be resolved (§16.1).
 ///
-/// The attribute arguments are read again in every request (a constant they name may differ). The
-/// rest (which statics are covered, their names and keys) is kept for classes OPcache keeps in
+/// Attribute arguments that are constant expressions are read again in every request (a constant
+/// they name may differ); the units of a class without such arguments are kept whole. The rest (which statics are covered, their names and keys) is kept for classes OPcache keeps in
 /// shared memory (immutable: the same class entry, member infos and op_arrays in every request) and
 /// reused after a check, made without allocating, that the class still declares exactly that: an
 /// OPcache restart can put another version of a class at the same address.
 ///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
-pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
+pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Rc<[Unit]>, String> {
     // SAFETY: caller guarantees a linked class; its tables are walked read-only.
     unsafe {
         let immutable = (*ce).ce_flags & ZEND_ACC_IMMUTABLE != 0;
         if immutable {
             if let Some(memo) = MEMO.with_borrow(|m| m.get(&ce).cloned()) {
                 if matches(ce, &memo) {
-                    return units_of(ce, &memo.shapes);
+                    return match &memo.units {
+                        Some(units) => Ok(units.clone()),
+                        None => units_of(ce, &memo.shapes),
+                    };
                 }
             }
         }
         // Most linked classes carry no attribute of ours: nothing is collected or named for them.
         if !may_have_units(ce) {
-            return Ok(Vec::new());
+            return Ok(Rc::new([]));
         }
-        let memo = Rc::new(shapes_of(ce));
+        let mut memo = shapes_of(ce);
         let units = units_of(ce, &memo.shapes);
         if immutable {
+            if memo.shapes.iter().all(|s| declaration::literal_arguments(s.attr)) {
+                memo.units = units.as_ref().ok().cloned();
+            }
+            let memo = Rc::new(memo);
             MEMO.with_borrow_mut(|m| {
                 if m.len() >= MEMO_LIMIT {
                     m.clear();
@@ -203,7 +214,7 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
 ///
 /// # Safety
 /// As [`plan`]; the shapes are `ce`'s.
-unsafe fn units_of(ce: *mut zend_class_entry, shapes: &[Shape]) -> Result<Vec<Unit>, String> {
+unsafe fn units_of(ce: *mut zend_class_entry, shapes: &[Shape]) -> Result<Rc<[Unit]>, String> {
     shapes
         .iter()
         .map(|s| {
@@ -235,7 +246,8 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
                 }
             }
             let key = blob_key(tier, &lcclass).into();
-            return Memo { shapes: vec![Shape { attr, tier, key, blob: true, members: members.into() }], lcclass };
+            let shapes = vec![Shape { attr, tier, key, blob: true, members: members.into() }];
+            return Memo { shapes, lcclass, units: None };
         }
 
         let mut shapes = Vec::new();
@@ -254,7 +266,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
                 shapes.push(Shape { attr, tier, key, blob: false, members: Rc::new([(member, Member::Var(op, var))]) });
             }
         }
-        Memo { lcclass, shapes }
+        Memo { lcclass, shapes, units: None }
     }
 }
 
