@@ -201,7 +201,7 @@ fn retry_restores() {
     let ids = STATE.with_borrow_mut(|s| std::mem::take(&mut s.retry));
     for id in ids {
         // SAFETY: registered units belong to live classes.
-        unsafe { restore_unit(id) };
+        unsafe { restore_unit(id, false) };
     }
 }
 
@@ -278,7 +278,7 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     if !lazy {
         for id in ids {
             // SAFETY: as above.
-            unsafe { restore_unit(id) };
+            unsafe { restore_unit(id, false) };
         }
     }
     Ok(())
@@ -305,10 +305,8 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
             None => 0..0,
         });
         for id in ids {
-            if !STATE.with_borrow(|s| s.units[id].restored) {
-                // SAFETY: registered units belong to live classes.
-                unsafe { restore_unit(id) };
-            }
+            // SAFETY: registered units belong to live classes.
+            unsafe { restore_unit(id, true) };
         }
         // SAFETY: a linked class's parent pointer is a class entry (or null).
         class = unsafe { (*class).__bindgen_anon_1.parent };
@@ -323,21 +321,24 @@ pub fn idle() -> bool {
 
 /// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
 fn fetch(tier: Tier, key: &[u8]) -> Option<zval> {
-    let runtime = request::runtime()?;
-    let backend = runtime.backend(tier)?;
-    let mut out = zval::new();
-    match read_cache::fetch_uncounted(tier, backend, key, &mut out) {
-        Ok(Fetched::Hit) => Some(out),
-        Ok(Fetched::Miss) => None,
-        Err(DecodeError::Thrown) => {
-            zvals::clear_exception();
-            None
+    // The runtime is borrowed, not cloned (see `request::with_runtime` for why it outlives the
+    // decoding's userland hooks).
+    request::with_runtime(|runtime| {
+        let backend = runtime?.backend(tier)?;
+        let mut out = zval::new();
+        match read_cache::fetch_uncounted(tier, backend, key, &mut out) {
+            Ok(Fetched::Hit) => Some(out),
+            Ok(Fetched::Miss) => None,
+            Err(DecodeError::Thrown) => {
+                zvals::clear_exception();
+                None
+            }
+            Err(_) => {
+                backend.delete(key);
+                None
+            }
         }
-        Err(_) => {
-            backend.delete(key);
-            None
-        }
-    }
+    })
 }
 
 /// The part of a fetched unit value that belongs to member `name` (the whole value for non-blobs).
@@ -359,18 +360,25 @@ unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut z
 }
 
 /// Restores the properties of unit `id`, keeps what its method statics will need, and records the
-/// baselines of §16.6.
+/// baselines of §16.6. `only_new`: nothing happens if the unit was restored already (a retry passes
+/// false).
 ///
 /// # Safety
 /// During a request; the unit's class is live.
-unsafe fn restore_unit(id: usize) {
-    let Some(mode) = mode() else { return };
-    let (tier, key, blob, count, needs_baseline, has_vars) = STATE.with_borrow_mut(|s| {
+unsafe fn restore_unit(id: usize, only_new: bool) {
+    // The unit's description is shared (reference-counted), so the rest needs no borrow to read it.
+    let first = STATE.with_borrow_mut(|s| {
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
         let u = &mut s.units[id];
+        if only_new && u.restored {
+            return None;
+        }
         u.restored = true;
-        let has_vars = u.unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
-        (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, u.unit.members.len(), !u.at_write(mode), has_vars)
+        Some((mode, u.unit.clone(), !u.at_write(mode)))
     });
+    let Some((mode, unit, needs_baseline)) = first else { return };
+    let (tier, key, blob) = (unit.spec.tier, &unit.key, unit.blob);
+    let has_vars = unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below). The read path
@@ -378,7 +386,7 @@ unsafe fn restore_unit(id: usize) {
     if needs_baseline {
         compare::arm(Recorded::new());
     }
-    let mut fetched = fetch(tier, &key);
+    let mut fetched = fetch(tier, key);
     let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
@@ -405,27 +413,31 @@ unsafe fn restore_unit(id: usize) {
         STATE.with_borrow_mut(|s| s.retry.push(id));
         fetched = None;
     }
-    let retried = STATE.with_borrow(|s| s.units[id].members.iter().any(|m| m.live));
     let mut baseline_source = None;
     if needs_baseline && !recordable {
         recorded = None;
         if fetched.is_some() {
-            baseline_source = fetch(tier, &key);
+            baseline_source = fetch(tier, key);
         }
         if let Some(b) = &baseline_source {
             // SAFETY: a fresh, private copy: its objects must never run destructors.
             unsafe { mark_no_destructors(b) };
         }
     }
-    let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
+    // A retry finds members live already (the fetches above make no property member live: only an
+    // earlier attempt does).
+    let (retried, old) = STATE.with_borrow_mut(|s| {
+        let u = &mut s.units[id];
+        (u.members.iter().any(|m| m.live), std::mem::replace(&mut u.recorded, recorded))
+    });
     drop(old);
     // The part of a value fetched for the unit that belongs to member `i`.
     let part = |source: &zval, i: usize| {
         // SAFETY: a live fetched value; finding a member in it runs no userland code.
-        STATE.with_borrow(|s| unsafe { member_value(source, blob, &s.units[id].unit.members[i].0) })
+        unsafe { member_value(source, blob, &unit.members[i].0) }
     };
-    for i in 0..count {
-        let Member::Prop(info) = STATE.with_borrow(|s| s.units[id].unit.members[i].1) else { continue };
+    for (i, &(_, member)) in unit.members.iter().enumerate() {
+        let Member::Prop(info) = member else { continue };
         // SAFETY: the class of a registered property is live; values come from live zvals.
         unsafe {
             let slot = abi::static_slot(info);
@@ -612,10 +624,8 @@ pub unsafe fn method_begin(op: *mut zend_op_array) {
         check_watched();
     }
     for id in ids {
-        if !STATE.with_borrow(|s| s.units[id].restored) {
-            // SAFETY: the unit's class is live (its method is being called).
-            unsafe { restore_unit(id) };
-        }
+        // SAFETY: the unit's class is live (its method is being called).
+        unsafe { restore_unit(id, true) };
         // SAFETY: as above.
         unsafe { install_vars(id, op, mode) };
     }
@@ -930,14 +940,35 @@ fn check_written(ids: &[usize]) {
 /// Exact mode: checks the units written through static-property fetches since the last check, and
 /// those written where no check runs.
 pub fn check_watched() {
-    let ids = STATE.with_borrow_mut(|s| {
-        let mut ids = std::mem::take(&mut s.watch);
-        ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
-        ids
-    });
+    let ids = STATE.with_borrow_mut(take_watched);
     if !ids.is_empty() {
         check_written(&ids);
     }
+}
+
+/// The units [`check_watched`] checks (nothing is allocated when there are none).
+fn take_watched(s: &mut State) -> Vec<usize> {
+    let mut ids = std::mem::take(&mut s.watch);
+    if !s.unchecked.is_empty() {
+        ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
+    }
+    ids
+}
+
+/// Exact mode's handlers at a static-property opline: false when the request has no attributed class
+/// registered ([`idle`]); otherwise the pending root writes are checked first ([`check_watched`]),
+/// both in one look at the state.
+pub fn busy_then_check_watched() -> bool {
+    if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
+        return false;
+    }
+    let Some(ids) = STATE.with_borrow_mut(|s| (!s.classes.is_empty()).then(|| take_watched(s))) else {
+        return false;
+    };
+    if !ids.is_empty() {
+        check_written(&ids);
+    }
+    true
 }
 
 /// Exact mode: a static-property fetch for writing (`$a[] =`, `++`, `$x = &…`, by-reference

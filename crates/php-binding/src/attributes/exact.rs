@@ -288,14 +288,14 @@ unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
 /// Returns true when the opcode was fully handled here (the frame's opline is already advanced or
 /// redirected to an exception).
 unsafe fn handle(ex: *mut zend_execute_data) -> bool {
-    if engine::idle() {
-        // Also true before any class is registered: an autoload triggered by this access registers it.
+    if !engine::busy_then_check_watched() {
+        // Also the case before any class is registered: an autoload triggered by this access
+        // registers it.
         return false;
     }
     // SAFETY: the frame and opline are live for the duration of the handler.
     unsafe {
         let opline = (*ex).opline;
-        engine::check_watched();
         if zend::exception_pending() {
             // A PinnedStatic publication failed: the exception is raised before this opcode runs.
             abandon(ex, opline);
