@@ -10,6 +10,7 @@ use foldhash::HashMap;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::os::unix::ffi::OsStrExt;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{
@@ -54,23 +55,59 @@ struct UnitRt {
     recorded: Option<Recorded>,
     restored: bool,
     suppressed: bool,
+    /// The unit's class is registered in this request (a unit kept from an earlier request is not,
+    /// until its class is linked again).
+    active: bool,
     members: Vec<MemberRt>,
 }
 
 impl UnitRt {
+    /// The unit as registered, before a restore: what a kept unit goes back to at request end.
+    fn reset(&mut self) {
+        self.fetched = None;
+        self.fetched_baseline = None;
+        self.recorded = None;
+        self.restored = false;
+        self.suppressed = false;
+        self.active = false;
+        for m in &mut self.members {
+            *m = MemberRt::default();
+        }
+    }
+
     /// Publication at the write (exact mode), rather than at request end.
     fn at_write(&self, mode: AttributeMode) -> bool {
         mode == AttributeMode::Exact && self.unit.spec.strategy != Strategy::Tracking
     }
 }
 
+/// A class with attributed statics, registered in this request (`active`) or kept from an earlier one.
+struct ClassRt {
+    /// Its units (consecutive ids).
+    ids: Range<usize>,
+    /// Exact mode: the units still wait for the class's first access.
+    lazy: bool,
+    active: bool,
+    /// What `plan` answered: a class whose plan answers with the very same units again is the same
+    /// declaration, and its units are reused.
+    units: Rc<[Unit]>,
+}
+
+/// The request's attribute state. Between requests it keeps, emptied of every value, the units of
+/// OPcache's immutable classes (the same class entries in every request): a request that links them
+/// again re-activates them instead of building them anew.
 #[derive(Default)]
 struct State {
     mode: Option<AttributeMode>,
     units: Vec<UnitRt>,
-    /// Units per registered class (consecutive ids), and whether they still wait for their first
-    /// access (exact mode).
-    classes: HashMap<*mut zend_class_entry, (Range<usize>, bool)>,
+    classes: HashMap<*mut zend_class_entry, ClassRt>,
+    /// How many of `classes` are registered in this request.
+    active: usize,
+    /// Some unit cannot be kept for the next request (its class is not immutable, or another class
+    /// took over a class entry or member of a kept one): the request's end drops them all.
+    discard: bool,
+    /// The unit of an attributed static property, and the units of a method's static variables (of
+    /// active or kept classes: lookups check that the unit is active).
     by_prop: HashMap<*mut zend_property_info, usize>,
     by_method: HashMap<*mut zend_op_array, Vec<usize>>,
     /// Exact mode: units written through a static-property fetch since the last check.
@@ -97,7 +134,7 @@ static BUSY_REQUESTS: AtomicUsize = AtomicUsize::new(0);
 
 /// Ends the count of a request's state in [`BUSY_REQUESTS`].
 fn release(state: &State) {
-    if !state.classes.is_empty() {
+    if state.active != 0 {
         BUSY_REQUESTS.fetch_sub(1, Ordering::Relaxed);
     }
 }
@@ -111,16 +148,16 @@ pub fn begin_request() {
     let mode = request::runtime().map(|rt| rt.attribute_mode);
     compare::forget_capture(false);
     STATE.with_borrow_mut(|s| {
-        // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped):
+        // A mode left behind means the previous request's end never ran (its RSHUTDOWN was skipped):
         // its zvals lived in that request's heap, which is gone. Leak, never free (nothing is dropped
         // in this borrow but plain numbers and pointers).
-        if !s.is_empty() {
+        if s.mode.is_some() || !s.pending_links.is_empty() {
             release(s);
             for unit in s.units.drain(..) {
                 std::mem::forget(unit);
             }
+            s.clear();
         }
-        s.clear();
         s.mode = mode;
     });
 }
@@ -128,11 +165,21 @@ pub fn begin_request() {
 impl State {
     /// Empties the state (values dropped) but keeps its containers' memory for the next request.
     fn clear(&mut self) {
-        self.mode = None;
+        self.end_request();
         self.units.clear();
         self.classes.clear();
+        self.discard = false;
         self.by_prop.clear();
         self.by_method.clear();
+    }
+
+    /// Ends the request's part of the state; the units and their classes are kept (inactive).
+    fn end_request(&mut self) {
+        self.mode = None;
+        for c in self.classes.values_mut() {
+            c.active = false;
+        }
+        self.active = 0;
         self.watch.clear();
         self.unchecked.clear();
         self.pending_links.clear();
@@ -140,10 +187,25 @@ impl State {
         self.publication_off = false;
     }
 
-    fn is_empty(&self) -> bool {
-        self.units.is_empty() && self.classes.is_empty() && self.pending_links.is_empty()
+    /// Whether the units may be kept for the next request.
+    fn keepable(&self) -> bool {
+        !self.discard && self.classes.len() <= KEPT_CLASSES
+    }
+
+    /// The unit with attributed static property `info`, if its class is registered in this request.
+    fn prop_unit(&self, info: *mut zend_property_info) -> Option<usize> {
+        self.by_prop.get(&info).copied().filter(|&id| self.units[id].active)
+    }
+
+    /// The units with static variables of method `op` whose class is registered in this request.
+    fn method_units(&self, op: *mut zend_op_array) -> Vec<usize> {
+        let ids = self.by_method.get(&op).map_or(&[][..], Vec::as_slice);
+        ids.iter().copied().filter(|&id| self.units[id].active).collect()
     }
 }
+
+/// At most this many classes' units are kept between requests.
+const KEPT_CLASSES: usize = 4096;
 
 /// A class was linked (or, preloaded, is present at request start): register its units and, in
 /// deferred mode, restore them now. Returns a declaration error to raise as a fatal error.
@@ -212,15 +274,13 @@ fn retry_restores() {
 /// # Safety
 /// As [`class_linked`].
 unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), String> {
-    let Some(mode) = mode() else { return Ok(()) };
-    if STATE.with_borrow(|s| s.classes.contains_key(&ce)) {
-        return Ok(());
-    }
+    let mode = STATE.with_borrow(|s| {
+        let registered = s.classes.get(&ce).is_some_and(|c| c.active);
+        s.mode.filter(|m| *m != AttributeMode::Off && !registered)
+    });
+    let Some(mode) = mode else { return Ok(()) };
     // SAFETY: caller guarantees a linked class.
-    let units = unsafe { plan::plan(ce)? };
-    if units.is_empty() {
-        return Ok(());
-    }
+    let Some(units) = (unsafe { plan::plan(ce)? }) else { return Ok(()) };
     // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
     let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
         let props: Vec<*mut zend_property_info> = units
@@ -237,39 +297,35 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     // SAFETY: as above.
     let lazy =
         mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    // SAFETY: as above.
+    let immutable = unsafe { (*ce).ce_flags } & abi::ZEND_ACC_IMMUTABLE != 0;
     let ids = STATE.with_borrow_mut(|s| {
-        let first = s.units.len();
-        for unit in units.iter() {
-            let id = s.units.len();
-            for (_, member) in unit.members.iter() {
-                match *member {
-                    Member::Prop(info) => {
-                        s.by_prop.insert(info, id);
+        // The units kept from an earlier request, when the plan is the very one they were made from.
+        let kept = s.classes.get(&ce).filter(|c| Rc::ptr_eq(&c.units, &units)).map(|c| c.ids.clone());
+        let ids = match kept {
+            Some(ids) => ids,
+            None => {
+                if let Some(old) = s.classes.remove(&ce) {
+                    // Another declaration at the entry of a kept class (after an OPcache restart):
+                    // the old units are unreachable from now on.
+                    s.by_prop.retain(|_, id| !old.ids.contains(id));
+                    for list in s.by_method.values_mut() {
+                        list.retain(|id| !old.ids.contains(id));
                     }
-                    Member::Var(op, _) => {
-                        let list = s.by_method.entry(op).or_default();
-                        if !list.contains(&id) {
-                            list.push(id);
-                        }
-                    }
+                    s.discard = true;
                 }
+                s.discard |= !immutable;
+                add_units(s, &units)
             }
-            let members = unit.members.iter().map(|_| MemberRt::default()).collect();
-            s.units.push(UnitRt {
-                unit: unit.clone(),
-                fetched: None,
-                fetched_baseline: None,
-                recorded: None,
-                restored: false,
-                suppressed: false,
-                members,
-            });
+        };
+        for id in ids.clone() {
+            s.units[id].active = true;
         }
-        let ids = first..s.units.len();
-        if s.classes.is_empty() {
+        if s.active == 0 {
             BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
         }
-        s.classes.insert(ce, (ids.clone(), lazy));
+        s.active += 1;
+        s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units: units.clone() });
         if unchecked {
             s.unchecked.extend(ids.clone());
         }
@@ -284,6 +340,41 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     Ok(())
 }
 
+/// Appends the units of a class and indexes them by member; returns their ids.
+fn add_units(s: &mut State, units: &[Unit]) -> Range<usize> {
+    let first = s.units.len();
+    for unit in units {
+        let id = s.units.len();
+        for (_, member) in unit.members.iter() {
+            match *member {
+                Member::Prop(info) => {
+                    // A member of a kept unit taken over by another class: the kept one goes at the end.
+                    s.discard |= s.by_prop.insert(info, id).is_some();
+                }
+                Member::Var(op, _) => {
+                    let list = s.by_method.entry(op).or_default();
+                    s.discard |= list.iter().any(|&other| other < first);
+                    if !list.contains(&id) {
+                        list.push(id);
+                    }
+                }
+            }
+        }
+        let members = unit.members.iter().map(|_| MemberRt::default()).collect();
+        s.units.push(UnitRt {
+            unit: unit.clone(),
+            fetched: None,
+            fetched_baseline: None,
+            recorded: None,
+            restored: false,
+            suppressed: false,
+            active: false,
+            members,
+        });
+    }
+    first..s.units.len()
+}
+
 /// Restores the not yet restored units of `ce` and of its parents (exact mode: first access).
 /// Returns whether any of them has attributed statics.
 ///
@@ -294,15 +385,15 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
     let mut registered = false;
     while !class.is_null() {
         let ids = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
-            Some((ids, lazy)) => {
+            Some(c) if c.active => {
                 registered = true;
-                if std::mem::take(lazy) {
-                    ids.clone()
+                if std::mem::take(&mut c.lazy) {
+                    c.ids.clone()
                 } else {
                     0..0
                 }
             }
-            None => 0..0,
+            _ => 0..0,
         });
         for id in ids {
             // SAFETY: registered units belong to live classes.
@@ -316,7 +407,7 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
 pub fn idle() -> bool {
-    BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.classes.is_empty())
+    BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.active == 0)
 }
 
 /// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
@@ -615,7 +706,7 @@ unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
 /// `op` must be the live op_array being called, during a request.
 pub unsafe fn method_begin(op: *mut zend_op_array) {
     let Some(mode) = mode() else { return };
-    let ids = STATE.with_borrow(|s| s.by_method.get(&op).cloned().unwrap_or_default());
+    let ids = STATE.with_borrow(|s| s.method_units(op));
     if ids.is_empty() {
         return;
     }
@@ -636,7 +727,7 @@ pub fn method_end(op: *mut zend_op_array) {
     if mode() != Some(AttributeMode::Exact) {
         return;
     }
-    let ids = STATE.with_borrow(|s| s.by_method.get(&op).cloned().unwrap_or_default());
+    let ids = STATE.with_borrow(|s| s.method_units(op));
     check_written(&ids);
     check_watched();
 }
@@ -962,7 +1053,7 @@ pub fn busy_then_check_watched() -> bool {
     if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
         return false;
     }
-    let Some(ids) = STATE.with_borrow_mut(|s| (!s.classes.is_empty()).then(|| take_watched(s))) else {
+    let Some(ids) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| take_watched(s))) else {
         return false;
     };
     if !ids.is_empty() {
@@ -975,7 +1066,7 @@ pub fn busy_then_check_watched() -> bool {
 /// arguments) targets `info`; its unit is checked at the next check point.
 pub fn watch(info: *mut zend_property_info) {
     STATE.with_borrow_mut(|s| {
-        if let Some(&id) = s.by_prop.get(&info) {
+        if let Some(id) = s.prop_unit(info) {
             if !s.watch.contains(&id) {
                 s.watch.push(id);
             }
@@ -986,7 +1077,7 @@ pub fn watch(info: *mut zend_property_info) {
 /// The unit of `info` if it publishes at the write (exact mode).
 pub fn at_write_unit(info: *mut zend_property_info) -> Option<usize> {
     STATE.with_borrow(|s| {
-        let id = *s.by_prop.get(&info)?;
+        let id = s.prop_unit(info)?;
         let u = &s.units[id];
         (u.restored && s.mode.is_some_and(|m| u.at_write(m))).then_some(id)
     })
@@ -1089,13 +1180,18 @@ fn release_record(id: usize) {
 pub fn forget_request() {
     // A record a bailout left armed during a restore's fetch.
     compare::forget_capture(true);
-    // The state is emptied in place (mode off: nothing registers while the values are released); its
-    // units, which hold the request's values, are taken out first.
-    let mut units = STATE.with_borrow_mut(|s| {
+    // The state's request part is emptied in place (mode off: nothing registers while the values are
+    // released); its units, which hold the request's values, are taken out first.
+    let (mut units, keep) = STATE.with_borrow_mut(|s| {
         release(s);
+        let keep = s.keepable();
         let units = std::mem::take(&mut s.units);
-        s.clear();
-        units
+        if keep {
+            s.end_request();
+        } else {
+            s.clear();
+        }
+        (units, keep)
     });
     if units.is_empty() {
         return;
@@ -1104,12 +1200,20 @@ pub fn forget_request() {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.release_at_request_end() };
     }
-    // The request's values are released here, outside the borrow (destructors may run); the emptied
-    // vector serves the next request.
-    units.clear();
+    // The request's values are released here, outside the borrow (destructors may run); the kept
+    // units, or the emptied vector, serve the next request.
+    if keep {
+        units.iter_mut().for_each(UnitRt::reset);
+    } else {
+        units.clear();
+    }
     STATE.with_borrow_mut(|s| {
         if s.units.is_empty() {
             s.units = units;
+        } else if keep {
+            // Never the case (nothing registers at RSHUTDOWN), but kept classes must not outlive
+            // their units.
+            s.clear();
         }
     });
 }
@@ -1194,7 +1298,8 @@ pub fn on_reset() {
 /// The classes with attributed statics registered in this request whose declaring file is `path`
 /// (`opcache_invalidate($path, true)`, §14.6).
 pub fn classes_declared_in(path: &std::path::Path) -> Vec<*mut zend_class_entry> {
-    let classes: Vec<*mut zend_class_entry> = STATE.with_borrow(|s| s.classes.keys().copied().collect());
+    let classes: Vec<*mut zend_class_entry> =
+        STATE.with_borrow(|s| s.classes.iter().filter(|(_, c)| c.active).map(|(&ce, _)| ce).collect());
     let wanted = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     classes
         .into_iter()
@@ -1217,7 +1322,7 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
         check_watched();
     }
     let registered = STATE.with_borrow_mut(|s| {
-        let ids = s.classes.get(&ce)?.0.clone();
+        let ids = s.classes.get(&ce).filter(|c| c.active)?.ids.clone();
         let mut keys = Vec::new();
         for id in ids {
             let u = &mut s.units[id];
@@ -1234,10 +1339,8 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
         if (*ce).ce_flags & abi::ZEND_ACC_LINKED == 0 {
             return Vec::new();
         }
-        plan::plan(ce).map_or_else(
-            |_| Vec::new(),
-            |units| units.iter().filter(|u| u.spec.tier == tier).map(|u| u.key.to_vec()).collect(),
-        )
+        let units = plan::plan(ce).ok().flatten();
+        units.iter().flat_map(|u| u.iter()).filter(|u| u.spec.tier == tier).map(|u| u.key.to_vec()).collect()
     })
 }
 

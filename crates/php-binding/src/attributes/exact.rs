@@ -305,12 +305,16 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
         if !engine::restore_class(ce) {
             return false;
         }
+        let opcode = placement::original((*opline).opcode);
+        if opcode != ASSIGN_STATIC_PROP && !in_set(&WRITES_SET, opcode) {
+            // A read: restoring was all there was to do.
+            return false;
+        }
         let Some(name) = property_name(ex, opline) else { return false };
         let info = abi::property_info(ce, name);
         if info.is_null() || (*info).flags & zend::ZEND_ACC_STATIC == 0 {
             return false;
         }
-        let opcode = placement::original((*opline).opcode);
         let unit = engine::at_write_unit(info);
         if let (ASSIGN_STATIC_PROP, Some(unit)) = (opcode, unit) {
             return assign(ex, opline, ce, name, unit);

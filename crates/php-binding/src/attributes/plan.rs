@@ -164,7 +164,8 @@ thread_local! {
     static MEMO: RefCell<HashMap<*mut zend_class_entry, Rc<Memo>>> = RefCell::default();
 }
 
-/// The units of `ce`, or an error text for a declaration that cannot be resolved (§16.1).
+/// The units of `ce` (`None`: it has none), or an error text for a declaration that cannot be
+/// resolved (§16.1).
 ///
 /// Attribute arguments that are constant expressions are read again in every request (a constant
 /// they name may differ); the units of a class without such arguments are kept whole. The rest (which statics are covered, their names and keys) is kept for classes OPcache keeps in
@@ -174,23 +175,24 @@ thread_local! {
 ///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
-pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Rc<[Unit]>, String> {
+pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Option<Rc<[Unit]>>, String> {
     // SAFETY: caller guarantees a linked class; its tables are walked read-only.
     unsafe {
+        // Most linked classes carry no attribute of ours: nothing is collected or named for them (and
+        // nothing remembered is looked up).
+        if !may_have_units(ce) {
+            return Ok(None);
+        }
         let immutable = (*ce).ce_flags & ZEND_ACC_IMMUTABLE != 0;
         if immutable {
             if let Some(memo) = MEMO.with_borrow(|m| m.get(&ce).cloned()) {
                 if matches(ce, &memo) {
                     return match &memo.units {
-                        Some(units) => Ok(units.clone()),
-                        None => units_of(ce, &memo.shapes),
+                        Some(units) => Ok(Some(units.clone())),
+                        None => units_of(ce, &memo.shapes).map(Some),
                     };
                 }
             }
-        }
-        // Most linked classes carry no attribute of ours: nothing is collected or named for them.
-        if !may_have_units(ce) {
-            return Ok(Rc::new([]));
         }
         let mut memo = shapes_of(ce);
         let units = units_of(ce, &memo.shapes);
@@ -206,7 +208,7 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Rc<[Unit]>, String> {
                 m.insert(ce, memo);
             });
         }
-        units
+        units.map(Some)
     }
 }
 
