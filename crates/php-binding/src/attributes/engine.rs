@@ -213,10 +213,18 @@ const KEPT_CLASSES: usize = 4096;
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
-    if mode().is_none() {
-        return Ok(());
-    }
-    if !userland_may_run() {
+    let userland = userland_may_run();
+    // One look at the state: the mode, and with userland code possible, whether the class is
+    // registered already and the restores to retry.
+    let (mode, registered, retry) = STATE.with_borrow_mut(|s| {
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off);
+        if mode.is_none() || !userland {
+            return (mode, false, Vec::new());
+        }
+        (mode, s.classes.get(&ce).is_some_and(|c| c.active), std::mem::take(&mut s.retry))
+    });
+    let Some(mode) = mode else { return Ok(()) };
+    if !userland {
         // Only classes that can have units wait (no restore has run yet this request, so none needs
         // a retry): a process whose code declares no attributed static never raises the interrupt.
         // SAFETY: as above.
@@ -226,9 +234,20 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
         }
         return Ok(());
     }
-    retry_restores();
+    if !retry.is_empty() {
+        for id in retry {
+            // SAFETY: registered units belong to live classes.
+            unsafe { restore_unit(id, false) };
+        }
+        // The retries ran userland code: the state is looked at again.
+        // SAFETY: as above.
+        return unsafe { register(ce, true) };
+    }
+    if registered {
+        return Ok(());
+    }
     // SAFETY: as above.
-    unsafe { register(ce, true) }
+    unsafe { register_in(ce, true, mode) }
 }
 
 /// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
@@ -279,6 +298,15 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
         s.mode.filter(|m| *m != AttributeMode::Off && !registered)
     });
     let Some(mode) = mode else { return Ok(()) };
+    // SAFETY: as above.
+    unsafe { register_in(ce, linked_now, mode) }
+}
+
+/// [`register`] of a class not registered yet, in `mode`.
+///
+/// # Safety
+/// As [`class_linked`].
+unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: AttributeMode) -> Result<(), String> {
     // SAFETY: caller guarantees a linked class.
     let Some(units) = (unsafe { plan::plan(ce)? }) else { return Ok(()) };
     // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
@@ -301,7 +329,14 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     let immutable = unsafe { (*ce).ce_flags } & abi::ZEND_ACC_IMMUTABLE != 0;
     let ids = STATE.with_borrow_mut(|s| {
         // The units kept from an earlier request, when the plan is the very one they were made from.
-        let kept = s.classes.get(&ce).filter(|c| Rc::ptr_eq(&c.units, &units)).map(|c| c.ids.clone());
+        let kept = match s.classes.get_mut(&ce) {
+            Some(c) if Rc::ptr_eq(&c.units, &units) => {
+                c.active = true;
+                c.lazy = lazy;
+                Some(c.ids.clone())
+            }
+            _ => None,
+        };
         let ids = match kept {
             Some(ids) => ids,
             None => {
@@ -315,7 +350,9 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
                     s.discard = true;
                 }
                 s.discard |= !immutable;
-                add_units(s, &units)
+                let ids = add_units(s, &units);
+                s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units });
+                ids
             }
         };
         for id in ids.clone() {
@@ -325,7 +362,6 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
             BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
         }
         s.active += 1;
-        s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units: units.clone() });
         if unchecked {
             s.unchecked.extend(ids.clone());
         }
@@ -544,6 +580,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
                 assign_checked(info, slot, value);
             }
             let baseline = match &baseline_source {
+                _ if !needs_baseline => None,
                 Some(b) => part(b, i).map(|z| zvals::copy(zend::deref(z))),
                 None => Some(zvals::copy(zend::deref(slot))),
             };
@@ -551,7 +588,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
             STATE.with_borrow_mut(|s| {
                 let m = &mut s.units[id].members[i];
                 m.live = true;
-                m.baseline = if needs_baseline { baseline } else { None };
+                m.baseline = baseline;
                 m.published = Some(published);
             });
         }
@@ -1093,28 +1130,29 @@ pub fn published_assignment(id: usize) {
 /// copies are re-based on what is now stored. A userland hook may bail out in here (at RSHUTDOWN a
 /// throw is fatal): the caller drops the state separately ([`forget_request`]).
 pub fn publish_at_end(worker: bool) {
-    let Some(mode) = mode() else { return };
     // One pass with the state borrowed answers for the leading units that still hold what they were
     // restored or published with (a request that changed nothing allocates nothing); from the first
     // other unit on, units are compared and published one by one, outside the borrow, in order (a
     // serialization hook may change the units after it).
     // SAFETY: during a request; `untouched_in` runs no userland code.
-    let (first, count, served) = STATE.with_borrow(|s| unsafe {
+    let scan = STATE.with_borrow(|s| unsafe {
         let mut served = Vec::new();
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
         for (id, u) in s.units.iter().enumerate() {
             if !u.restored || u.suppressed {
                 continue;
             }
             let how = if u.at_write(mode) { How::Identity } else { How::Structural };
             if !untouched_in(s, id, how) {
-                return (id, s.units.len(), served);
+                return Some((mode, id, s.units.len(), served));
             }
             if u.recorded.is_some() {
                 served.push(id);
             }
         }
-        (s.units.len(), s.units.len(), served)
+        Some((mode, s.units.len(), s.units.len(), served))
     });
+    let Some((mode, first, count, served)) = scan else { return };
     if !worker {
         // At RSHUTDOWN the record has served: it is let go while its objects, just compared, are
         // still in the cache, rather than in a second walk when the state is dropped.
