@@ -501,9 +501,12 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
             return None;
         }
         u.restored = true;
-        Some((mode, u.unit.clone(), !u.at_write(mode)))
+        // A retry finds members live already. Only an earlier attempt makes a property member live
+        // or keeps a record, never the userland code the fetches below may run.
+        let retried = u.members.iter().any(|m| m.live);
+        Some((mode, u.unit.clone(), !u.at_write(mode), retried, u.recorded.is_some()))
     });
-    let Some((mode, unit, needs_baseline)) = first else { return };
+    let Some((mode, unit, needs_baseline, retried, had_record)) = first else { return };
     let (tier, key, blob) = (unit.spec.tier, &unit.key, unit.blob);
     let has_vars = unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
@@ -551,13 +554,10 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
             unsafe { mark_no_destructors(b) };
         }
     }
-    // A retry finds members live already (the fetches above make no property member live: only an
-    // earlier attempt does).
-    let (retried, old) = STATE.with_borrow_mut(|s| {
-        let u = &mut s.units[id];
-        (u.members.iter().any(|m| m.live), std::mem::replace(&mut u.recorded, recorded))
-    });
-    drop(old);
+    if had_record || recorded.is_some() {
+        let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
+        drop(old);
+    }
     // The part of a value fetched for the unit that belongs to member `i`.
     let part = |source: &zval, i: usize| {
         // SAFETY: a live fetched value; finding a member in it runs no userland code.

@@ -146,9 +146,9 @@ struct Shape {
     members: Rc<[(Vec<u8>, Member)]>,
 }
 
-/// The shapes of one class, and the lower-cased class name its keys were made from.
+/// The shapes of one class, and its name as declared (its keys were made from it, lower-cased).
 struct Memo {
-    lcclass: Vec<u8>,
+    class: Vec<u8>,
     shapes: Vec<Shape>,
     /// The units themselves when no attribute argument is a constant expression: then nothing of
     /// them can differ from one request to the next while [`matches`] holds.
@@ -236,6 +236,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
     unsafe {
         let class = zend::zstr_bytes((*ce).name);
         let lcclass = class.to_ascii_lowercase();
+        let class = class.to_vec();
 
         if let Some((attr, tier)) = declaration::find((*ce).attributes) {
             let mut members: Vec<(Vec<u8>, Member)> =
@@ -249,7 +250,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
             }
             let key = blob_key(tier, &lcclass).into();
             let shapes = vec![Shape { attr, tier, key, blob: true, members: members.into() }];
-            return Memo { shapes, lcclass, units: None };
+            return Memo { shapes, class, units: None };
         }
 
         let mut shapes = Vec::new();
@@ -268,7 +269,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
                 shapes.push(Shape { attr, tier, key, blob: false, members: Rc::new([(member, Member::Var(op, var))]) });
             }
         }
-        Memo { lcclass, shapes, units: None }
+        Memo { class, shapes, units: None }
     }
 }
 
@@ -280,7 +281,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
 unsafe fn matches(ce: *mut zend_class_entry, memo: &Memo) -> bool {
     // SAFETY: as above; names are live strings of the class and its members.
     unsafe {
-        if !memo.lcclass.eq_ignore_ascii_case(zend::zstr_bytes((*ce).name)) {
+        if memo.class != zend::zstr_bytes((*ce).name) {
             return false;
         }
         let prop = |m: Option<&(Vec<u8>, Member)>, p: *mut zend_property_info| match m {
