@@ -192,15 +192,16 @@ impl State {
         !self.discard && self.classes.len() <= KEPT_CLASSES
     }
 
-    /// The unit with attributed static property `info`, if its class is registered in this request.
+    /// The unit with attributed static property `info`, if its class is registered in this request
+    /// (the units may be out of the state while request end empties them: none is active then).
     fn prop_unit(&self, info: *mut zend_property_info) -> Option<usize> {
-        self.by_prop.get(&info).copied().filter(|&id| self.units[id].active)
+        self.by_prop.get(&info).copied().filter(|&id| self.units.get(id).is_some_and(|u| u.active))
     }
 
     /// The units with static variables of method `op` whose class is registered in this request.
     fn method_units(&self, op: *mut zend_op_array) -> Vec<usize> {
         let ids = self.by_method.get(&op).map_or(&[][..], Vec::as_slice);
-        ids.iter().copied().filter(|&id| self.units[id].active).collect()
+        ids.iter().copied().filter(|&id| self.units.get(id).is_some_and(|u| u.active)).collect()
     }
 }
 
