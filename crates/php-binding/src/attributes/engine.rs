@@ -91,6 +91,9 @@ struct ClassRt {
     /// What `plan` answered: a class whose plan answers with the very same units again is the same
     /// declaration, and its units are reused.
     units: Rc<[Unit]>,
+    /// The remembered declaration those units were made from, when `plan` keeps them whole: a later
+    /// request checks the class against it directly.
+    declaration: Option<plan::Declaration>,
 }
 
 /// The request's attribute state. Between requests it keeps, emptied of every value, the units of
@@ -217,12 +220,14 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
     let userland = userland_may_run();
     // One look at the state: the mode, and with userland code possible, whether the class is
     // registered already and the restores to retry.
-    let (mode, registered, retry) = STATE.with_borrow_mut(|s| {
+    let (mode, registered, kept, retry) = STATE.with_borrow_mut(|s| {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off);
         if mode.is_none() || !userland {
-            return (mode, false, Vec::new());
+            return (mode, false, None, Vec::new());
         }
-        (mode, s.classes.get(&ce).is_some_and(|c| c.active), std::mem::take(&mut s.retry))
+        let class = s.classes.get(&ce);
+        let kept = class.filter(|c| !c.active).and_then(|c| c.declaration.clone());
+        (mode, class.is_some_and(|c| c.active), kept, std::mem::take(&mut s.retry))
     });
     let Some(mode) = mode else { return Ok(()) };
     if !userland {
@@ -248,7 +253,7 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
         return Ok(());
     }
     // SAFETY: as above.
-    unsafe { register_in(ce, true, mode) }
+    unsafe { register_in(ce, true, mode, kept) }
 }
 
 /// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
@@ -300,16 +305,29 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     });
     let Some(mode) = mode else { return Ok(()) };
     // SAFETY: as above.
-    unsafe { register_in(ce, linked_now, mode) }
+    unsafe { register_in(ce, linked_now, mode, None) }
 }
 
-/// [`register`] of a class not registered yet, in `mode`.
+/// [`register`] of a class not registered yet, in `mode`. `kept`: the remembered declaration of the
+/// units kept for the class from an earlier request.
 ///
 /// # Safety
 /// As [`class_linked`].
-unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: AttributeMode) -> Result<(), String> {
+unsafe fn register_in(
+    ce: *mut zend_class_entry,
+    linked_now: bool,
+    mode: AttributeMode,
+    kept: Option<plan::Declaration>,
+) -> Result<(), String> {
     // SAFETY: caller guarantees a linked class.
-    let Some(units) = (unsafe { plan::plan(ce)? }) else { return Ok(()) };
+    let units = match kept.and_then(|d| unsafe { plan::replan(ce, &d) }) {
+        Some(units) => units,
+        // SAFETY: as above.
+        None => match unsafe { plan::plan(ce)? } {
+            Some(units) => units,
+            None => return Ok(()),
+        },
+    };
     // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
     let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
         let props: Vec<*mut zend_property_info> = units
@@ -352,7 +370,8 @@ unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: Attribu
                 }
                 s.discard |= !immutable;
                 let ids = add_units(s, &units);
-                s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units });
+                let declaration = plan::declaration_of(ce, &units);
+                s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units, declaration });
                 ids
             }
         };

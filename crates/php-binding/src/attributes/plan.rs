@@ -212,6 +212,37 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Option<Rc<[Unit]>>, Stri
     }
 }
 
+/// What [`plan`] remembers of an immutable class whose units it keeps whole: handed to the engine,
+/// which keeps the units between requests, so that a later request checks the class against it
+/// directly ([`replan`]).
+#[derive(Clone)]
+pub struct Declaration(Rc<Memo>);
+
+/// The remembered declaration of `ce` whose kept units are `units` (what [`plan`] just answered), if
+/// [`plan`] keeps them whole.
+pub fn declaration_of(ce: *mut zend_class_entry, units: &Rc<[Unit]>) -> Option<Declaration> {
+    let kept = |memo: &&Rc<Memo>| memo.units.as_ref().is_some_and(|u| Rc::ptr_eq(u, units));
+    MEMO.with_borrow(|m| m.get(&ce).filter(kept).cloned()).map(Declaration)
+}
+
+/// The units [`plan`] answers for `ce` when it still declares exactly what `declaration` remembers
+/// (the same check as [`plan`]'s, without looking up the memo); `None` otherwise.
+///
+/// # Safety
+/// As [`plan`].
+pub unsafe fn replan(ce: *mut zend_class_entry, declaration: &Declaration) -> Option<Rc<[Unit]>> {
+    // SAFETY: as above.
+    unsafe {
+        let kind_matches = (*ce).type_ == ZEND_USER_CLASS
+            && (*ce).ce_flags & ZEND_ACC_IMMUTABLE != 0
+            && (*ce).ce_flags & (ZEND_ACC_TRAIT | ZEND_ACC_INTERFACE) == 0;
+        if !kind_matches || !matches(ce, &declaration.0) {
+            return None;
+        }
+    }
+    declaration.0.units.clone()
+}
+
 /// The units of `ce` from its shapes: each attribute's arguments resolved now.
 ///
 /// # Safety
