@@ -40,14 +40,34 @@ pub unsafe fn find(attributes: *mut HashTable) -> Option<(*mut Attribute, Tier)>
     if attributes.is_null() {
         return None;
     }
-    for (name, tier) in [(VOLATILE_LCNAME, Tier::Volatile), (PINNED_LCNAME, Tier::Pinned)] {
-        // SAFETY: caller guarantees a live table; the name is a lower-case byte string.
-        let attr = unsafe { abi::zend_get_attribute_str(attributes, name.as_ptr().cast::<c_char>(), name.len()) };
-        if !attr.is_null() {
-            return Some((attr, tier));
+    // One pass over the table, answering as `zend_get_attribute_str` asked for each name in turn
+    // would: a target's own attributes (offset 0, not a parameter's), `VolatileStatic` first.
+    let mut pinned = None;
+    // SAFETY: caller guarantees a live table of `zend_attribute` pointers with live lower-case names.
+    unsafe {
+        for (_, z) in zvals::entries(attributes) {
+            let attr = (*z).value.ptr.cast::<Attribute>();
+            if (*attr).offset != 0 {
+                continue;
+            }
+            match zend::zstr_bytes((*attr).lcname) {
+                VOLATILE_LCNAME => return Some((attr, Tier::Volatile)),
+                PINNED_LCNAME if pinned.is_none() => pinned = Some((attr, Tier::Pinned)),
+                _ => {}
+            }
         }
     }
-    None
+    pinned
+}
+
+/// Whether none of the attribute's arguments is a constant expression: [`read`] then gives the same
+/// answer in every request.
+///
+/// # Safety
+/// `attr` must be a live attribute.
+pub unsafe fn literal_arguments(attr: *mut Attribute) -> bool {
+    // SAFETY: as above; arguments are read within argc.
+    unsafe { (0..(*attr).argc).all(|i| zend::type_of(&raw const (*(*attr).arg(i)).value) != IS_CONSTANT_AST) }
 }
 
 /// Resolves the declaration's arguments (constant expressions in the scope of `ce`).

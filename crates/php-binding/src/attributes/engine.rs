@@ -10,6 +10,7 @@ use foldhash::HashMap;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::os::unix::ffi::OsStrExt;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{
@@ -54,23 +55,62 @@ struct UnitRt {
     recorded: Option<Recorded>,
     restored: bool,
     suppressed: bool,
+    /// The unit's class is registered in this request (a unit kept from an earlier request is not,
+    /// until its class is linked again).
+    active: bool,
     members: Vec<MemberRt>,
 }
 
 impl UnitRt {
+    /// The unit as registered, before a restore: what a kept unit goes back to at request end.
+    fn reset(&mut self) {
+        self.fetched = None;
+        self.fetched_baseline = None;
+        self.recorded = None;
+        self.restored = false;
+        self.suppressed = false;
+        self.active = false;
+        for m in &mut self.members {
+            *m = MemberRt::default();
+        }
+    }
+
     /// Publication at the write (exact mode), rather than at request end.
     fn at_write(&self, mode: AttributeMode) -> bool {
         mode == AttributeMode::Exact && self.unit.spec.strategy != Strategy::Tracking
     }
 }
 
+/// A class with attributed statics, registered in this request (`active`) or kept from an earlier one.
+struct ClassRt {
+    /// Its units (consecutive ids).
+    ids: Range<usize>,
+    /// Exact mode: the units still wait for the class's first access.
+    lazy: bool,
+    active: bool,
+    /// What `plan` answered: a class whose plan answers with the very same units again is the same
+    /// declaration, and its units are reused.
+    units: Rc<[Unit]>,
+    /// The remembered declaration those units were made from, when `plan` keeps them whole: a later
+    /// request checks the class against it directly.
+    declaration: Option<plan::Declaration>,
+}
+
+/// The request's attribute state. Between requests it keeps, emptied of every value, the units of
+/// OPcache's immutable classes (the same class entries in every request): a request that links them
+/// again re-activates them instead of building them anew.
 #[derive(Default)]
 struct State {
     mode: Option<AttributeMode>,
     units: Vec<UnitRt>,
-    /// Units per registered class (consecutive ids), and whether they still wait for their first
-    /// access (exact mode).
-    classes: HashMap<*mut zend_class_entry, (Range<usize>, bool)>,
+    classes: HashMap<*mut zend_class_entry, ClassRt>,
+    /// How many of `classes` are registered in this request.
+    active: usize,
+    /// Some unit cannot be kept for the next request (its class is not immutable, or another class
+    /// took over a class entry or member of a kept one): the request's end drops them all.
+    discard: bool,
+    /// The unit of an attributed static property, and the units of a method's static variables (of
+    /// active or kept classes: lookups check that the unit is active).
     by_prop: HashMap<*mut zend_property_info, usize>,
     by_method: HashMap<*mut zend_op_array, Vec<usize>>,
     /// Exact mode: units written through a static-property fetch since the last check.
@@ -97,7 +137,7 @@ static BUSY_REQUESTS: AtomicUsize = AtomicUsize::new(0);
 
 /// Ends the count of a request's state in [`BUSY_REQUESTS`].
 fn release(state: &State) {
-    if !state.classes.is_empty() {
+    if state.active != 0 {
         BUSY_REQUESTS.fetch_sub(1, Ordering::Relaxed);
     }
 }
@@ -109,27 +149,40 @@ fn mode() -> Option<AttributeMode> {
 /// RINIT: the request's attribute mode (off when this request's partition has no backend).
 pub fn begin_request() {
     let mode = request::runtime().map(|rt| rt.attribute_mode);
-    let mut state = STATE.with_borrow_mut(std::mem::take);
-    // State left behind means the previous request's end never ran (its RSHUTDOWN was skipped): its
-    // zvals lived in that request's heap, which is gone. Leak, never free.
-    release(&state);
-    for unit in state.units.drain(..) {
-        std::mem::forget(unit);
-    }
     compare::forget_capture(false);
-    state.clear();
-    state.mode = mode;
-    STATE.with_borrow_mut(|s| *s = state);
+    STATE.with_borrow_mut(|s| {
+        // A mode left behind means the previous request's end never ran (its RSHUTDOWN was skipped):
+        // its zvals lived in that request's heap, which is gone. Leak, never free (nothing is dropped
+        // in this borrow but plain numbers and pointers).
+        if s.mode.is_some() || !s.pending_links.is_empty() {
+            release(s);
+            for unit in s.units.drain(..) {
+                std::mem::forget(unit);
+            }
+            s.clear();
+        }
+        s.mode = mode;
+    });
 }
 
 impl State {
     /// Empties the state (values dropped) but keeps its containers' memory for the next request.
     fn clear(&mut self) {
-        self.mode = None;
+        self.end_request();
         self.units.clear();
         self.classes.clear();
+        self.discard = false;
         self.by_prop.clear();
         self.by_method.clear();
+    }
+
+    /// Ends the request's part of the state; the units and their classes are kept (inactive).
+    fn end_request(&mut self) {
+        self.mode = None;
+        for c in self.classes.values_mut() {
+            c.active = false;
+        }
+        self.active = 0;
         self.watch.clear();
         self.unchecked.clear();
         self.pending_links.clear();
@@ -137,10 +190,26 @@ impl State {
         self.publication_off = false;
     }
 
-    fn is_empty(&self) -> bool {
-        self.units.is_empty() && self.classes.is_empty() && self.pending_links.is_empty()
+    /// Whether the units may be kept for the next request.
+    fn keepable(&self) -> bool {
+        !self.discard && self.classes.len() <= KEPT_CLASSES
+    }
+
+    /// The unit with attributed static property `info`, if its class is registered in this request
+    /// (the units may be out of the state while request end empties them: none is active then).
+    fn prop_unit(&self, info: *mut zend_property_info) -> Option<usize> {
+        self.by_prop.get(&info).copied().filter(|&id| self.units.get(id).is_some_and(|u| u.active))
+    }
+
+    /// The units with static variables of method `op` whose class is registered in this request.
+    fn method_units(&self, op: *mut zend_op_array) -> Vec<usize> {
+        let ids = self.by_method.get(&op).map_or(&[][..], Vec::as_slice);
+        ids.iter().copied().filter(|&id| self.units.get(id).is_some_and(|u| u.active)).collect()
     }
 }
+
+/// At most this many classes' units are kept between requests.
+const KEPT_CLASSES: usize = 4096;
 
 /// A class was linked (or, preloaded, is present at request start): register its units and, in
 /// deferred mode, restore them now. Returns a declaration error to raise as a fatal error.
@@ -148,10 +217,20 @@ impl State {
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
-    if mode().is_none() {
-        return Ok(());
-    }
-    if !userland_may_run() {
+    let userland = userland_may_run();
+    // One look at the state: the mode, and with userland code possible, whether the class is
+    // registered already and the restores to retry.
+    let (mode, registered, kept, retry) = STATE.with_borrow_mut(|s| {
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off);
+        if mode.is_none() || !userland {
+            return (mode, false, None, Vec::new());
+        }
+        let class = s.classes.get(&ce);
+        let kept = class.filter(|c| !c.active).and_then(|c| c.declaration.clone());
+        (mode, class.is_some_and(|c| c.active), kept, std::mem::take(&mut s.retry))
+    });
+    let Some(mode) = mode else { return Ok(()) };
+    if !userland {
         // Only classes that can have units wait (no restore has run yet this request, so none needs
         // a retry): a process whose code declares no attributed static never raises the interrupt.
         // SAFETY: as above.
@@ -161,9 +240,20 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
         }
         return Ok(());
     }
-    retry_restores();
+    if !retry.is_empty() {
+        for id in retry {
+            // SAFETY: registered units belong to live classes.
+            unsafe { restore_unit(id, false) };
+        }
+        // The retries ran userland code: the state is looked at again.
+        // SAFETY: as above.
+        return unsafe { register(ce, true) };
+    }
+    if registered {
+        return Ok(());
+    }
     // SAFETY: as above.
-    unsafe { register(ce, true) }
+    unsafe { register_in(ce, true, mode, kept) }
 }
 
 /// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
@@ -198,7 +288,7 @@ fn retry_restores() {
     let ids = STATE.with_borrow_mut(|s| std::mem::take(&mut s.retry));
     for id in ids {
         // SAFETY: registered units belong to live classes.
-        unsafe { restore_unit(id) };
+        unsafe { restore_unit(id, false) };
     }
 }
 
@@ -209,15 +299,35 @@ fn retry_restores() {
 /// # Safety
 /// As [`class_linked`].
 unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), String> {
-    let Some(mode) = mode() else { return Ok(()) };
-    if STATE.with_borrow(|s| s.classes.contains_key(&ce)) {
-        return Ok(());
-    }
+    let mode = STATE.with_borrow(|s| {
+        let registered = s.classes.get(&ce).is_some_and(|c| c.active);
+        s.mode.filter(|m| *m != AttributeMode::Off && !registered)
+    });
+    let Some(mode) = mode else { return Ok(()) };
+    // SAFETY: as above.
+    unsafe { register_in(ce, linked_now, mode, None) }
+}
+
+/// [`register`] of a class not registered yet, in `mode`. `kept`: the remembered declaration of the
+/// units kept for the class from an earlier request.
+///
+/// # Safety
+/// As [`class_linked`].
+unsafe fn register_in(
+    ce: *mut zend_class_entry,
+    linked_now: bool,
+    mode: AttributeMode,
+    kept: Option<plan::Declaration>,
+) -> Result<(), String> {
     // SAFETY: caller guarantees a linked class.
-    let units = unsafe { plan::plan(ce)? };
-    if units.is_empty() {
-        return Ok(());
-    }
+    let units = match kept.and_then(|d| unsafe { plan::replan(ce, &d) }) {
+        Some(units) => units,
+        // SAFETY: as above.
+        None => match unsafe { plan::plan(ce)? } {
+            Some(units) => units,
+            None => return Ok(()),
+        },
+    };
     // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
     let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
         let props: Vec<*mut zend_property_info> = units
@@ -234,39 +344,44 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     // SAFETY: as above.
     let lazy =
         mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    // SAFETY: as above.
+    let immutable = unsafe { (*ce).ce_flags } & abi::ZEND_ACC_IMMUTABLE != 0;
     let ids = STATE.with_borrow_mut(|s| {
-        let first = s.units.len();
-        for unit in units {
-            let id = s.units.len();
-            for (_, member) in unit.members.iter() {
-                match *member {
-                    Member::Prop(info) => {
-                        s.by_prop.insert(info, id);
-                    }
-                    Member::Var(op, _) => {
-                        let list = s.by_method.entry(op).or_default();
-                        if !list.contains(&id) {
-                            list.push(id);
-                        }
-                    }
-                }
+        // The units kept from an earlier request, when the plan is the very one they were made from.
+        let kept = match s.classes.get_mut(&ce) {
+            Some(c) if Rc::ptr_eq(&c.units, &units) => {
+                c.active = true;
+                c.lazy = lazy;
+                Some(c.ids.clone())
             }
-            let members = unit.members.iter().map(|_| MemberRt::default()).collect();
-            s.units.push(UnitRt {
-                unit,
-                fetched: None,
-                fetched_baseline: None,
-                recorded: None,
-                restored: false,
-                suppressed: false,
-                members,
-            });
+            _ => None,
+        };
+        let ids = match kept {
+            Some(ids) => ids,
+            None => {
+                if let Some(old) = s.classes.remove(&ce) {
+                    // Another declaration at the entry of a kept class (after an OPcache restart):
+                    // the old units are unreachable from now on.
+                    s.by_prop.retain(|_, id| !old.ids.contains(id));
+                    for list in s.by_method.values_mut() {
+                        list.retain(|id| !old.ids.contains(id));
+                    }
+                    s.discard = true;
+                }
+                s.discard |= !immutable;
+                let ids = add_units(s, &units);
+                let declaration = plan::declaration_of(ce, &units);
+                s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units, declaration });
+                ids
+            }
+        };
+        for id in ids.clone() {
+            s.units[id].active = true;
         }
-        let ids = first..s.units.len();
-        if s.classes.is_empty() {
+        if s.active == 0 {
             BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
         }
-        s.classes.insert(ce, (ids.clone(), lazy));
+        s.active += 1;
         if unchecked {
             s.unchecked.extend(ids.clone());
         }
@@ -275,10 +390,45 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), St
     if !lazy {
         for id in ids {
             // SAFETY: as above.
-            unsafe { restore_unit(id) };
+            unsafe { restore_unit(id, false) };
         }
     }
     Ok(())
+}
+
+/// Appends the units of a class and indexes them by member; returns their ids.
+fn add_units(s: &mut State, units: &[Unit]) -> Range<usize> {
+    let first = s.units.len();
+    for unit in units {
+        let id = s.units.len();
+        for (_, member) in unit.members.iter() {
+            match *member {
+                Member::Prop(info) => {
+                    // A member of a kept unit taken over by another class: the kept one goes at the end.
+                    s.discard |= s.by_prop.insert(info, id).is_some();
+                }
+                Member::Var(op, _) => {
+                    let list = s.by_method.entry(op).or_default();
+                    s.discard |= list.iter().any(|&other| other < first);
+                    if !list.contains(&id) {
+                        list.push(id);
+                    }
+                }
+            }
+        }
+        let members = unit.members.iter().map(|_| MemberRt::default()).collect();
+        s.units.push(UnitRt {
+            unit: unit.clone(),
+            fetched: None,
+            fetched_baseline: None,
+            recorded: None,
+            restored: false,
+            suppressed: false,
+            active: false,
+            members,
+        });
+    }
+    first..s.units.len()
 }
 
 /// Restores the not yet restored units of `ce` and of its parents (exact mode: first access).
@@ -291,21 +441,19 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
     let mut registered = false;
     while !class.is_null() {
         let ids = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
-            Some((ids, lazy)) => {
+            Some(c) if c.active => {
                 registered = true;
-                if std::mem::take(lazy) {
-                    ids.clone()
+                if std::mem::take(&mut c.lazy) {
+                    c.ids.clone()
                 } else {
                     0..0
                 }
             }
-            None => 0..0,
+            _ => 0..0,
         });
         for id in ids {
-            if !STATE.with_borrow(|s| s.units[id].restored) {
-                // SAFETY: registered units belong to live classes.
-                unsafe { restore_unit(id) };
-            }
+            // SAFETY: registered units belong to live classes.
+            unsafe { restore_unit(id, true) };
         }
         // SAFETY: a linked class's parent pointer is a class entry (or null).
         class = unsafe { (*class).__bindgen_anon_1.parent };
@@ -315,26 +463,29 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
 pub fn idle() -> bool {
-    BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.classes.is_empty())
+    BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.active == 0)
 }
 
 /// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
 fn fetch(tier: Tier, key: &[u8]) -> Option<zval> {
-    let runtime = request::runtime()?;
-    let backend = runtime.backend(tier)?;
-    let mut out = zval::new();
-    match read_cache::fetch_uncounted(tier, backend, key, &mut out) {
-        Ok(Fetched::Hit) => Some(out),
-        Ok(Fetched::Miss) => None,
-        Err(DecodeError::Thrown) => {
-            zvals::clear_exception();
-            None
+    // The runtime is borrowed, not cloned (see `request::with_runtime` for why it outlives the
+    // decoding's userland hooks).
+    request::with_runtime(|runtime| {
+        let backend = runtime?.backend(tier)?;
+        let mut out = zval::new();
+        match read_cache::fetch_uncounted(tier, backend, key, &mut out) {
+            Ok(Fetched::Hit) => Some(out),
+            Ok(Fetched::Miss) => None,
+            Err(DecodeError::Thrown) => {
+                zvals::clear_exception();
+                None
+            }
+            Err(_) => {
+                backend.delete(key);
+                None
+            }
         }
-        Err(_) => {
-            backend.delete(key);
-            None
-        }
-    }
+    })
 }
 
 /// The part of a fetched unit value that belongs to member `name` (the whole value for non-blobs).
@@ -356,18 +507,28 @@ unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut z
 }
 
 /// Restores the properties of unit `id`, keeps what its method statics will need, and records the
-/// baselines of §16.6.
+/// baselines of §16.6. `only_new`: nothing happens if the unit was restored already (a retry passes
+/// false).
 ///
 /// # Safety
 /// During a request; the unit's class is live.
-unsafe fn restore_unit(id: usize) {
-    let Some(mode) = mode() else { return };
-    let (tier, key, blob, count, needs_baseline, has_vars) = STATE.with_borrow_mut(|s| {
+unsafe fn restore_unit(id: usize, only_new: bool) {
+    // The unit's description is shared (reference-counted), so the rest needs no borrow to read it.
+    let first = STATE.with_borrow_mut(|s| {
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
         let u = &mut s.units[id];
+        if only_new && u.restored {
+            return None;
+        }
         u.restored = true;
-        let has_vars = u.unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
-        (u.unit.spec.tier, u.unit.key.clone(), u.unit.blob, u.unit.members.len(), !u.at_write(mode), has_vars)
+        // A retry finds members live already. Only an earlier attempt makes a property member live
+        // or keeps a record, never the userland code the fetches below may run.
+        let retried = u.members.iter().any(|m| m.live);
+        Some((mode, u.unit.clone(), !u.at_write(mode), retried, u.recorded.is_some()))
     });
+    let Some((mode, unit, needs_baseline, retried, had_record)) = first else { return };
+    let (tier, key, blob) = (unit.spec.tier, &unit.key, unit.blob);
+    let has_vars = unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below). The read path
@@ -375,7 +536,7 @@ unsafe fn restore_unit(id: usize) {
     if needs_baseline {
         compare::arm(Recorded::new());
     }
-    let mut fetched = fetch(tier, &key);
+    let mut fetched = fetch(tier, key);
     let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
@@ -402,27 +563,28 @@ unsafe fn restore_unit(id: usize) {
         STATE.with_borrow_mut(|s| s.retry.push(id));
         fetched = None;
     }
-    let retried = STATE.with_borrow(|s| s.units[id].members.iter().any(|m| m.live));
     let mut baseline_source = None;
     if needs_baseline && !recordable {
         recorded = None;
         if fetched.is_some() {
-            baseline_source = fetch(tier, &key);
+            baseline_source = fetch(tier, key);
         }
         if let Some(b) = &baseline_source {
             // SAFETY: a fresh, private copy: its objects must never run destructors.
             unsafe { mark_no_destructors(b) };
         }
     }
-    let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
-    drop(old);
+    if had_record || recorded.is_some() {
+        let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
+        drop(old);
+    }
     // The part of a value fetched for the unit that belongs to member `i`.
     let part = |source: &zval, i: usize| {
         // SAFETY: a live fetched value; finding a member in it runs no userland code.
-        STATE.with_borrow(|s| unsafe { member_value(source, blob, &s.units[id].unit.members[i].0) })
+        unsafe { member_value(source, blob, &unit.members[i].0) }
     };
-    for i in 0..count {
-        let Member::Prop(info) = STATE.with_borrow(|s| s.units[id].unit.members[i].1) else { continue };
+    for (i, &(_, member)) in unit.members.iter().enumerate() {
+        let Member::Prop(info) = member else { continue };
         // SAFETY: the class of a registered property is live; values come from live zvals.
         unsafe {
             let slot = abi::static_slot(info);
@@ -438,6 +600,7 @@ unsafe fn restore_unit(id: usize) {
                 assign_checked(info, slot, value);
             }
             let baseline = match &baseline_source {
+                _ if !needs_baseline => None,
                 Some(b) => part(b, i).map(|z| zvals::copy(zend::deref(z))),
                 None => Some(zvals::copy(zend::deref(slot))),
             };
@@ -445,7 +608,7 @@ unsafe fn restore_unit(id: usize) {
             STATE.with_borrow_mut(|s| {
                 let m = &mut s.units[id].members[i];
                 m.live = true;
-                m.baseline = if needs_baseline { baseline } else { None };
+                m.baseline = baseline;
                 m.published = Some(published);
             });
         }
@@ -600,7 +763,7 @@ unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
 /// `op` must be the live op_array being called, during a request.
 pub unsafe fn method_begin(op: *mut zend_op_array) {
     let Some(mode) = mode() else { return };
-    let ids = STATE.with_borrow(|s| s.by_method.get(&op).cloned().unwrap_or_default());
+    let ids = STATE.with_borrow(|s| s.method_units(op));
     if ids.is_empty() {
         return;
     }
@@ -609,10 +772,8 @@ pub unsafe fn method_begin(op: *mut zend_op_array) {
         check_watched();
     }
     for id in ids {
-        if !STATE.with_borrow(|s| s.units[id].restored) {
-            // SAFETY: the unit's class is live (its method is being called).
-            unsafe { restore_unit(id) };
-        }
+        // SAFETY: the unit's class is live (its method is being called).
+        unsafe { restore_unit(id, true) };
         // SAFETY: as above.
         unsafe { install_vars(id, op, mode) };
     }
@@ -623,7 +784,7 @@ pub fn method_end(op: *mut zend_op_array) {
     if mode() != Some(AttributeMode::Exact) {
         return;
     }
-    let ids = STATE.with_borrow(|s| s.by_method.get(&op).cloned().unwrap_or_default());
+    let ids = STATE.with_borrow(|s| s.method_units(op));
     check_written(&ids);
     check_watched();
 }
@@ -707,7 +868,16 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
 /// # Safety
 /// During a request; the unit's class is live.
 unsafe fn live_value(id: usize, i: usize) -> Option<*mut zval> {
-    let (member, live) = STATE.with_borrow(|s| (s.units[id].unit.members[i].1, s.units[id].members[i].live));
+    // SAFETY: as above.
+    STATE.with_borrow(|s| unsafe { live_value_in(s, id, i) })
+}
+
+/// [`live_value`] with the state borrowed by the caller (finding the slot runs no userland code).
+///
+/// # Safety
+/// As [`live_value`].
+unsafe fn live_value_in(s: &State, id: usize, i: usize) -> Option<*mut zval> {
+    let (member, live) = (s.units[id].unit.members[i].1, s.units[id].members[i].live);
     if !live {
         return None;
     }
@@ -843,14 +1013,7 @@ fn changed(id: usize, how: How) -> bool {
     // nothing, without allocating.
     // SAFETY: during a request; a live member's slot, the state's own copies and the objects a record
     // holds are live; nothing here runs userland code.
-    let untouched = STATE.with_borrow(|s| unsafe {
-        let u = &s.units[id];
-        (0..u.members.len()).all(|i| {
-            let m = &u.members[i];
-            let reference = if how == How::Identity { &m.published } else { &m.baseline };
-            live_value(id, i).zip(reference.as_ref()).is_none_or(|(live, r)| compare::identical(zend::deref(live), r))
-        }) && (how == How::Identity || u.recorded.as_ref().is_none_or(|r| r.untouched()))
-    });
+    let untouched = STATE.with_borrow(|s| unsafe { untouched_in(s, id, how) });
     if untouched {
         return false;
     }
@@ -886,6 +1049,26 @@ fn changed(id: usize, how: How) -> bool {
     }
 }
 
+/// The allocation-free answer of [`changed`]: every live member of unit `id` still holds the very
+/// value of its reference copy under `how` (and the objects of its record are untouched).
+///
+/// # Safety
+/// During a request; nothing here runs userland code.
+unsafe fn untouched_in(s: &State, id: usize, how: How) -> bool {
+    let u = &s.units[id];
+    // SAFETY: as above; a live member's slot, the state's own copies and the objects a record holds
+    // are live.
+    unsafe {
+        (0..u.members.len()).all(|i| {
+            let m = &u.members[i];
+            let reference = if how == How::Identity { &m.published } else { &m.baseline };
+            live_value_in(s, id, i)
+                .zip(reference.as_ref())
+                .is_none_or(|(live, r)| compare::identical(zend::deref(live), r))
+        }) && (how == How::Identity || u.recorded.as_ref().is_none_or(|r| r.untouched()))
+    }
+}
+
 /// Exact mode: publishes those of `ids` (publication at the write) whose roots were written.
 fn check_written(ids: &[usize]) {
     for &id in ids {
@@ -905,21 +1088,42 @@ fn check_written(ids: &[usize]) {
 /// Exact mode: checks the units written through static-property fetches since the last check, and
 /// those written where no check runs.
 pub fn check_watched() {
-    let ids = STATE.with_borrow_mut(|s| {
-        let mut ids = std::mem::take(&mut s.watch);
-        ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
-        ids
-    });
+    let ids = STATE.with_borrow_mut(take_watched);
     if !ids.is_empty() {
         check_written(&ids);
     }
+}
+
+/// The units [`check_watched`] checks (nothing is allocated when there are none).
+fn take_watched(s: &mut State) -> Vec<usize> {
+    let mut ids = std::mem::take(&mut s.watch);
+    if !s.unchecked.is_empty() {
+        ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
+    }
+    ids
+}
+
+/// Exact mode's handlers at a static-property opline: false when the request has no attributed class
+/// registered ([`idle`]); otherwise the pending root writes are checked first ([`check_watched`]),
+/// both in one look at the state.
+pub fn busy_then_check_watched() -> bool {
+    if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
+        return false;
+    }
+    let Some(ids) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| take_watched(s))) else {
+        return false;
+    };
+    if !ids.is_empty() {
+        check_written(&ids);
+    }
+    true
 }
 
 /// Exact mode: a static-property fetch for writing (`$a[] =`, `++`, `$x = &…`, by-reference
 /// arguments) targets `info`; its unit is checked at the next check point.
 pub fn watch(info: *mut zend_property_info) {
     STATE.with_borrow_mut(|s| {
-        if let Some(&id) = s.by_prop.get(&info) {
+        if let Some(id) = s.prop_unit(info) {
             if !s.watch.contains(&id) {
                 s.watch.push(id);
             }
@@ -930,7 +1134,7 @@ pub fn watch(info: *mut zend_property_info) {
 /// The unit of `info` if it publishes at the write (exact mode).
 pub fn at_write_unit(info: *mut zend_property_info) -> Option<usize> {
     STATE.with_borrow(|s| {
-        let id = *s.by_prop.get(&info)?;
+        let id = s.prop_unit(info)?;
         let u = &s.units[id];
         (u.restored && s.mode.is_some_and(|m| u.at_write(m))).then_some(id)
     })
@@ -946,10 +1150,38 @@ pub fn published_assignment(id: usize) {
 /// copies are re-based on what is now stored. A userland hook may bail out in here (at RSHUTDOWN a
 /// throw is fatal): the caller drops the state separately ([`forget_request`]).
 pub fn publish_at_end(worker: bool) {
-    let Some(mode) = mode() else { return };
-    let count = STATE.with_borrow(|s| s.units.len());
+    // One pass with the state borrowed answers for the leading units that still hold what they were
+    // restored or published with (a request that changed nothing allocates nothing); from the first
+    // other unit on, units are compared and published one by one, outside the borrow, in order (a
+    // serialization hook may change the units after it).
+    // SAFETY: during a request; `untouched_in` runs no userland code.
+    let scan = STATE.with_borrow(|s| unsafe {
+        let mut served = Vec::new();
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
+        for (id, u) in s.units.iter().enumerate() {
+            if !u.restored || u.suppressed {
+                continue;
+            }
+            let how = if u.at_write(mode) { How::Identity } else { How::Structural };
+            if !untouched_in(s, id, how) {
+                return Some((mode, id, s.units.len(), served));
+            }
+            if u.recorded.is_some() {
+                served.push(id);
+            }
+        }
+        Some((mode, s.units.len(), s.units.len(), served))
+    });
+    let Some((mode, first, count, served)) = scan else { return };
+    if !worker {
+        // At RSHUTDOWN the record has served: it is let go while its objects, just compared, are
+        // still in the cache, rather than in a second walk when the state is dropped.
+        for id in served {
+            release_record(id);
+        }
+    }
     let mut published = Vec::new();
-    for id in 0..count {
+    for id in first..count {
         let (restored, suppressed, at_write) = STATE.with_borrow(|s| {
             let u = &s.units[id];
             (u.restored, u.suppressed, u.at_write(mode))
@@ -960,8 +1192,6 @@ pub fn publish_at_end(worker: bool) {
         let how = if at_write { How::Identity } else { How::Structural };
         if !changed(id, how) {
             if !worker {
-                // At RSHUTDOWN the record has served: it is let go while its objects, just compared,
-                // are still in the cache, rather than in a second walk when the state is dropped.
                 release_record(id);
             }
             continue;
@@ -1008,18 +1238,40 @@ fn release_record(id: usize) {
 pub fn forget_request() {
     // A record a bailout left armed during a restore's fetch.
     compare::forget_capture(true);
-    let mut old = STATE.with_borrow_mut(std::mem::take);
-    release(&old);
-    for recorded in old.units.iter_mut().filter_map(|u| u.recorded.take()) {
+    // The state's request part is emptied in place (mode off: nothing registers while the values are
+    // released); its units, which hold the request's values, are taken out first.
+    let (mut units, keep) = STATE.with_borrow_mut(|s| {
+        release(s);
+        let keep = s.keepable();
+        let units = std::mem::take(&mut s.units);
+        if keep {
+            s.end_request();
+        } else {
+            s.clear();
+        }
+        (units, keep)
+    });
+    if units.is_empty() {
+        return;
+    }
+    for recorded in units.iter_mut().filter_map(|u| u.recorded.take()) {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.release_at_request_end() };
     }
-    // The request's values are released here, outside the borrow (destructors may run); the emptied
-    // containers serve the next request, unless one of those destructors registered something meanwhile.
-    old.clear();
+    // The request's values are released here, outside the borrow (destructors may run); the kept
+    // units, or the emptied vector, serve the next request.
+    if keep {
+        units.iter_mut().for_each(UnitRt::reset);
+    } else {
+        units.clear();
+    }
     STATE.with_borrow_mut(|s| {
-        if s.is_empty() && s.mode.is_none() {
-            *s = old;
+        if s.units.is_empty() {
+            s.units = units;
+        } else if keep {
+            // Never the case (nothing registers at RSHUTDOWN), but kept classes must not outlive
+            // their units.
+            s.clear();
         }
     });
 }
@@ -1104,7 +1356,8 @@ pub fn on_reset() {
 /// The classes with attributed statics registered in this request whose declaring file is `path`
 /// (`opcache_invalidate($path, true)`, §14.6).
 pub fn classes_declared_in(path: &std::path::Path) -> Vec<*mut zend_class_entry> {
-    let classes: Vec<*mut zend_class_entry> = STATE.with_borrow(|s| s.classes.keys().copied().collect());
+    let classes: Vec<*mut zend_class_entry> =
+        STATE.with_borrow(|s| s.classes.iter().filter(|(_, c)| c.active).map(|(&ce, _)| ce).collect());
     let wanted = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     classes
         .into_iter()
@@ -1127,7 +1380,7 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
         check_watched();
     }
     let registered = STATE.with_borrow_mut(|s| {
-        let ids = s.classes.get(&ce)?.0.clone();
+        let ids = s.classes.get(&ce).filter(|c| c.active)?.ids.clone();
         let mut keys = Vec::new();
         for id in ids {
             let u = &mut s.units[id];
@@ -1144,7 +1397,8 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
         if (*ce).ce_flags & abi::ZEND_ACC_LINKED == 0 {
             return Vec::new();
         }
-        plan::plan(ce).unwrap_or_default().into_iter().filter(|u| u.spec.tier == tier).map(|u| u.key.to_vec()).collect()
+        let units = plan::plan(ce).ok().flatten();
+        units.iter().flat_map(|u| u.iter()).filter(|u| u.spec.tier == tier).map(|u| u.key.to_vec()).collect()
     })
 }
 

@@ -288,14 +288,14 @@ unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
 /// Returns true when the opcode was fully handled here (the frame's opline is already advanced or
 /// redirected to an exception).
 unsafe fn handle(ex: *mut zend_execute_data) -> bool {
-    if engine::idle() {
-        // Also true before any class is registered: an autoload triggered by this access registers it.
+    if !engine::busy_then_check_watched() {
+        // Also the case before any class is registered: an autoload triggered by this access
+        // registers it.
         return false;
     }
     // SAFETY: the frame and opline are live for the duration of the handler.
     unsafe {
         let opline = (*ex).opline;
-        engine::check_watched();
         if zend::exception_pending() {
             // A PinnedStatic publication failed: the exception is raised before this opcode runs.
             abandon(ex, opline);
@@ -305,12 +305,16 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
         if !engine::restore_class(ce) {
             return false;
         }
+        let opcode = placement::original((*opline).opcode);
+        if opcode != ASSIGN_STATIC_PROP && !in_set(&WRITES_SET, opcode) {
+            // A read: restoring was all there was to do.
+            return false;
+        }
         let Some(name) = property_name(ex, opline) else { return false };
         let info = abi::property_info(ce, name);
         if info.is_null() || (*info).flags & zend::ZEND_ACC_STATIC == 0 {
             return false;
         }
-        let opcode = placement::original((*opline).opcode);
         let unit = engine::at_write_unit(info);
         if let (ASSIGN_STATIC_PROP, Some(unit)) = (opcode, unit) {
             return assign(ex, opline, ce, name, unit);

@@ -24,6 +24,7 @@ pub enum Member {
     Var(*mut zend_op_array, *mut zend_string),
 }
 
+#[derive(Clone)]
 pub struct Unit {
     pub spec: Spec,
     /// The key in the backend's internal key space (shared: restores and publications pass it on
@@ -145,10 +146,13 @@ struct Shape {
     members: Rc<[(Vec<u8>, Member)]>,
 }
 
-/// The shapes of one class, and the lower-cased class name its keys were made from.
+/// The shapes of one class, and its name as declared (its keys were made from it, lower-cased).
 struct Memo {
-    lcclass: Vec<u8>,
+    class: Vec<u8>,
     shapes: Vec<Shape>,
+    /// The units themselves when no attribute argument is a constant expression: then nothing of
+    /// them can differ from one request to the next while [`matches`] holds.
+    units: Option<Rc<[Unit]>>,
 }
 
 /// Classes remembered per thread before the memo starts over (an OPcache restart leaves the entries
@@ -160,34 +164,43 @@ thread_local! {
     static MEMO: RefCell<HashMap<*mut zend_class_entry, Rc<Memo>>> = RefCell::default();
 }
 
-/// The units of `ce`, or an error text for a declaration that cannot be resolved (§16.1).
+/// The units of `ce` (`None`: it has none), or an error text for a declaration that cannot be
+/// resolved (§16.1).
 ///
-/// The attribute arguments are read again in every request (a constant they name may differ). The
-/// rest (which statics are covered, their names and keys) is kept for classes OPcache keeps in
+/// Attribute arguments that are constant expressions are read again in every request (a constant
+/// they name may differ); the units of a class without such arguments are kept whole. The rest (which statics are covered, their names and keys) is kept for classes OPcache keeps in
 /// shared memory (immutable: the same class entry, member infos and op_arrays in every request) and
 /// reused after a check, made without allocating, that the class still declares exactly that: an
 /// OPcache restart can put another version of a class at the same address.
 ///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
-pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
+pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Option<Rc<[Unit]>>, String> {
     // SAFETY: caller guarantees a linked class; its tables are walked read-only.
     unsafe {
+        // Most linked classes carry no attribute of ours: nothing is collected or named for them (and
+        // nothing remembered is looked up).
+        if !may_have_units(ce) {
+            return Ok(None);
+        }
         let immutable = (*ce).ce_flags & ZEND_ACC_IMMUTABLE != 0;
         if immutable {
             if let Some(memo) = MEMO.with_borrow(|m| m.get(&ce).cloned()) {
                 if matches(ce, &memo) {
-                    return units_of(ce, &memo.shapes);
+                    return match &memo.units {
+                        Some(units) => Ok(Some(units.clone())),
+                        None => units_of(ce, &memo.shapes).map(Some),
+                    };
                 }
             }
         }
-        // Most linked classes carry no attribute of ours: nothing is collected or named for them.
-        if !may_have_units(ce) {
-            return Ok(Vec::new());
-        }
-        let memo = Rc::new(shapes_of(ce));
+        let mut memo = shapes_of(ce);
         let units = units_of(ce, &memo.shapes);
         if immutable {
+            if memo.shapes.iter().all(|s| declaration::literal_arguments(s.attr)) {
+                memo.units = units.as_ref().ok().cloned();
+            }
+            let memo = Rc::new(memo);
             MEMO.with_borrow_mut(|m| {
                 if m.len() >= MEMO_LIMIT {
                     m.clear();
@@ -195,15 +208,46 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Vec<Unit>, String> {
                 m.insert(ce, memo);
             });
         }
-        units
+        units.map(Some)
     }
+}
+
+/// What [`plan`] remembers of an immutable class whose units it keeps whole: handed to the engine,
+/// which keeps the units between requests, so that a later request checks the class against it
+/// directly ([`replan`]).
+#[derive(Clone)]
+pub struct Declaration(Rc<Memo>);
+
+/// The remembered declaration of `ce` whose kept units are `units` (what [`plan`] just answered), if
+/// [`plan`] keeps them whole.
+pub fn declaration_of(ce: *mut zend_class_entry, units: &Rc<[Unit]>) -> Option<Declaration> {
+    let kept = |memo: &&Rc<Memo>| memo.units.as_ref().is_some_and(|u| Rc::ptr_eq(u, units));
+    MEMO.with_borrow(|m| m.get(&ce).filter(kept).cloned()).map(Declaration)
+}
+
+/// The units [`plan`] answers for `ce` when it still declares exactly what `declaration` remembers
+/// (the same check as [`plan`]'s, without looking up the memo); `None` otherwise.
+///
+/// # Safety
+/// As [`plan`].
+pub unsafe fn replan(ce: *mut zend_class_entry, declaration: &Declaration) -> Option<Rc<[Unit]>> {
+    // SAFETY: as above.
+    unsafe {
+        let kind_matches = (*ce).type_ == ZEND_USER_CLASS
+            && (*ce).ce_flags & ZEND_ACC_IMMUTABLE != 0
+            && (*ce).ce_flags & (ZEND_ACC_TRAIT | ZEND_ACC_INTERFACE) == 0;
+        if !kind_matches || !matches(ce, &declaration.0) {
+            return None;
+        }
+    }
+    declaration.0.units.clone()
 }
 
 /// The units of `ce` from its shapes: each attribute's arguments resolved now.
 ///
 /// # Safety
 /// As [`plan`]; the shapes are `ce`'s.
-unsafe fn units_of(ce: *mut zend_class_entry, shapes: &[Shape]) -> Result<Vec<Unit>, String> {
+unsafe fn units_of(ce: *mut zend_class_entry, shapes: &[Shape]) -> Result<Rc<[Unit]>, String> {
     shapes
         .iter()
         .map(|s| {
@@ -223,6 +267,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
     unsafe {
         let class = zend::zstr_bytes((*ce).name);
         let lcclass = class.to_ascii_lowercase();
+        let class = class.to_vec();
 
         if let Some((attr, tier)) = declaration::find((*ce).attributes) {
             let mut members: Vec<(Vec<u8>, Member)> =
@@ -235,7 +280,8 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
                 }
             }
             let key = blob_key(tier, &lcclass).into();
-            return Memo { shapes: vec![Shape { attr, tier, key, blob: true, members: members.into() }], lcclass };
+            let shapes = vec![Shape { attr, tier, key, blob: true, members: members.into() }];
+            return Memo { shapes, class, units: None };
         }
 
         let mut shapes = Vec::new();
@@ -254,7 +300,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
                 shapes.push(Shape { attr, tier, key, blob: false, members: Rc::new([(member, Member::Var(op, var))]) });
             }
         }
-        Memo { lcclass, shapes }
+        Memo { class, shapes, units: None }
     }
 }
 
@@ -266,7 +312,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
 unsafe fn matches(ce: *mut zend_class_entry, memo: &Memo) -> bool {
     // SAFETY: as above; names are live strings of the class and its members.
     unsafe {
-        if !memo.lcclass.eq_ignore_ascii_case(zend::zstr_bytes((*ce).name)) {
+        if memo.class != zend::zstr_bytes((*ce).name) {
             return false;
         }
         let prop = |m: Option<&(Vec<u8>, Member)>, p: *mut zend_property_info| match m {
