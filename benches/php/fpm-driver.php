@@ -9,9 +9,9 @@
  * fpm_one / fpm_hot: BASE_URL/fpm.php (see there). Every answer's probe must equal the probe of a fresh
  * payload: a peer that cannot carry the value is reported as unsupported, anything else is an error.
  * fpm_attr: BASE_URL/MODE/fpm-attributes.php for each attribute mode (one FPM master each), sequential
- * requests; two rows per mode and backend: restore or fetch + checksum (wall µs), and the worker CPU
+ * requests; three rows per mode and backend: restore or fetch + checksum (wall µs), the worker CPU
  * outside the script (request end + next start) minus that of an empty request ("none") in the same
- * round and mode.
+ * round and mode, and both per request (the two summed request by request).
  */
 declare(strict_types=1);
 require __DIR__ . '/http.php';
@@ -79,7 +79,7 @@ for ($round = 0; $round < (int) $rounds; $round++) {
             if (!array_key_exists($id, $expected)) {
                 continue;
             }
-            $us = $gap = [];
+            $us = $gap = $whole = [];
             $errors = [];
             foreach (json_answers($url($b), (int) $requests, (int) $concurrency) as $x) {
                 if (isset($x['error']) || !isset($x['us'])) {
@@ -90,13 +90,14 @@ for ($round = 0; $round < (int) $rounds; $round++) {
                     $us[] = $x['us'];
                     if (($x['gap'] ?? null) !== null) {
                         $gap[] = $x['gap'];
+                        $whole[] = $x['us'] + $x['gap'];
                     }
                 }
             }
             if ($errors) {
                 $row['error'] = $errors[0];
             }
-            $rowsOf[$b] = [$row, $us, $gap];
+            $rowsOf[$b] = [$row, $us, $gap, $whole];
         }
         if ($section !== 'fpm_attr') {
             foreach ($rowsOf as [$row, $us]) {
@@ -105,7 +106,7 @@ for ($round = 0; $round < (int) $rounds; $round++) {
             continue;
         }
         $baseline = median($rowsOf['none'][2] ?? []);
-        foreach ($rowsOf as $b => [$row, $us, $gap]) {
+        foreach ($rowsOf as $b => [$row, $us, $gap, $whole]) {
             if ($b === 'none') {
                 if (isset($row['error'])) {
                     emit($row);
@@ -115,6 +116,9 @@ for ($round = 0; $round < (int) $rounds; $round++) {
             emit(['workload' => "$wl: restore or fetch + checksum"] + $row + ['us_per_op' => $us]);
             emit(['workload' => "$wl: request end + start, CPU over an empty request's"] + $row
                 + ['us_per_op' => is_nan($baseline) ? [] : array_map(fn($g) => $g - $baseline, $gap)]);
+            // The request's whole cache work: its script's part and the CPU around it, request by request.
+            emit(['workload' => "$wl: both, per request"] + $row
+                + ['us_per_op' => is_nan($baseline) ? [] : array_map(fn($w) => $w - $baseline, $whole)]);
         }
     }
 }

@@ -49,8 +49,8 @@ const NOTES = [
         . "key; sequential requests, one FPM master per attribute mode (exact: the run's configuration without the JIT; "
         . "deferred: the same with `static_cache.attribute_mode=deferred`, or the run's configuration with `--jit`). Rows per mode: the restore (attributes) or the three fetches, plus "
         . "a checksum over the data, wall µs inside the script; and the worker's CPU outside the script (request end, "
-        . "where deferred publication is checked, + next request start) minus an empty request's, CPU µs. Ratios: "
-        . "peer ÷ attributes.\n\n",
+        . "where deferred publication is checked, + next request start) minus an empty request's, CPU µs; and both "
+        . "summed request by request (the request's whole cache work). Ratios: peer ÷ attributes.\n\n",
 ];
 const APCU = 'apcu-php';
 
