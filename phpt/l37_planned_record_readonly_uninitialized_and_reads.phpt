@@ -12,33 +12,37 @@ class Late { public int $late; public string $s = 's'; }
 class WithEnum { public Suit $suit = Suit::H; public int $n = 0; }
 class U { #[OPcache\VolatileStatic(strategy: CacheStrategy::Tracking)] public static array $u = []; }
 // Declared at run time, after the enum (an enum is never bound at compile time; see the report on deferred mode).
-if (true) { class E { #[OPcache\VolatileStatic(strategy: CacheStrategy::Tracking)] public static ?WithEnum $e = null; } }
+if (true) { // An object with an uninitialized typed property is stored without it: its own root, restored without
+// the check against the cells until the property is initialized.
+class L { #[OPcache\VolatileStatic(strategy: CacheStrategy::Tracking)] public static ?Late $l = null; }
+class E { #[OPcache\VolatileStatic(strategy: CacheStrategy::Tracking)] public static ?WithEnum $e = null; } }
 function show(): string
 {
-    [$f, $l, $c] = [U::$u['f'], U::$u['l'], U::$u['c']];
+    [$f, $l, $c] = [U::$u['f'], L::$l, U::$u['c']];
     return implode(' ', [$f->tag, $f->child->x, $f->child->s, '|', isset($l->late) ? $l->late : 'uninit', $l->s, '|',
         $c->x, $c->s, '|', E::$e->suit->value, E::$e->n]);
 }
 PHP, [
     'R1' => <<<'PHP'
-    U::$u = ['f' => new Frozen(new Child, 'ro'), 'l' => new Late, 'c' => new Child];
+    U::$u = ['f' => new Frozen(new Child, 'ro'), 'c' => new Child];
+    L::$l = new Late;
     E::$e = new WithEnum;
     echo "seeded\n";
     PHP,
     'R2' => $show,
-    'R3' => 'U::$u[\'f\']->child->x = 7; echo "written\n";',
+    'R3' => '$f = U::$u[\'f\']; $f->child->x = 7; echo "written\n";',
     'R4' => $show,
-    'R5' => '$l = U::$u[\'l\']; $l->late = 3; echo "initialized\n";',
+    'R5' => '$l = L::$l; $l->late = 3; echo "initialized\n";',
     'R6' => $show,
     'R7' => <<<'PHP'
     $c = U::$u['c']; unset($c->x); $c->x = 0; $f = U::$u['f'];
     $n = count(get_object_vars($c)) + count((array) $f) + count(get_object_vars($f->child));
     foreach ($c as $v) { $n++; }
-    ob_start(); var_dump($f, U::$u['l']); ob_end_clean();
+    ob_start(); var_dump($f, L::$l, U::$u); ob_end_clean();
     echo "read $n\n";
     PHP,
     'R8' => $show,
-    'R9' => 'U::$u[\'c\']->s = \'c\'; U::$u[\'c\']->x = 0; echo "rewritten\n";',
+    'R9' => '$c = U::$u[\'c\']; $c->s = \'c\'; $c->x = 0; echo "rewritten\n";',
     'R10' => $show,
     'R11' => '$c = U::$u[\'c\']; $copy = clone $c; $u = U::$u; $u[\'c\'] = $copy; U::$u = $u; echo "copied\n";',
     'R12' => $show,
