@@ -21,7 +21,7 @@ use std::any::Any;
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
     self, zend_object, zval, HashTable, IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT,
@@ -80,7 +80,7 @@ unsafe fn walk(live: *mut zval, before: *mut zval, how: How, recorded: Option<&R
         return true;
     }
     let mut pending = vec![(live, before)];
-    let mut objects: HashMap<*mut zend_object, *mut zend_object> = HashMap::new();
+    let mut objects = Pairing::default();
     while let Some((a, b)) = pending.pop() {
         // SAFETY: every pair pushed comes from live values reachable from the two roots, or from the
         // record, which holds what it refers to.
@@ -101,7 +101,7 @@ unsafe fn step(
     how: How,
     recorded: Option<&Recorded>,
     pending: &mut Vec<(*mut zval, *mut zval)>,
-    objects: &mut HashMap<*mut zend_object, *mut zend_object>,
+    objects: &mut Pairing,
 ) -> bool {
     // SAFETY: caller guarantees live zvals; union members are read according to the type byte.
     unsafe {
@@ -125,8 +125,12 @@ unsafe fn step(
                 let then = recorded.and_then(|r| r.find(ob).map(|t| (t, r)));
                 if oa == ob && then.is_none() {
                     // A leaf with slots (readonly, unchanged since recorded) may hold recorded objects:
-                    // each is compared with itself, once.
-                    if recorded.is_some_and(|r| r.is_leaf(ob)) && objects.insert(oa, ob).is_none() {
+                    // each is compared with itself, once. A leaf is paired too: met again against
+                    // another object, or another object met against it, is a difference.
+                    if recorded.is_some_and(|r| r.is_leaf(ob)) {
+                        if let Some(same) = objects.pair(oa, ob) {
+                            return same;
+                        }
                         for i in 0..zvals::slot_count((*ob).ce) {
                             let slot = zvals::property_slot(ob, i);
                             pending.push((slot, slot));
@@ -137,10 +141,9 @@ unsafe fn step(
                 if how == How::Identity || class_info::is_enum((*oa).ce) {
                     return oa == ob;
                 }
-                if let Some(&seen) = objects.get(&oa) {
-                    return seen == ob;
+                if let Some(same) = objects.pair(oa, ob) {
+                    return same;
                 }
-                objects.insert(oa, ob);
                 match then {
                     Some((then, recorded)) => recorded_equal(oa, then, recorded.slots_of(then), pending),
                     None => objects_equal(oa, ob, a, b, pending),
@@ -149,6 +152,30 @@ unsafe fn step(
             // Resources, closures' internals and the like never come out of the cache.
             _ => false,
         }
+    }
+}
+
+/// The objects a structural comparison has paired: each live object with the one it is compared
+/// against, one to one both ways, so that an object two places share, split into two equal objects, or
+/// two equal objects merged into one, is a difference (identity kept consistent, §16.6).
+#[derive(Default)]
+struct Pairing {
+    of_live: HashMap<*mut zend_object, *mut zend_object>,
+    taken: HashSet<*mut zend_object>,
+}
+
+impl Pairing {
+    /// Pairs `live` with `then`: `None` when neither was paired yet (their contents are to be compared),
+    /// else whether `live` was paired with `then` itself.
+    fn pair(&mut self, live: *mut zend_object, then: *mut zend_object) -> Option<bool> {
+        if let Some(&seen) = self.of_live.get(&live) {
+            return Some(seen == then);
+        }
+        if !self.taken.insert(then) {
+            return Some(false);
+        }
+        self.of_live.insert(live, then);
+        None
     }
 }
 
