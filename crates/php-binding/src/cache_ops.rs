@@ -114,7 +114,7 @@ fn report_fetch(
         Ok(read_cache::Fetched::Miss) => return Ok(Some(false)),
         Err(DecodeError::Thrown) => return Err(Thrown),
         Err(DecodeError::Corrupted) => "is corrupted",
-        Err(DecodeError::Undecodable) => "could not be decoded",
+        Err(DecodeError::Undecodable | DecodeError::ClassMissing) => "could not be decoded",
         Err(DecodeError::UnknownType) => "has an unknown type",
         Err(DecodeError::Reentered) => "is being restored: a hook of that value fetched it again",
     };

@@ -24,6 +24,9 @@ unsafe extern "C" {
     /// `zend_objects_API.h`: gives a new object its handle in the request's object store
     /// (`ZEND_FASTCALL` is the C convention on 64-bit targets).
     pub fn zend_objects_store_put(object: *mut ext_php_rs::ffi::zend_object);
+    /// `zend_API.h`: evaluates a class's constant expressions (default values, constants); `FAILURE`
+    /// (non-zero) with an exception when one names what is not declared.
+    pub fn zend_update_class_constants(class_type: *mut zend_class_entry) -> std::ffi::c_int;
 }
 
 pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
@@ -32,6 +35,7 @@ pub const ZEND_ACC_STATIC: u32 = 1 << 4;
 pub const ZEND_ACC_FINAL: u32 = 1 << 5;
 pub const ZEND_ACC_READONLY: u32 = 1 << 7;
 pub const ZEND_ACC_USE_GUARDS: u32 = 1 << 11;
+pub const ZEND_ACC_CONSTANTS_UPDATED: u32 = 1 << 12;
 pub const ZEND_ACC_NO_DYNAMIC_PROPERTIES: u32 = 1 << 13;
 pub const ZEND_ACC_READONLY_CLASS: u32 = 1 << 16;
 pub const ZEND_ACC_ENUM: u32 = 1 << 28;
@@ -368,6 +372,21 @@ fn needs_lowering(bytes: &[u8]) -> bool {
         flagged(u64::from_ne_bytes([bytes[0], bytes[n / 2], bytes[n - 1], b'a', b'a', b'a', b'a', b'a']))
     } else {
         false
+    }
+}
+
+/// Runs `f` (an evaluation of constant expressions) as if no file were compiling. PHP refuses to make
+/// enum case objects while it compiles, to keep them out of the op_arrays it builds; a class linked
+/// while an include compiles is restored right then, and the values evaluated here (attribute
+/// arguments, a class's default values) are not part of any op_array.
+pub fn outside_compilation<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: this thread's compiler globals are live while PHP runs; the flag is put back after.
+    unsafe {
+        let cg = ffi::ext_php_rs_compiler_globals();
+        let compiling = std::mem::replace(&mut (*cg).in_compilation, false);
+        let result = f();
+        (*cg).in_compilation = compiling;
+        result
     }
 }
 

@@ -52,6 +52,10 @@ pub enum DecodeError {
     Undecodable,
     /// A tag this build does not know.
     UnknownType,
+    /// A class the value needs is not declared (yet): the enum of one of its enum cases, or one that the
+    /// default values of an object's class name. An attribute restore at class link can meet one
+    /// declared later in the same file, and tries again when classes link (the entry is kept).
+    ClassMissing,
     /// A userland hook or autoloader threw; the exception propagates.
     Thrown,
     /// A hook run while restoring this key fetched the same key again (it would recurse forever).
@@ -454,7 +458,19 @@ impl Run<'_, '_> {
             let found =
                 class_lookup::find(&stored.class_name, keyed).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
             let Some(ce) = found else { return Ok(None) };
-            // SAFETY: the engine returned a live, linked class.
+            // Default values that name a class or constant not declared yet (an enum declared further
+            // down the file of a class bound at compile time) would make object creation fail: they
+            // are resolved here, as object creation would, once per request, also while a file
+            // compiles (where PHP would refuse to make their enum cases: see `zend::outside_compilation`).
+            // SAFETY: the engine returned a live, linked class; resolving may autoload, and nothing of
+            // the memo is borrowed across it.
+            let unresolved = unsafe { (*ce).ce_flags & zend::ZEND_ACC_CONSTANTS_UPDATED == 0 };
+            // SAFETY: as above.
+            if unresolved && zend::outside_compilation(|| unsafe { zend::zend_update_class_constants(ce) } != 0) {
+                zvals::clear_exception();
+                return Err(DecodeError::ClassMissing);
+            }
+            // SAFETY: as above.
             let class = unsafe { resolve_shape(ce, stored) }?;
             self.memo.shapes[shape] = Some(class);
         }
@@ -567,7 +583,7 @@ impl Run<'_, '_> {
         let (class, case) = &bp.enum_cases[index];
         let ce = class_lookup::find(class, None)
             .map_err(|class_lookup::Thrown| DecodeError::Thrown)?
-            .ok_or(DecodeError::Undecodable)?;
+            .ok_or(DecodeError::ClassMissing)?;
         // SAFETY: `ce` is a live class; the constant table maps names to live zend_class_constant
         // pointers; zend_get_class_constant_ex evaluates a pending initialiser or fails cleanly.
         let obj = unsafe {

@@ -143,13 +143,10 @@ unsafe fn volatile_args(attr: *mut Attribute, scope: Option<*mut zend_class_entr
                     None => Arg::Unresolved,
                     Some(ce) => {
                         let mut v = zval::new();
-                        // PHP refuses to create enum case objects while compiling (it guards
-                        // constant ASTs that end up in op_arrays); this value is a temporary, and a
-                        // class linked while an include compiles is resolved right then.
-                        let cg = ffi::ext_php_rs_compiler_globals();
-                        let compiling = std::mem::replace(&mut (*cg).in_compilation, false);
-                        let failed = abi::zend_get_attribute_value(&raw mut v, attr, i, ce) != 0;
-                        (*cg).in_compilation = compiling;
+                        // A temporary value, resolved right then for a class linked while an include
+                        // compiles.
+                        let failed =
+                            zend::outside_compilation(|| abi::zend_get_attribute_value(&raw mut v, attr, i, ce) != 0);
                         if failed {
                             zvals::clear_exception();
                             return Err(format!("OPcache\\VolatileStatic {} must be resolvable", NAMES[param]));

@@ -466,23 +466,28 @@ pub fn idle() -> bool {
     BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.active == 0)
 }
 
-/// Reads the stored value of unit `id` (without counting a lookup); `None` when absent or unusable.
-fn fetch(tier: Tier, key: &[u8]) -> Option<zval> {
+/// A stored value needs a class that is not declared yet (see [`DecodeError::ClassMissing`]).
+struct ClassMissing;
+
+/// Reads the stored value of unit `id` (without counting a lookup); `Ok(None)` when absent or unusable
+/// (an unusable entry is deleted), `Err` when it needs a class not declared yet (the entry is kept).
+fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, ClassMissing> {
     // The runtime is borrowed, not cloned (see `request::with_runtime` for why it outlives the
     // decoding's userland hooks).
     request::with_runtime(|runtime| {
-        let backend = runtime?.backend(tier)?;
+        let Some(backend) = runtime.and_then(|r| r.backend(tier)) else { return Ok(None) };
         let mut out = zval::new();
         match read_cache::fetch_uncounted(tier, backend, key, &mut out) {
-            Ok(Fetched::Hit) => Some(out),
-            Ok(Fetched::Miss) => None,
+            Ok(Fetched::Hit) => Ok(Some(out)),
+            Ok(Fetched::Miss) => Ok(None),
             Err(DecodeError::Thrown) => {
                 zvals::clear_exception();
-                None
+                Ok(None)
             }
+            Err(DecodeError::ClassMissing) => Err(ClassMissing),
             Err(_) => {
                 backend.delete(key);
-                None
+                Ok(None)
             }
         }
     })
@@ -536,7 +541,10 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
     if needs_baseline {
         compare::arm(Recorded::new());
     }
-    let mut fetched = fetch(tier, key);
+    let (mut fetched, class_missing) = match fetch(tier, key) {
+        Ok(fetched) => (fetched, false),
+        Err(ClassMissing) => (None, true),
+    };
     let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
@@ -557,8 +565,11 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
         (None, _) => false,
     };
     // A recorded value holds no object of an internal class, `__PHP_Incomplete_Class` included.
-    // SAFETY: as above.
-    if !recordable && may_name_missing && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) }) {
+    let names_missing = !recordable
+        && may_name_missing
+        // SAFETY: as above.
+        && fetched.as_ref().is_some_and(|f| unsafe { names_missing_class(f) });
+    if class_missing || names_missing {
         // Restored later, once the classes are linked; meanwhile the defaults stand.
         STATE.with_borrow_mut(|s| s.retry.push(id));
         fetched = None;
@@ -567,7 +578,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
     if needs_baseline && !recordable {
         recorded = None;
         if fetched.is_some() {
-            baseline_source = fetch(tier, key);
+            baseline_source = fetch(tier, key).ok().flatten();
         }
         if let Some(b) = &baseline_source {
             // SAFETY: a fresh, private copy: its objects must never run destructors.
@@ -1309,7 +1320,7 @@ fn rebase(id: usize) {
         let old = STATE.with_borrow_mut(|s| s.units[id].recorded.take());
         drop(old);
     }
-    let Some(stored) = fetch(tier, &key) else { return };
+    let Ok(Some(stored)) = fetch(tier, &key) else { return };
     // SAFETY: a fresh private copy.
     unsafe { mark_no_destructors(&stored) };
     for (i, name) in names.iter().enumerate() {
