@@ -46,43 +46,54 @@ pub enum How {
 /// Both must be live zvals, during a request.
 pub unsafe fn same(live: *mut zval, before: *mut zval, how: How) -> bool {
     // SAFETY: as above.
-    unsafe { walk(live, before, how, None) }
+    unsafe { walk(&[(live, before)], how, None) }
 }
 
-/// Whether `live` holds the same value as `before` did when `recorded` recorded the objects it holds
-/// (`Structural`; `before` is a root copy kept with the record).
+/// Whether each live value of `pairs` holds the same value as the one it is paired with, under `how`,
+/// compared together: an object one pair's value shares with another's (two statics of one unit) is
+/// paired once for all of them.
 ///
 /// # Safety
-/// Both must be live zvals, during a request.
-pub unsafe fn same_as_recorded(live: *mut zval, before: *mut zval, recorded: &Recorded) -> bool {
+/// As [`same`], for every pair.
+pub unsafe fn all_same(pairs: &[(*mut zval, *mut zval)], how: How) -> bool {
+    // SAFETY: as above.
+    unsafe { walk(pairs, how, None) }
+}
+
+/// As [`all_same`] (`Structural`), against the values as `recorded` recorded the objects they held; each
+/// `before` is a root copy kept with the record.
+///
+/// # Safety
+/// As [`same`], for every pair.
+pub unsafe fn all_same_as_recorded(pairs: &[(*mut zval, *mut zval)], recorded: &Recorded) -> bool {
     // SAFETY: as above.
     unsafe {
         match &recorded.planned {
             // What the record would have copied, made from the cells for this comparison only.
             Some(planned) => {
                 let copied = planned.as_copied();
-                let same = walk(live, before, How::Structural, Some(&copied));
+                let same = walk(pairs, How::Structural, Some(&copied));
                 copied.release_at_request_end();
                 same
             }
-            None => walk(live, before, How::Structural, Some(recorded)),
+            None => walk(pairs, How::Structural, Some(recorded)),
         }
     }
 }
 
 /// # Safety
-/// As [`same`].
-unsafe fn walk(live: *mut zval, before: *mut zval, how: How, recorded: Option<&Recorded>) -> bool {
+/// As [`same`], for every pair.
+unsafe fn walk(roots: &[(*mut zval, *mut zval)], how: How, recorded: Option<&Recorded>) -> bool {
     // The very same value (a root still holding what it was restored or published with) is the same
     // under `Identity`, whatever it holds: no walk.
     // SAFETY: caller guarantees live zvals.
-    if how == How::Identity && unsafe { identical(zend::deref(live), zend::deref(before)) } {
-        return true;
-    }
-    let mut pending = vec![(live, before)];
+    let unchanged = |&(live, before): &(*mut zval, *mut zval)| unsafe {
+        how == How::Identity && identical(zend::deref(live), zend::deref(before))
+    };
+    let mut pending: Vec<(*mut zval, *mut zval)> = roots.iter().filter(|pair| !unchanged(pair)).copied().collect();
     let mut objects = Pairing::default();
     while let Some((a, b)) = pending.pop() {
-        // SAFETY: every pair pushed comes from live values reachable from the two roots, or from the
+        // SAFETY: every pair pushed comes from live values reachable from the roots, or from the
         // record, which holds what it refers to.
         if !unsafe { step(a, b, how, recorded, &mut pending, &mut objects) } {
             return false;

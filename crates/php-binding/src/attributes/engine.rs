@@ -1052,10 +1052,9 @@ fn changed(id: usize, how: How) -> bool {
             Some(recorded) => {
                 let untouched = pairs.iter().all(|&(live, reference)| compare::identical(zend::deref(live), reference))
                     && (*recorded).untouched();
-                !untouched
-                    && pairs.iter().any(|&(live, reference)| !compare::same_as_recorded(live, reference, &*recorded))
+                !untouched && !compare::all_same_as_recorded(&pairs, &*recorded)
             }
-            None => pairs.iter().any(|&(live, reference)| !compare::same(live, reference, how)),
+            None => !compare::all_same(&pairs, how),
         }
     }
 }
