@@ -596,7 +596,11 @@ impl Run<'_, '_> {
                 return Err(DecodeError::Undecodable);
             }
             let mut name = ZendStr::new(case, false);
-            let value = ffi::zend_get_class_constant_ex((*ce).name, &raw mut *name, ptr::null_mut(), FETCH_SILENT);
+            // The case object is made on first use, which PHP refuses while a file compiles (a restore
+            // at the link of a class an include declares): see `zend::outside_compilation`.
+            let value = zend::outside_compilation(|| {
+                ffi::zend_get_class_constant_ex((*ce).name, &raw mut *name, ptr::null_mut(), FETCH_SILENT)
+            });
             if value.is_null() || zend::type_of(value) != IS_OBJECT || (*(*value).value.obj).ce != ce {
                 zvals::clear_exception();
                 return Err(DecodeError::Undecodable);
