@@ -15,7 +15,7 @@
 
 use foldhash::{HashMap, HashMapExt};
 
-use ext_php_rs::ffi::{self, zval, IS_LONG};
+use ext_php_rs::ffi::zval;
 use graph_codec::{
     ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, ReferenceId, ShapeId, StateFamily,
     StoreTier, StringId,
@@ -148,10 +148,6 @@ pub struct PlainCells {
     pub links: Box<[ObjectLink]>,
 }
 
-/// Type info of an object zval.
-const IS_OBJECT_EX: u32 =
-    ffi::IS_OBJECT | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
-
 /// One stored version, ready to be materialised.
 pub struct Blueprint {
     pub root: Cell,
@@ -254,10 +250,10 @@ impl Blueprint {
                     .map(|cell| match *cell {
                         Cell::Ready(ready) => {
                             let (type_info, value) = ready.bits();
-                            SlotImage { value, type_info, valued: u32::from(type_info & 0xff >= IS_LONG) }
+                            SlotImage { value, type_info, valued: u32::from(zvals::has_value_bits(type_info)) }
                         }
                         // The object itself is compared through `links`.
-                        _ => SlotImage { value: 0, type_info: IS_OBJECT_EX, valued: 0 },
+                        _ => SlotImage { value: 0, type_info: zvals::IS_OBJECT_EX, valued: 0 },
                     })
                     .collect();
                 Some(PlainCells { image, links: links.into() })

@@ -387,8 +387,21 @@ pub unsafe fn entries<'a>(ht: *mut HashTable) -> impl Iterator<Item = (Key<'a>, 
     })
 }
 
-/// `z`'s type info and, for the types that have one (from `IS_LONG` on), its value bits (0 otherwise:
-/// a null's or a boolean's are left uninitialised by the engine): equal for the very same value.
+/// Type infos of an object zval and of a (mutable) array zval.
+pub const IS_OBJECT_EX: u32 =
+    IS_OBJECT | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
+pub const IS_ARRAY_EX: u32 =
+    IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
+
+/// Whether a zval of type info `type_info` has value bits (from `IS_LONG` on): a null's, an undefined
+/// slot's or a boolean's are not part of the value, and the engine leaves them uninitialised.
+#[inline(always)]
+pub fn has_value_bits(type_info: u32) -> bool {
+    type_info & 0xff >= ffi::IS_LONG
+}
+
+/// `z`'s type info and, where it has them ([`has_value_bits`]), its value bits (0 otherwise): equal for
+/// the very same value.
 ///
 /// # Safety
 /// `z` must be a readable zval.
@@ -397,7 +410,7 @@ pub unsafe fn value_bits(z: *const zval) -> (u32, i64) {
     // SAFETY: as above; the value bits are only read for types that have them.
     unsafe {
         let t = (*z).u1.type_info;
-        (t, if t & 0xff >= ffi::IS_LONG { (*z).value.lval } else { 0 })
+        (t, if has_value_bits(t) { (*z).value.lval } else { 0 })
     }
 }
 

@@ -374,7 +374,7 @@ pub unsafe fn identical(a: *const zval, b: *const zval) -> bool {
     // that has a value.
     unsafe {
         let t = zend::type_of(a);
-        t == zend::type_of(b) && (t <= IS_TRUE || (*a).value.lval == (*b).value.lval)
+        t == zend::type_of(b) && (!zvals::has_value_bits(t) || (*a).value.lval == (*b).value.lval)
     }
 }
 
@@ -389,10 +389,6 @@ struct RecordedObject {
     /// The property table (null: none).
     dynamic: *mut HashTable,
 }
-
-/// Type infos of a held object and a held (mutable) array.
-const IS_OBJECT_EX: u32 = IS_OBJECT | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
-const IS_ARRAY_EX: u32 = IS_ARRAY | ((ffi::IS_TYPE_REFCOUNTED | ffi::IS_TYPE_COLLECTABLE) << ffi::Z_TYPE_FLAGS_SHIFT);
 
 /// The objects a restored value holds, as they were restored (module comment). Flat: recording and
 /// the check of an untouched value hash nothing and allocate nothing per object; the vectors of the
@@ -499,7 +495,7 @@ impl Planned {
                         Cell::Object(j) => {
                             if let Some(o) = self.made.get(*j as usize) {
                                 at.value.obj = o.value.obj;
-                                at.u1.type_info = IS_OBJECT_EX;
+                                at.u1.type_info = zvals::IS_OBJECT_EX;
                             }
                         }
                         _ => {}
@@ -1084,9 +1080,9 @@ impl Recorded {
         for o in &self.objects {
             // SAFETY: as above.
             unsafe {
-                release_held(o.object.cast(), IS_OBJECT_EX);
+                release_held(o.object.cast(), zvals::IS_OBJECT_EX);
                 if !o.dynamic.is_null() {
-                    release_held(o.dynamic.cast(), IS_ARRAY_EX);
+                    release_held(o.dynamic.cast(), zvals::IS_ARRAY_EX);
                 }
             }
         }
@@ -1125,7 +1121,7 @@ unsafe fn same_slot_bits(a: *const zval, b: *const zval, count: usize) -> bool {
     a.iter().zip(b).fold(0u64, |diff, (x, y)| {
         // SAFETY: readable zvals; the value bits only count where the mask keeps them.
         let (tx, ty, vx, vy) = unsafe { (x.u1.type_info, y.u1.type_info, x.value.lval, y.value.lval) };
-        let valued = 0u64.wrapping_sub(u64::from(tx & 0xff >= IS_LONG));
+        let valued = 0u64.wrapping_sub(u64::from(zvals::has_value_bits(tx)));
         diff | u64::from(tx ^ ty) | ((vx ^ vy) as u64 & valued)
     }) == 0
 }
@@ -1142,7 +1138,7 @@ unsafe fn slots_unchanged(live: *const zval, recorded: *const zval, count: usize
         (0..count).all(|i| {
             let (a, b) = (live.add(i), recorded.add(i));
             let same_bits = (*a).u1.type_info == (*b).u1.type_info
-                && ((*a).u1.type_info & 0xff < IS_LONG || (*a).value.lval == (*b).value.lval);
+                && (!zvals::has_value_bits((*a).u1.type_info) || (*a).value.lval == (*b).value.lval);
             same_bits || identical(a, b)
         })
     }
