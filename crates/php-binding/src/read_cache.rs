@@ -159,7 +159,7 @@ impl BackendCache {
             let (Some(backend), Lookup::Hit(local)) = (revalidate, &slot.outcome) else {
                 return None;
             };
-            if !backend.fetch(key).is_some_and(|e| e.version() == local.version && e.expires_ms() == local.expires_ms) {
+            if !still_stored(backend, key, local.version, local.expires_ms) {
                 return None;
             }
             slot.epoch = epoch;
@@ -259,6 +259,13 @@ fn now_ms() -> u64 {
 /// Whether `local` has expired, the clock read at most once for a batch (`now` caches it).
 fn expired_at(local: &Local, now: &mut Option<u64>) -> bool {
     local.expires_ms != 0 && *now.get_or_insert_with(now_ms) >= local.expires_ms
+}
+
+/// Whether the index still holds `key` as the entry version a local copy was made of, with the same
+/// expiry: the copy is then valid after a change elsewhere. The fetch marks the entry recently used, as
+/// every hit must between two stores (§9.2).
+fn still_stored(backend: &Backend, key: &[u8], version: u64, expires_ms: u64) -> bool {
+    backend.fetch(key).is_some_and(|e| e.version() == version && e.expires_ms() == expires_ms)
 }
 
 /// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request).
@@ -426,7 +433,7 @@ pub unsafe fn fetch_hot(
             && (current.epoch == epoch
                 // The epoch moved, usually for another key: one index fetch tells whether the entry is
                 // still this version, with the same expiry (and marks it recently used).
-                || backend.fetch(key).is_some_and(|e| e.version() == current.version && e.expires_ms() == current.expires_ms));
+                || still_stored(backend, key, current.version, current.expires_ms));
         if current_at_epoch {
             current.epoch = epoch;
         } else {
