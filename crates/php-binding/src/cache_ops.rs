@@ -453,14 +453,13 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
         if !repeated || call.names_loaded_class(1, key) {
             // A class name or an RFC attribute key also selects attribute state; the explicit entry
             // stored under exactly that string goes either way.
-            attributes::delete_addressed(tier, backend, key, true);
+            let selects_state = attributes::delete_addressed(tier, backend, key, true);
             let removed = backend.delete(key);
             let after = backend.epoch();
             if removed {
                 attributes::note_explicit_write(tier, backend, before, after);
             }
-            let nothing =
-                after == before && attributes::addressed_unit(tier, key).is_none() && !call.names_loaded_class(1, key);
+            let nothing = after == before && !selects_state;
             NOTHING_DELETED.with_borrow_mut(|last| {
                 last[tier.index()] = nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
             });

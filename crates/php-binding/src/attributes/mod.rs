@@ -136,21 +136,25 @@ pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
 /// * with `class_selector`, a class name (one leading `\` ignored, no autoloading), loaded or not:
 ///   the class blob and every member entry stored for that class, found without the class
 ///   (`member_search`).
-pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) {
+///
+/// Returns whether the key also reaches this request's state: an RFC attribute key, or (with
+/// `class_selector`) the name of a loaded class.
+pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) -> bool {
     if let Some(unit) = addressed_unit(tier, key) {
         engine::on_delete_unit(tier, &unit);
         backend.delete(&unit);
-        return;
+        return true;
     }
     if !class_selector {
-        return;
+        return false;
     }
     let name = key.strip_prefix(b"\\").unwrap_or(key);
     if !plan::is_class_name(name) {
-        return;
+        return false;
     }
     let lcclass = name.to_ascii_lowercase();
-    let mut keys = match zend::loaded_class(name) {
+    let loaded = zend::loaded_class(name);
+    let mut keys = match loaded {
         // SAFETY: a class from the class table, during a request.
         Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
         None => Vec::new(),
@@ -159,6 +163,7 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
     for k in keys {
         backend.delete(&k);
     }
+    loaded.is_some()
 }
 
 /// `opcache_reset()` (§14.6): the attribute state of this request is not published any more.
