@@ -241,10 +241,7 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
         return Ok(());
     }
     if !retry.is_empty() {
-        for id in retry {
-            // SAFETY: registered units belong to live classes.
-            unsafe { restore_unit(id, false) };
-        }
+        restore_again(retry);
         // The retries ran userland code: the state is looked at again.
         // SAFETY: as above.
         return unsafe { register(ce, true) };
@@ -285,7 +282,11 @@ pub fn register_pending() -> Result<(), String> {
 
 /// Restores again the units whose stored value needed classes that were not loaded then.
 fn retry_restores() {
-    let ids = STATE.with_borrow_mut(|s| std::mem::take(&mut s.retry));
+    restore_again(STATE.with_borrow_mut(|s| std::mem::take(&mut s.retry)));
+}
+
+/// Restores units `ids` taken from the retry list.
+fn restore_again(ids: Vec<usize>) {
     for id in ids {
         // SAFETY: registered units belong to live classes.
         unsafe { restore_unit(id, false) };
