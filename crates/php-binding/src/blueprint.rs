@@ -55,7 +55,7 @@ pub struct Span {
 
 impl Span {
     pub fn range(self) -> std::ops::Range<usize> {
-        self.start as usize..(self.start + self.len) as usize
+        self.start as usize..self.start as usize + self.len as usize
     }
 }
 
@@ -121,14 +121,34 @@ pub struct Shape {
 /// An enum class name and a case name.
 pub type EnumCaseName = (Box<[u8]>, Box<[u8]>);
 
-/// What a materialisation writes into one declared slot: the type info and value bits of a ready value
-/// (`valued`: 1 where the value bits count, for the types that have them), or `IS_OBJECT` with no value
-/// for an object of the run (see [`PlainCells::links`]).
+/// What a materialisation writes into one declared slot, as the zval's two words and the bits of them
+/// that count: the type info, and the value bits for the types that have them; or `IS_OBJECT` with no
+/// value for an object of the run (see [`PlainCells::links`]). Compared with a live slot by
+/// [`SlotImage::differs`], a few vector instructions with no branch.
 #[derive(Clone, Copy)]
+#[repr(C, align(16))]
 pub struct SlotImage {
-    pub value: u64,
-    pub type_info: u32,
-    pub valued: u32,
+    bits: [u64; 2],
+    mask: [u64; 2],
+}
+
+impl SlotImage {
+    fn new(type_info: u32, value: u64) -> Self {
+        let valued = if zvals::has_value_bits(type_info) { u64::MAX } else { 0 };
+        // The second word is `u1.type_info` (low half) and `u2` (high half, not part of the value).
+        SlotImage { bits: [value & valued, u64::from(type_info)], mask: [valued, u64::from(u32::MAX)] }
+    }
+
+    /// An object of the run: its type only (the object is compared through [`PlainCells::links`]).
+    fn object() -> Self {
+        SlotImage { bits: [0, u64::from(zvals::IS_OBJECT_EX)], mask: [0, u64::from(u32::MAX)] }
+    }
+
+    /// The bits in which the zval's words `live` differ from the image (0: the same value).
+    #[inline(always)]
+    pub fn differs(&self, live: [u64; 2]) -> [u64; 2] {
+        [(live[0] ^ self.bits[0]) & self.mask[0], (live[1] ^ self.bits[1]) & self.mask[1]]
+    }
 }
 
 /// A declared slot that holds an object of the run: object `object`'s slot `slot` holds object `target`.
@@ -139,11 +159,21 @@ pub struct ObjectLink {
     pub target: u32,
 }
 
+/// An object with declared slots, and how many: its image is the next `len` of [`PlainCells::image`].
+#[derive(Clone, Copy)]
+pub struct SlottedObject {
+    pub object: u32,
+    pub len: u32,
+}
+
 /// See [`Blueprint::plain_cells`].
 pub struct PlainCells {
-    /// One per cell (those of the objects' declared properties are the ones that count), so an object's
-    /// slots are compared with `image[declared]` in one pass.
+    /// The images of the declared slots of the objects in `slotted`, one after the other, so that
+    /// each object's slots are compared in one pass.
     pub image: Box<[SlotImage]>,
+    /// The objects that have declared slots, in object order (the others only have their property
+    /// table looked at).
+    pub slotted: Box<[SlottedObject]>,
     /// The slots that hold objects of the run, in object order.
     pub links: Box<[ObjectLink]>,
 }
@@ -220,7 +250,7 @@ impl Blueprint {
     pub fn plain_cells(&self) -> Option<&PlainCells> {
         self.plain_cells
             .get_or_init(|| {
-                let mut links = Vec::new();
+                let (mut image, mut slotted, mut links) = (Vec::new(), Vec::new(), Vec::new());
                 for (i, plan) in self.objects.iter().enumerate() {
                     let declared = self.cells.get(plan.declared.range())?;
                     let properties = self.shapes.get(plan.shape as usize)?.properties.len();
@@ -230,33 +260,26 @@ impl Blueprint {
                     {
                         return None;
                     }
+                    let object = u32::try_from(i).ok()?;
+                    if !declared.is_empty() {
+                        slotted.push(SlottedObject { object, len: plan.declared.len });
+                    }
                     for (k, cell) in declared.iter().enumerate() {
-                        match *cell {
-                            Cell::Ready(_) => {}
-                            Cell::Object(j) if (j as usize) < self.objects.len() => {
-                                links.push(ObjectLink {
-                                    object: u32::try_from(i).ok()?,
-                                    slot: u32::try_from(k).ok()?,
-                                    target: j,
-                                });
+                        image.push(match *cell {
+                            Cell::Ready(ready) => {
+                                let (type_info, value) = ready.bits();
+                                SlotImage::new(type_info, value)
+                            }
+                            Cell::Object(target) if (target as usize) < self.objects.len() => {
+                                links.push(ObjectLink { object, slot: u32::try_from(k).ok()?, target });
+                                // The object itself is compared through `links`.
+                                SlotImage::object()
                             }
                             _ => return None,
-                        }
+                        });
                     }
                 }
-                let image = self
-                    .cells
-                    .iter()
-                    .map(|cell| match *cell {
-                        Cell::Ready(ready) => {
-                            let (type_info, value) = ready.bits();
-                            SlotImage { value, type_info, valued: u32::from(zvals::has_value_bits(type_info)) }
-                        }
-                        // The object itself is compared through `links`.
-                        _ => SlotImage { value: 0, type_info: zvals::IS_OBJECT_EX, valued: 0 },
-                    })
-                    .collect();
-                Some(PlainCells { image, links: links.into() })
+                Some(PlainCells { image: image.into(), slotted: slotted.into(), links: links.into() })
             })
             .as_ref()
     }

@@ -446,13 +446,25 @@ impl Planned {
             let bp = &*self.blueprint;
             let Some(plain) = bp.plain_cells() else { return false };
             let made = &self.made[..];
-            let slots_same = made.iter().zip(&bp.objects).all(|(z, plan)| {
-                let obj = z.value.obj;
-                plain.image.get(plan.declared.range()).is_some_and(|image| {
-                    no_dynamic((*obj).properties) && same_as_image((*obj).properties_table.as_ptr(), image)
-                })
-            });
-            slots_same
+            let mut dynamic = false;
+            for z in made {
+                dynamic |= !no_dynamic((*z.value.obj).properties);
+            }
+            // The differences of every object are gathered, and looked at once.
+            let mut diff = [0u64; 2];
+            let mut images = &plain.image[..];
+            for slotted in &plain.slotted {
+                let (Some(z), Some((image, rest))) =
+                    (made.get(slotted.object as usize), images.split_at_checked(slotted.len as usize))
+                else {
+                    return false;
+                };
+                images = rest;
+                let d = image_differs((*z.value.obj).properties_table.as_ptr(), image);
+                diff = [diff[0] | d[0], diff[1] | d[1]];
+            }
+            diff == [0, 0]
+                && !dynamic
                 && plain.links.iter().all(|link| {
                     match (made.get(link.object as usize), made.get(link.target as usize)) {
                         (Some(o), Some(target)) => {
@@ -514,11 +526,21 @@ impl Planned {
     ///
     /// # Safety
     /// As [`Planned::untouched`].
-    unsafe fn release(self) {
-        for mut z in self.made {
-            // SAFETY: the record's own references, to live objects; `z` is left null.
-            unsafe { release_shared(&mut z) };
+    unsafe fn release(mut self) {
+        for z in &mut self.made {
+            // SAFETY: the record's own references, to live objects (refcounted, so the count is read
+            // without looking at the type first).
+            unsafe {
+                let counted = z.value.counted;
+                if (*counted).gc.refcount > 1 {
+                    (*counted).gc.refcount -= 1;
+                } else {
+                    release_shared(z);
+                }
+            }
         }
+        // SAFETY: every reference is given back: no zval may have its drop run.
+        unsafe { self.made.set_len(0) };
     }
 
     /// After a request whose end never ran: the objects are gone with its heap, and are not touched.
@@ -528,20 +550,21 @@ impl Planned {
     }
 }
 
-/// Whether the `image.len()` slots at `live` hold what `image` says (see [`SlotImage`]): one pass with no
-/// branch per slot, as [`same_slot_bits`].
+/// The bits in which the `image.len()` slots at `live` differ from what `image` says (see
+/// [`SlotImage`]; none: the same values): one pass with no branch per slot.
 ///
 /// # Safety
 /// `live` must point to `image.len()` readable zvals.
 #[inline(always)]
-unsafe fn same_as_image(live: *const zval, image: &[SlotImage]) -> bool {
-    // SAFETY: as above.
-    let live = unsafe { std::slice::from_raw_parts(live, image.len()) };
-    live.iter().zip(image).fold(0u64, |diff, (x, e)| {
-        // SAFETY: readable zvals; the value bits only count where the image says so.
-        let (tx, vx) = unsafe { (x.u1.type_info, x.value.lval as u64) };
-        diff | u64::from(tx ^ e.type_info) | ((vx ^ e.value) & 0u64.wrapping_sub(u64::from(e.valued)))
-    }) == 0
+unsafe fn image_differs(live: *const zval, image: &[SlotImage]) -> [u64; 2] {
+    // SAFETY: as above. A zval is two 8-byte words; the image masks out the bits of them that are not
+    // part of the value (`u2`, and a null's or a boolean's value word, which the engine leaves as it
+    // was), so what they hold does not matter.
+    let live = unsafe { std::slice::from_raw_parts(live.cast::<[u64; 2]>(), image.len()) };
+    live.iter().zip(image).fold([0, 0], |diff, (&x, e)| {
+        let d = e.differs(x);
+        [diff[0] | d[0], diff[1] | d[1]]
+    })
 }
 
 /// Whether the objects of class `ce` are described by their declared slots (and dynamic properties)
