@@ -113,6 +113,10 @@ struct ShapeClass {
     facts: ClassFacts,
     /// Per stored declared property.
     slots: Vec<SlotTarget>,
+    /// Per stored declared property, the class of an object its slot took (a type check passed), so
+    /// that objects of that class go in without the check again; null: none yet. Only filled for a user
+    /// class, whose shape lives for one request, as the classes it names.
+    accepted: Vec<*mut zend_class_entry>,
     /// Slots by mangled name, for dynamic properties that match a declared one (built on first use:
     /// stored properties usually sit in the slot of the same index).
     by_name: std::cell::OnceCell<HashMap<Box<[u8]>, usize>>,
@@ -725,22 +729,19 @@ impl Run<'_, '_> {
     fn write_properties(&mut self, index: usize, plan: &ObjectPlan) -> Result<(), DecodeError> {
         let bp = self.bp;
         let shape = plan.shape as usize;
-        for (k, cell) in bp.cells[plan.declared.range()].iter().enumerate() {
-            let value = match cell {
-                Cell::Ready(r) if r.is_undef() => None,
-                cell => Some(self.cell(*cell)?),
-            };
-            let target = self.memo.shapes[shape].as_ref().map_or(SlotTarget::Dynamic, |c| c.slots[k]);
-            match (target, value) {
-                (SlotTarget::Declared { slot, info }, value) => {
-                    // SAFETY: `slot` indexes a declared slot of the object's class; `info` is its info.
-                    unsafe { write_slot(self.object_ptr(index), slot, info, value, &mut self.coerced)? }
+        let cells = &bp.cells[plan.declared.range()];
+        match self.write_cells_as_is(index, shape, cells) {
+            Some(mut left) => {
+                while left != 0 {
+                    let k = left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    self.write_cell(index, shape, k, cells[k])?;
                 }
-                (SlotTarget::Dynamic, Some(value)) => {
-                    let name = &bp.shapes[shape].properties[k].0;
-                    self.add_dynamic(index, name, value)
+            }
+            None => {
+                for (k, cell) in cells.iter().enumerate() {
+                    self.write_cell(index, shape, k, *cell)?;
                 }
-                (_, value) => self.dropped |= value.is_some(),
             }
         }
         for (key, cell) in &bp.entries[plan.dynamic.range()] {
@@ -751,6 +752,69 @@ impl Run<'_, '_> {
             self.write_named(index, name, Some(value), true)?;
         }
         Ok(())
+    }
+
+    /// Writes the ready values their declared properties take as they are (usually all of an object's
+    /// values but its objects), in one tight pass, and tells which of the cells are left to
+    /// [`Run::write_cell`] (bit `k`: cell `k`). `None`, with nothing written, where the class is not
+    /// found or has more than 64 stored properties.
+    fn write_cells_as_is(&self, index: usize, shape: usize, cells: &[Cell]) -> Option<u64> {
+        let class = self.memo.shapes[shape].as_ref().filter(|c| c.slots.len() == cells.len() && cells.len() <= 64)?;
+        let obj = self.object_ptr(index);
+        let mut left = 0u64;
+        for (k, ((cell, &target), &accepted)) in cells.iter().zip(&class.slots).zip(&class.accepted).enumerate() {
+            // SAFETY: a declared target indexes a slot of the object's class, with its info; the object
+            // was made by this run; the run's objects are live.
+            unsafe {
+                match (cell, target) {
+                    (Cell::Object(j), SlotTarget::Declared { slot, .. }) => match self.objects.get(*j as usize) {
+                        Some(o) if (*o.value.obj).ce == accepted => write_new_slot(obj, slot, zvals::copy(o)),
+                        _ => left |= 1 << k,
+                    },
+                    _ => match taken_as_is(cell, target) {
+                        Some((slot, ready)) => write_new_slot(obj, slot, ready.to_zval()),
+                        None => left |= 1 << k,
+                    },
+                }
+            }
+        }
+        Some(left)
+    }
+
+    /// Writes stored declared property `k` of object `index`, of shape `shape`: into its slot, as a
+    /// dynamic property, or dropped (§6.5).
+    fn write_cell(&mut self, index: usize, shape: usize, k: usize, cell: Cell) -> Result<(), DecodeError> {
+        let value = match cell {
+            Cell::Ready(r) if r.is_undef() => None,
+            cell => Some(self.cell(cell)?),
+        };
+        let target = self.memo.shapes[shape].as_ref().map_or(SlotTarget::Dynamic, |c| c.slots[k]);
+        match (target, value) {
+            (SlotTarget::Declared { slot, info }, value) => {
+                // An object's class passed the property's type check: later objects of the class pass.
+                // SAFETY: an object cell's value is a live object.
+                let taken =
+                    matches!(cell, Cell::Object(_)).then(|| unsafe { value.as_ref().map(|o| (*o.value.obj).ce) });
+                // SAFETY: `slot` indexes a declared slot of the object's class; `info` is its info.
+                unsafe { write_slot(self.object_ptr(index), slot, info, value, &mut self.coerced)? };
+                if let (Some(Some(ce)), Some(class)) = (taken, self.memo.shapes[shape].as_mut()) {
+                    // SAFETY: a class resolved in this request.
+                    if unsafe { (*class.ce).type_ } == zend::ZEND_USER_CLASS {
+                        class.accepted[k] = ce;
+                    }
+                }
+                Ok(())
+            }
+            (SlotTarget::Dynamic, Some(value)) => {
+                let name = &self.bp.shapes[shape].properties[k].0;
+                self.add_dynamic(index, name, value);
+                Ok(())
+            }
+            (_, value) => {
+                self.dropped |= value.is_some();
+                Ok(())
+            }
+        }
     }
 
     /// Writes the property `name` (mangled): its declared slot, else a dynamic property where the class
@@ -927,6 +991,7 @@ unsafe fn resolve_shape(
             ce,
             facts,
             slots: Vec::with_capacity(stored.properties.len()),
+            accepted: vec![ptr::null_mut(); stored.properties.len()],
             by_name: std::cell::OnceCell::new(),
             allows_dynamic,
             forbids_dynamic,
@@ -966,6 +1031,41 @@ impl ShapeClass {
             }
         });
         by_name.get(name).copied()
+    }
+}
+
+/// The declared slot and the value of a ready cell its property takes as it is (untyped, or the value's
+/// type in the declared mask): the usual case, which [`write_new_slot`] writes without the checks of
+/// [`write_slot`]. `None` for the others (an uninitialized property, a value the engine would coerce or
+/// check against a class, a slot that is not declared).
+///
+/// # Safety
+/// A declared target's info must be live (or null).
+#[inline(always)]
+unsafe fn taken_as_is(cell: &Cell, target: SlotTarget) -> Option<(usize, zvals::Ready)> {
+    let (Cell::Ready(ready), SlotTarget::Declared { slot, info }) = (cell, target) else { return None };
+    let (type_info, _) = ready.bits();
+    // SAFETY: as above.
+    let mask = if info.is_null() { 0 } else { unsafe { (*info).type_.type_mask } };
+    let fits = mask & TYPE_MASK == 0 || mask & (1 << (type_info & 0xff)) != 0;
+    (type_info != IS_UNDEF && fits).then_some((slot, *ready))
+}
+
+/// Writes the owned `value` into declared slot `slot` of an object made by this run, releasing the
+/// default the object was made with.
+///
+/// # Safety
+/// `slot` must index a declared slot of `obj`'s class, and the property must take `value` as it is.
+#[inline(always)]
+unsafe fn write_new_slot(obj: *mut zend_object, slot: usize, value: zval) {
+    // SAFETY: as above.
+    unsafe {
+        let target = zvals::property_slot(obj, slot);
+        if zvals::is_refcounted(target) {
+            ffi::zval_ptr_dtor(target);
+        }
+        ptr::write(target, value);
+        (*target).u2.extra = 0;
     }
 }
 
