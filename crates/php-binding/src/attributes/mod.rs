@@ -152,18 +152,51 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
     if !plan::is_class_name(name) {
         return false;
     }
-    let lcclass = name.to_ascii_lowercase();
-    let loaded = zend::loaded_class(name);
+    // Lower-cased on the stack (a class-like key is deleted in loops: `set('d', ..)`, `delete('d')`).
+    let mut stack = [0u8; LOWER_ON_STACK];
+    let heap;
+    let lcclass: &[u8] = match stack.get_mut(..name.len()) {
+        Some(buf) => {
+            for (to, from) in buf.iter_mut().zip(name) {
+                *to = from.to_ascii_lowercase();
+            }
+            buf
+        }
+        None => {
+            heap = name.to_ascii_lowercase();
+            &heap
+        }
+    };
+    let loaded = loaded_class_lc(lcclass);
     let mut keys = match loaded {
         // SAFETY: a class from the class table, during a request.
         Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
         None => Vec::new(),
     };
-    keys.extend(member_search::state_keys(tier, backend, &lcclass));
+    keys.extend(member_search::state_keys(tier, backend, lcclass));
     for k in keys {
         backend.delete(&k);
     }
     loaded.is_some()
+}
+
+/// Class names up to this long are lower-cased on the stack by [`delete_addressed`].
+const LOWER_ON_STACK: usize = 128;
+
+/// `zend::loaded_class` for a class name already lower-cased (no leading `\\`, no NUL: a
+/// `plan::is_class_name`): the class table is keyed by lower-case names, so the name is looked up as it
+/// is, without the engine's second lower-casing copy.
+fn loaded_class_lc(lcclass: &[u8]) -> Option<*mut ext_php_rs::ffi::zend_class_entry> {
+    let table = zend::class_table();
+    if table.is_null() {
+        return None;
+    }
+    // SAFETY: the class table, when set, is live during a request and only read here; its elements are
+    // pointer zvals holding the class entries.
+    unsafe {
+        let found = ext_php_rs::ffi::zend_hash_str_find(table, lcclass.as_ptr().cast(), lcclass.len());
+        (!found.is_null()).then(|| (*found).value.ptr.cast())
+    }
 }
 
 /// `opcache_reset()` (§14.6): the attribute state of this request is not published any more.
