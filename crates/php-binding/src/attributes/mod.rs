@@ -168,14 +168,14 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
         }
     };
     let loaded = loaded_class_lc(lcclass);
-    let mut keys = match loaded {
+    let registered = match loaded {
         // SAFETY: a class from the class table, during a request.
         Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
         None => Vec::new(),
     };
-    keys.extend(member_search::state_keys(tier, backend, lcclass));
-    for k in keys {
-        backend.delete(&k);
+    let stored = member_search::state_keys(tier, backend, lcclass);
+    for k in registered.iter().chain(&stored) {
+        backend.delete(k);
     }
     loaded.is_some()
 }
