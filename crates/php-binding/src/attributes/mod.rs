@@ -181,7 +181,7 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
 }
 
 /// Class names up to this long are lower-cased on the stack by [`delete_addressed`].
-const LOWER_ON_STACK: usize = 128;
+const LOWER_ON_STACK: usize = 64;
 
 /// `zend::loaded_class` for a class name already lower-cased (no leading `\\`, no NUL: a
 /// `plan::is_class_name`): the class table is keyed by lower-case names, so the name is looked up as it
