@@ -443,33 +443,30 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
     args::delete_key(1, key)?;
-    // One thread-local access for both the test and the update of the memo (the borrows are short: what
-    // runs between them never touches it).
-    NOTHING_DELETED.with(|memo| {
-        with_backend(tier, call, |backend| {
-            let before = backend.epoch();
-            let instance = backend.instance_id();
-            let repeated = memo.borrow()[tier.index()]
-                .as_ref()
-                .is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key);
-            // A class loaded since is a selector with request-local effects (§16.8): the full path.
-            if !repeated || call.names_loaded_class(1, key) {
-                // A class name or an RFC attribute key also selects attribute state; the explicit entry
-                // stored under exactly that string goes either way.
-                let selects_state = attributes::delete_addressed(tier, backend, key, true);
-                let removed = backend.delete(key);
-                let after = backend.epoch();
-                if removed {
-                    attributes::note_explicit_write(tier, backend, before, after);
-                }
-                let nothing = after == before && !selects_state;
-                memo.borrow_mut()[tier.index()] =
-                    nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
+    with_backend(tier, call, |backend| {
+        let before = backend.epoch();
+        let instance = backend.instance_id();
+        let repeated = NOTHING_DELETED.with_borrow(|last| {
+            last[tier.index()].as_ref().is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key)
+        });
+        // A class loaded since is a selector with request-local effects (§16.8): the full path.
+        if !repeated || call.names_loaded_class(1, key) {
+            // A class name or an RFC attribute key also selects attribute state; the explicit entry
+            // stored under exactly that string goes either way.
+            let selects_state = attributes::delete_addressed(tier, backend, key, true);
+            let removed = backend.delete(key);
+            let after = backend.epoch();
+            if removed {
+                attributes::note_explicit_write(tier, backend, before, after);
             }
-            release_own(tier, backend, key);
-            call.ret().set_bool(true);
-            Ok(())
-        })
+            let nothing = after == before && !selects_state;
+            NOTHING_DELETED.with_borrow_mut(|last| {
+                last[tier.index()] = nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
+            });
+        }
+        release_own(tier, backend, key);
+        call.ret().set_bool(true);
+        Ok(())
     })
 }
 
