@@ -140,6 +140,11 @@ pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
 /// Returns whether the key also reaches this request's state: an RFC attribute key, or (with
 /// `class_selector`) the name of a loaded class.
 pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) -> bool {
+    // A class name already in lower case (the ordinary keys a loop sets and deletes) is its own
+    // lower-case form, and no RFC attribute key: those hold `:` and `$`, which no class name does.
+    if class_selector && plan::is_class_name(key) && !key.iter().any(u8::is_ascii_uppercase) {
+        return delete_class_state(tier, backend, key);
+    }
     if let Some(unit) = addressed_unit(tier, key) {
         engine::on_delete_unit(tier, &unit);
         backend.delete(&unit);
@@ -152,7 +157,7 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
     if !plan::is_class_name(name) {
         return false;
     }
-    // Lower-cased on the stack (a class-like key is deleted in loops: `set('d', ..)`, `delete('d')`).
+    // Lower-cased on the stack (no heap copy for any usual class name).
     let mut stack = [0u8; LOWER_ON_STACK];
     let heap;
     let lcclass: &[u8] = match stack.get_mut(..name.len()) {
@@ -167,6 +172,13 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
             &heap
         }
     };
+    delete_class_state(tier, backend, lcclass)
+}
+
+/// The class-selector half of [`delete_addressed`] for class `lcclass` (lower case, no leading `\\`):
+/// deletes the state of the class if loaded (and suppresses its republication), and the stored state
+/// `member_search` finds; whether the class is loaded.
+fn delete_class_state(tier: Tier, backend: &Backend, lcclass: &[u8]) -> bool {
     let loaded = loaded_class_lc(lcclass);
     let registered = match loaded {
         // SAFETY: a class from the class table, during a request.
