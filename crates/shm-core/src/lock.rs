@@ -102,6 +102,14 @@ impl RobustMutex {
         if rc != libc::EBUSY {
             return self.after_lock(rc);
         }
+        self.lock_contended()
+    }
+
+    /// [`RobustMutex::lock`] once the lock was found held: the timed waits, out of line so the
+    /// uncontended path (every store and delete) keeps a small frame.
+    #[cold]
+    #[inline(never)]
+    fn lock_contended(&self) -> Result<MutexGuard<'_>, LockError> {
         loop {
             let deadline = realtime_after(RECHECK);
             // SAFETY: `raw` points to an initialised process-shared mutex (constructor contract);

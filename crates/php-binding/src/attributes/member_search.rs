@@ -49,11 +49,41 @@ struct OwnMoves {
     to: u64,
 }
 
+/// The last class of one tier found with neither blob nor member entries, its name inline: the answer
+/// [`state_keys`] gives a loop deleting one class-like key, without hashing the name. A copy of that
+/// class's `NONE_AT` answer (`empty_at` set), replaced whenever `state_keys` answers for that tier.
+#[derive(Clone, Copy)]
+struct LastEmpty {
+    /// 0: none (no backend has instance 0).
+    instance: u64,
+    empty_at: u64,
+    len: usize,
+    name: [u8; LAST_EMPTY_NAME],
+}
+
+/// Longest class name [`LastEmpty`] holds.
+const LAST_EMPTY_NAME: usize = 32;
+
+/// What `state_keys` reads first, one thread-local access: the tier's own moves and last empty class.
+#[derive(Clone, Copy)]
+struct Fast {
+    own: OwnMoves,
+    last: LastEmpty,
+}
+
 thread_local! {
     /// Lower-case class → the remembered answer per tier.
     static NONE_AT: RefCell<HashMap<Vec<u8>, [Option<NoMembers>; 2]>> = RefCell::default();
-    /// Per tier, the latest run of epochs moved only by this thread's explicit writes.
-    static OWN_MOVES: [Cell<OwnMoves>; 2] = const { [const { Cell::new(OwnMoves { instance: 0, from: 0, to: 0 }) }; 2] };
+    /// Per tier, the latest run of epochs moved only by this thread's explicit writes, and the last class
+    /// found empty.
+    static FAST: [Cell<Fast>; 2] = const {
+        [const {
+            Cell::new(Fast {
+                own: OwnMoves { instance: 0, from: 0, to: 0 },
+                last: LastEmpty { instance: 0, empty_at: 0, len: 0, name: [0; LAST_EMPTY_NAME] },
+            })
+        }; 2]
+    };
 }
 
 /// The creation stamp's key, in the internal key space (not a class blob: class names never start
@@ -95,24 +125,22 @@ pub fn note_explicit_write(tier: Tier, backend: &Backend, before: u64, after: u6
         return;
     }
     let instance = backend.instance_id();
-    OWN_MOVES.with(|moves| {
-        let run = &moves[tier.index()];
-        let r = run.get();
-        run.set(if r.instance == instance && r.to == before {
-            OwnMoves { to: after, ..r }
+    FAST.with(|fast| {
+        let cell = &fast[tier.index()];
+        let mut f = cell.get();
+        f.own = if f.own.instance == instance && f.own.to == before {
+            OwnMoves { to: after, ..f.own }
         } else {
             OwnMoves { instance, from: before, to: after }
-        });
+        };
+        cell.set(f);
     });
 }
 
-/// Whether state found absent at epoch `then` is still absent at epoch `now` of backend `instance`.
-fn still_absent(tier: Tier, instance: u64, then: u64, now: u64) -> bool {
-    then == now
-        || OWN_MOVES.with(|moves| {
-            let r = moves[tier.index()].get();
-            r.instance == instance && r.to == now && (r.from..=r.to).contains(&then)
-        })
+/// Whether state found absent at epoch `then` is still absent at epoch `now` of backend `instance`,
+/// given the tier's run of own moves `own`.
+fn still_absent(own: OwnMoves, instance: u64, then: u64, now: u64) -> bool {
+    then == now || (own.instance == instance && own.to == now && (own.from..=own.to).contains(&then))
 }
 
 /// Keys of the stored attribute state of class `lcclass`: its blob (when the index holds it) and its
@@ -121,9 +149,20 @@ pub fn state_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>>
     // The epoch is read before the blob, the stamp and the walk: an answer found after it holds while
     // the epoch stays.
     let (instance, epoch) = (backend.instance_id(), backend.epoch());
+    let fast = FAST.with(|fast| fast[tier.index()].get());
+    let last = fast.last;
+    if last.instance == instance
+        && last.name.get(..last.len) == Some(lcclass)
+        && still_absent(fast.own, instance, last.empty_at, epoch)
+    {
+        return Vec::new();
+    }
     let remembered =
         NONE_AT.with_borrow(|m| m.get(lcclass).and_then(|r| r[tier.index()])).filter(|r| r.instance == instance);
-    if remembered.and_then(|r| r.empty_at).is_some_and(|then| still_absent(tier, instance, then, epoch)) {
+    if let Some(then) =
+        remembered.and_then(|r| r.empty_at).filter(|&then| still_absent(fast.own, instance, then, epoch))
+    {
+        remember_last(tier, instance, lcclass, Some(then));
         return Vec::new();
     }
     let blob = plan::blob_key(tier, lcclass);
@@ -138,6 +177,7 @@ pub fn state_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>>
         OWN_WRITES_WANTED.store(true, Ordering::Relaxed);
     }
     let answer = stamp.filter(|_| keys.is_empty()).map(|stamp| NoMembers { instance, stamp, empty_at });
+    remember_last(tier, instance, lcclass, answer.and_then(|a| a.empty_at));
     NONE_AT.with_borrow_mut(|m| match m.get_mut(lcclass) {
         Some(r) => r[tier.index()] = answer,
         None if answer.is_some() => {
@@ -154,6 +194,21 @@ pub fn state_keys(tier: Tier, backend: &Backend, lcclass: &[u8]) -> Vec<Vec<u8>>
         keys.push(blob);
     }
     keys
+}
+
+/// Records `state_keys`' latest answer for `lcclass` in the tier's [`LastEmpty`]: that class, found empty
+/// at `empty_at`, or (`None`) no class.
+fn remember_last(tier: Tier, instance: u64, lcclass: &[u8], empty_at: Option<u64>) {
+    FAST.with(|fast| {
+        let cell = &fast[tier.index()];
+        let mut f = cell.get();
+        f.last.instance = 0;
+        if let (Some(empty_at), Some(name)) = (empty_at, f.last.name.get_mut(..lcclass.len())) {
+            name.copy_from_slice(lcclass);
+            f.last = LastEmpty { instance, empty_at, len: lcclass.len(), ..f.last };
+        }
+        cell.set(f);
+    });
 }
 
 /// The stamp's current version, storing it first when missing; `None` when it cannot be stored.

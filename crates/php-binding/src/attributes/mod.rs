@@ -140,6 +140,11 @@ pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
 /// Returns whether the key also reaches this request's state: an RFC attribute key, or (with
 /// `class_selector`) the name of a loaded class.
 pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) -> bool {
+    // A class name already in lower case (the ordinary keys a loop sets and deletes) is its own
+    // lower-case form, and no RFC attribute key: those hold `:` and `$`, which no class name does.
+    if class_selector && plan::is_class_name(key) && !key.iter().any(u8::is_ascii_uppercase) {
+        return delete_class_state(tier, backend, key);
+    }
     if let Some(unit) = addressed_unit(tier, key) {
         engine::on_delete_unit(tier, &unit);
         backend.delete(&unit);
@@ -152,18 +157,58 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
     if !plan::is_class_name(name) {
         return false;
     }
-    let lcclass = name.to_ascii_lowercase();
-    let loaded = zend::loaded_class(name);
-    let mut keys = match loaded {
+    // Lower-cased on the stack (no heap copy for any usual class name).
+    let mut stack = [0u8; LOWER_ON_STACK];
+    let heap;
+    let lcclass: &[u8] = match stack.get_mut(..name.len()) {
+        Some(buf) => {
+            for (to, from) in buf.iter_mut().zip(name) {
+                *to = from.to_ascii_lowercase();
+            }
+            buf
+        }
+        None => {
+            heap = name.to_ascii_lowercase();
+            &heap
+        }
+    };
+    delete_class_state(tier, backend, lcclass)
+}
+
+/// The class-selector half of [`delete_addressed`] for class `lcclass` (lower case, no leading `\\`):
+/// deletes the state of the class if loaded (and suppresses its republication), and the stored state
+/// `member_search` finds; whether the class is loaded.
+fn delete_class_state(tier: Tier, backend: &Backend, lcclass: &[u8]) -> bool {
+    let loaded = loaded_class_lc(lcclass);
+    let registered = match loaded {
         // SAFETY: a class from the class table, during a request.
         Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
         None => Vec::new(),
     };
-    keys.extend(member_search::state_keys(tier, backend, &lcclass));
-    for k in keys {
-        backend.delete(&k);
+    let stored = member_search::state_keys(tier, backend, lcclass);
+    for k in registered.iter().chain(&stored) {
+        backend.delete(k);
     }
     loaded.is_some()
+}
+
+/// Class names up to this long are lower-cased on the stack by [`delete_addressed`].
+const LOWER_ON_STACK: usize = 64;
+
+/// `zend::loaded_class` for a class name already lower-cased (no leading `\\`, no NUL: a
+/// `plan::is_class_name`): the class table is keyed by lower-case names, so the name is looked up as it
+/// is, without the engine's second lower-casing copy.
+fn loaded_class_lc(lcclass: &[u8]) -> Option<*mut ext_php_rs::ffi::zend_class_entry> {
+    let table = zend::class_table();
+    if table.is_null() {
+        return None;
+    }
+    // SAFETY: the class table, when set, is live during a request and only read here; its elements are
+    // pointer zvals holding the class entries.
+    unsafe {
+        let found = ext_php_rs::ffi::zend_hash_str_find(table, lcclass.as_ptr().cast(), lcclass.len());
+        (!found.is_null()).then(|| (*found).value.ptr.cast())
+    }
 }
 
 /// `opcache_reset()` (§14.6): the attribute state of this request is not published any more.
