@@ -34,6 +34,8 @@ use crate::zvals;
 
 /// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
 const TYPE_MASK: u32 = (1 << 25) - 1;
+/// `HASH_FLAG_HAS_EMPTY_IND`: a property table's entry may point to an empty slot (counted again).
+const HASH_FLAG_HAS_EMPTY_IND: u32 = 1 << 5;
 /// `IS_PROP_UNINIT`: the slot flag of a typed property that was never initialized.
 const PROP_UNINIT: u32 = 1;
 /// `ZEND_CLASS_CONST_IS_CASE`.
@@ -1093,6 +1095,12 @@ unsafe fn write_slot(
                 // untyped one is unset (read: `__get`).
                 (*target).u1.type_info = IS_UNDEF;
                 (*target).u2.extra = if typed { PROP_UNINIT } else { 0 };
+                // A property table built already (a stored property turned dynamic) counts the slot
+                // until told that one of its entries may be empty, as `unset()` tells it.
+                let table = (*obj).properties;
+                if !table.is_null() {
+                    (*table).u.flags |= HASH_FLAG_HAS_EMPTY_IND;
+                }
             }
             Some(mut value) => {
                 if typed {
