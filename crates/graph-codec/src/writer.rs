@@ -341,20 +341,30 @@ impl GraphWriter {
         string
     }
 
-    /// Appends the string record of `bytes` with `hash`.
+    /// Appends the string record of `bytes` with `hash`. A short string's record (most keys and names)
+    /// is assembled in a fixed-size buffer, its bytes copied without a call to `memcpy`, and appended in
+    /// one fixed-size copy, then cut to its length.
     #[inline(always)]
     fn write_string(&mut self, bytes: &[u8], hash: u64) -> StringRef {
         let offset = self.out.len();
         // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.
         let record_len = layout::STRING_FIXED_LEN + (bytes.len() + layout::ALIGN) / layout::ALIGN * layout::ALIGN;
-        let mut head = [0u8; layout::STRING_FIXED_LEN];
-        head[..8].copy_from_slice(&hash.to_le_bytes());
-        head[8..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
-        self.out.reserve(record_len + layout::ALIGN);
-        self.out.extend_from_slice(&head);
-        self.out.extend_from_slice(bytes);
-        // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
-        self.out.extend_from_slice(&[0u8; layout::ALIGN]);
+        if bytes.len() <= SHORT_STRING {
+            let mut record = [0u8; SHORT_RECORD];
+            record[..8].copy_from_slice(&hash.to_le_bytes());
+            record[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+            copy_short(bytes, &mut record[layout::STRING_FIXED_LEN..]);
+            self.out.extend_from_slice(&record);
+        } else {
+            let mut head = [0u8; layout::STRING_FIXED_LEN];
+            head[..8].copy_from_slice(&hash.to_le_bytes());
+            head[8..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+            self.out.reserve(record_len + layout::ALIGN);
+            self.out.extend_from_slice(&head);
+            self.out.extend_from_slice(bytes);
+            // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
+            self.out.extend_from_slice(&[0u8; layout::ALIGN]);
+        }
         self.out.truncate(offset + record_len);
         self.string_count = self.string_count.wrapping_add(1);
         StringRef(offset as u64)
@@ -669,6 +679,26 @@ impl GraphWriter {
                 self.put(tag, payload);
             }
         }
+    }
+
+    /// Writes a key slot then a value slot of the open record: what [`Self::slot`] twice writes, with one
+    /// capacity check when neither names a record (a hash array's common entry).
+    #[inline(always)]
+    pub fn entry(&mut self, key: Slot, value: Slot) {
+        if matches!(key, Slot::Node(_) | Slot::EnumCase(_)) || matches!(value, Slot::Node(_) | Slot::EnumCase(_)) {
+            self.slot(key);
+            self.slot(value);
+            return;
+        }
+        let Some(open) = &mut self.open else {
+            self.stray_slot = true;
+            return;
+        };
+        let (key_tag, key) = scalar_slot(key);
+        let (value_tag, value) = scalar_slot(value);
+        open.slots += 2;
+        open.undefs += u64::from(key_tag == tag::UNDEF) + u64::from(value_tag == tag::UNDEF);
+        put_entry(&mut self.current, key_tag, key, value_tag, value);
     }
 
     #[inline(always)]
@@ -1110,6 +1140,20 @@ impl<'w> FlatArray<'w> {
         put_slot(&mut self.writer.current, tag, payload);
     }
 
+    /// [`Self::slot`] for a hash array's key then its value, in one copy.
+    #[inline(always)]
+    pub fn entry(&mut self, key: Slot, value: Slot) {
+        if matches!(key, Slot::Node(_) | Slot::EnumCase(_)) || matches!(value, Slot::Node(_) | Slot::EnumCase(_)) {
+            self.writer.stray_slot = true;
+            return;
+        }
+        let (key_tag, key) = scalar_slot(key);
+        let (value_tag, value) = scalar_slot(value);
+        self.slots += 2;
+        self.undefs += u64::from(key_tag == tag::UNDEF) + u64::from(value_tag == tag::UNDEF);
+        put_entry(&mut self.writer.current, key_tag, key, value_tag, value);
+    }
+
     /// Completes the encoding (as [`GraphWriter::end`] then [`GraphWriter::finish`] would) and returns
     /// it. `None` when a slot named a record, a hash array's slots were not key and value pairs, or the
     /// header and strings outgrew the room before the array section: the caller then encodes the value
@@ -1229,11 +1273,49 @@ fn put_slot(out: &mut Vec<u8>, tag: u8, payload: u64) {
     out.extend_from_slice(&slot);
 }
 
+/// Appends two slots in one copy.
+#[inline(always)]
+fn put_entry(out: &mut Vec<u8>, key_tag: u8, key: u64, value_tag: u8, value: u64) {
+    let mut entry = [0u8; 2 * layout::SLOT_LEN];
+    entry[0] = key_tag;
+    entry[8..16].copy_from_slice(&key.to_le_bytes());
+    entry[16] = value_tag;
+    entry[24..].copy_from_slice(&value.to_le_bytes());
+    out.extend_from_slice(&entry);
+}
+
 #[inline(always)]
 fn record_header(out: &mut Vec<u8>, kind: RecordKind, flags: u8, sub: u8, count: u32) {
     let mut header = [kind as u8, flags, sub, 0, 0, 0, 0, 0];
     header[4..].copy_from_slice(&count.to_le_bytes());
     out.extend_from_slice(&header);
+}
+
+/// The longest string [`GraphWriter::write_string`] copies through a fixed-size buffer, and that buffer's
+/// length: the record of such a string, padding included, fits it.
+const SHORT_STRING: usize = 32;
+const SHORT_RECORD: usize = layout::STRING_FIXED_LEN + SHORT_STRING + layout::ALIGN;
+
+/// Copies `bytes`, at most [`SHORT_STRING`] long, to the start of `to`, with at most two overlapping
+/// copies of one fixed width (the first and the last `width` bytes) instead of a sized copy.
+#[inline(always)]
+fn copy_short(bytes: &[u8], to: &mut [u8]) {
+    let len = bytes.len();
+    if len >= 16 {
+        to[..16].copy_from_slice(&bytes[..16]);
+        to[len - 16..len].copy_from_slice(&bytes[len - 16..]);
+    } else if len >= 8 {
+        to[..8].copy_from_slice(&bytes[..8]);
+        to[len - 8..len].copy_from_slice(&bytes[len - 8..]);
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&bytes[..4]);
+        to[len - 4..len].copy_from_slice(&bytes[len - 4..]);
+    } else if len > 0 {
+        // 1 to 3 bytes: the first, the middle and the last cover them.
+        to[0] = bytes[0];
+        to[len / 2] = bytes[len / 2];
+        to[len - 1] = bytes[len - 1];
+    }
 }
 
 /// Gives back a buffer that grew past [`KEEP_BYTES`].
@@ -1442,7 +1524,14 @@ mod tests {
     }
 
     /// The array written the general way: node, root, record, end, finish.
-    fn write_general(writer: &mut GraphWriter, packed: bool, next: i64, elements: &[FlatElement]) -> Vec<u8> {
+    /// `entries`: a hash array's key and value are written with one [`GraphWriter::entry`] call.
+    fn write_general(
+        writer: &mut GraphWriter,
+        packed: bool,
+        next: i64,
+        elements: &[FlatElement],
+        entries: bool,
+    ) -> Vec<u8> {
         writer.reset();
         let root = writer.node(NodeKind::Array);
         writer.root(Slot::Node(root)).unwrap();
@@ -1452,12 +1541,16 @@ mod tests {
             writer.begin_hash_array(root, next, elements.len()).unwrap();
         }
         for (key, value) in elements {
-            if !packed {
-                let key = flat_key(key, |k| text(writer, k));
-                writer.slot(key);
-            }
+            let key = (!packed).then(|| flat_key(key, |k| text(writer, k)));
             let value = flat_value(value, |t| text(writer, t));
-            writer.slot(value);
+            match key {
+                Some(key) if entries => writer.entry(key, value),
+                Some(key) => {
+                    writer.slot(key);
+                    writer.slot(value);
+                }
+                None => writer.slot(value),
+            }
         }
         writer.end().unwrap();
         writer.finish(StoreTier::SharedGraph).unwrap().to_vec()
@@ -1469,18 +1562,18 @@ mod tests {
         let string =
             |flat: &mut FlatArray<'_>, t: &str| flat.string_as(t.as_bytes(), zend_string_hash(t.as_bytes()), 0, false);
         for (key, value) in elements {
-            if !packed {
-                let key = match key {
-                    Ok(i) => Slot::Int(*i),
-                    Err(k) => Slot::String(string(&mut flat, k)),
-                };
-                flat.slot(key);
-            }
+            let key = (!packed).then(|| match key {
+                Ok(i) => Slot::Int(*i),
+                Err(k) => Slot::String(string(&mut flat, k)),
+            });
             let value = match value {
                 Some(FlatValue::Text(t)) => Slot::String(string(&mut flat, t)),
                 other => flat_value(other, |_| unreachable!()),
             };
-            flat.slot(value);
+            match key {
+                Some(key) => flat.entry(key, value),
+                None => flat.slot(value),
+            }
         }
         flat.finish().map(<[u8]>::to_vec)
     }
@@ -1514,12 +1607,40 @@ mod tests {
             if before {
                 write_list(&mut writer, 5000, true);
             }
-            let general = write_general(&mut GraphWriter::new(), packed, next, &elements);
+            let general = write_general(&mut GraphWriter::new(), packed, next, &elements, false);
             let flat = write_flat(&mut writer, packed, next, &elements).unwrap();
             prop_assert_eq!(&flat, &general);
+            prop_assert_eq!(write_general(&mut writer, packed, next, &elements, true), general);
             prop_assert!(decode(&flat).is_ok());
             // And the writer goes on to write general encodings as a fresh one does.
             prop_assert_eq!(write_sample(&mut writer), write_sample(&mut GraphWriter::new()));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_string_record_holds_hash_length_bytes_and_zero_padding(
+            strings in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..80), 1..12),
+            before in any::<bool>(),
+        ) {
+            let mut writer = GraphWriter::new();
+            if before {
+                write_list(&mut writer, 5000, true);
+            }
+            writer.reset();
+            let mut expected = writer.out.clone();
+            for (n, bytes) in strings.iter().enumerate() {
+                // A distinct hash for each: distinct records, whatever the bytes.
+                let hash = n as u64 + 1;
+                let StringRef(offset) = writer.string(bytes, hash, 0);
+                prop_assert_eq!(offset as usize, expected.len());
+                expected.extend_from_slice(&hash.to_le_bytes());
+                expected.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+                expected.extend_from_slice(bytes);
+                expected.push(0);
+                expected.resize(expected.len().next_multiple_of(layout::ALIGN), 0);
+            }
+            prop_assert_eq!(&writer.out, &expected);
         }
     }
 

@@ -294,8 +294,7 @@ impl Walk {
                         Slot::String(flat_string(&mut flat, bucket.key, &mut string_bytes))
                     };
                     let Some(slot) = flat_value(&mut flat, z, &mut string_bytes) else { return false };
-                    flat.slot(key);
-                    flat.slot(slot);
+                    flat.entry(key, slot);
                 }
             }
             string_bytes <= MAX_STRING_BYTES && flat.finish().is_some()
@@ -735,9 +734,8 @@ impl Walk {
                         _ => {}
                     }
                     let key = self.key_slot(bucket);
-                    self.writer.slot(key);
                     let value = self.slot(z)?;
-                    self.writer.slot(value);
+                    self.writer.entry(key, value);
                 }
             }
             self.writer.end()?;
