@@ -493,9 +493,11 @@ impl GraphWriter {
         next_free_index: i64,
         slots_len: usize,
     ) -> Result<(), EncodeError> {
-        self.begin(node, kind, 0, 0, layout::ARRAY_FIXED_LEN + slots_len)?;
-        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN - 8];
-        fixed[8..16].copy_from_slice(&next_free_index.to_le_bytes());
+        self.begin(node, kind, layout::ARRAY_FIXED_LEN + slots_len)?;
+        // The record header and the fixed part in one copy; the counts are patched by `end`.
+        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN];
+        fixed[0] = kind as u8;
+        fixed[16..24].copy_from_slice(&next_free_index.to_le_bytes());
         self.current.extend_from_slice(&fixed);
         Ok(())
     }
@@ -515,7 +517,8 @@ impl GraphWriter {
             return Err(EncodeError::Misuse("an __unserialize object has no properties"));
         }
         let capacity = layout::OBJECT_FIXED_LEN + (shape.declared as usize + 1) * layout::SLOT_LEN;
-        self.begin(node, RecordKind::Object, state, shape.declared, capacity)?;
+        self.begin(node, RecordKind::Object, capacity)?;
+        record_header(&mut self.current, RecordKind::Object, 0, state, shape.declared);
         self.hooks |= matches!(restore, ObjectRestore::PropertiesThenWakeup | ObjectRestore::Unserialize);
         // The shape pointer, then the dynamic property count (patched by `end`).
         self.fixups[OBJECTS].push(self.current.len() as u32);
@@ -612,18 +615,14 @@ impl GraphWriter {
 
     /// Starts the record of reference `node`; its one value slot follows.
     pub fn begin_reference(&mut self, node: NodeId) -> Result<(), EncodeError> {
-        self.begin(node, RecordKind::Reference, 0, 0, layout::REFERENCE_LEN)
+        self.begin(node, RecordKind::Reference, layout::REFERENCE_LEN)?;
+        record_header(&mut self.current, RecordKind::Reference, 0, 0, 0);
+        Ok(())
     }
 
+    /// Opens the record of `node` with room for `capacity` bytes; the caller writes its header.
     #[inline]
-    fn begin(
-        &mut self,
-        node: NodeId,
-        kind: RecordKind,
-        sub: u8,
-        count: u32,
-        capacity: usize,
-    ) -> Result<(), EncodeError> {
+    fn begin(&mut self, node: NodeId, kind: RecordKind, capacity: usize) -> Result<(), EncodeError> {
         let section = match kind {
             RecordKind::PackedArray | RecordKind::HashArray => ARRAYS,
             RecordKind::Object => OBJECTS,
@@ -648,7 +647,6 @@ impl GraphWriter {
         self.unnamed_first |= entry.in_degree == 0;
         self.record_count = self.record_count.wrapping_add(1);
         self.current.reserve(capacity);
-        record_header(&mut self.current, kind, 0, sub, count);
         self.open = Some(Open {
             node: node.0,
             kind,
