@@ -344,19 +344,20 @@ impl GraphWriter {
     }
 
     /// Appends the string record of `bytes` with `hash`. A short string's record (most keys and names)
-    /// is assembled in a fixed-size buffer, its bytes copied without a call to `memcpy`, and appended in
-    /// one fixed-size copy, then cut to its length.
+    /// is written over a fixed number of zeros, its bytes copied without a call to `memcpy`, then cut
+    /// to its length.
     #[inline(always)]
     fn write_string(&mut self, bytes: &[u8], hash: u64) -> StringRef {
         let offset = self.out.len();
         // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.
         let record_len = layout::STRING_FIXED_LEN + (bytes.len() + layout::ALIGN) / layout::ALIGN * layout::ALIGN;
         if bytes.len() <= SHORT_STRING {
-            let mut record = [0u8; SHORT_RECORD];
+            // Zeros appended, then the record written over them: no buffer on the stack to copy from.
+            self.out.extend_from_slice(&[0u8; SHORT_RECORD]);
+            let record = &mut self.out[offset..offset + SHORT_RECORD];
             record[..8].copy_from_slice(&hash.to_le_bytes());
             record[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
             copy_short(bytes, &mut record[layout::STRING_FIXED_LEN..]);
-            self.out.extend_from_slice(&record);
         } else {
             let mut head = [0u8; layout::STRING_FIXED_LEN];
             head[..8].copy_from_slice(&hash.to_le_bytes());
