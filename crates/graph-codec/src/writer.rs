@@ -3,9 +3,10 @@
 //! no second pass: strings go straight into the output buffer, each distinct string once; every record is
 //! appended to its section when the walk writes it, in whatever order the walk writes records; and every
 //! pointer to a record is left as a node number that [`GraphWriter::finish`] resolves when it assembles
-//! the output. It appends the sections after the header and strings or, when every record is an array
-//! (the common case), copies the header and strings into room kept before the array section, so that the
-//! records themselves are never copied. `finish` also derives what the header and the `shared` bits
+//! the output. It copies the header, strings, shapes and enum cases into room kept before the array
+//! section and appends the object and reference sections after it, so that the array records (most of a
+//! value) are never copied; or, when that room is too small or the strings outweigh the arrays of a value
+//! with other records, appends the sections after the header and strings. `finish` also derives what the header and the `shared` bits
 //! record (flags, depth) from what was written, so no encoder computes them.
 //!
 //! One writer serves any number of encodings in turn: its buffers keep their capacity and are not zeroed
@@ -37,8 +38,8 @@ const STRICT: u64 = 1 << 63;
 /// Buffers larger than this are given back when the next encoding starts, so that one huge value does
 /// not keep its memory for the life of the thread.
 const KEEP_BYTES: usize = 4 << 20;
-/// The room kept before the array section for the header and strings; it grows, up to `MAX_GAP`, after
-/// a value whose header and strings did not fit.
+/// The room kept before the array section for the header, strings, shapes and enum cases; it grows, up
+/// to `MAX_GAP`, after a value whose header and strings did not fit.
 const FIRST_GAP: usize = 4 << 10;
 const MAX_GAP: usize = 1 << 20;
 
@@ -128,8 +129,8 @@ struct Open {
 enum Output {
     /// `out`: header, strings, then every section copied after them.
     Out,
-    /// The array section from this index: the header and strings copied into its gap, the only records
-    /// written in place after them.
+    /// The array section from this index: the header, strings, shapes and enum cases copied into its
+    /// gap, the array records in place after them, then the object and reference sections appended.
     Arrays(usize),
 }
 
@@ -153,8 +154,8 @@ pub struct GraphWriter {
     root_written: bool,
     /// Where the last complete encoding is.
     complete: Option<Output>,
-    /// Bytes at the start of the array section kept for the header and strings: a value whose records
-    /// are all arrays (the common case) is finished in place there, without copying its records.
+    /// Bytes at the start of the array section kept for the header, strings, shapes and enum cases: a
+    /// value is finished around its array records there, without copying them.
     gap: usize,
     open: Option<Open>,
     /// The section records are written to, taken out of `sections` while an encoding is written: the
@@ -876,15 +877,24 @@ impl GraphWriter {
         // `origin[k]`: where index 0 of section `k`'s buffer lands in the output (the header's is 0).
         let head_len = self.out.len();
         let gap = self.gap;
-        let arrays_only = [SHAPES, ENUM_CASES, OBJECTS, REFERENCES].iter().all(|&k| self.sections[k].is_empty());
+        // What goes before the array section (header, strings, shapes, enum cases) and what after it.
+        let before_arrays = head_len + self.sections[SHAPES].len() + self.sections[ENUM_CASES].len();
+        let after_arrays = self.sections[OBJECTS].len() + self.sections[REFERENCES].len();
+        let arrays_len = self.sections[ARRAYS].len() - gap;
+        // In place, the header and strings are copied instead of the array records: worth it unless
+        // records other than arrays follow and the strings outweigh the arrays.
+        let in_place_pays = after_arrays == 0 || head_len <= arrays_len;
         let mut origin = [0isize; SECTIONS + 1];
-        let output = if arrays_only && head_len <= gap {
+        let output = if before_arrays == head_len && after_arrays == 0 && head_len <= gap {
+            // Arrays only (the common case): the header and strings into the room, nothing appended.
             let start = gap - head_len;
             self.sections[ARRAYS][start..gap].copy_from_slice(&self.out);
             origin[ARRAYS] = -(start as isize);
             Output::Arrays(start)
+        } else if in_place_pays && before_arrays <= gap {
+            self.around_arrays(&mut origin)
         } else {
-            self.append_sections(arrays_only, &mut origin)
+            self.append_sections(in_place_pays, &mut origin)
         };
         let out = match output {
             Output::Out => &mut self.out[..],
@@ -961,15 +971,37 @@ impl GraphWriter {
         }
     }
 
+    /// Completes the output in the array section's buffer (`origin[k]`: where index 0 of section `k`'s
+    /// buffer lands): the header, strings, shapes and enum cases copied into the room kept before the
+    /// array records, which stay in place, and the object and reference sections appended after them.
+    #[inline(never)]
+    fn around_arrays(&mut self, origin: &mut [isize; SECTIONS + 1]) -> Output {
+        let [shapes, enum_cases, arrays, objects, references] = &mut self.sections;
+        let start = self.gap - (self.out.len() + shapes.len() + enum_cases.len());
+        let mut at = start;
+        for (index, part) in [(HEAD, &self.out), (SHAPES, &*shapes), (ENUM_CASES, &*enum_cases)] {
+            arrays[at..at + part.len()].copy_from_slice(part);
+            origin[index] = (at - start) as isize;
+            at += part.len();
+        }
+        origin[ARRAYS] = -(start as isize);
+        origin[OBJECTS] = (arrays.len() - start) as isize;
+        arrays.extend_from_slice(objects);
+        origin[REFERENCES] = (arrays.len() - start) as isize;
+        arrays.extend_from_slice(references);
+        Output::Arrays(start)
+    }
+
     /// Appends the sections to `out` after the header and strings (`origin[k]`: where index 0 of
     /// section `k`'s buffer lands), skipping the room kept before the array section; that room grows
-    /// for the next value when `arrays_only` (the header and strings did not fit it).
+    /// for the next value when `grow` (what goes before the array records did not fit it).
     #[inline(never)]
-    fn append_sections(&mut self, arrays_only: bool, origin: &mut [isize; SECTIONS + 1]) -> Output {
+    fn append_sections(&mut self, grow: bool, origin: &mut [isize; SECTIONS + 1]) -> Output {
         let head_len = self.out.len();
         let gap = self.gap;
-        if arrays_only {
-            self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
+        if grow {
+            let before_arrays = head_len + self.sections[SHAPES].len() + self.sections[ENUM_CASES].len();
+            self.gap = (before_arrays + before_arrays / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
         }
         let mut at = head_len;
         for (index, section) in self.sections.iter().enumerate() {
@@ -1703,6 +1735,52 @@ mod tests {
         for bytes in [copied, with_object] {
             decode(&bytes).unwrap();
         }
+    }
+
+    /// `[object, &reference, &reference, Suit::Hearts, 0, 1, …, 19]`; `gap`: the room kept before the
+    /// array section is set to this first.
+    fn write_mixed(writer: &mut GraphWriter, gap: Option<usize>) -> Vec<u8> {
+        if let Some(gap) = gap {
+            writer.gap = gap;
+        }
+        writer.reset();
+        let list = writer.node(NodeKind::Array);
+        let object = writer.node(NodeKind::Object);
+        let reference = writer.node(NodeKind::Reference);
+        writer.root(Slot::Node(list)).unwrap();
+        writer.begin_packed_array(list, 24, 24).unwrap();
+        writer.slot(Slot::Node(object));
+        writer.slot(Slot::Node(reference));
+        writer.slot(Slot::Node(reference));
+        let (class, case) = (text(writer, "Suit"), text(writer, "Hearts"));
+        let case = writer.enum_case(class, case);
+        writer.slot(Slot::EnumCase(case));
+        for i in 0..20 {
+            writer.slot(Slot::Int(i));
+        }
+        writer.end().unwrap();
+        let class = text(writer, "stdClass");
+        let shape = writer.shape(class, &[]);
+        writer.begin_object(object, shape, ObjectRestore::Properties).unwrap();
+        writer.end().unwrap();
+        writer.begin_reference(reference).unwrap();
+        writer.slot(Slot::Int(7));
+        writer.end().unwrap();
+        writer.finish(StoreTier::OPcacheSerialized).unwrap().to_vec()
+    }
+
+    #[test]
+    fn a_value_with_other_records_finished_around_its_arrays_is_the_bytes_of_the_copied_one() {
+        let mut writer = GraphWriter::new();
+        let around = write_mixed(&mut writer, None);
+        assert!(matches!(writer.complete, Some(Output::Arrays(_))));
+        // No room before the array section: every section copied after the header and strings.
+        let mut copying = GraphWriter::new();
+        let copied = write_mixed(&mut copying, Some(layout::ALIGN));
+        assert!(matches!(copying.complete, Some(Output::Out)));
+        assert_eq!(around, copied);
+        assert_eq!(write_mixed(&mut writer, None), copied);
+        decode(&around).unwrap();
     }
 
     #[test]
