@@ -468,7 +468,7 @@ impl GraphWriter {
 
     /// Starts the record of packed array `node`; its slots follow, holes being [`Slot::Undef`].
     /// `capacity` is the expected slot count (a hint).
-    #[inline]
+    #[inline(always)]
     pub fn begin_packed_array(
         &mut self,
         node: NodeId,
@@ -481,13 +481,13 @@ impl GraphWriter {
 
     /// Starts the record of hash array `node`; key and value slots follow in turn, keys being
     /// [`Slot::Int`] or [`Slot::String`]. `capacity` is the expected entry count (a hint).
-    #[inline]
+    #[inline(always)]
     pub fn begin_hash_array(&mut self, node: NodeId, next_free_index: i64, capacity: usize) -> Result<(), EncodeError> {
         // Entry count (patched by `end`), next free index, reserved.
         self.begin_array(node, RecordKind::HashArray, next_free_index, capacity * layout::HASH_ENTRY_LEN)
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_array(
         &mut self,
         node: NodeId,
@@ -623,7 +623,7 @@ impl GraphWriter {
     }
 
     /// Opens the record of `node` with room for `capacity` bytes; the caller writes its header.
-    #[inline]
+    #[inline(always)]
     fn begin(&mut self, node: NodeId, kind: RecordKind, capacity: usize) -> Result<(), EncodeError> {
         let section = match kind {
             RecordKind::PackedArray | RecordKind::HashArray => ARRAYS,
@@ -794,7 +794,7 @@ impl GraphWriter {
     }
 
     /// Ends the open record.
-    #[inline]
+    #[inline(always)]
     pub fn end(&mut self) -> Result<(), EncodeError> {
         let Some(open) = self.open.take() else {
             return Err(EncodeError::Misuse("no record is open"));
