@@ -796,12 +796,13 @@ impl GraphWriter {
     /// Ends the open record.
     #[inline(always)]
     pub fn end(&mut self) -> Result<(), EncodeError> {
-        let Some(open) = self.open.take() else {
+        // Read in place, the fields each kind needs, not copied out whole.
+        let Some(open) = &self.open else {
             return Err(EncodeError::Misuse("no record is open"));
         };
-        let mut patch = |at: usize, value: u64| {
-            self.current[open.start + at..open.start + at + 8].copy_from_slice(&value.to_le_bytes())
-        };
+        let current = &mut self.current;
+        let mut patch =
+            |at: usize, value: u64| current[open.start + at..open.start + at + 8].copy_from_slice(&value.to_le_bytes());
         let well_formed = match open.kind {
             RecordKind::PackedArray => {
                 patch(8, open.slots);
@@ -826,9 +827,11 @@ impl GraphWriter {
             }
             _ => open.slots == 1 && open.undefs == 0,
         };
-        self.nodes[open.node as usize].edges.1 = self.edges.len() as u32;
-        if open.section != ARRAYS {
-            self.sections[open.section] = std::mem::replace(&mut self.current, std::mem::take(&mut self.parked));
+        let (node, section) = (open.node, open.section);
+        self.open = None;
+        self.nodes[node as usize].edges.1 = self.edges.len() as u32;
+        if section != ARRAYS {
+            self.sections[section] = std::mem::replace(&mut self.current, std::mem::take(&mut self.parked));
         }
         if well_formed {
             Ok(())
