@@ -1301,10 +1301,11 @@ fn scalar_slot(slot: Slot) -> (u8, u64) {
     }
 }
 
+/// Appends a slot: its tag byte then 7 zero bytes (one 8-byte word), then its payload.
 #[inline(always)]
 fn put_slot(out: &mut Vec<u8>, tag: u8, payload: u64) {
     let mut slot = [0u8; layout::SLOT_LEN];
-    slot[0] = tag;
+    slot[..8].copy_from_slice(&u64::from(tag).to_le_bytes());
     slot[8..].copy_from_slice(&payload.to_le_bytes());
     out.extend_from_slice(&slot);
 }
@@ -1313,9 +1314,9 @@ fn put_slot(out: &mut Vec<u8>, tag: u8, payload: u64) {
 #[inline(always)]
 fn put_entry(out: &mut Vec<u8>, key_tag: u8, key: u64, value_tag: u8, value: u64) {
     let mut entry = [0u8; 2 * layout::SLOT_LEN];
-    entry[0] = key_tag;
+    entry[..8].copy_from_slice(&u64::from(key_tag).to_le_bytes());
     entry[8..16].copy_from_slice(&key.to_le_bytes());
-    entry[16] = value_tag;
+    entry[16..24].copy_from_slice(&u64::from(value_tag).to_le_bytes());
     entry[24..].copy_from_slice(&value.to_le_bytes());
     out.extend_from_slice(&entry);
 }
