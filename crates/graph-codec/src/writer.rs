@@ -6,8 +6,8 @@
 //! the output. It copies the header, strings, shapes and enum cases into room kept before the array
 //! section and appends the object and reference sections after it, so that the array records (most of a
 //! value) are never copied; or, when that room is too small or the strings outweigh the arrays of a value
-//! with other records, appends the sections after the header and strings. `finish` also derives what the header and the `shared` bits
-//! record (flags, depth) from what was written, so no encoder computes them.
+//! with other records, appends the sections after the header and strings. `finish` also derives what the
+//! header and the `shared` bits record (flags, depth) from what was written, so no encoder computes them.
 //!
 //! One writer serves any number of encodings in turn: its buffers keep their capacity and are not zeroed
 //! (only the room before the array section, once, when it grows); every byte of an encoding is written,
@@ -39,7 +39,7 @@ const STRICT: u64 = 1 << 63;
 /// not keep its memory for the life of the thread.
 const KEEP_BYTES: usize = 4 << 20;
 /// The room kept before the array section for the header, strings, shapes and enum cases; it grows, up
-/// to `MAX_GAP`, after a value whose header and strings did not fit.
+/// to `MAX_GAP`, after a value whose header, strings, shapes and enum cases did not fit.
 const FIRST_GAP: usize = 4 << 10;
 const MAX_GAP: usize = 1 << 20;
 
@@ -1328,8 +1328,8 @@ fn record_header(out: &mut Vec<u8>, kind: RecordKind, flags: u8, sub: u8, count:
     out.extend_from_slice(&header);
 }
 
-/// The longest string [`GraphWriter::write_string`] copies through a fixed-size buffer, and that buffer's
-/// length: the record of such a string, padding included, fits it.
+/// The longest string [`GraphWriter::write_string`] writes over a fixed number of appended zeros, and
+/// that number: the record of such a string, padding included, fits it.
 const SHORT_STRING: usize = 32;
 const SHORT_RECORD: usize = layout::STRING_FIXED_LEN + SHORT_STRING + layout::ALIGN;
 
