@@ -3,10 +3,11 @@
 //! no second pass: strings go straight into the output buffer, each distinct string once; every record is
 //! appended to its section when the walk writes it, in whatever order the walk writes records; and every
 //! pointer to a record is left as a node number that [`GraphWriter::finish`] resolves when it assembles
-//! the output. It appends the sections after the header and strings or, when every record is an array
-//! (the common case), copies the header and strings into room kept before the array section, so that the
-//! records themselves are never copied. `finish` also derives what the header and the `shared` bits
-//! record (flags, depth) from what was written, so no encoder computes them.
+//! the output. It copies the header, strings, shapes and enum cases into room kept before the array
+//! section and appends the object and reference sections after it, so that the array records (most of a
+//! value) are never copied; or, when that room is too small or the strings outweigh the arrays of a value
+//! with other records, appends the sections after the header and strings. `finish` also derives what the
+//! header and the `shared` bits record (flags, depth) from what was written, so no encoder computes them.
 //!
 //! One writer serves any number of encodings in turn: its buffers keep their capacity and are not zeroed
 //! (only the room before the array section, once, when it grows); every byte of an encoding is written,
@@ -37,8 +38,8 @@ const STRICT: u64 = 1 << 63;
 /// Buffers larger than this are given back when the next encoding starts, so that one huge value does
 /// not keep its memory for the life of the thread.
 const KEEP_BYTES: usize = 4 << 20;
-/// The room kept before the array section for the header and strings; it grows, up to `MAX_GAP`, after
-/// a value whose header and strings did not fit.
+/// The room kept before the array section for the header, strings, shapes and enum cases; it grows, up
+/// to `MAX_GAP`, after a value whose header, strings, shapes and enum cases did not fit.
 const FIRST_GAP: usize = 4 << 10;
 const MAX_GAP: usize = 1 << 20;
 
@@ -128,8 +129,8 @@ struct Open {
 enum Output {
     /// `out`: header, strings, then every section copied after them.
     Out,
-    /// The array section from this index: the header and strings copied into its gap, the only records
-    /// written in place after them.
+    /// The array section from this index: the header, strings, shapes and enum cases copied into its
+    /// gap, the array records in place after them, then the object and reference sections appended.
     Arrays(usize),
 }
 
@@ -153,8 +154,8 @@ pub struct GraphWriter {
     root_written: bool,
     /// Where the last complete encoding is.
     complete: Option<Output>,
-    /// Bytes at the start of the array section kept for the header and strings: a value whose records
-    /// are all arrays (the common case) is finished in place there, without copying its records.
+    /// Bytes at the start of the array section kept for the header, strings, shapes and enum cases: a
+    /// value is finished around its array records there, without copying them.
     gap: usize,
     open: Option<Open>,
     /// The section records are written to, taken out of `sections` while an encoding is written: the
@@ -334,27 +335,40 @@ impl GraphWriter {
         self.write_string(bytes, 0)
     }
 
-    /// Appends the string record of `bytes` and files it in the index entry `vacant`.
+    /// Appends the string record of `bytes` and files it in the index entry `vacant`. Inlined into the
+    /// encoder's loop: most strings of a value are met once, and a call would cost a third of the work.
+    #[inline(always)]
     fn append_string(&mut self, bytes: &[u8], hash: u64, identity: usize, lasting: bool, vacant: usize) -> StringRef {
         let string = self.write_string(bytes, hash);
         self.strings.insert(vacant, string.0, hash, identity, lasting);
         string
     }
 
-    /// Appends the string record of `bytes` with `hash`.
+    /// Appends the string record of `bytes` with `hash`. A short string's record (most keys and names)
+    /// is written over a fixed number of zeros, its bytes copied without a call to `memcpy`, then cut
+    /// to its length.
     #[inline(always)]
     fn write_string(&mut self, bytes: &[u8], hash: u64) -> StringRef {
         let offset = self.out.len();
         // The NUL terminator plus zero padding up to the next 8-byte boundary: 1 to 8 bytes.
         let record_len = layout::STRING_FIXED_LEN + (bytes.len() + layout::ALIGN) / layout::ALIGN * layout::ALIGN;
-        let mut head = [0u8; layout::STRING_FIXED_LEN];
-        head[..8].copy_from_slice(&hash.to_le_bytes());
-        head[8..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
-        self.out.reserve(record_len + layout::ALIGN);
-        self.out.extend_from_slice(&head);
-        self.out.extend_from_slice(bytes);
-        // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
-        self.out.extend_from_slice(&[0u8; layout::ALIGN]);
+        if bytes.len() <= SHORT_STRING {
+            // Zeros appended, then the record written over them: no buffer on the stack to copy from.
+            self.out.extend_from_slice(&[0u8; SHORT_RECORD]);
+            let record = &mut self.out[offset..offset + SHORT_RECORD];
+            record[..8].copy_from_slice(&hash.to_le_bytes());
+            record[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+            copy_short(bytes, &mut record[layout::STRING_FIXED_LEN..]);
+        } else {
+            let mut head = [0u8; layout::STRING_FIXED_LEN];
+            head[..8].copy_from_slice(&hash.to_le_bytes());
+            head[8..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+            self.out.reserve(record_len + layout::ALIGN);
+            self.out.extend_from_slice(&head);
+            self.out.extend_from_slice(bytes);
+            // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
+            self.out.extend_from_slice(&[0u8; layout::ALIGN]);
+        }
         self.out.truncate(offset + record_len);
         self.string_count = self.string_count.wrapping_add(1);
         StringRef(offset as u64)
@@ -454,7 +468,7 @@ impl GraphWriter {
 
     /// Starts the record of packed array `node`; its slots follow, holes being [`Slot::Undef`].
     /// `capacity` is the expected slot count (a hint).
-    #[inline]
+    #[inline(always)]
     pub fn begin_packed_array(
         &mut self,
         node: NodeId,
@@ -467,13 +481,13 @@ impl GraphWriter {
 
     /// Starts the record of hash array `node`; key and value slots follow in turn, keys being
     /// [`Slot::Int`] or [`Slot::String`]. `capacity` is the expected entry count (a hint).
-    #[inline]
+    #[inline(always)]
     pub fn begin_hash_array(&mut self, node: NodeId, next_free_index: i64, capacity: usize) -> Result<(), EncodeError> {
         // Entry count (patched by `end`), next free index, reserved.
         self.begin_array(node, RecordKind::HashArray, next_free_index, capacity * layout::HASH_ENTRY_LEN)
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_array(
         &mut self,
         node: NodeId,
@@ -481,9 +495,11 @@ impl GraphWriter {
         next_free_index: i64,
         slots_len: usize,
     ) -> Result<(), EncodeError> {
-        self.begin(node, kind, 0, 0, layout::ARRAY_FIXED_LEN + slots_len)?;
-        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN - 8];
-        fixed[8..16].copy_from_slice(&next_free_index.to_le_bytes());
+        self.begin(node, kind, layout::ARRAY_FIXED_LEN + slots_len)?;
+        // The record header and the fixed part in one copy; the counts are patched by `end`.
+        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN];
+        fixed[0] = kind as u8;
+        fixed[16..24].copy_from_slice(&next_free_index.to_le_bytes());
         self.current.extend_from_slice(&fixed);
         Ok(())
     }
@@ -503,7 +519,8 @@ impl GraphWriter {
             return Err(EncodeError::Misuse("an __unserialize object has no properties"));
         }
         let capacity = layout::OBJECT_FIXED_LEN + (shape.declared as usize + 1) * layout::SLOT_LEN;
-        self.begin(node, RecordKind::Object, state, shape.declared, capacity)?;
+        self.begin(node, RecordKind::Object, capacity)?;
+        record_header(&mut self.current, RecordKind::Object, 0, state, shape.declared);
         self.hooks |= matches!(restore, ObjectRestore::PropertiesThenWakeup | ObjectRestore::Unserialize);
         // The shape pointer, then the dynamic property count (patched by `end`).
         self.fixups[OBJECTS].push(self.current.len() as u32);
@@ -600,18 +617,14 @@ impl GraphWriter {
 
     /// Starts the record of reference `node`; its one value slot follows.
     pub fn begin_reference(&mut self, node: NodeId) -> Result<(), EncodeError> {
-        self.begin(node, RecordKind::Reference, 0, 0, layout::REFERENCE_LEN)
+        self.begin(node, RecordKind::Reference, layout::REFERENCE_LEN)?;
+        record_header(&mut self.current, RecordKind::Reference, 0, 0, 0);
+        Ok(())
     }
 
-    #[inline]
-    fn begin(
-        &mut self,
-        node: NodeId,
-        kind: RecordKind,
-        sub: u8,
-        count: u32,
-        capacity: usize,
-    ) -> Result<(), EncodeError> {
+    /// Opens the record of `node` with room for `capacity` bytes; the caller writes its header.
+    #[inline(always)]
+    fn begin(&mut self, node: NodeId, kind: RecordKind, capacity: usize) -> Result<(), EncodeError> {
         let section = match kind {
             RecordKind::PackedArray | RecordKind::HashArray => ARRAYS,
             RecordKind::Object => OBJECTS,
@@ -636,7 +649,6 @@ impl GraphWriter {
         self.unnamed_first |= entry.in_degree == 0;
         self.record_count = self.record_count.wrapping_add(1);
         self.current.reserve(capacity);
-        record_header(&mut self.current, kind, 0, sub, count);
         self.open = Some(Open {
             node: node.0,
             kind,
@@ -669,6 +681,26 @@ impl GraphWriter {
                 self.put(tag, payload);
             }
         }
+    }
+
+    /// Writes a key slot then a value slot of the open record: what [`Self::slot`] twice writes, with one
+    /// capacity check when neither names a record (a hash array's common entry).
+    #[inline(always)]
+    pub fn entry(&mut self, key: Slot, value: Slot) {
+        if matches!(key, Slot::Node(_) | Slot::EnumCase(_)) || matches!(value, Slot::Node(_) | Slot::EnumCase(_)) {
+            self.slot(key);
+            self.slot(value);
+            return;
+        }
+        let Some(open) = &mut self.open else {
+            self.stray_slot = true;
+            return;
+        };
+        let (key_tag, key) = scalar_slot(key);
+        let (value_tag, value) = scalar_slot(value);
+        open.slots += 2;
+        open.undefs += u64::from(key_tag == tag::UNDEF) + u64::from(value_tag == tag::UNDEF);
+        put_entry(&mut self.current, key_tag, key, value_tag, value);
     }
 
     #[inline(always)]
@@ -762,14 +794,15 @@ impl GraphWriter {
     }
 
     /// Ends the open record.
-    #[inline]
+    #[inline(always)]
     pub fn end(&mut self) -> Result<(), EncodeError> {
-        let Some(open) = self.open.take() else {
+        // Read in place, the fields each kind needs, not copied out whole.
+        let Some(open) = &self.open else {
             return Err(EncodeError::Misuse("no record is open"));
         };
-        let mut patch = |at: usize, value: u64| {
-            self.current[open.start + at..open.start + at + 8].copy_from_slice(&value.to_le_bytes())
-        };
+        let current = &mut self.current;
+        let mut patch =
+            |at: usize, value: u64| current[open.start + at..open.start + at + 8].copy_from_slice(&value.to_le_bytes());
         let well_formed = match open.kind {
             RecordKind::PackedArray => {
                 patch(8, open.slots);
@@ -794,9 +827,11 @@ impl GraphWriter {
             }
             _ => open.slots == 1 && open.undefs == 0,
         };
-        self.nodes[open.node as usize].edges.1 = self.edges.len() as u32;
-        if open.section != ARRAYS {
-            self.sections[open.section] = std::mem::replace(&mut self.current, std::mem::take(&mut self.parked));
+        let (node, section) = (open.node, open.section);
+        self.open = None;
+        self.nodes[node as usize].edges.1 = self.edges.len() as u32;
+        if section != ARRAYS {
+            self.sections[section] = std::mem::replace(&mut self.current, std::mem::take(&mut self.parked));
         }
         if well_formed {
             Ok(())
@@ -845,15 +880,24 @@ impl GraphWriter {
         // `origin[k]`: where index 0 of section `k`'s buffer lands in the output (the header's is 0).
         let head_len = self.out.len();
         let gap = self.gap;
-        let arrays_only = [SHAPES, ENUM_CASES, OBJECTS, REFERENCES].iter().all(|&k| self.sections[k].is_empty());
+        // What goes before the array section (header, strings, shapes, enum cases) and what after it.
+        let before_arrays = head_len + self.sections[SHAPES].len() + self.sections[ENUM_CASES].len();
+        let after_arrays = self.sections[OBJECTS].len() + self.sections[REFERENCES].len();
+        let arrays_len = self.sections[ARRAYS].len() - gap;
+        // In place, the header and strings are copied instead of the array records: worth it unless
+        // records other than arrays follow and the strings outweigh the arrays.
+        let in_place_pays = after_arrays == 0 || head_len <= arrays_len;
         let mut origin = [0isize; SECTIONS + 1];
-        let output = if arrays_only && head_len <= gap {
+        let output = if before_arrays == head_len && after_arrays == 0 && head_len <= gap {
+            // Arrays only (the common case): the header and strings into the room, nothing appended.
             let start = gap - head_len;
             self.sections[ARRAYS][start..gap].copy_from_slice(&self.out);
             origin[ARRAYS] = -(start as isize);
             Output::Arrays(start)
+        } else if in_place_pays && before_arrays <= gap {
+            self.around_arrays(&mut origin)
         } else {
-            self.append_sections(arrays_only, &mut origin)
+            self.append_sections(in_place_pays, &mut origin)
         };
         let out = match output {
             Output::Out => &mut self.out[..],
@@ -930,15 +974,37 @@ impl GraphWriter {
         }
     }
 
+    /// Completes the output in the array section's buffer (`origin[k]`: where index 0 of section `k`'s
+    /// buffer lands): the header, strings, shapes and enum cases copied into the room kept before the
+    /// array records, which stay in place, and the object and reference sections appended after them.
+    #[inline(never)]
+    fn around_arrays(&mut self, origin: &mut [isize; SECTIONS + 1]) -> Output {
+        let [shapes, enum_cases, arrays, objects, references] = &mut self.sections;
+        let start = self.gap - (self.out.len() + shapes.len() + enum_cases.len());
+        let mut at = start;
+        for (index, part) in [(HEAD, &self.out), (SHAPES, &*shapes), (ENUM_CASES, &*enum_cases)] {
+            arrays[at..at + part.len()].copy_from_slice(part);
+            origin[index] = (at - start) as isize;
+            at += part.len();
+        }
+        origin[ARRAYS] = -(start as isize);
+        origin[OBJECTS] = (arrays.len() - start) as isize;
+        arrays.extend_from_slice(objects);
+        origin[REFERENCES] = (arrays.len() - start) as isize;
+        arrays.extend_from_slice(references);
+        Output::Arrays(start)
+    }
+
     /// Appends the sections to `out` after the header and strings (`origin[k]`: where index 0 of
     /// section `k`'s buffer lands), skipping the room kept before the array section; that room grows
-    /// for the next value when `arrays_only` (the header and strings did not fit it).
+    /// for the next value when `grow` (what goes before the array records did not fit it).
     #[inline(never)]
-    fn append_sections(&mut self, arrays_only: bool, origin: &mut [isize; SECTIONS + 1]) -> Output {
+    fn append_sections(&mut self, grow: bool, origin: &mut [isize; SECTIONS + 1]) -> Output {
         let head_len = self.out.len();
         let gap = self.gap;
-        if arrays_only {
-            self.gap = (head_len + head_len / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
+        if grow {
+            let before_arrays = head_len + self.sections[SHAPES].len() + self.sections[ENUM_CASES].len();
+            self.gap = (before_arrays + before_arrays / 2).next_multiple_of(layout::ALIGN).min(MAX_GAP);
         }
         let mut at = head_len;
         for (index, section) in self.sections.iter().enumerate() {
@@ -1110,6 +1176,20 @@ impl<'w> FlatArray<'w> {
         put_slot(&mut self.writer.current, tag, payload);
     }
 
+    /// [`Self::slot`] for a hash array's key then its value, in one copy.
+    #[inline(always)]
+    pub fn entry(&mut self, key: Slot, value: Slot) {
+        if matches!(key, Slot::Node(_) | Slot::EnumCase(_)) || matches!(value, Slot::Node(_) | Slot::EnumCase(_)) {
+            self.writer.stray_slot = true;
+            return;
+        }
+        let (key_tag, key) = scalar_slot(key);
+        let (value_tag, value) = scalar_slot(value);
+        self.slots += 2;
+        self.undefs += u64::from(key_tag == tag::UNDEF) + u64::from(value_tag == tag::UNDEF);
+        put_entry(&mut self.writer.current, key_tag, key, value_tag, value);
+    }
+
     /// Completes the encoding (as [`GraphWriter::end`] then [`GraphWriter::finish`] would) and returns
     /// it. `None` when a slot named a record, a hash array's slots were not key and value pairs, or the
     /// header and strings outgrew the room before the array section: the caller then encodes the value
@@ -1221,12 +1301,24 @@ fn scalar_slot(slot: Slot) -> (u8, u64) {
     }
 }
 
+/// Appends a slot: its tag byte then 7 zero bytes (one 8-byte word), then its payload.
 #[inline(always)]
 fn put_slot(out: &mut Vec<u8>, tag: u8, payload: u64) {
     let mut slot = [0u8; layout::SLOT_LEN];
-    slot[0] = tag;
+    slot[..8].copy_from_slice(&u64::from(tag).to_le_bytes());
     slot[8..].copy_from_slice(&payload.to_le_bytes());
     out.extend_from_slice(&slot);
+}
+
+/// Appends two slots in one copy.
+#[inline(always)]
+fn put_entry(out: &mut Vec<u8>, key_tag: u8, key: u64, value_tag: u8, value: u64) {
+    let mut entry = [0u8; 2 * layout::SLOT_LEN];
+    entry[..8].copy_from_slice(&u64::from(key_tag).to_le_bytes());
+    entry[8..16].copy_from_slice(&key.to_le_bytes());
+    entry[16..24].copy_from_slice(&u64::from(value_tag).to_le_bytes());
+    entry[24..].copy_from_slice(&value.to_le_bytes());
+    out.extend_from_slice(&entry);
 }
 
 #[inline(always)]
@@ -1234,6 +1326,33 @@ fn record_header(out: &mut Vec<u8>, kind: RecordKind, flags: u8, sub: u8, count:
     let mut header = [kind as u8, flags, sub, 0, 0, 0, 0, 0];
     header[4..].copy_from_slice(&count.to_le_bytes());
     out.extend_from_slice(&header);
+}
+
+/// The longest string [`GraphWriter::write_string`] writes over a fixed number of appended zeros, and
+/// that number: the record of such a string, padding included, fits it.
+const SHORT_STRING: usize = 32;
+const SHORT_RECORD: usize = layout::STRING_FIXED_LEN + SHORT_STRING + layout::ALIGN;
+
+/// Copies `bytes`, at most [`SHORT_STRING`] long, to the start of `to`, with at most two overlapping
+/// copies of one fixed width (the first and the last `width` bytes) instead of a sized copy.
+#[inline(always)]
+fn copy_short(bytes: &[u8], to: &mut [u8]) {
+    let len = bytes.len();
+    if len >= 16 {
+        to[..16].copy_from_slice(&bytes[..16]);
+        to[len - 16..len].copy_from_slice(&bytes[len - 16..]);
+    } else if len >= 8 {
+        to[..8].copy_from_slice(&bytes[..8]);
+        to[len - 8..len].copy_from_slice(&bytes[len - 8..]);
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&bytes[..4]);
+        to[len - 4..len].copy_from_slice(&bytes[len - 4..]);
+    } else if len > 0 {
+        // 1 to 3 bytes: the first, the middle and the last cover them.
+        to[0] = bytes[0];
+        to[len / 2] = bytes[len / 2];
+        to[len - 1] = bytes[len - 1];
+    }
 }
 
 /// Gives back a buffer that grew past [`KEEP_BYTES`].
@@ -1339,6 +1458,7 @@ impl StringIndex {
     }
 
     /// Files a new string in `vacant`, the entry [`Self::find`] returned; keeps the table at most half full.
+    #[inline(always)]
     fn insert(&mut self, vacant: usize, offset: u64, hash: u64, identity: usize, lasting: bool) {
         let identity_epoch = if lasting { LASTING } else { self.identity_epoch };
         self.entries[vacant] = StringEntry { hash, identity, offset, generation: self.generation, identity_epoch };
@@ -1357,6 +1477,8 @@ impl StringIndex {
         self.entries[index] = entry;
     }
 
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let capacity = (self.entries.len() * 2).max(Self::MIN_CAPACITY);
         let old = std::mem::replace(&mut self.entries, vec![StringEntry::default(); capacity]);
@@ -1442,7 +1564,14 @@ mod tests {
     }
 
     /// The array written the general way: node, root, record, end, finish.
-    fn write_general(writer: &mut GraphWriter, packed: bool, next: i64, elements: &[FlatElement]) -> Vec<u8> {
+    /// `entries`: a hash array's key and value are written with one [`GraphWriter::entry`] call.
+    fn write_general(
+        writer: &mut GraphWriter,
+        packed: bool,
+        next: i64,
+        elements: &[FlatElement],
+        entries: bool,
+    ) -> Vec<u8> {
         writer.reset();
         let root = writer.node(NodeKind::Array);
         writer.root(Slot::Node(root)).unwrap();
@@ -1452,12 +1581,16 @@ mod tests {
             writer.begin_hash_array(root, next, elements.len()).unwrap();
         }
         for (key, value) in elements {
-            if !packed {
-                let key = flat_key(key, |k| text(writer, k));
-                writer.slot(key);
-            }
+            let key = (!packed).then(|| flat_key(key, |k| text(writer, k)));
             let value = flat_value(value, |t| text(writer, t));
-            writer.slot(value);
+            match key {
+                Some(key) if entries => writer.entry(key, value),
+                Some(key) => {
+                    writer.slot(key);
+                    writer.slot(value);
+                }
+                None => writer.slot(value),
+            }
         }
         writer.end().unwrap();
         writer.finish(StoreTier::SharedGraph).unwrap().to_vec()
@@ -1469,18 +1602,18 @@ mod tests {
         let string =
             |flat: &mut FlatArray<'_>, t: &str| flat.string_as(t.as_bytes(), zend_string_hash(t.as_bytes()), 0, false);
         for (key, value) in elements {
-            if !packed {
-                let key = match key {
-                    Ok(i) => Slot::Int(*i),
-                    Err(k) => Slot::String(string(&mut flat, k)),
-                };
-                flat.slot(key);
-            }
+            let key = (!packed).then(|| match key {
+                Ok(i) => Slot::Int(*i),
+                Err(k) => Slot::String(string(&mut flat, k)),
+            });
             let value = match value {
                 Some(FlatValue::Text(t)) => Slot::String(string(&mut flat, t)),
                 other => flat_value(other, |_| unreachable!()),
             };
-            flat.slot(value);
+            match key {
+                Some(key) => flat.entry(key, value),
+                None => flat.slot(value),
+            }
         }
         flat.finish().map(<[u8]>::to_vec)
     }
@@ -1514,12 +1647,40 @@ mod tests {
             if before {
                 write_list(&mut writer, 5000, true);
             }
-            let general = write_general(&mut GraphWriter::new(), packed, next, &elements);
+            let general = write_general(&mut GraphWriter::new(), packed, next, &elements, false);
             let flat = write_flat(&mut writer, packed, next, &elements).unwrap();
             prop_assert_eq!(&flat, &general);
+            prop_assert_eq!(write_general(&mut writer, packed, next, &elements, true), general);
             prop_assert!(decode(&flat).is_ok());
             // And the writer goes on to write general encodings as a fresh one does.
             prop_assert_eq!(write_sample(&mut writer), write_sample(&mut GraphWriter::new()));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_string_record_holds_hash_length_bytes_and_zero_padding(
+            strings in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..80), 1..12),
+            before in any::<bool>(),
+        ) {
+            let mut writer = GraphWriter::new();
+            if before {
+                write_list(&mut writer, 5000, true);
+            }
+            writer.reset();
+            let mut expected = writer.out.clone();
+            for (n, bytes) in strings.iter().enumerate() {
+                // A distinct hash for each: distinct records, whatever the bytes.
+                let hash = n as u64 + 1;
+                let StringRef(offset) = writer.string(bytes, hash, 0);
+                prop_assert_eq!(offset as usize, expected.len());
+                expected.extend_from_slice(&hash.to_le_bytes());
+                expected.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+                expected.extend_from_slice(bytes);
+                expected.push(0);
+                expected.resize(expected.len().next_multiple_of(layout::ALIGN), 0);
+            }
+            prop_assert_eq!(&writer.out, &expected);
         }
     }
 
@@ -1578,6 +1739,52 @@ mod tests {
         for bytes in [copied, with_object] {
             decode(&bytes).unwrap();
         }
+    }
+
+    /// `[object, &reference, &reference, Suit::Hearts, 0, 1, …, 19]`; `gap`: the room kept before the
+    /// array section is set to this first.
+    fn write_mixed(writer: &mut GraphWriter, gap: Option<usize>) -> Vec<u8> {
+        if let Some(gap) = gap {
+            writer.gap = gap;
+        }
+        writer.reset();
+        let list = writer.node(NodeKind::Array);
+        let object = writer.node(NodeKind::Object);
+        let reference = writer.node(NodeKind::Reference);
+        writer.root(Slot::Node(list)).unwrap();
+        writer.begin_packed_array(list, 24, 24).unwrap();
+        writer.slot(Slot::Node(object));
+        writer.slot(Slot::Node(reference));
+        writer.slot(Slot::Node(reference));
+        let (class, case) = (text(writer, "Suit"), text(writer, "Hearts"));
+        let case = writer.enum_case(class, case);
+        writer.slot(Slot::EnumCase(case));
+        for i in 0..20 {
+            writer.slot(Slot::Int(i));
+        }
+        writer.end().unwrap();
+        let class = text(writer, "stdClass");
+        let shape = writer.shape(class, &[]);
+        writer.begin_object(object, shape, ObjectRestore::Properties).unwrap();
+        writer.end().unwrap();
+        writer.begin_reference(reference).unwrap();
+        writer.slot(Slot::Int(7));
+        writer.end().unwrap();
+        writer.finish(StoreTier::OPcacheSerialized).unwrap().to_vec()
+    }
+
+    #[test]
+    fn a_value_with_other_records_finished_around_its_arrays_is_the_bytes_of_the_copied_one() {
+        let mut writer = GraphWriter::new();
+        let around = write_mixed(&mut writer, None);
+        assert!(matches!(writer.complete, Some(Output::Arrays(_))));
+        // No room before the array section: every section copied after the header and strings.
+        let mut copying = GraphWriter::new();
+        let copied = write_mixed(&mut copying, Some(layout::ALIGN));
+        assert!(matches!(copying.complete, Some(Output::Out)));
+        assert_eq!(around, copied);
+        assert_eq!(write_mixed(&mut writer, None), copied);
+        decode(&around).unwrap();
     }
 
     #[test]

@@ -294,8 +294,7 @@ impl Walk {
                         Slot::String(flat_string(&mut flat, bucket.key, &mut string_bytes))
                     };
                     let Some(slot) = flat_value(&mut flat, z, &mut string_bytes) else { return false };
-                    flat.slot(key);
-                    flat.slot(slot);
+                    flat.entry(key, slot);
                 }
             }
             string_bytes <= MAX_STRING_BYTES && flat.finish().is_some()
@@ -587,27 +586,34 @@ impl Walk {
         }
     }
 
+    /// Inlined into the walk's loop but for a shared array met for the first time or after another one.
+    ///
     /// # Safety
     /// `ht` must be a live array reachable from the root.
+    #[inline(always)]
     unsafe fn array_slot(&mut self, ht: *mut HashTable) -> Slot {
         // SAFETY: caller guarantees a live array.
-        let shared = unsafe { (*ht).gc.refcount } > 1;
-        if shared {
-            if let Some((last, id)) = self.last_shared {
-                if last == ht {
-                    return Slot::Node(id);
-                }
-            }
-            if let Some(&id) = self.arrays.get(&ht) {
-                self.last_shared = Some((ht, id));
-                return Slot::Node(id);
-            }
+        if unsafe { (*ht).gc.refcount } > 1 {
+            return match self.last_shared {
+                Some((last, id)) if last == ht => Slot::Node(id),
+                _ => self.shared_array_slot(ht),
+            };
         }
         let id = self.writer.node(NodeKind::Array);
-        if shared {
-            self.arrays.insert(ht, id);
+        self.tasks.push(Task::Array(id, ht));
+        Slot::Node(id)
+    }
+
+    /// [`Self::array_slot`] of an array with more than one holder, other than the one met last.
+    #[inline(never)]
+    fn shared_array_slot(&mut self, ht: *mut HashTable) -> Slot {
+        if let Some(&id) = self.arrays.get(&ht) {
             self.last_shared = Some((ht, id));
+            return Slot::Node(id);
         }
+        let id = self.writer.node(NodeKind::Array);
+        self.arrays.insert(ht, id);
+        self.last_shared = Some((ht, id));
         self.tasks.push(Task::Array(id, ht));
         Slot::Node(id)
     }
@@ -735,9 +741,8 @@ impl Walk {
                         _ => {}
                     }
                     let key = self.key_slot(bucket);
-                    self.writer.slot(key);
                     let value = self.slot(z)?;
-                    self.writer.slot(value);
+                    self.writer.entry(key, value);
                 }
             }
             self.writer.end()?;
