@@ -21,15 +21,16 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use ext_php_rs::ffi::zval;
+use ext_php_rs::ffi::{self, zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
 use crate::prototype;
 use crate::request;
 use crate::runtime::Tier;
+use crate::zend;
 use crate::zval_out::{self, DecodeError, RequestMemo};
-use crate::zvals::Ready;
+use crate::zvals::{self, Ready};
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
@@ -58,11 +59,18 @@ pub enum Lookup {
     Hit(Rc<Local>),
     /// Not known since the last change: ask the shared index.
     Unknown,
+    /// A live entry `has()` found (`Backend::contains_until`), with its expiry (0: none): no local copy,
+    /// so it answers presence tests only; a fetch asks the index.
+    Present(u64),
 }
 
 struct Slot {
     epoch: u64,
     outcome: Lookup,
+    /// Whether the key passes the argument checks of a key (§4.2) but the loaded-class test, and that
+    /// test is one class-table lookup of the key's own string (`args::key_is_plain`): worked out once
+    /// by [`fetch_many_hot`]. The key's bytes never change, so it is kept when the slot is updated.
+    plain: Option<bool>,
 }
 
 /// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline).
@@ -155,21 +163,42 @@ impl BackendCache {
         now: &mut Option<u64>,
     ) -> Option<&Lookup> {
         let slot = self.slots.get_mut(key)?;
-        if slot.epoch != epoch {
-            let (Some(backend), Lookup::Hit(local)) = (revalidate, &slot.outcome) else {
+        let outcome = slot.known(revalidate, key, epoch, now)?;
+        match outcome {
+            Lookup::Hit(_) => self.hits += count,
+            _ => self.misses += count,
+        }
+        Some(outcome)
+    }
+}
+
+impl Slot {
+    /// [`BackendCache::known`] of this slot (the one of `key`), counting nothing: a hit or a miss, or
+    /// for a presence test (no `revalidate`) a present entry not expired.
+    fn known(
+        &mut self,
+        revalidate: Option<&Backend>,
+        key: &[u8],
+        epoch: u64,
+        now: &mut Option<u64>,
+    ) -> Option<&Lookup> {
+        if self.epoch != epoch {
+            let (Some(backend), Lookup::Hit(local)) = (revalidate, &self.outcome) else {
                 return None;
             };
             if !still_stored(backend, key, local.version, local.expires_ms) {
                 return None;
             }
-            slot.epoch = epoch;
+            self.epoch = epoch;
         }
-        match &slot.outcome {
-            Lookup::Miss => self.misses += count,
-            Lookup::Hit(local) if !expired_at(local, now) => self.hits += count,
+        match &self.outcome {
+            Lookup::Miss => {}
+            Lookup::Hit(local) if !expired_at(local, now) => {}
+            Lookup::Present(expires_ms)
+                if revalidate.is_none() && (*expires_ms == 0 || *now.get_or_insert_with(now_ms) < *expires_ms) => {}
             _ => return None,
         }
-        Some(&slot.outcome)
+        Some(&self.outcome)
     }
 }
 
@@ -587,6 +616,88 @@ pub unsafe fn fetch_ready_many<'k>(
     pending
 }
 
+/// The repeated `getMultiple()` of keys this thread knows, without defaults: one pass over the
+/// argument `keys` that checks each key, gives it its place in `result` and writes its value there, in
+/// one borrow of the lookup cache (one epoch read, the clock read at most once). Answers when every key
+/// is a string that is no integer key, whose argument checks but the loaded-class test the lookup cache
+/// has worked out (`plain`, once per key), that names no loaded class (`class_loaded`, run on every
+/// call), and that is a known miss (null) or a hit whose value needs no work per fetch
+/// (`Blueprint::ready_root`). A repeated key keeps its first place. True: `result` is filled and the
+/// hits and misses are counted. False, with nothing counted: the full path must run (it reports every
+/// error), and `result`, partly filled, must be discarded.
+///
+/// # Safety
+/// `keys` must be the live argument array, not modified during the call; `result` a writable array of
+/// this request that was empty and is sized for every key (its slots do not move); `class_loaded`
+/// must not run userland code.
+pub unsafe fn fetch_many_hot(
+    tier: Tier,
+    backend: &Backend,
+    keys: *mut HashTable,
+    result: *mut HashTable,
+    plain: impl Fn(&[u8]) -> bool,
+    class_loaded: impl Fn(*mut zend_string) -> bool,
+) -> bool {
+    let epoch = backend.epoch();
+    let mut now = None;
+    let (mut hits, mut misses) = (0, 0);
+    let answered = CACHE.with(|c| {
+        let Ok(mut c) = c.try_borrow_mut() else {
+            return false;
+        };
+        let cache = c.backend(tier, backend);
+        // The slots' initial value: null, which owns nothing.
+        let mut null = zval::new();
+        // SAFETY: as the caller guarantees; elements of a live array are live zvals.
+        for (_, element) in unsafe { zvals::entries(keys) } {
+            // SAFETY: `element` is a live zval; a string's bytes live as long as the argument.
+            let (s, key) = unsafe {
+                let z = zend::deref(element);
+                if zend::type_of(z) != IS_STRING {
+                    return false;
+                }
+                ((*z).value.str_, zend::str_bytes(z))
+            };
+            // An empty key (an error) or one PHP may read as an integer takes the full path.
+            if key.first().is_none_or(|b| b.is_ascii_digit() || *b == b'-') {
+                return false;
+            }
+            let Some(slot) = cache.slots.get_mut(key) else {
+                return false;
+            };
+            if !*slot.plain.get_or_insert_with(|| plain(key)) || class_loaded(s) {
+                return false;
+            }
+            // SAFETY: `result` is writable and sized for every key; `s` is a live string (the table adds
+            // its own reference); null needs no release.
+            let place = unsafe { ffi::zend_hash_add(result, s, &raw mut null) };
+            if place.is_null() {
+                // A repeated key: its first place has (or will have) the value.
+                continue;
+            }
+            match slot.known(Some(backend), key, epoch, &mut now) {
+                Some(Lookup::Miss) => misses += 1,
+                Some(Lookup::Hit(local)) => {
+                    let LocalValue::Built(blueprint) = &local.value else {
+                        return false;
+                    };
+                    let Some(ready) = blueprint.ready_root() else {
+                        return false;
+                    };
+                    // SAFETY: `place` is this key's slot in `result`, holding null (nothing to release).
+                    unsafe { std::ptr::write(place, ready.to_zval()) };
+                    hits += 1;
+                }
+                _ => return false,
+            }
+        }
+        cache.hits += hits;
+        cache.misses += misses;
+        true
+    });
+    answered
+}
+
 /// The lookup-cache outcome of `key` (`Unknown` where the shared index must be asked), counting `count`
 /// for a known hit or miss.
 fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
@@ -596,23 +707,58 @@ fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
     })
 }
 
-/// `has()`: whether `key` has a live entry. The lookup cache answers while it knows (a hit not expired,
-/// or a miss, at the current epoch); otherwise a walk of the index does (`Backend::contains`), and a
-/// miss is remembered. A presence test is not a use: it counts no hit or miss and marks nothing
-/// recently used (`apcu_exists()` does neither).
+/// `has()`: whether `key` has a live entry. The lookup cache answers while it knows (a hit or a present
+/// entry not expired, or a miss, at the current epoch); otherwise a walk of the index does
+/// (`Backend::contains_until`), and its answer is remembered at the epoch read before it: a miss, or a
+/// present entry with its expiry (unless the key's slot holds a local copy, which a later fetch can
+/// still revalidate). A presence test is not a use: it counts no hit or miss and marks nothing recently
+/// used (`apcu_exists()` does neither).
 pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
     let epoch = backend.epoch();
     let known = CACHE.with_borrow_mut(|c| {
-        c.backend(tier, backend).known(None, key, epoch, 0, &mut None).map(|outcome| matches!(outcome, Lookup::Hit(_)))
+        let cache = c.backend(tier, backend);
+        let known = cache.known(None, key, epoch, 0, &mut None).map(|outcome| !matches!(outcome, Lookup::Miss));
+        let holds_copy = matches!(cache.slots.get(key), Some(Slot { outcome: Lookup::Hit(_), .. }));
+        (known, holds_copy)
     });
+    let (known, holds_copy) = known;
     if let Some(present) = known {
         return present;
     }
-    let present = backend.contains(key);
-    if !present {
-        remember(tier, backend, key, epoch, Lookup::Miss, 0);
+    match backend.contains_until(key) {
+        None => {
+            remember(tier, backend, key, epoch, Lookup::Miss, 0);
+            false
+        }
+        Some(expires_ms) => {
+            if !holds_copy {
+                remember(tier, backend, key, epoch, Lookup::Present(expires_ms), 0);
+            }
+            true
+        }
     }
-    present
+}
+
+/// [`presence`] of a key the lookup cache answers for at the current epoch, for `has()`'s repeated
+/// test (`cache_ops::has_hot`): no argument conversion, and no key checks but the loaded-class test
+/// once the lookup cache knows the key passes them (`plain`, as in [`fetch_many_hot`]). `None` where
+/// the full path must run: a key the cache does not know, or one that fails or skips a check.
+pub fn presence_known(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    plain: impl FnOnce(&[u8]) -> bool,
+    class_loaded: impl FnOnce() -> bool,
+) -> Option<bool> {
+    let epoch = backend.epoch();
+    CACHE.with(|c| {
+        let mut c = c.try_borrow_mut().ok()?;
+        let slot = c.backend(tier, backend).slots.get_mut(key)?;
+        if !*slot.plain.get_or_insert_with(|| plain(key)) || class_loaded() {
+            return None;
+        }
+        slot.known(None, key, epoch, &mut None).map(|outcome| !matches!(outcome, Lookup::Miss))
+    })
 }
 
 /// Finishes a fetch from its lookup outcome. `count` is what one hit or miss adds to the counters
@@ -628,7 +774,7 @@ pub fn fetch_looked_up(
     let local = match looked {
         Lookup::Miss => return Ok(Fetched::Miss),
         Lookup::Hit(local) => local,
-        Lookup::Unknown => match index(tier, backend, key, count)? {
+        Lookup::Unknown | Lookup::Present(_) => match index(tier, backend, key, count)? {
             Some(local) => local,
             None => return Ok(Fetched::Miss),
         },
@@ -698,10 +844,9 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
         cache.live_bytes += added;
         // A key already present keeps its allocation (re-validations after another key's change are the
         // common case).
-        let slot = Slot { epoch, outcome };
         let old = match cache.slots.get_mut(key) {
-            Some(present) => Some(std::mem::replace(present, slot)),
-            None => cache.slots.insert(key.to_vec(), slot),
+            Some(present) => Some(std::mem::replace(present, Slot { epoch, outcome, plain: present.plain })),
+            None => cache.slots.insert(key.to_vec(), Slot { epoch, outcome, plain: None }),
         };
         if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
