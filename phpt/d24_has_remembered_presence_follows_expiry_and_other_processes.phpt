@@ -1,5 +1,5 @@
 --TEST--
-D24 has() of a key stored by another process and never fetched here remembers that the entry is present: the answer turns false when the entry's TTL ends with no change anywhere, and follows other processes' deletes, replacements with a TTL and clear(); a fetch after such has() calls reads the current value. The repeated has() and getMultiple() of known keys still reject a key that became a loaded class name (§4.2, §5.3, §5.6, §7.4, §8)
+D24 has() of a key stored by another process and never fetched here remembers that the entry is present: the answer turns false when the entry's TTL ends with no change anywhere, and follows other processes' deletes, replacements with a TTL and clear(); a fetch after such has() calls reads the current value. The repeated has() and getMultiple() of known keys still reject a key that became a loaded class name; a result of many keys finds each of its keys and no other (§4.2, §5.3, §5.6, §7.4, §8)
 --EXTENSIONS--
 static_cache
 --SKIPIF--
@@ -40,6 +40,20 @@ foreach ([fn() => V::has('hmclass'), fn() => V::getMultiple(['hmother', 'hmclass
     }
 }
 var_dump(V::has('hmother'), V::getMultiple(['hmother']));
+
+echo "a result of many keys is an ordinary array: every key found, absent ones not\n";
+$keys = [];
+for ($i = 0; $i < 64; $i++) {
+    $keys[] = "many$i";
+    V::set("many$i", $i % 2 ? $i : [$i]);
+}
+V::getMultiple($keys);
+foreach ([V::getMultiple($keys), V::getMultiple(array_merge($keys, ['absent']))] as $result) {
+    $found = $absent = 0;
+    foreach ($keys as $k) { $found += isset($result[$k]) ? 1 : 0; }
+    for ($i = 0; $i < 1000; $i++) { $absent += isset($result["other$i"]) ? 1 : 0; }
+    echo count($result), " elements, $found keys found, $absent absent keys found\n";
+}
 ?>
 --EXPECT--
 stored elsewhere, only tested here
@@ -95,3 +109,6 @@ array(1) {
   ["hmother"]=>
   int(2)
 }
+a result of many keys is an ordinary array: every key found, absent ones not
+64 elements, 64 keys found, 0 absent keys found
+65 elements, 64 keys found, 0 absent keys found

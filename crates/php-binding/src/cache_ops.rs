@@ -394,7 +394,7 @@ fn fill_multiple(
             }
         }
         // SAFETY: `slot` is this key's live slot in the result (holding null, nothing to release).
-        unsafe { std::ptr::write(slot, value) };
+        unsafe { read_cache::write_element(slot, value) };
     }
     *call.ret() = result;
     Ok(())

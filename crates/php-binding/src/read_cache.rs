@@ -602,7 +602,7 @@ pub unsafe fn fetch_ready_many<'k>(
                     if let LocalValue::Built(blueprint) = &local.value {
                         if let Some(ready) = blueprint.ready_root() {
                             // SAFETY: the caller guarantees a writable slot with nothing to release.
-                            unsafe { std::ptr::write(slot, ready.to_zval()) };
+                            unsafe { write_element(slot, ready.to_zval()) };
                             continue;
                         }
                     }
@@ -614,6 +614,22 @@ pub unsafe fn fetch_ready_many<'k>(
         }
     });
     pending
+}
+
+/// `ZVAL_COPY_VALUE` of `value` into `element`, an element of a hash table: its value and type are
+/// written, its `u2` (`Z_NEXT`, the link of the bucket's hash collision chain) is kept. Writing a whole
+/// zval there would cut the chain (or loop it back to the first bucket), and later lookups of the
+/// table would miss keys or never end.
+///
+/// # Safety
+/// `element` must be a live, writable element holding nothing to release.
+pub unsafe fn write_element(element: *mut zval, value: zval) {
+    let value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: as the caller guarantees; the element takes over the value's reference.
+    unsafe {
+        (*element).value = value.value;
+        (*element).u1 = value.u1;
+    }
 }
 
 /// The repeated `getMultiple()` of keys this thread knows, without defaults: one pass over the
@@ -685,7 +701,7 @@ pub unsafe fn fetch_many_hot(
                         return false;
                     };
                     // SAFETY: `place` is this key's slot in `result`, holding null (nothing to release).
-                    unsafe { std::ptr::write(place, ready.to_zval()) };
+                    unsafe { write_element(place, ready.to_zval()) };
                     hits += 1;
                 }
                 _ => return false,
