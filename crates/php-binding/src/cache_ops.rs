@@ -449,7 +449,8 @@ fn has_hot(tier: Tier, call: &Call) -> Option<bool> {
     let zkey = call.plain_string(1)?;
     // SAFETY: the argument string lives for the call.
     let key = unsafe { zend::zstr_bytes(zkey) };
-    if attributes::addressed_unit(tier, key).is_some() {
+    // An RFC attribute key holds `::` (`addressed_unit` parses it only then).
+    if key.contains(&b':') && attributes::addressed_unit(tier, key).is_some() {
         return None;
     }
     request::with_runtime(|runtime| {

@@ -755,10 +755,33 @@ pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
     }
 }
 
+/// The last key [`presence_known`] answered for, per backend: a copy of the key (which passed the key
+/// checks but the loaded-class test), the backend instance and mutation epoch the answer holds at, the
+/// entry's expiry (0: none, or a miss) and the answer. Valid only while the epoch is unchanged, so it
+/// needs no forgetting at request end.
+#[derive(Clone, Copy)]
+struct HotPresence {
+    key: [u8; HOT_KEY_MAX],
+    /// 0: none (the empty key is never valid).
+    key_len: usize,
+    backend_id: u64,
+    epoch: u64,
+    expires_ms: u64,
+    present: bool,
+}
+
+thread_local! {
+    static HOT_PRESENCE: [Cell<HotPresence>; 2] = const {
+        let none = HotPresence { key: [0; HOT_KEY_MAX], key_len: 0, backend_id: 0, epoch: 0, expires_ms: 0, present: false };
+        [Cell::new(none), Cell::new(none)]
+    };
+}
+
 /// [`presence`] of a key the lookup cache answers for at the current epoch, for `has()`'s repeated
 /// test (`cache_ops::has_hot`): no argument conversion, and no key checks but the loaded-class test
-/// once the lookup cache knows the key passes them (`plain`, as in [`fetch_many_hot`]). `None` where
-/// the full path must run: a key the cache does not know, or one that fails or skips a check.
+/// once the lookup cache knows the key passes them (`plain`, as in [`fetch_many_hot`]). The same key
+/// tested again while nothing changed is answered by [`HotPresence`], without the lookup cache. `None`
+/// where the full path must run: a key the cache does not know, or one that fails or skips a check.
 pub fn presence_known(
     tier: Tier,
     backend: &Backend,
@@ -767,14 +790,39 @@ pub fn presence_known(
     class_loaded: impl FnOnce() -> bool,
 ) -> Option<bool> {
     let epoch = backend.epoch();
-    CACHE.with(|c| {
+    let backend_id = backend.instance_id();
+    let hot = HOT_PRESENCE.with(|hot| {
+        let hot = hot[tier.index()].get();
+        (hot.key_len == key.len()
+            && hot.key.get(..key.len()) == Some(key)
+            && hot.backend_id == backend_id
+            && hot.epoch == epoch
+            && (hot.expires_ms == 0 || now_ms() < hot.expires_ms))
+            .then_some(hot.present)
+    });
+    if let Some(present) = hot {
+        return (!class_loaded()).then_some(present);
+    }
+    let answer = CACHE.with(|c| {
         let mut c = c.try_borrow_mut().ok()?;
         let slot = c.backend(tier, backend).slots.get_mut(key)?;
         if !*slot.plain.get_or_insert_with(|| plain(key)) || class_loaded() {
             return None;
         }
-        slot.known(None, key, epoch, &mut None).map(|outcome| !matches!(outcome, Lookup::Miss))
-    })
+        match slot.known(None, key, epoch, &mut None)? {
+            Lookup::Hit(local) => Some((true, local.expires_ms)),
+            Lookup::Present(expires_ms) => Some((true, *expires_ms)),
+            _ => Some((false, 0)),
+        }
+    });
+    let (present, expires_ms) = answer?;
+    let mut copy = [0; HOT_KEY_MAX];
+    if let Some(to) = copy.get_mut(..key.len()) {
+        to.copy_from_slice(key);
+        let hot = HotPresence { key: copy, key_len: key.len(), backend_id, epoch, expires_ms, present };
+        HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
+    }
+    Some(present)
 }
 
 /// Finishes a fetch from its lookup outcome. `count` is what one hit or miss adds to the counters
