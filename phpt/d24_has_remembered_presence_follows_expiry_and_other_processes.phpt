@@ -16,7 +16,7 @@ sc_wait(sc_fork(function () { V::set('ttl', 'a', 1); V::set('kept', 'b'); V::set
 var_dump(V::has('ttl'), V::has('ttl'), V::has('kept'), V::has('kept'), V::has('gone'), V::has('short'));
 echo "deleted elsewhere, replaced elsewhere with a TTL\n";
 sc_wait(sc_fork(function () { V::delete('gone'); V::set('short', 'e', 1); }));
-var_dump(V::has('gone'), V::has('gone'), V::has('short'), V::has('short'), V::has('kept'));
+var_dump(V::has('gone'), V::has('gone'), V::has('short'), V::has('short'), V::has('kept'), V::has('ttl'), V::has('ttl'));
 echo "a fetch after has(): the current value\n";
 var_dump(V::get('short'), V::getMultiple(['kept', 'gone']));
 usleep(1200000);
@@ -66,6 +66,8 @@ bool(true)
 deleted elsewhere, replaced elsewhere with a TTL
 bool(false)
 bool(false)
+bool(true)
+bool(true)
 bool(true)
 bool(true)
 bool(true)
