@@ -21,7 +21,7 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use ext_php_rs::ffi::{self, zend_string, zval, HashTable, IS_STRING};
+use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
@@ -71,6 +71,9 @@ struct Slot {
     /// test is one class-table lookup of the key's own string (`args::key_is_plain`): worked out once
     /// by [`fetch_many_hot`]. The key's bytes never change, so it is kept when the slot is updated.
     plain: Option<bool>,
+    /// The last [`fetch_many_hot`] pass that gave the key its place in a result (see
+    /// `ThreadCache::passes`): a key met again in the same pass is a repeated key.
+    pass: u64,
 }
 
 /// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline).
@@ -214,6 +217,8 @@ struct ThreadCache {
     /// Blueprints replaced while a request might still hold their values.
     superseded: Vec<Rc<Local>>,
     superseded_bytes: usize,
+    /// [`fetch_many_hot`] passes begun by this thread (each numbers its own).
+    passes: u64,
 }
 
 thread_local! {
@@ -632,6 +637,41 @@ pub unsafe fn write_element(element: *mut zval, value: zval) {
     }
 }
 
+/// `_zend_hash_append`: adds `value` under the string key `key` as the next element of `ht`, without
+/// looking for the key first.
+///
+/// # Safety
+/// `ht` must be a writable array of this request, initialised as a hash (not packed), with room for one
+/// more element and not holding `key`; `key` a live string that is interned or writable (its hash is
+/// computed if not cached yet, and a request string gains the reference the table holds).
+unsafe fn append_element(ht: *mut HashTable, key: *mut zend_string, value: zval) {
+    /// `HASH_FLAG_STATIC_KEYS`: every key is an integer or interned string (cleared by a request one).
+    const STATIC_KEYS: u32 = 1 << 4;
+    let value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: as the caller guarantees: the element at `nNumUsed` is within the allocation and unused,
+    // and the hash slots sit in the `u32`s before `arData`, indexed by the negative `h | nTableMask`.
+    // The element takes over the value's reference.
+    unsafe {
+        if (*key).gc.u.type_info & zvals::GC_IMMUTABLE == 0 {
+            (*ht).u.flags &= !STATIC_KEYS;
+            (*key).gc.refcount += 1;
+        }
+        let h = zend::string_hash(key);
+        let idx = (*ht).nNumUsed;
+        (*ht).nNumUsed += 1;
+        let data = (*ht).__bindgen_anon_1.arData;
+        let p = data.add(idx as usize);
+        (*p).key = key;
+        (*p).h = h;
+        (*p).val.value = value.value;
+        (*p).val.u1 = value.u1;
+        let bucket_of = data.cast::<u32>().offset((h as u32 | (*ht).nTableMask) as i32 as isize);
+        (*p).val.u2.next = *bucket_of;
+        *bucket_of = idx;
+        (*ht).nNumOfElements += 1;
+    }
+}
+
 /// The repeated `getMultiple()` of keys this thread knows, without defaults: one pass over the
 /// argument `keys` that checks each key, gives it its place in `result` and writes its value there, in
 /// one borrow of the lookup cache (one epoch read, the clock read at most once). Answers when every key
@@ -661,9 +701,9 @@ pub unsafe fn fetch_many_hot(
         let Ok(mut c) = c.try_borrow_mut() else {
             return false;
         };
+        c.passes += 1;
+        let pass = c.passes;
         let cache = c.backend(tier, backend);
-        // The slots' initial value: null, which owns nothing.
-        let mut null = zval::new();
         // SAFETY: as the caller guarantees; elements of a live array are live zvals.
         for (_, element) in unsafe { zvals::entries(keys) } {
             // SAFETY: `element` is a live zval; a string's bytes live as long as the argument.
@@ -681,18 +721,18 @@ pub unsafe fn fetch_many_hot(
             let Some(slot) = cache.slots.get_mut(key) else {
                 return false;
             };
+            if slot.pass == pass {
+                // A repeated key (the same bytes have one slot): its first place has the value.
+                continue;
+            }
             if !*slot.plain.get_or_insert_with(|| plain(key)) || class_loaded(s) {
                 return false;
             }
-            // SAFETY: `result` is writable and sized for every key; `s` is a live string (the table adds
-            // its own reference); null needs no release.
-            let place = unsafe { ffi::zend_hash_add(result, s, &raw mut null) };
-            if place.is_null() {
-                // A repeated key: its first place has (or will have) the value.
-                continue;
-            }
-            match slot.known(Some(backend), key, epoch, &mut now) {
-                Some(Lookup::Miss) => misses += 1,
+            let value = match slot.known(Some(backend), key, epoch, &mut now) {
+                Some(Lookup::Miss) => {
+                    misses += 1;
+                    zval::new()
+                }
                 Some(Lookup::Hit(local)) => {
                     let LocalValue::Built(blueprint) = &local.value else {
                         return false;
@@ -700,12 +740,16 @@ pub unsafe fn fetch_many_hot(
                     let Some(ready) = blueprint.ready_root() else {
                         return false;
                     };
-                    // SAFETY: `place` is this key's slot in `result`, holding null (nothing to release).
-                    unsafe { write_element(place, ready.to_zval()) };
                     hits += 1;
+                    ready.to_zval()
                 }
                 _ => return false,
-            }
+            };
+            slot.pass = pass;
+            // SAFETY: `result` is an initialised, writable array sized for every key, which does not hold
+            // this key yet (every key given a place in this pass marked its slot); `s` is a live string,
+            // interned or writable.
+            unsafe { append_element(result, s, value) };
         }
         cache.hits += hits;
         cache.misses += misses;
@@ -909,8 +953,11 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
         // A key already present keeps its allocation (re-validations after another key's change are the
         // common case).
         let old = match cache.slots.get_mut(key) {
-            Some(present) => Some(std::mem::replace(present, Slot { epoch, outcome, plain: present.plain })),
-            None => cache.slots.insert(key.to_vec(), Slot { epoch, outcome, plain: None }),
+            Some(present) => {
+                let kept = Slot { epoch, outcome, plain: present.plain, pass: present.pass };
+                Some(std::mem::replace(present, kept))
+            }
+            None => cache.slots.insert(key.to_vec(), Slot { epoch, outcome, plain: None, pass: 0 }),
         };
         if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
