@@ -296,6 +296,9 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     let defaults = if call.num_args() >= 2 { call.nullable_array(2)? } else { None };
     // SAFETY: `array` is the live argument array.
     let count = unsafe { (*array).nNumOfElements } as usize;
+    if defaults.is_none() && get_multiple_hot(tier, call, array, count) {
+        return Ok(());
+    }
     let result = zvals::new_array(count, false);
     // SAFETY: `result` holds a fresh array owned by this function.
     let ht = unsafe { result.value.arr };
@@ -328,6 +331,31 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
         }
     })?;
     with_backend(tier, call, |backend| fill_multiple(tier, backend, call, &slots, defaults, result))
+}
+
+/// `getMultiple($keys)` of keys this thread knows, when nothing they depend on changed
+/// (`read_cache::fetch_many_hot`): one pass over the argument, no key list, and no key checks but the
+/// loaded-class test once the lookup cache knows a key passes them. False where the full
+/// [`get_multiple`] must run (it reports every error); nothing is then returned or counted.
+fn get_multiple_hot(tier: Tier, call: &Call, keys: *mut HashTable, count: usize) -> bool {
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
+            return false;
+        };
+        let result = zvals::new_array(count, false);
+        // SAFETY: `keys` is the live argument array, which nothing in the call modifies; `result` is a
+        // fresh array sized for every key; the class-table lookup runs no userland code, and its
+        // strings are the argument's own (interned, or request strings whose hash PHP may cache).
+        let answered = unsafe {
+            read_cache::fetch_many_hot(tier, backend, keys, result.value.arr, args::key_is_plain, |s| {
+                zend::class_is_loaded_plain(s)
+            })
+        };
+        if answered {
+            *call.ret() = result;
+        }
+        answered
+    })
 }
 
 /// The fetch half of `getMultiple()`: every checked key's slot in `result` gets its value (or default).
@@ -366,7 +394,7 @@ fn fill_multiple(
             }
         }
         // SAFETY: `slot` is this key's live slot in the result (holding null, nothing to release).
-        unsafe { std::ptr::write(slot, value) };
+        unsafe { read_cache::write_element(slot, value) };
     }
     *call.ret() = result;
     Ok(())
@@ -410,7 +438,35 @@ pub fn set_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     Ok(())
 }
 
+/// `has($key)` of a key the lookup cache answers for (`read_cache::presence_known`): a fetched key, a
+/// remembered miss or present entry, while nothing changed in the backend. No argument conversion, no
+/// key checks but the loaded-class test once the cache knows the key passes them. `None` where the full
+/// [`has`] must run (it reports every error); an RFC attribute key (§16.3) always takes it.
+fn has_hot(tier: Tier, call: &Call) -> Option<bool> {
+    if call.num_args() != 1 {
+        return None;
+    }
+    let zkey = call.plain_string(1)?;
+    // SAFETY: the argument string lives for the call.
+    let key = unsafe { zend::zstr_bytes(zkey) };
+    // An RFC attribute key holds `::` (`addressed_unit` parses it only then).
+    if key.contains(&b':') && attributes::addressed_unit(tier, key).is_some() {
+        return None;
+    }
+    request::with_runtime(|runtime| {
+        let backend = runtime.and_then(|rt| rt.backend(tier))?;
+        // SAFETY: the class table is this request's; `zkey` is the live argument string, looked up only
+        // once `key_is_plain` accepted its bytes; its hash is cached (interned) or may be.
+        let class_loaded = || unsafe { zend::class_is_loaded_plain(zkey) };
+        read_cache::presence_known(tier, backend, key, args::key_is_plain, class_loaded)
+    })
+}
+
 pub fn has(tier: Tier, call: &Call) -> Parsed<()> {
+    if let Some(present) = has_hot(tier, call) {
+        call.return_bool(present);
+        return Ok(());
+    }
     call.expect_args(1, 1)?;
     let key = call.string(1)?;
     call.full_key(1, key)?;

@@ -21,15 +21,16 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use ext_php_rs::ffi::zval;
+use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
 use crate::prototype;
 use crate::request;
 use crate::runtime::Tier;
+use crate::zend;
 use crate::zval_out::{self, DecodeError, RequestMemo};
-use crate::zvals::Ready;
+use crate::zvals::{self, Ready};
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
@@ -58,11 +59,21 @@ pub enum Lookup {
     Hit(Rc<Local>),
     /// Not known since the last change: ask the shared index.
     Unknown,
+    /// A live entry `has()` found (`Backend::contains_until`), with its expiry (0: none): no local copy,
+    /// so it answers presence tests only; a fetch asks the index.
+    Present(u64),
 }
 
 struct Slot {
     epoch: u64,
     outcome: Lookup,
+    /// Whether the key passes the argument checks of a key (§4.2) but the loaded-class test, and that
+    /// test is one class-table lookup of the key's own string (`args::key_is_plain`): worked out once
+    /// by [`fetch_many_hot`]. The key's bytes never change, so it is kept when the slot is updated.
+    plain: Option<bool>,
+    /// The last [`fetch_many_hot`] pass that gave the key its place in a result (see
+    /// `ThreadCache::passes`): a key met again in the same pass is a repeated key.
+    pass: u64,
 }
 
 /// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline).
@@ -155,21 +166,42 @@ impl BackendCache {
         now: &mut Option<u64>,
     ) -> Option<&Lookup> {
         let slot = self.slots.get_mut(key)?;
-        if slot.epoch != epoch {
-            let (Some(backend), Lookup::Hit(local)) = (revalidate, &slot.outcome) else {
+        let outcome = slot.known(revalidate, key, epoch, now)?;
+        match outcome {
+            Lookup::Hit(_) => self.hits += count,
+            _ => self.misses += count,
+        }
+        Some(outcome)
+    }
+}
+
+impl Slot {
+    /// [`BackendCache::known`] of this slot (the one of `key`), counting nothing: a hit or a miss, or
+    /// for a presence test (no `revalidate`) a present entry not expired.
+    fn known(
+        &mut self,
+        revalidate: Option<&Backend>,
+        key: &[u8],
+        epoch: u64,
+        now: &mut Option<u64>,
+    ) -> Option<&Lookup> {
+        if self.epoch != epoch {
+            let (Some(backend), Lookup::Hit(local)) = (revalidate, &self.outcome) else {
                 return None;
             };
             if !still_stored(backend, key, local.version, local.expires_ms) {
                 return None;
             }
-            slot.epoch = epoch;
+            self.epoch = epoch;
         }
-        match &slot.outcome {
-            Lookup::Miss => self.misses += count,
-            Lookup::Hit(local) if !expired_at(local, now) => self.hits += count,
+        match &self.outcome {
+            Lookup::Miss => {}
+            Lookup::Hit(local) if !expired_at(local, now) => {}
+            Lookup::Present(expires_ms)
+                if revalidate.is_none() && (*expires_ms == 0 || *now.get_or_insert_with(now_ms) < *expires_ms) => {}
             _ => return None,
         }
-        Some(&slot.outcome)
+        Some(&self.outcome)
     }
 }
 
@@ -185,6 +217,8 @@ struct ThreadCache {
     /// Blueprints replaced while a request might still hold their values.
     superseded: Vec<Rc<Local>>,
     superseded_bytes: usize,
+    /// [`fetch_many_hot`] passes begun by this thread (each numbers its own).
+    passes: u64,
 }
 
 thread_local! {
@@ -573,7 +607,7 @@ pub unsafe fn fetch_ready_many<'k>(
                     if let LocalValue::Built(blueprint) = &local.value {
                         if let Some(ready) = blueprint.ready_root() {
                             // SAFETY: the caller guarantees a writable slot with nothing to release.
-                            unsafe { std::ptr::write(slot, ready.to_zval()) };
+                            unsafe { write_element(slot, ready.to_zval()) };
                             continue;
                         }
                     }
@@ -587,6 +621,143 @@ pub unsafe fn fetch_ready_many<'k>(
     pending
 }
 
+/// `ZVAL_COPY_VALUE` of `value` into `element`, an element of a hash table: its value and type are
+/// written, its `u2` (`Z_NEXT`, the link of the bucket's hash collision chain) is kept. Writing a whole
+/// zval there would cut the chain (or loop it back to the first bucket), and later lookups of the
+/// table would miss keys or never end.
+///
+/// # Safety
+/// `element` must be a live, writable element holding nothing to release.
+pub unsafe fn write_element(element: *mut zval, value: zval) {
+    let value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: as the caller guarantees; the element takes over the value's reference.
+    unsafe {
+        (*element).value = value.value;
+        (*element).u1 = value.u1;
+    }
+}
+
+/// `_zend_hash_append`: adds `value` under the string key `key` as the next element of `ht`, without
+/// looking for the key first.
+///
+/// # Safety
+/// `ht` must be a writable array of this request, initialised as a hash (not packed), with room for one
+/// more element and not holding `key`; `key` a live string that is interned or writable (its hash is
+/// computed if not cached yet, and a request string gains the reference the table holds).
+unsafe fn append_element(ht: *mut HashTable, key: *mut zend_string, value: zval) {
+    /// `HASH_FLAG_STATIC_KEYS`: every key is an integer or interned string (cleared by a request one).
+    const STATIC_KEYS: u32 = 1 << 4;
+    let value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: as the caller guarantees: the element at `nNumUsed` is within the allocation and unused,
+    // and the hash slots sit in the `u32`s before `arData`, indexed by the negative `h | nTableMask`.
+    // The element takes over the value's reference.
+    unsafe {
+        if (*key).gc.u.type_info & zvals::GC_IMMUTABLE == 0 {
+            (*ht).u.flags &= !STATIC_KEYS;
+            (*key).gc.refcount += 1;
+        }
+        let h = zend::string_hash(key);
+        let idx = (*ht).nNumUsed;
+        (*ht).nNumUsed += 1;
+        let data = (*ht).__bindgen_anon_1.arData;
+        let p = data.add(idx as usize);
+        (*p).key = key;
+        (*p).h = h;
+        (*p).val.value = value.value;
+        (*p).val.u1 = value.u1;
+        let bucket_of = data.cast::<u32>().offset((h as u32 | (*ht).nTableMask) as i32 as isize);
+        (*p).val.u2.next = *bucket_of;
+        *bucket_of = idx;
+        (*ht).nNumOfElements += 1;
+    }
+}
+
+/// The repeated `getMultiple()` of keys this thread knows, without defaults: one pass over the
+/// argument `keys` that checks each key, gives it its place in `result` and writes its value there, in
+/// one borrow of the lookup cache (one epoch read, the clock read at most once). Answers when every key
+/// is a string that is no integer key, whose argument checks but the loaded-class test the lookup cache
+/// has worked out (`plain`, once per key), that names no loaded class (`class_loaded`, run on every
+/// call), and that is a known miss (null) or a hit whose value needs no work per fetch
+/// (`Blueprint::ready_root`). A repeated key keeps its first place. True: `result` is filled and the
+/// hits and misses are counted. False, with nothing counted: the full path must run (it reports every
+/// error), and `result`, partly filled, must be discarded.
+///
+/// # Safety
+/// `keys` must be the live argument array, not modified during the call; `result` a writable array of
+/// this request that was empty and is sized for every key (its slots do not move); `class_loaded`
+/// must not run userland code.
+pub unsafe fn fetch_many_hot(
+    tier: Tier,
+    backend: &Backend,
+    keys: *mut HashTable,
+    result: *mut HashTable,
+    plain: impl Fn(&[u8]) -> bool,
+    class_loaded: impl Fn(*mut zend_string) -> bool,
+) -> bool {
+    let epoch = backend.epoch();
+    let mut now = None;
+    let (mut hits, mut misses) = (0, 0);
+    let answered = CACHE.with(|c| {
+        let Ok(mut c) = c.try_borrow_mut() else {
+            return false;
+        };
+        c.passes += 1;
+        let pass = c.passes;
+        let cache = c.backend(tier, backend);
+        // SAFETY: as the caller guarantees; elements of a live array are live zvals.
+        for (_, element) in unsafe { zvals::entries(keys) } {
+            // SAFETY: `element` is a live zval; a string's bytes live as long as the argument.
+            let (s, key) = unsafe {
+                let z = zend::deref(element);
+                if zend::type_of(z) != IS_STRING {
+                    return false;
+                }
+                ((*z).value.str_, zend::str_bytes(z))
+            };
+            // An empty key (an error) or one PHP may read as an integer takes the full path.
+            if key.first().is_none_or(|b| b.is_ascii_digit() || *b == b'-') {
+                return false;
+            }
+            let Some(slot) = cache.slots.get_mut(key) else {
+                return false;
+            };
+            if slot.pass == pass {
+                // A repeated key (the same bytes have one slot): its first place has the value.
+                continue;
+            }
+            if !*slot.plain.get_or_insert_with(|| plain(key)) || class_loaded(s) {
+                return false;
+            }
+            let value = match slot.known(Some(backend), key, epoch, &mut now) {
+                Some(Lookup::Miss) => {
+                    misses += 1;
+                    zval::new()
+                }
+                Some(Lookup::Hit(local)) => {
+                    let LocalValue::Built(blueprint) = &local.value else {
+                        return false;
+                    };
+                    let Some(ready) = blueprint.ready_root() else {
+                        return false;
+                    };
+                    hits += 1;
+                    ready.to_zval()
+                }
+                _ => return false,
+            };
+            slot.pass = pass;
+            // SAFETY: `result` is an initialised, writable array sized for every key, which does not hold
+            // this key yet (every key given a place in this pass marked its slot); `s` is a live string,
+            // interned or writable.
+            unsafe { append_element(result, s, value) };
+        }
+        cache.hits += hits;
+        cache.misses += misses;
+        true
+    });
+    answered
+}
+
 /// The lookup-cache outcome of `key` (`Unknown` where the shared index must be asked), counting `count`
 /// for a known hit or miss.
 fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
@@ -596,23 +767,106 @@ fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
     })
 }
 
-/// `has()`: whether `key` has a live entry. The lookup cache answers while it knows (a hit not expired,
-/// or a miss, at the current epoch); otherwise a walk of the index does (`Backend::contains`), and a
-/// miss is remembered. A presence test is not a use: it counts no hit or miss and marks nothing
-/// recently used (`apcu_exists()` does neither).
+/// `has()`: whether `key` has a live entry. The lookup cache answers while it knows (a hit or a present
+/// entry not expired, or a miss, at the current epoch); otherwise a walk of the index does
+/// (`Backend::contains_until`), and its answer is remembered at the epoch read before it: a miss, or a
+/// present entry with its expiry (unless the key's slot holds a local copy, which a later fetch can
+/// still revalidate). A presence test is not a use: it counts no hit or miss and marks nothing recently
+/// used (`apcu_exists()` does neither).
 pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
     let epoch = backend.epoch();
     let known = CACHE.with_borrow_mut(|c| {
-        c.backend(tier, backend).known(None, key, epoch, 0, &mut None).map(|outcome| matches!(outcome, Lookup::Hit(_)))
+        let cache = c.backend(tier, backend);
+        let known = cache.known(None, key, epoch, 0, &mut None).map(|outcome| !matches!(outcome, Lookup::Miss));
+        let holds_copy = matches!(cache.slots.get(key), Some(Slot { outcome: Lookup::Hit(_), .. }));
+        (known, holds_copy)
     });
+    let (known, holds_copy) = known;
     if let Some(present) = known {
         return present;
     }
-    let present = backend.contains(key);
-    if !present {
-        remember(tier, backend, key, epoch, Lookup::Miss, 0);
+    match backend.contains_until(key) {
+        None => {
+            remember(tier, backend, key, epoch, Lookup::Miss, 0);
+            false
+        }
+        Some(expires_ms) => {
+            if !holds_copy {
+                remember(tier, backend, key, epoch, Lookup::Present(expires_ms), 0);
+            }
+            true
+        }
     }
-    present
+}
+
+/// The last key [`presence_known`] answered for, per backend: a copy of the key (which passed the key
+/// checks but the loaded-class test), the backend instance and mutation epoch the answer holds at, the
+/// entry's expiry (0: none, or a miss) and the answer. Valid only while the epoch is unchanged, so it
+/// needs no forgetting at request end.
+#[derive(Clone, Copy)]
+struct HotPresence {
+    key: [u8; HOT_KEY_MAX],
+    /// 0: none (the empty key is never valid).
+    key_len: usize,
+    backend_id: u64,
+    epoch: u64,
+    expires_ms: u64,
+    present: bool,
+}
+
+thread_local! {
+    static HOT_PRESENCE: [Cell<HotPresence>; 2] = const {
+        let none = HotPresence { key: [0; HOT_KEY_MAX], key_len: 0, backend_id: 0, epoch: 0, expires_ms: 0, present: false };
+        [Cell::new(none), Cell::new(none)]
+    };
+}
+
+/// [`presence`] of a key the lookup cache answers for at the current epoch, for `has()`'s repeated
+/// test (`cache_ops::has_hot`): no argument conversion, and no key checks but the loaded-class test
+/// once the lookup cache knows the key passes them (`plain`, as in [`fetch_many_hot`]). The same key
+/// tested again while nothing changed is answered by [`HotPresence`], without the lookup cache. `None`
+/// where the full path must run: a key the cache does not know, or one that fails or skips a check.
+pub fn presence_known(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    plain: impl FnOnce(&[u8]) -> bool,
+    class_loaded: impl FnOnce() -> bool,
+) -> Option<bool> {
+    let epoch = backend.epoch();
+    let backend_id = backend.instance_id();
+    let hot = HOT_PRESENCE.with(|hot| {
+        let hot = hot[tier.index()].get();
+        (hot.key_len == key.len()
+            && hot.key.get(..key.len()) == Some(key)
+            && hot.backend_id == backend_id
+            && hot.epoch == epoch
+            && (hot.expires_ms == 0 || now_ms() < hot.expires_ms))
+            .then_some(hot.present)
+    });
+    if let Some(present) = hot {
+        return (!class_loaded()).then_some(present);
+    }
+    let answer = CACHE.with(|c| {
+        let mut c = c.try_borrow_mut().ok()?;
+        let slot = c.backend(tier, backend).slots.get_mut(key)?;
+        if !*slot.plain.get_or_insert_with(|| plain(key)) || class_loaded() {
+            return None;
+        }
+        match slot.known(None, key, epoch, &mut None)? {
+            Lookup::Hit(local) => Some((true, local.expires_ms)),
+            Lookup::Present(expires_ms) => Some((true, *expires_ms)),
+            _ => Some((false, 0)),
+        }
+    });
+    let (present, expires_ms) = answer?;
+    let mut copy = [0; HOT_KEY_MAX];
+    if let Some(to) = copy.get_mut(..key.len()) {
+        to.copy_from_slice(key);
+        let hot = HotPresence { key: copy, key_len: key.len(), backend_id, epoch, expires_ms, present };
+        HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
+    }
+    Some(present)
 }
 
 /// Finishes a fetch from its lookup outcome. `count` is what one hit or miss adds to the counters
@@ -628,7 +882,7 @@ pub fn fetch_looked_up(
     let local = match looked {
         Lookup::Miss => return Ok(Fetched::Miss),
         Lookup::Hit(local) => local,
-        Lookup::Unknown => match index(tier, backend, key, count)? {
+        Lookup::Unknown | Lookup::Present(_) => match index(tier, backend, key, count)? {
             Some(local) => local,
             None => return Ok(Fetched::Miss),
         },
@@ -698,10 +952,12 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
         cache.live_bytes += added;
         // A key already present keeps its allocation (re-validations after another key's change are the
         // common case).
-        let slot = Slot { epoch, outcome };
         let old = match cache.slots.get_mut(key) {
-            Some(present) => Some(std::mem::replace(present, slot)),
-            None => cache.slots.insert(key.to_vec(), slot),
+            Some(present) => {
+                let kept = Slot { epoch, outcome, plain: present.plain, pass: present.pass };
+                Some(std::mem::replace(present, kept))
+            }
+            None => cache.slots.insert(key.to_vec(), Slot { epoch, outcome, plain: None, pass: 0 }),
         };
         if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);

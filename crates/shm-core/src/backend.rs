@@ -513,6 +513,12 @@ impl Backend {
         self.read_unheld(key, entry::key_hash(key), |h| self.live(h)) == Some(Some(true))
     }
 
+    /// [`Backend::contains`] with the live entry's expiry (0: none), for a caller that remembers the
+    /// answer until then; `None` for no live entry.
+    pub fn contains_until(&self, key: &[u8]) -> Option<u64> {
+        self.read_unheld(key, entry::key_hash(key), |h| self.live(h).then_some(h.expires_ms)).flatten().flatten()
+    }
+
     /// Whether the index may hold an entry for `key`, live or expired (what [`Backend::delete`] would
     /// remove): the walk alone, over the chain's hash words, nothing held or counted. Another key's entry
     /// with the same 64-bit hash, or a walk disturbed `MAX_READ_ATTEMPTS` times in a row, answers true

@@ -142,8 +142,14 @@ fn contains_answers_presence_without_counting_or_protecting_from_eviction() {
     let payload = vec![7u8; 10_000];
     b.store(b"short", 1, b"v", 1).unwrap();
     assert!(b.contains(b"short") && !b.contains(b"absent"));
+    b.store(b"forever", 1, b"v", 0).unwrap();
+    let expiry = b.peek(b"short").map(|e| e.expires_ms());
+    assert!(expiry.is_some_and(|ms| ms > 1000));
+    assert_eq!(b.contains_until(b"short"), expiry, "the live entry's expiry");
+    assert_eq!((b.contains_until(b"forever"), b.contains_until(b"absent")), (Some(0), None));
     clock.advance_ms(1000);
     assert!(!b.contains(b"short"), "an expired entry is absent");
+    assert_eq!(b.contains_until(b"short"), None);
     b.store(b"gone", 1, b"v", 0).unwrap();
     b.delete(b"gone");
     assert!(!b.contains(b"gone"));
