@@ -1084,7 +1084,7 @@ unsafe fn write_slot(
     coerced: &mut bool,
 ) -> Result<(), DecodeError> {
     // SAFETY: caller guarantees the slot exists; the old value is taken out (owned) before the new one
-    // is moved in, and dropped after.
+    // is moved in, and dropped after; the object's property table, when built, is live and its own.
     unsafe {
         let target = zvals::property_slot(obj, slot);
         let typed = !info.is_null() && (*info).type_.type_mask & TYPE_MASK != 0;
