@@ -496,11 +496,7 @@ impl GraphWriter {
         slots_len: usize,
     ) -> Result<(), EncodeError> {
         self.begin(node, kind, layout::ARRAY_FIXED_LEN + slots_len)?;
-        // The record header and the fixed part in one copy; the counts are patched by `end`.
-        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN];
-        fixed[0] = kind as u8;
-        fixed[16..24].copy_from_slice(&next_free_index.to_le_bytes());
-        self.current.extend_from_slice(&fixed);
+        self.current.extend_from_slice(&array_head(kind, next_free_index));
         Ok(())
     }
 
@@ -953,13 +949,10 @@ impl GraphWriter {
             (RecordKind::HashArray, layout::HASH_ENTRY_LEN)
         };
         // `reset` left the array section at the room kept for the header and strings: the record
-        // starts there, as the root's record does in `begin`.
+        // starts there, as the root's record does in `begin_array`.
         let start = self.current.len();
         self.current.reserve(layout::ARRAY_FIXED_LEN + capacity * slot_len);
-        record_header(&mut self.current, kind, 0, 0, 0);
-        let mut fixed = [0u8; layout::ARRAY_FIXED_LEN - 8];
-        fixed[8..16].copy_from_slice(&next_free_index.to_le_bytes());
-        self.current.extend_from_slice(&fixed);
+        self.current.extend_from_slice(&array_head(kind, next_free_index));
         self.record_count = 1;
         FlatArray { writer: self, packed, start, slots: 0, undefs: 0 }
     }
@@ -1319,6 +1312,16 @@ fn put_entry(out: &mut Vec<u8>, key_tag: u8, key: u64, value_tag: u8, value: u64
     entry[16..24].copy_from_slice(&u64::from(value_tag).to_le_bytes());
     entry[24..].copy_from_slice(&value.to_le_bytes());
     out.extend_from_slice(&entry);
+}
+
+/// An array record's header and fixed part, written in one copy: its kind and next free index, the
+/// counts left zero for `end` (or `FlatArray::finish`) to patch.
+#[inline(always)]
+fn array_head(kind: RecordKind, next_free_index: i64) -> [u8; layout::ARRAY_FIXED_LEN] {
+    let mut head = [0u8; layout::ARRAY_FIXED_LEN];
+    head[0] = kind as u8;
+    head[16..24].copy_from_slice(&next_free_index.to_le_bytes());
+    head
 }
 
 #[inline(always)]

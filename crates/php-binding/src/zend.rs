@@ -289,6 +289,22 @@ pub unsafe fn array_len(ht: *const ffi::HashTable) -> usize {
     unsafe { (*ht).nNumOfElements as usize }
 }
 
+/// [`loaded_class`] for a class name already lower-cased (no leading `\\`, no NUL: the class-selector
+/// keys `delete()` meets): the class table is keyed by lower-case names, so the name is looked up as it
+/// is, without the engine's lower-casing copy.
+pub fn loaded_class_lc(lcclass: &[u8]) -> Option<*mut zend_class_entry> {
+    let table = class_table();
+    if table.is_null() {
+        return None;
+    }
+    // SAFETY: the class table, when set, is live while PHP runs and only read here; its elements are
+    // pointer zvals holding the class entries.
+    unsafe {
+        let found = ffi::zend_hash_str_find(table, lcclass.as_ptr().cast(), lcclass.len());
+        (!found.is_null()).then(|| (*found).value.ptr.cast())
+    }
+}
+
 /// Whether a class, interface, trait or enum of that name is in the class table, without autoloading.
 /// One leading `\` is ignored; the lookup is case-insensitive, as PHP's is.
 pub fn class_is_loaded(name: &[u8]) -> bool {

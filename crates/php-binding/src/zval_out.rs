@@ -766,7 +766,9 @@ impl Run<'_, '_> {
         let mut left = 0u64;
         for (k, ((cell, &target), &accepted)) in cells.iter().zip(&class.slots).zip(&class.accepted).enumerate() {
             // SAFETY: a declared target indexes a slot of the object's class, with its info; the object
-            // was made by this run; the run's objects are live.
+            // was made by this run; the run's objects are live. The property takes the value as it is:
+            // a ready value by `taken_as_is`, an object because one of its class passed this property's
+            // type check in this request (`accepted`, never null for a match).
             unsafe {
                 match (cell, target) {
                     (Cell::Object(j), SlotTarget::Declared { slot, .. }) => match self.objects.get(*j as usize) {
@@ -1084,7 +1086,7 @@ unsafe fn write_slot(
     coerced: &mut bool,
 ) -> Result<(), DecodeError> {
     // SAFETY: caller guarantees the slot exists; the old value is taken out (owned) before the new one
-    // is moved in, and dropped after.
+    // is moved in, and dropped after; the object's property table, when built, is live and its own.
     unsafe {
         let target = zvals::property_slot(obj, slot);
         let typed = !info.is_null() && (*info).type_.type_mask & TYPE_MASK != 0;

@@ -179,7 +179,7 @@ pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selecto
 /// deletes the state of the class if loaded (and suppresses its republication), and the stored state
 /// `member_search` finds; whether the class is loaded.
 fn delete_class_state(tier: Tier, backend: &Backend, lcclass: &[u8]) -> bool {
-    let loaded = loaded_class_lc(lcclass);
+    let loaded = zend::loaded_class_lc(lcclass);
     let registered = match loaded {
         // SAFETY: a class from the class table, during a request.
         Some(ce) => unsafe { engine::on_delete_class(tier, ce) },
@@ -194,22 +194,6 @@ fn delete_class_state(tier: Tier, backend: &Backend, lcclass: &[u8]) -> bool {
 
 /// Class names up to this long are lower-cased on the stack by [`delete_addressed`].
 const LOWER_ON_STACK: usize = 64;
-
-/// `zend::loaded_class` for a class name already lower-cased (no leading `\\`, no NUL: a
-/// `plan::is_class_name`): the class table is keyed by lower-case names, so the name is looked up as it
-/// is, without the engine's second lower-casing copy.
-fn loaded_class_lc(lcclass: &[u8]) -> Option<*mut ext_php_rs::ffi::zend_class_entry> {
-    let table = zend::class_table();
-    if table.is_null() {
-        return None;
-    }
-    // SAFETY: the class table, when set, is live during a request and only read here; its elements are
-    // pointer zvals holding the class entries.
-    unsafe {
-        let found = ext_php_rs::ffi::zend_hash_str_find(table, lcclass.as_ptr().cast(), lcclass.len());
-        (!found.is_null()).then(|| (*found).value.ptr.cast())
-    }
-}
 
 /// `opcache_reset()` (§14.6): the attribute state of this request is not published any more.
 pub fn on_reset() {
