@@ -793,32 +793,22 @@ impl Run<'_, '_> {
             cell => Some(self.cell(cell)?),
         };
         let target = self.memo.shapes[shape].as_ref().map_or(SlotTarget::Dynamic, |c| c.slots[k]);
-        match (target, value) {
-            (SlotTarget::Declared { slot, info }, value) => {
-                // An object's class passed the property's type check: later objects of the class pass.
-                // SAFETY: an object cell's value is a live object.
-                let taken =
-                    matches!(cell, Cell::Object(_)).then(|| unsafe { value.as_ref().map(|o| (*o.value.obj).ce) });
-                // SAFETY: `slot` indexes a declared slot of the object's class; `info` is its info.
-                unsafe { write_slot(self.object_ptr(index), slot, info, value, &mut self.coerced)? };
-                if let (Some(Some(ce)), Some(class)) = (taken, self.memo.shapes[shape].as_mut()) {
-                    // SAFETY: a class resolved in this request.
-                    if unsafe { (*class.ce).type_ } == zend::ZEND_USER_CLASS {
-                        class.accepted[k] = ce;
-                    }
-                }
-                Ok(())
-            }
-            (SlotTarget::Dynamic, Some(value)) => {
-                let name = &self.bp.shapes[shape].properties[k].0;
-                self.add_dynamic(index, name, value);
-                Ok(())
-            }
-            (_, value) => {
-                self.dropped |= value.is_some();
-                Ok(())
+        // An object that goes into a declared slot passes the property's type check there: later objects
+        // of its class then pass too.
+        let taken = match (cell, target, &value) {
+            // SAFETY: an object cell's value is a live object.
+            (Cell::Object(_), SlotTarget::Declared { .. }, Some(o)) => Some(unsafe { (*o.value.obj).ce }),
+            _ => None,
+        };
+        let bp = self.bp;
+        self.write_to(index, target, &bp.shapes[shape].properties[k].0, value)?;
+        if let (Some(ce), Some(class)) = (taken, self.memo.shapes[shape].as_mut()) {
+            // SAFETY: a class resolved in this request.
+            if unsafe { (*class.ce).type_ } == zend::ZEND_USER_CLASS {
+                class.accepted[k] = ce;
             }
         }
+        Ok(())
     }
 
     /// Writes the property `name` (mangled): its declared slot, else a dynamic property where the class
@@ -841,8 +831,20 @@ impl Run<'_, '_> {
                 None => SlotTarget::Dropped,
             },
         };
+        self.write_to(index, target, name, value)
+    }
+
+    /// Writes `value` (`None`: unset) of the property `name` (mangled) of object `index` where `target`
+    /// says: its declared slot, a dynamic property, or nowhere (dropped).
+    fn write_to(
+        &mut self,
+        index: usize,
+        target: SlotTarget,
+        name: &[u8],
+        value: Option<zval>,
+    ) -> Result<(), DecodeError> {
         match (target, value) {
-            // SAFETY: `slot` indexes a declared slot of the object's class.
+            // SAFETY: a declared target indexes a slot of the object's class, with its info.
             (SlotTarget::Declared { slot, info }, value) => unsafe {
                 write_slot(self.object_ptr(index), slot, info, value, &mut self.coerced)
             },
@@ -1050,9 +1052,20 @@ unsafe fn taken_as_is(cell: &Cell, target: SlotTarget) -> Option<(usize, zvals::
     let (Cell::Ready(ready), SlotTarget::Declared { slot, info }) = (cell, target) else { return None };
     let (type_info, _) = ready.bits();
     // SAFETY: as above.
+    (type_info != IS_UNDEF && unsafe { takes_as_is(info, type_info & 0xff) }).then_some((slot, *ready))
+}
+
+/// Whether the property of `info` (null: none) takes a value of type `type_code` as it is: untyped, or
+/// the type in its declared mask (the engine's own fast path; otherwise a class type to check, or a
+/// scalar the engine may coerce).
+///
+/// # Safety
+/// `info` must be live or null.
+#[inline(always)]
+unsafe fn takes_as_is(info: *mut zend_property_info, type_code: u32) -> bool {
+    // SAFETY: as above.
     let mask = if info.is_null() { 0 } else { unsafe { (*info).type_.type_mask } };
-    let fits = mask & TYPE_MASK == 0 || mask & (1 << (type_info & 0xff)) != 0;
-    (type_info != IS_UNDEF && fits).then_some((slot, *ready))
+    mask & TYPE_MASK == 0 || mask & (1 << type_code) != 0
 }
 
 /// Writes the owned `value` into declared slot `slot` of an object made by this run, releasing the
@@ -1107,9 +1120,7 @@ unsafe fn write_slot(
             Some(mut value) => {
                 if typed {
                     let checked = zend::deref(&raw mut value);
-                    // The engine's own fast path: the value's type is in the declared mask.
-                    let fits = (*info).type_.type_mask & (1 << zend::type_of(checked)) != 0;
-                    if !fits {
+                    if !takes_as_is(info, zend::type_of(checked)) {
                         // A class type, or a scalar the engine may coerce (an int into a float).
                         let before = zvals::value_bits(checked);
                         if !ffi::zend_verify_property_type(info, checked, true) {
