@@ -142,7 +142,7 @@ pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
 pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) -> bool {
     // A class name already in lower case (the ordinary keys a loop sets and deletes) is its own
     // lower-case form, and no RFC attribute key: those hold `:` and `$`, which no class name does.
-    if class_selector && plan::is_class_name(key) && !key.iter().any(u8::is_ascii_uppercase) {
+    if class_selector && plan::is_class_name(key) && zend::is_plain_class_name(key) {
         return delete_class_state(tier, backend, key);
     }
     if let Some(unit) = addressed_unit(tier, key) {
