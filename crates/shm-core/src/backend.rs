@@ -510,11 +510,11 @@ impl Backend {
     /// recently used. A presence test does not use the value (`apcu_exists()` does not count it either).
     /// A walk disturbed `MAX_READ_ATTEMPTS` times in a row answers false, as a lookup does.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.read_unheld(key, entry::key_hash(key), |h| self.live(h)) == Some(Some(true))
+        self.contains_until(key).is_some()
     }
 
     /// [`Backend::contains`] with the live entry's expiry (0: none), for a caller that remembers the
-    /// answer until then; `None` for no live entry.
+    /// answer until then; `None` for no live entry (or a walk disturbed too often).
     pub fn contains_until(&self, key: &[u8]) -> Option<u64> {
         self.read_unheld(key, entry::key_hash(key), |h| self.live(h).then_some(h.expires_ms)).flatten().flatten()
     }
