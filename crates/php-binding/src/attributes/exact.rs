@@ -102,9 +102,16 @@ const FUNCTION_OPCODES: [u8; 4] = [BIND_STATIC, BIND_INIT_STATIC_OR_JMP, RETURN,
 
 /// Every opcode exact mode hooks, in a fixed order (the private opcodes of `placement` follow it):
 /// the static-property opcodes, then the function-level ones.
-pub fn hooked() -> impl Iterator<Item = u8> {
-    STATIC_PROPERTY.into_iter().chain(FUNCTION_OPCODES)
-}
+pub const HOOKED: [u8; STATIC_PROPERTY.len() + FUNCTION_OPCODES.len()] = {
+    let mut all = [0u8; STATIC_PROPERTY.len() + FUNCTION_OPCODES.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] =
+            if i < STATIC_PROPERTY.len() { STATIC_PROPERTY[i] } else { FUNCTION_OPCODES[i - STATIC_PROPERTY.len()] };
+        i += 1;
+    }
+    all
+};
 
 /// Whether `opcode` (an engine opcode) addresses a static property.
 pub fn is_static_property(opcode: u8) -> bool {
@@ -153,7 +160,7 @@ pub fn install() {
         }
         uninstall_private();
     }
-    for (index, op) in hooked().enumerate() {
+    for (index, op) in HOOKED.into_iter().enumerate() {
         // SAFETY: MINIT, before any request; the engine keeps one handler per opcode.
         unsafe {
             let previous = zend_get_user_opcode_handler(op).filter(|&f| !is_ours(f)).map_or(0, |f| f as usize);
@@ -165,7 +172,7 @@ pub fn install() {
 
 /// Takes the private opcodes, unless another extension uses one of them.
 fn install_private() -> bool {
-    for (index, op) in hooked().enumerate() {
+    for (index, op) in HOOKED.into_iter().enumerate() {
         let private = placement::private(index, op);
         // SAFETY: MINIT; private opcodes are never emitted by the compiler.
         unsafe {
@@ -181,7 +188,7 @@ fn install_private() -> bool {
 
 /// Releases the private opcodes still served by our handlers.
 fn uninstall_private() {
-    for (index, op) in hooked().enumerate() {
+    for (index, op) in HOOKED.into_iter().enumerate() {
         let private = placement::private(index, op);
         // SAFETY: MINIT or MSHUTDOWN, no request running.
         unsafe {
@@ -198,7 +205,7 @@ fn uninstall_private() {
 pub fn uninstall() {
     placement::uninstall();
     uninstall_private();
-    for (index, op) in hooked().enumerate() {
+    for (index, op) in HOOKED.into_iter().enumerate() {
         let previous = PREVIOUS[op as usize].swap(0, Ordering::Relaxed);
         // SAFETY: MSHUTDOWN, no request running; a saved value is a handler function pointer.
         unsafe {

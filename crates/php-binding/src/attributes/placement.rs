@@ -49,14 +49,27 @@ pub const fn private(index: usize, opcode: u8) -> u8 {
     PRIVATE_BASE + 2 * index as u8 + (opcode & 1)
 }
 
-/// The engine's opcode behind `opcode`: itself, or the original of a private opcode.
+/// The engine's opcode behind `opcode`: itself, or the original of a private opcode. A table, as
+/// every chosen opline asks it at least once per execution.
 pub fn original(opcode: u8) -> u8 {
-    if opcode < PRIVATE_BASE {
-        return opcode;
-    }
-    let index = usize::from((opcode - PRIVATE_BASE) / 2);
-    exact::hooked().nth(index).filter(|&op| private(index, op) == opcode).unwrap_or(opcode)
+    ORIGINALS[usize::from(opcode)]
 }
+
+const ORIGINALS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut op = 0;
+    while op < 256 {
+        table[op] = op as u8;
+        op += 1;
+    }
+    let mut index = 0;
+    while index < exact::HOOKED.len() {
+        let hooked = exact::HOOKED[index];
+        table[private(index, hooked) as usize] = hooked;
+        index += 1;
+    }
+    table
+};
 
 type CompileFile = unsafe extern "C" fn(*mut c_void, c_int) -> *mut zend_op_array;
 type CompileString =
@@ -315,7 +328,7 @@ unsafe fn place(op: *mut zend_op_array, compiled: &Compiled) {
         for i in 0..(*op).last as usize {
             let opline = (*op).opcodes.add(i);
             let opcode = (*opline).opcode;
-            let Some(index) = exact::hooked().position(|h| h == opcode) else { continue };
+            let Some(index) = exact::HOOKED.iter().position(|&h| h == opcode) else { continue };
             let chosen = if index < STATIC_PROPERTY.len() { !plain_access(op, opline, compiled) } else { owns };
             if chosen {
                 (*opline).opcode = private(index, opcode);
