@@ -5,6 +5,7 @@
  *
  *   php cli.php SECTION WORKLOAD BACKEND ITERATIONS OPS WARMUP
  *   SECTION: read | store | resident | bulk      BACKEND: volatile | pinned | apcu | phpfiles | resident
+ *   | probe (read only: the probe of a local value, no cache)
  *   (bulk: WORKLOAD is bulk_read_32_keys or bulk_read_128_keys; BACKEND adds "-multi" or "-loop")
  * A peer (APCu, PhpFilesAdapter) that cannot carry a workload's value is reported as unsupported, with
  * the reason; the same from static_cache is an error. Every timed read is checked.
@@ -38,22 +39,25 @@ if (!isset($all[$workload])) {
 $w = $all[$workload];
 $payload = ($w['build'])();
 $expected = ($w['probe'])(($w['build'])());
-$cache = $mode === 'resident' ? null : backend($backend);
-if ($mode !== 'resident' && $cache === null) {
+// "probe": no cache at all, the probe of a local value (the harness's floor: see benches/run).
+$cache = $mode === 'resident' || $backend === 'probe' ? null : backend($backend);
+if ($mode !== 'resident' && $backend !== 'probe' && $cache === null) {
     emit($base + ['error' => "backend $backend unavailable"]);
 }
 
 $samples = [];
 switch ($mode) {
     case 'read':
-        if (!$cache->set('bench', $payload)) {
-            emit($base + ['error' => 'store failed']);
-        }
         $probe = $w['probe'];
-        if ($cache->get('bench') === null) {
-            emit($base + ['error' => 'miss right after the store']);
+        if ($cache !== null) {
+            if (!$cache->set('bench', $payload)) {
+                emit($base + ['error' => 'store failed']);
+            }
+            if ($cache->get('bench') === null) {
+                emit($base + ['error' => 'miss right after the store']);
+            }
+            check_read_back($base, $probe, $cache->get('bench'), $expected);
         }
-        check_read_back($base, $probe, $cache->get('bench'), $expected);
         $pool = $cache instanceof PhpFilesBackend ? $cache->pool : null;
         for ($it = -$warmup; $it < $iterations; $it++) {
             // One loop per backend with a direct call, so no wrapper cost is timed. A miss makes the probe
@@ -67,6 +71,9 @@ switch ($mode) {
                         break;
                     case 'pinned':
                         for ($i = 0; $i < $ops; $i++) { $wrong += $probe(OPcache\PinnedCache::get('bench')) !== $expected; }
+                        break;
+                    case 'probe':
+                        for ($i = 0; $i < $ops; $i++) { $wrong += $probe($payload) !== $expected; }
                         break;
                     case 'phpfiles':
                         for ($i = 0; $i < $ops; $i++) { $item = $pool->getItem('bench'); $wrong += $probe($item->isHit() ? $item->get() : null) !== $expected; }
