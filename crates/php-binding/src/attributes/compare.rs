@@ -258,13 +258,17 @@ unsafe fn objects_equal(
     }
 }
 
-/// Dynamic properties (the non-`IS_INDIRECT` entries of a property table, either possibly null).
+/// Dynamic properties (the non-`IS_INDIRECT` entries of a property table, either possibly null). The
+/// same table on both sides (one a record holds) is different when it was written in place.
 ///
 /// # Safety
 /// Both must be null or live property tables.
 unsafe fn same_dynamic(a: *mut HashTable, b: *mut HashTable, pending: &mut Vec<(*mut zval, *mut zval)>) -> bool {
     // SAFETY: as above.
     unsafe {
+        if a == b && written_in_place(a) {
+            return false;
+        }
         let (da, db) = (dynamic(a), dynamic(b));
         if da.len() != db.len() {
             return false;
@@ -295,6 +299,19 @@ unsafe fn dynamic_values<'a>(ht: *mut HashTable) -> impl Iterator<Item = (zvals:
     let entries = (!ht.is_null()).then(|| unsafe { zvals::entries(ht) });
     // SAFETY: entries of a live table are live zvals.
     entries.into_iter().flatten().filter(|(_, v)| unsafe { zend::type_of(*v) } != IS_INDIRECT)
+}
+
+/// Whether a property table a record holds (null: none) was written in place since: it holds a PHP
+/// reference among its dynamic properties. The engine separates a shared property table before it
+/// writes a property, but `array_walk()` on an object walks the object's own table and turns each
+/// element it passes to the callback into a reference where it is, so the table the record holds
+/// changes with the live one; a recorded value held no reference (`Recorded::record`, `captured`).
+///
+/// # Safety
+/// `ht` must be null or a live property table.
+unsafe fn written_in_place(ht: *mut HashTable) -> bool {
+    // SAFETY: as above.
+    unsafe { dynamic_values(ht).any(|(_, v)| zend::type_of(v) == ffi::IS_REFERENCE) }
 }
 
 /// Whether a property table (null: none) holds no dynamic property; without a table, read nothing.
@@ -1063,7 +1080,7 @@ impl Recorded {
                 let same_table = if then.dynamic.is_null() {
                     no_dynamic((*obj).properties)
                 } else {
-                    (*obj).properties == then.dynamic
+                    (*obj).properties == then.dynamic && !written_in_place(then.dynamic)
                 };
                 if !same_table {
                     return false;
