@@ -11,7 +11,8 @@
 //!   every slot holds is not copied at all: its objects are held and compared with the cells
 //!   ([`Planned`]). An object with no dynamic property and either no declared slot (a
 //!   `DateTimeImmutable`) or only initialized readonly slots of a final class is only marked: it can
-//!   change only by gaining a dynamic property (what its slots hold is compared too).
+//!   change only by gaining a dynamic property, or by `array_walk()`, which writes readonly slots too
+//!   and leaves them references (what its slots hold is compared too).
 //!   Objects of internal classes are recorded only when no method changes them (`DateTimeImmutable`,
 //!   `DateTimeZone`); a value holding others is compared against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
@@ -314,6 +315,25 @@ unsafe fn written_in_place(ht: *mut HashTable) -> bool {
     unsafe { dynamic_values(ht).any(|(_, v)| zend::type_of(v) == ffi::IS_REFERENCE) }
 }
 
+/// Whether a leaf ([`Recorded::leaves`]) still holds what it held when recorded: no dynamic property,
+/// and no slot turned into a reference. Its slots, readonly ones of a final class, are rewritten only
+/// by `array_walk()`, which first builds the object's property table and makes each slot a reference
+/// where it is (readonly or not); without a table, nothing is read.
+///
+/// # Safety
+/// `obj` must be a live object.
+#[inline(always)]
+unsafe fn leaf_unchanged(obj: *mut zend_object) -> bool {
+    // SAFETY: as above; the object has its class's slot count of slots.
+    unsafe {
+        let table = (*obj).properties;
+        table.is_null()
+            || (no_dynamic(table)
+                && (0..zvals::slot_count((*obj).ce))
+                    .all(|i| zend::type_of(zvals::property_slot(obj, i)) != ffi::IS_REFERENCE))
+    }
+}
+
 /// Whether a property table (null: none) holds no dynamic property; without a table, read nothing.
 ///
 /// # Safety
@@ -420,7 +440,8 @@ pub struct Recorded {
     held: Vec<u32>,
     /// Objects recorded without a copy of anything: no dynamic property and no declared slot
     /// (`DateTimeImmutable`, empty `stdClass`) or only initialized readonly ones of a final class
-    /// ([`ObjectKind::Frozen`]), so that gaining a dynamic property is the one way they change. Not
+    /// ([`ObjectKind::Frozen`]), so that gaining a dynamic property, or `array_walk()` making a slot a
+    /// reference, are the ways they change ([`leaf_unchanged`]). Not
     /// held: whatever holds them in the restored value is held by the record or by the roots' copies,
     /// so they live as long as the record.
     leaves: Vec<*mut zend_object>,
@@ -1033,8 +1054,7 @@ impl Recorded {
         self.by_handle().get(unsafe { (*obj).handle } as usize) == Some(&LEAF)
     }
 
-    /// Whether `obj` was recorded as a leaf and has gained a dynamic property since: the only way a
-    /// leaf changes in place.
+    /// Whether `obj` was recorded as a leaf and has changed since ([`leaf_unchanged`]).
     ///
     /// # Safety
     /// `obj` must be a live object.
@@ -1043,7 +1063,7 @@ impl Recorded {
         unsafe {
             let handle = (*obj).handle as usize;
             // A leaf lives as long as the record, so its handle is not reused meanwhile.
-            self.by_handle().get(handle) == Some(&LEAF) && !no_dynamic((*obj).properties)
+            self.by_handle().get(handle) == Some(&LEAF) && !leaf_unchanged(obj)
         }
     }
 
@@ -1086,7 +1106,7 @@ impl Recorded {
                     return false;
                 }
             }
-            self.leaves.iter().all(|&obj| no_dynamic((*obj).properties))
+            self.leaves.iter().all(|&obj| leaf_unchanged(obj))
         }
     }
 
@@ -1227,9 +1247,10 @@ enum ObjectKind {
     /// Its whole state is its property table (module comment).
     Recordable,
     /// Recordable, of a final user class whose every declared slot is `readonly`: once each one is
-    /// initialized, nothing rewrites it (`unset()`, references and Reflection writes throw; PHP 8.4's
-    /// `resetAsLazy*()` leaves the readonly properties of a final class alone), so such an object
-    /// changes in place only by gaining a dynamic property, and is recorded as a leaf.
+    /// initialized, only `array_walk()` rewrites it (`unset()`, references and Reflection writes throw;
+    /// PHP 8.4's `resetAsLazy*()` leaves the readonly properties of a final class alone), leaving it a
+    /// reference, so such an object changes in place only that way or by gaining a dynamic property,
+    /// and is recorded as a leaf ([`leaf_unchanged`]).
     Frozen,
     Unrecordable,
 }
