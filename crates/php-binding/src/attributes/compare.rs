@@ -302,6 +302,50 @@ unsafe fn dynamic_values<'a>(ht: *mut HashTable) -> impl Iterator<Item = (zvals:
     entries.into_iter().flatten().filter(|(_, v)| unsafe { zend::type_of(*v) } != IS_INDIRECT)
 }
 
+/// A private array of the dynamic properties of property table `table` (null: none, or none there), each
+/// value holding a reference of its own, so that a write to one separates it from the copy.
+///
+/// # Safety
+/// `table` must be null or a live property table, during a request.
+unsafe fn dynamic_copy(table: *mut HashTable) -> *mut HashTable {
+    // SAFETY: as above; the copy is a fresh array only this function writes.
+    unsafe {
+        let count = dynamic_values(table).count();
+        if count == 0 {
+            return std::ptr::null_mut();
+        }
+        let copy = std::mem::ManuallyDrop::new(zvals::new_array(count, false));
+        let ht = copy.value.arr;
+        for (key, value) in zvals::raw_entries(table).filter(|(_, v)| zend::type_of(*v) != IS_INDIRECT) {
+            match key {
+                zvals::RawKey::Str(name) => zvals::insert_zstr(ht, name, zvals::copy(value)),
+                zvals::RawKey::Int(i) => zvals::insert_int(ht, i, zvals::copy(value)),
+            }
+        }
+        ht
+    }
+}
+
+/// Whether the dynamic properties of property table `live` (null: none) are, in order, those `copy`
+/// ([`dynamic_copy`]) holds: the same names and the very same values ([`identical`]; the copy's own
+/// references make the engine separate any array or string written since).
+///
+/// # Safety
+/// `live` must be null or a live property table; `copy` a live array.
+unsafe fn dynamic_as_copied(live: *mut HashTable, copy: *mut HashTable) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        let mut recorded = zvals::entries(copy);
+        for (key, value) in dynamic_values(live) {
+            match recorded.next() {
+                Some((k, v)) if k == key && identical(value, v) => {}
+                _ => return false,
+            }
+        }
+        recorded.next().is_none()
+    }
+}
+
 /// Whether a property table a record holds (null: none) was written in place since: it holds a PHP
 /// reference among its dynamic properties. The engine separates a shared property table before it
 /// writes a property, but `array_walk()` on an object walks the object's own table and turns each
@@ -423,7 +467,8 @@ struct RecordedObject {
     object: *mut zend_object,
     /// Where its slot copies start in [`Recorded::slots`]; they are `ce`'s slot count long.
     first_slot: usize,
-    /// The property table (null: none).
+    /// Its dynamic properties as recorded (null: none): the property table itself, held, for an
+    /// object without declared slots; otherwise a private copy of them ([`dynamic_copy`]).
     dynamic: *mut HashTable,
 }
 
@@ -947,12 +992,19 @@ impl Recorded {
                 }
             }
             self.slots.set_len(first_slot + count);
-            // Held: the object, and its property table (per object, so never immutable).
+            // Held: the object, and a property table of dynamic properties only (per object, so never
+            // immutable). A table that also links declared slots (`IS_INDIRECT`) is never shared: the
+            // engine separates a shared property table with `zend_array_dup()`, which copies what the
+            // slots hold and drops the links, so the object's slots and its table would part ways
+            // (PHP itself never shares such a table). Its dynamic properties are copied instead.
             (*obj).gc.refcount += 1;
-            if !table.is_null() {
+            let dynamic = if table.is_null() || count != 0 {
+                dynamic_copy(table)
+            } else {
                 (*table).gc.refcount += 1;
-            }
-            self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic: table });
+                table
+            };
+            self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic });
         }
     }
 
@@ -1099,8 +1151,10 @@ impl Recorded {
                 }
                 let same_table = if then.dynamic.is_null() {
                     no_dynamic((*obj).properties)
-                } else {
+                } else if count == 0 {
                     (*obj).properties == then.dynamic && !written_in_place(then.dynamic)
+                } else {
+                    dynamic_as_copied((*obj).properties, then.dynamic)
                 };
                 if !same_table {
                     return false;
