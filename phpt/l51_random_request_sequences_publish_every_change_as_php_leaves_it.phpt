@@ -13,7 +13,7 @@ $dir = sys_get_temp_dir() . '/sc-l51-' . getmypid();
 file_put_contents("$dir/decl.php", "<?php\n" . <<<'DECL'
 #[AllowDynamicProperties] class Leaf { public $v = 0; public $w; }
 final class Fz { public function __construct(public readonly string $s = 'f', public readonly ?Leaf $l = null) {} }
-#[AllowDynamicProperties] enum Suit: string { case H = 'h'; case S = 's'; }
+enum Suit: string { case H = 'h'; case S = 's'; }
 #[AllowDynamicProperties] class Pt2 { public ?Suit $e = null; public float $fl = 0.0; public ?Pt2 $self = null; public readonly int $ro; public function __construct() { $this->ro = 7; } }
 #[AllowDynamicProperties] class Pt { public $f = 0.0; public $s = 's'; public $arr = [1, 2]; public $a; public $b; public int $i = 0; public ?Leaf $t = null; public $x2; }
 class G {
