@@ -486,9 +486,9 @@ pub struct Recorded {
     /// Objects recorded without a copy of anything: no dynamic property and no declared slot
     /// (`DateTimeImmutable`, empty `stdClass`) or only initialized readonly ones of a final class
     /// ([`ObjectKind::Frozen`]), so that gaining a dynamic property, or `array_walk()` making a slot a
-    /// reference, are the ways they change ([`leaf_unchanged`]). Not
-    /// held: whatever holds them in the restored value is held by the record or by the roots' copies,
-    /// so they live as long as the record.
+    /// reference, are the ways they change ([`leaf_unchanged`]). Not held: whatever holds them in the
+    /// restored value is held by the record or by the roots' copies, so they live as long as the
+    /// record.
     leaves: Vec<*mut zend_object>,
     /// Position + 1 in `objects` per object handle ([`LEAF`]: in `leaves`; 0: not recorded), built
     /// the first time a structural comparison asks (a request that changed nothing never does).
