@@ -11,7 +11,8 @@
 //!   every slot holds is not copied at all: its objects are held and compared with the cells
 //!   ([`Planned`]). An object with no dynamic property and either no declared slot (a
 //!   `DateTimeImmutable`) or only initialized readonly slots of a final class is only marked: it can
-//!   change only by gaining a dynamic property (what its slots hold is compared too).
+//!   change only by gaining a dynamic property, or by `array_walk()`, which writes readonly slots too
+//!   and leaves them references (what its slots hold is compared too).
 //!   Objects of internal classes are recorded only when no method changes them (`DateTimeImmutable`,
 //!   `DateTimeZone`); a value holding others is compared against an independent copy.
 //! * `Identity` (exact mode's root-write detection): the live value against a copy taken at the last
@@ -258,13 +259,17 @@ unsafe fn objects_equal(
     }
 }
 
-/// Dynamic properties (the non-`IS_INDIRECT` entries of a property table, either possibly null).
+/// Dynamic properties (the non-`IS_INDIRECT` entries of a property table, either possibly null). The
+/// same table on both sides (one a record holds) is different when it was written in place.
 ///
 /// # Safety
 /// Both must be null or live property tables.
 unsafe fn same_dynamic(a: *mut HashTable, b: *mut HashTable, pending: &mut Vec<(*mut zval, *mut zval)>) -> bool {
     // SAFETY: as above.
     unsafe {
+        if a == b && written_in_place(a) {
+            return false;
+        }
         let (da, db) = (dynamic(a), dynamic(b));
         if da.len() != db.len() {
             return false;
@@ -295,6 +300,82 @@ unsafe fn dynamic_values<'a>(ht: *mut HashTable) -> impl Iterator<Item = (zvals:
     let entries = (!ht.is_null()).then(|| unsafe { zvals::entries(ht) });
     // SAFETY: entries of a live table are live zvals.
     entries.into_iter().flatten().filter(|(_, v)| unsafe { zend::type_of(*v) } != IS_INDIRECT)
+}
+
+/// A private array of the dynamic properties of property table `table` (null: none, or none there), each
+/// value holding a reference of its own, so that a write to one separates it from the copy.
+///
+/// # Safety
+/// `table` must be null or a live property table, during a request.
+unsafe fn dynamic_copy(table: *mut HashTable) -> *mut HashTable {
+    // SAFETY: as above; the copy is a fresh array only this function writes.
+    unsafe {
+        let count = dynamic_values(table).count();
+        if count == 0 {
+            return std::ptr::null_mut();
+        }
+        let copy = std::mem::ManuallyDrop::new(zvals::new_array(count, false));
+        let ht = copy.value.arr;
+        for (key, value) in zvals::raw_entries(table).filter(|(_, v)| zend::type_of(*v) != IS_INDIRECT) {
+            match key {
+                zvals::RawKey::Str(name) => zvals::insert_zstr(ht, name, zvals::copy(value)),
+                zvals::RawKey::Int(i) => zvals::insert_int(ht, i, zvals::copy(value)),
+            }
+        }
+        ht
+    }
+}
+
+/// Whether the dynamic properties of property table `live` (null: none) are, in order, those `copy`
+/// ([`dynamic_copy`]) holds: the same names and the very same values ([`identical`]; the copy's own
+/// references make the engine separate any array or string written since).
+///
+/// # Safety
+/// `live` must be null or a live property table; `copy` a live array.
+unsafe fn dynamic_as_copied(live: *mut HashTable, copy: *mut HashTable) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        let mut recorded = zvals::entries(copy);
+        for (key, value) in dynamic_values(live) {
+            match recorded.next() {
+                Some((k, v)) if k == key && identical(value, v) => {}
+                _ => return false,
+            }
+        }
+        recorded.next().is_none()
+    }
+}
+
+/// Whether a property table a record holds (null: none) was written in place since: it holds a PHP
+/// reference among its dynamic properties. The engine separates a shared property table before it
+/// writes a property, but `array_walk()` on an object walks the object's own table and turns each
+/// element it passes to the callback into a reference where it is, so the table the record holds
+/// changes with the live one; a recorded value held no reference (`Recorded::record`, `captured`).
+///
+/// # Safety
+/// `ht` must be null or a live property table.
+unsafe fn written_in_place(ht: *mut HashTable) -> bool {
+    // SAFETY: as above.
+    unsafe { dynamic_values(ht).any(|(_, v)| zend::type_of(v) == ffi::IS_REFERENCE) }
+}
+
+/// Whether a leaf ([`Recorded::leaves`]) still holds what it held when recorded: no dynamic property,
+/// and no slot turned into a reference. Its slots, readonly ones of a final class, are rewritten only
+/// by `array_walk()`, which first builds the object's property table and makes each slot a reference
+/// where it is (readonly or not); without a table, nothing is read.
+///
+/// # Safety
+/// `obj` must be a live object.
+#[inline(always)]
+unsafe fn leaf_unchanged(obj: *mut zend_object) -> bool {
+    // SAFETY: as above; the object has its class's slot count of slots.
+    unsafe {
+        let table = (*obj).properties;
+        table.is_null()
+            || (no_dynamic(table)
+                && (0..zvals::slot_count((*obj).ce))
+                    .all(|i| zend::type_of(zvals::property_slot(obj, i)) != ffi::IS_REFERENCE))
+    }
 }
 
 /// Whether a property table (null: none) holds no dynamic property; without a table, read nothing.
@@ -386,7 +467,8 @@ struct RecordedObject {
     object: *mut zend_object,
     /// Where its slot copies start in [`Recorded::slots`]; they are `ce`'s slot count long.
     first_slot: usize,
-    /// The property table (null: none).
+    /// Its dynamic properties as recorded (null: none): the property table itself, held, for an
+    /// object without declared slots; otherwise a private copy of them ([`dynamic_copy`]).
     dynamic: *mut HashTable,
 }
 
@@ -403,9 +485,10 @@ pub struct Recorded {
     held: Vec<u32>,
     /// Objects recorded without a copy of anything: no dynamic property and no declared slot
     /// (`DateTimeImmutable`, empty `stdClass`) or only initialized readonly ones of a final class
-    /// ([`ObjectKind::Frozen`]), so that gaining a dynamic property is the one way they change. Not
-    /// held: whatever holds them in the restored value is held by the record or by the roots' copies,
-    /// so they live as long as the record.
+    /// ([`ObjectKind::Frozen`]), so that gaining a dynamic property, or `array_walk()` making a slot a
+    /// reference, are the ways they change ([`leaf_unchanged`]). Not held: whatever holds them in the
+    /// restored value is held by the record or by the roots' copies, so they live as long as the
+    /// record.
     leaves: Vec<*mut zend_object>,
     /// Position + 1 in `objects` per object handle ([`LEAF`]: in `leaves`; 0: not recorded), built
     /// the first time a structural comparison asks (a request that changed nothing never does).
@@ -909,12 +992,19 @@ impl Recorded {
                 }
             }
             self.slots.set_len(first_slot + count);
-            // Held: the object, and its property table (per object, so never immutable).
+            // Held: the object, and a property table of dynamic properties only (per object, so never
+            // immutable). A table that also links declared slots (`IS_INDIRECT`) is never shared: the
+            // engine separates a shared property table with `zend_array_dup()`, which copies what the
+            // slots hold and drops the links, so the object's slots and its table would part ways
+            // (PHP itself never shares such a table). Its dynamic properties are copied instead.
             (*obj).gc.refcount += 1;
-            if !table.is_null() {
+            let dynamic = if table.is_null() || count != 0 {
+                dynamic_copy(table)
+            } else {
                 (*table).gc.refcount += 1;
-            }
-            self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic: table });
+                table
+            };
+            self.objects.push(RecordedObject { ce, object: obj, first_slot, dynamic });
         }
     }
 
@@ -1016,8 +1106,7 @@ impl Recorded {
         self.by_handle().get(unsafe { (*obj).handle } as usize) == Some(&LEAF)
     }
 
-    /// Whether `obj` was recorded as a leaf and has gained a dynamic property since: the only way a
-    /// leaf changes in place.
+    /// Whether `obj` was recorded as a leaf and has changed since ([`leaf_unchanged`]).
     ///
     /// # Safety
     /// `obj` must be a live object.
@@ -1026,7 +1115,7 @@ impl Recorded {
         unsafe {
             let handle = (*obj).handle as usize;
             // A leaf lives as long as the record, so its handle is not reused meanwhile.
-            self.by_handle().get(handle) == Some(&LEAF) && !no_dynamic((*obj).properties)
+            self.by_handle().get(handle) == Some(&LEAF) && !leaf_unchanged(obj)
         }
     }
 
@@ -1062,14 +1151,16 @@ impl Recorded {
                 }
                 let same_table = if then.dynamic.is_null() {
                     no_dynamic((*obj).properties)
+                } else if count == 0 {
+                    (*obj).properties == then.dynamic && !written_in_place(then.dynamic)
                 } else {
-                    (*obj).properties == then.dynamic
+                    dynamic_as_copied((*obj).properties, then.dynamic)
                 };
                 if !same_table {
                     return false;
                 }
             }
-            self.leaves.iter().all(|&obj| no_dynamic((*obj).properties))
+            self.leaves.iter().all(|&obj| leaf_unchanged(obj))
         }
     }
 
@@ -1210,9 +1301,10 @@ enum ObjectKind {
     /// Its whole state is its property table (module comment).
     Recordable,
     /// Recordable, of a final user class whose every declared slot is `readonly`: once each one is
-    /// initialized, nothing rewrites it (`unset()`, references and Reflection writes throw; PHP 8.4's
-    /// `resetAsLazy*()` leaves the readonly properties of a final class alone), so such an object
-    /// changes in place only by gaining a dynamic property, and is recorded as a leaf.
+    /// initialized, only `array_walk()` rewrites it (`unset()`, references and Reflection writes throw;
+    /// PHP 8.4's `resetAsLazy*()` leaves the readonly properties of a final class alone), leaving it a
+    /// reference, so such an object changes in place only that way or by gaining a dynamic property,
+    /// and is recorded as a leaf ([`leaf_unchanged`]).
     Frozen,
     Unrecordable,
 }

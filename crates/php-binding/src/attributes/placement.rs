@@ -450,3 +450,21 @@ pub unsafe fn reachable_unchecked(ce: *mut zend_class_entry, props: &[*mut ffi::
 pub fn per_opline() -> bool {
     USER_OPCODE_HANDLER.load(Ordering::Relaxed) != 0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn original_of_each_private_opcode_is_its_hooked_opcode_and_every_other_opcode_is_itself() {
+        let mut privates = std::collections::HashMap::new();
+        for (index, op) in exact::HOOKED.into_iter().enumerate() {
+            assert!(op < PRIVATE_BASE);
+            assert_eq!(private(index, op) & 1, op & 1, "a private opcode keeps the parity of {op}");
+            assert_eq!(privates.insert(private(index, op), op), None, "two hooked opcodes share a private one");
+        }
+        for opcode in 0..=u8::MAX {
+            assert_eq!(original(opcode), privates.get(&opcode).copied().unwrap_or(opcode), "opcode {opcode}");
+        }
+    }
+}
