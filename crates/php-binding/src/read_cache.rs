@@ -99,6 +99,10 @@ struct Hot {
     expires_ms: u64,
     value: HotValue,
     hits: u64,
+    /// The class table's size when the key was last found to name no loaded class (0: not looked).
+    /// During a request classes are only ever added (and the hot key is forgotten at its end), so an
+    /// unchanged size means the answer holds without a lookup.
+    classes: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -120,6 +124,7 @@ impl Hot {
         expires_ms: 0,
         value: HotValue::Ready(Ready::NULL),
         hits: 0,
+        classes: 0,
     };
 }
 
@@ -491,8 +496,15 @@ pub unsafe fn fetch_hot(
                 }
             }
         }
-        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
+        if current.expires_ms != 0 && now_ms() >= current.expires_ms {
             return HotFetch::Slow;
+        }
+        let classes = zend::class_table_len();
+        if current.classes != classes {
+            if class_loaded() {
+                return HotFetch::Slow;
+            }
+            current.classes = classes;
         }
         current.hits += 1;
         match current.value {
@@ -578,6 +590,7 @@ fn hot_from_lookup_cache(
             expires_ms: local.expires_ms,
             value,
             hits: 0,
+            classes: 0,
         })
     })
 }

@@ -317,6 +317,16 @@ pub fn class_table() -> *mut ffi::HashTable {
     unsafe { (*ffi::ext_php_rs_compiler_globals()).class_table }
 }
 
+/// How many buckets the class table has used (0 when unset): it only grows while a request runs.
+pub fn class_table_len() -> u32 {
+    let table = class_table();
+    if table.is_null() {
+        return 0;
+    }
+    // SAFETY: a non-null class table is live while PHP runs.
+    unsafe { (*table).nNumUsed }
+}
+
 /// [`class_is_loaded`] for a name PHP holds as a `zend_string` (`getMultiple()` keys), with `table`
 /// from [`class_table`] read once for many names: a name already in lower case, without a leading `\\`
 /// or NUL (most keys), is looked up as the string itself with the hash it caches, instead of through a
