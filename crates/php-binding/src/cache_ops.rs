@@ -508,11 +508,17 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
         // A class loaded since is a selector with request-local effects (§16.8): the full path.
         if !repeated || call.names_loaded_class(1, key) {
             // A class name or an RFC attribute key also selects attribute state; the explicit entry
-            // stored under exactly that string goes either way.
-            let selects_state = attributes::delete_addressed(tier, backend, key, true);
+            // stored under exactly that string goes either way. Until attribute state was first stored
+            // in this backend, a key that names no loaded class and no attribute unit selects nothing
+            // (a class that is not loaded has no state of this request either): no search.
+            let search = backend.internal_stores_noted()
+                || attributes::addressed_unit(tier, key).is_some()
+                || call.names_loaded_class(1, key);
+            let selects_state = search && attributes::delete_addressed(tier, backend, key, true);
             let removed = backend.delete(key);
             let after = backend.epoch();
-            if removed {
+            // Only once some delete() remembered that a class has no attribute state (as in `store_value`).
+            if removed && attributes::own_writes_wanted() {
                 attributes::note_explicit_write(tier, backend, before, after);
             }
             let nothing = after == before && !selects_state;

@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub const BACKEND_MAGIC: u64 = u64::from_le_bytes(*b"SCBACKND");
-pub const LAYOUT_VERSION: u64 = 3;
+pub const LAYOUT_VERSION: u64 = 4;
 pub use crate::entry::TAG_INT;
 
 // Header words.
@@ -76,6 +76,9 @@ pub(crate) const RELOCATIONS: u64 = 184;
 const FREE_GENERATION: u64 = 192;
 /// Test hook: microseconds the next store copying outside the lock stalls in the middle of its copy.
 pub(crate) const STALL_COPY_US: u64 = 200;
+/// Set (never cleared) once the binding announces a store in its internal key space (see
+/// [`Backend::note_internal_store`]).
+const INTERNAL_STORES: u64 = 208;
 const WRITE_LOCK: u64 = 256;
 const RES_LOCK: u64 = WRITE_LOCK + MUTEX_BYTES;
 const JOURNAL: u64 = RES_LOCK + MUTEX_BYTES;
@@ -382,6 +385,24 @@ impl Backend {
     /// epoch relies on.
     pub(crate) fn bump_epoch(&self) {
         self.word(EPOCH).fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Records, before the caller stores it, that an entry other keys' deletes may have to find is about
+    /// to exist in this backend (the binding's attribute state, which `delete(ClassName)` removes). The
+    /// mark stays for the backend's life (`clear()` keeps it: a request may still act on such state it
+    /// read before a clear). One load when already set.
+    pub fn note_internal_store(&self) {
+        let word = self.word(INTERNAL_STORES);
+        if word.load(Ordering::Relaxed) == 0 {
+            word.store(1, Ordering::SeqCst);
+        }
+    }
+
+    /// False while no [`Backend::note_internal_store`] has happened in this backend: no such entry exists,
+    /// nor has one existed, so a delete need not look for any.
+    #[inline]
+    pub fn internal_stores_noted(&self) -> bool {
+        self.word(INTERNAL_STORES).load(Ordering::SeqCst) != 0
     }
 
     /// Retired bytes that may wait for the next reclamation pass although no reader holds them: stores
