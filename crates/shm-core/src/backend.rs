@@ -263,8 +263,8 @@ impl Backend {
         set(INSTANCE, random_u64());
         // SAFETY: the lock words are inside the fixed header of a region nobody else can see yet.
         unsafe {
-            RobustMutex::init(region.ptr(WRITE_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::Size)?;
-            RobustMutex::init(region.ptr(RES_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::Size)?;
+            RobustMutex::init(region.ptr(WRITE_LOCK, MUTEX_BYTES));
+            RobustMutex::init(region.ptr(RES_LOCK, MUTEX_BYTES));
         }
         SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()).format();
         region.word(MAGIC).store(BACKEND_MAGIC, Ordering::Release);
@@ -616,6 +616,7 @@ impl Backend {
     // ----- writes ------------------------------------------------------------------------------------
 
     /// Takes the write lock, repairing what a dead previous holder left.
+    #[inline]
     pub(crate) fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
         let g = self.0.write_lock.lock().map_err(|_| StoreError::Lock)?;
         if g.previous_owner_died {
@@ -630,6 +631,7 @@ impl Backend {
     /// Repairs what a writer that died holding the lock left (write lock held): the undo journal (the
     /// caller then recounts if it undid anything). Bumps the epoch so every cached lookup is revalidated
     /// (an integer rewritten in place may not have announced its change).
+    #[cold]
     fn recover(&self) {
         if self.0.journal.recover() != Recovery::Clean {
             self.count(RECOVERIES, 1);
@@ -640,6 +642,7 @@ impl Backend {
     /// Recomputes the words writers keep without journaling them (entry count, retired bytes, the
     /// allocator's used and free bytes) from the structures themselves. Only after a change was undone
     /// (a writer died in the middle of a transaction): a walk of the index, the retire list and the heap.
+    #[cold]
     fn recount(&self) {
         let mut entries = 0;
         for bucket in 0..self.0.index.bucket_count {
