@@ -502,8 +502,9 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
     with_backend(tier, call, |backend| {
         let before = backend.epoch();
         let instance = backend.instance_id();
-        let repeated = NOTHING_DELETED.with_borrow(|last| {
-            last[tier.index()].as_ref().is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key)
+        let (repeated, remembered) = NOTHING_DELETED.with_borrow(|last| {
+            let last = last[tier.index()].as_ref();
+            (last.is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key), last.is_some())
         });
         // A class loaded since is a selector with request-local effects (§16.8): the full path.
         if !repeated || call.names_loaded_class(1, key) {
@@ -522,11 +523,17 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
                 attributes::note_explicit_write(tier, backend, before, after);
             }
             let nothing = after == before && !selects_state;
-            NOTHING_DELETED.with_borrow_mut(|last| {
-                last[tier.index()] = nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
-            });
+            // (A memo that a re-entered delete() left meanwhile is true where it names: it may stay.)
+            if nothing || remembered {
+                NOTHING_DELETED.with_borrow_mut(|last| {
+                    last[tier.index()] = nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
+                });
+            }
         }
-        release_own(tier, backend, key);
+        // As in `store_value`: a request holds no reservation where the backend counts none.
+        if backend.any_reservation() {
+            release_own(tier, backend, key);
+        }
         call.ret().set_bool(true);
         Ok(())
     })

@@ -96,7 +96,7 @@ const MAX_READ_ATTEMPTS: usize = 1000;
 /// Walks that hold nothing try this many times without a pin first (see `read_unheld`).
 const OPTIMISTIC_READS: usize = 4;
 /// Retired entries that trigger a reclamation pass (see `Backend::reclaim_in_batches`).
-const RECLAIM_BATCH: u64 = 32;
+const RECLAIM_BATCH: u64 = 64;
 /// Smallest region a backend can be formatted in.
 pub const MIN_REGION: u64 = 1 << 20;
 

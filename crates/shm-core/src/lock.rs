@@ -189,16 +189,25 @@ fn futex_wait(word: *const u32, expected: u32, timeout: Duration) {
     unsafe { libc::syscall(libc::SYS_futex, word, libc::FUTEX_WAIT, expected, &raw const ts, 0, 0) };
 }
 
+thread_local! {
+    /// This thread's owner word and the fork generation it was read in (`u64::MAX`: never).
+    static ME: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((u64::MAX, 0)) };
+}
+
 /// This thread's owner word: its thread id and the low half of its start time (re-read after fork).
+#[inline]
 fn this_thread() -> u64 {
-    thread_local! {
-        /// The fork generation the word was read in (`u64::MAX`: never), and the word.
-        static ME: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((u64::MAX, 0)) };
-    }
     let (generation, word) = ME.get();
     if generation == process::fork_generation() {
         return word;
     }
+    this_thread_slow()
+}
+
+/// [`this_thread`] on a thread's first lock, or its first after a fork: reads the start time.
+#[cold]
+#[inline(never)]
+fn this_thread_slow() -> u64 {
     process::install_fork_handler();
     let generation = process::fork_generation();
     // SAFETY: gettid has no preconditions.
