@@ -158,7 +158,7 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     // SAFETY: `value` is a live argument zval.
     let stored = match unsafe { long_of(value) } {
         Some(i) => Ok(put(encoding::TAG_INT, &i.to_le_bytes())),
-        None => zval_in::encode_with(value, put),
+        None => encode_with(value, put),
     };
     let stored = match stored {
         Ok(stored) => stored,
@@ -169,6 +169,13 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
         backend.release(key, request::owner());
     }
     Ok(stored)
+}
+
+/// `zval_in::encode_with`, out of line: the integer path of [`store_value`] does not set up the
+/// encoder's frame.
+#[inline(never)]
+fn encode_with(value: *mut zval, put: impl FnOnce(u16, &[u8]) -> bool) -> Result<bool, EncodeError> {
+    zval_in::encode_with(value, put)
 }
 
 /// The integer `z` holds (through one reference), if it holds one.

@@ -420,6 +420,7 @@ impl Backend {
 
     /// The entry of `key` and the link word that points at it. Write lock held (readers walk with
     /// `Index::find`, which checks every header).
+    #[inline]
     pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
         self.0.index.find_locked(key, hash)
     }
@@ -671,6 +672,7 @@ impl Backend {
     }
 
     /// Unlinks entry `h` (whose predecessor link is `link`) and retires it, in one transaction.
+    #[inline]
     pub(crate) fn unlink(&self, link: u64, h: &EntryHeader) {
         self.unlink_with(link, h, |_| {});
     }
@@ -698,11 +700,14 @@ impl Backend {
     }
 
     /// Puts entry `h` (unlinked by the same transaction) on the retire list.
+    #[inline]
     pub(crate) fn retire_entry(&self, t: &mut Txn, h: &EntryHeader) {
         self.0.retired.retire(t, &self.0.alloc, h, self.epoch());
     }
 
-    /// Frees retired entries no reader can still see. Write lock held.
+    /// Frees retired entries no reader can still see. Write lock held. Out of line: stores and deletes
+    /// call it once per batch.
+    #[inline(never)]
     pub(crate) fn reclaim(&self) {
         self.repair_dead_updates();
         self.0.retired.collect(&self.0.journal, &self.0.alloc, &self.0.readers, self.epoch());
@@ -711,6 +716,7 @@ impl Backend {
     /// Reclaims once enough has been retired to be worth a pass over the reader slots: stores amortise
     /// the pass instead of paying for it each time (an allocation that fails reclaims at once). Small
     /// batches keep the freed blocks on the allocator's quick lists.
+    #[inline]
     fn reclaim_in_batches(&self) {
         if self.0.retired.retired_count() >= RECLAIM_BATCH
             || self.0.retired.retired_bytes() >= self.reclaim_batch_bytes()
@@ -768,6 +774,7 @@ impl Backend {
     }
 
     /// True when a new key may take an entry-table slot: one is free, or (volatile) one was freed.
+    #[inline]
     pub(crate) fn table_slot_for_new_key(&self) -> bool {
         if self.word(ENTRY_COUNT).load(Ordering::Relaxed) < self.0.geo.max_entries {
             return true;
@@ -778,24 +785,39 @@ impl Backend {
 
     /// Allocates `need` payload bytes in a transaction, making room (bounded rounds) when none is free.
     /// True in the answer when room had to be made (entries may have been removed or moved).
+    #[inline]
     pub(crate) fn allocate(&self, need: u64) -> Result<(Txn<'_>, u64, bool), StoreError> {
-        let mut rounds = 0;
-        loop {
-            let mut t = self.0.journal.begin();
-            if let Some(block) = self.0.alloc.alloc(&mut t, need) {
-                return Ok((t, block, rounds > 0));
-            }
-            drop(t);
-            rounds += 1;
-            let now = if self.0.kind == BackendKind::Volatile { self.0.clock.now_ms() } else { 0 };
-            if rounds > eviction::MAX_ROUNDS || !self.make_room(need, now) {
-                return Err(StoreError::OutOfMemory);
+        let mut t = self.0.journal.begin();
+        match self.0.alloc.alloc(&mut t, need) {
+            Some(block) => Ok((t, block, false)),
+            None => {
+                drop(t);
+                self.allocate_making_room(need)
             }
         }
     }
 
+    /// [`Backend::allocate`] once the first attempt found no room: out of line, so the usual allocation
+    /// does not set up the frame of eviction and compaction.
+    #[cold]
+    #[inline(never)]
+    fn allocate_making_room(&self, need: u64) -> Result<(Txn<'_>, u64, bool), StoreError> {
+        for _ in 0..eviction::MAX_ROUNDS {
+            let now = if self.0.kind == BackendKind::Volatile { self.0.clock.now_ms() } else { 0 };
+            if !self.make_room(need, now) {
+                break;
+            }
+            let mut t = self.0.journal.begin();
+            if let Some(block) = self.0.alloc.alloc(&mut t, need) {
+                return Ok((t, block, true));
+            }
+        }
+        Err(StoreError::OutOfMemory)
+    }
+
     /// The link word a new entry for `hash` is published through (the old entry's, or the bucket
     /// head), and the `next` the new entry takes over.
+    #[inline]
     pub(crate) fn link_for(&self, found: &Option<(u64, EntryHeader)>, hash: u64) -> (u64, u64) {
         match found {
             Some((link, old)) => (*link, self.word(old.off + entry::NEXT).load(Ordering::Acquire)),
