@@ -158,7 +158,7 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     // SAFETY: `value` is a live argument zval.
     let stored = match unsafe { long_of(value) } {
         Some(i) => Ok(put(encoding::TAG_INT, &i.to_le_bytes())),
-        None => zval_in::encode_with(value, put),
+        None => encode_with(value, put),
     };
     let stored = match stored {
         Ok(stored) => stored,
@@ -169,6 +169,13 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
         backend.release(key, request::owner());
     }
     Ok(stored)
+}
+
+/// `zval_in::encode_with`, out of line: the integer path of [`store_value`] does not set up the
+/// encoder's frame.
+#[inline(never)]
+fn encode_with(value: *mut zval, put: impl FnOnce(u16, &[u8]) -> bool) -> Result<bool, EncodeError> {
+    zval_in::encode_with(value, put)
 }
 
 /// The integer `z` holds (through one reference), if it holds one.
@@ -502,25 +509,38 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
     with_backend(tier, call, |backend| {
         let before = backend.epoch();
         let instance = backend.instance_id();
-        let repeated = NOTHING_DELETED.with_borrow(|last| {
-            last[tier.index()].as_ref().is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key)
+        let (repeated, remembered) = NOTHING_DELETED.with_borrow(|last| {
+            let last = last[tier.index()].as_ref();
+            (last.is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key), last.is_some())
         });
         // A class loaded since is a selector with request-local effects (§16.8): the full path.
         if !repeated || call.names_loaded_class(1, key) {
             // A class name or an RFC attribute key also selects attribute state; the explicit entry
-            // stored under exactly that string goes either way.
-            let selects_state = attributes::delete_addressed(tier, backend, key, true);
+            // stored under exactly that string goes either way. Until attribute state was first stored
+            // in this backend, a key that names no loaded class and no attribute unit selects nothing
+            // (a class that is not loaded has no state of this request either): no search.
+            let search = backend.internal_stores_noted()
+                || attributes::addressed_unit(tier, key).is_some()
+                || call.names_loaded_class(1, key);
+            let selects_state = search && attributes::delete_addressed(tier, backend, key, true);
             let removed = backend.delete(key);
             let after = backend.epoch();
-            if removed {
+            // Only once some delete() remembered that a class has no attribute state (as in `store_value`).
+            if removed && attributes::own_writes_wanted() {
                 attributes::note_explicit_write(tier, backend, before, after);
             }
             let nothing = after == before && !selects_state;
-            NOTHING_DELETED.with_borrow_mut(|last| {
-                last[tier.index()] = nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
-            });
+            // (A memo that a re-entered delete() left meanwhile is true where it names: it may stay.)
+            if nothing || remembered {
+                NOTHING_DELETED.with_borrow_mut(|last| {
+                    last[tier.index()] = nothing.then(|| NothingDeleted { instance, epoch: before, key: key.to_vec() });
+                });
+            }
         }
-        release_own(tier, backend, key);
+        // As in `store_value`: a request holds no reservation where the backend counts none.
+        if backend.any_reservation() {
+            release_own(tier, backend, key);
+        }
         call.ret().set_bool(true);
         Ok(())
     })

@@ -345,7 +345,6 @@ impl SizeClassAllocator {
         debug_assert!(h & INUSE != 0 && h & QUICK == 0, "double free at {block}");
         let h = h & !STAGED;
         let size = h & SIZE_MASK;
-        self.add(USED, size.wrapping_neg());
         if size < QUICK_LIMIT && self.get(QUICK_COUNT) < QUICK_CAP {
             let head = self.quick_head(size);
             txn.set(block + 8, txn.get(head));
@@ -356,10 +355,13 @@ impl SizeClassAllocator {
         } else {
             self.release(txn, block);
         }
+        // Only once the transaction has logged a write: a writer killed before its first logged write
+        // leaves a clean journal, which no recount follows, so the count must not have moved yet.
+        self.add(USED, size.wrapping_neg());
     }
 
-    /// Returns in-use (or unlinked quick) block `block` to the bins, coalescing. `USED` is already
-    /// adjusted.
+    /// Returns in-use (or unlinked quick) block `block` to the bins, coalescing. `USED` is the caller's
+    /// to adjust.
     fn release(&self, txn: &mut Txn, mut block: u64) {
         let h = self.hdr(block);
         let mut size = h & SIZE_MASK;

@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub const BACKEND_MAGIC: u64 = u64::from_le_bytes(*b"SCBACKND");
-pub const LAYOUT_VERSION: u64 = 3;
+pub const LAYOUT_VERSION: u64 = 4;
 pub use crate::entry::TAG_INT;
 
 // Header words.
@@ -76,6 +76,9 @@ pub(crate) const RELOCATIONS: u64 = 184;
 const FREE_GENERATION: u64 = 192;
 /// Test hook: microseconds the next store copying outside the lock stalls in the middle of its copy.
 pub(crate) const STALL_COPY_US: u64 = 200;
+/// Set (never cleared) once the binding announces a store in its internal key space (see
+/// [`Backend::note_internal_store`]).
+const INTERNAL_STORES: u64 = 208;
 const WRITE_LOCK: u64 = 256;
 const RES_LOCK: u64 = WRITE_LOCK + MUTEX_BYTES;
 const JOURNAL: u64 = RES_LOCK + MUTEX_BYTES;
@@ -93,7 +96,7 @@ const MAX_READ_ATTEMPTS: usize = 1000;
 /// Walks that hold nothing try this many times without a pin first (see `read_unheld`).
 const OPTIMISTIC_READS: usize = 4;
 /// Retired entries that trigger a reclamation pass (see `Backend::reclaim_in_batches`).
-const RECLAIM_BATCH: u64 = 32;
+const RECLAIM_BATCH: u64 = 64;
 /// Smallest region a backend can be formatted in.
 pub const MIN_REGION: u64 = 1 << 20;
 
@@ -260,8 +263,8 @@ impl Backend {
         set(INSTANCE, random_u64());
         // SAFETY: the lock words are inside the fixed header of a region nobody else can see yet.
         unsafe {
-            RobustMutex::init(region.ptr(WRITE_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::Size)?;
-            RobustMutex::init(region.ptr(RES_LOCK, MUTEX_BYTES)).map_err(|_| OpenError::Size)?;
+            RobustMutex::init(region.ptr(WRITE_LOCK, MUTEX_BYTES));
+            RobustMutex::init(region.ptr(RES_LOCK, MUTEX_BYTES));
         }
         SizeClassAllocator::new(region, ALLOC_STATE, geo.heap_start, region.len()).format();
         region.word(MAGIC).store(BACKEND_MAGIC, Ordering::Release);
@@ -384,6 +387,24 @@ impl Backend {
         self.word(EPOCH).fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Records, before the caller stores it, that an entry other keys' deletes may have to find is about
+    /// to exist in this backend (the binding's attribute state, which `delete(ClassName)` removes). The
+    /// mark stays for the backend's life (`clear()` keeps it: a request may still act on such state it
+    /// read before a clear). One load when already set.
+    pub fn note_internal_store(&self) {
+        let word = self.word(INTERNAL_STORES);
+        if word.load(Ordering::Relaxed) == 0 {
+            word.store(1, Ordering::SeqCst);
+        }
+    }
+
+    /// False while no [`Backend::note_internal_store`] has happened in this backend: no such entry exists,
+    /// nor has one existed, so a delete need not look for any.
+    #[inline]
+    pub fn internal_stores_noted(&self) -> bool {
+        self.word(INTERNAL_STORES).load(Ordering::SeqCst) != 0
+    }
+
     /// Retired bytes that may wait for the next reclamation pass although no reader holds them: stores
     /// reclaim in batches of this size (an allocation that fails reclaims at once).
     pub fn reclaim_batch_bytes(&self) -> u64 {
@@ -399,6 +420,7 @@ impl Backend {
 
     /// The entry of `key` and the link word that points at it. Write lock held (readers walk with
     /// `Index::find`, which checks every header).
+    #[inline]
     pub(crate) fn find(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
         self.0.index.find_locked(key, hash)
     }
@@ -595,6 +617,7 @@ impl Backend {
     // ----- writes ------------------------------------------------------------------------------------
 
     /// Takes the write lock, repairing what a dead previous holder left.
+    #[inline]
     pub(crate) fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
         let g = self.0.write_lock.lock().map_err(|_| StoreError::Lock)?;
         if g.previous_owner_died {
@@ -609,6 +632,7 @@ impl Backend {
     /// Repairs what a writer that died holding the lock left (write lock held): the undo journal (the
     /// caller then recounts if it undid anything). Bumps the epoch so every cached lookup is revalidated
     /// (an integer rewritten in place may not have announced its change).
+    #[cold]
     fn recover(&self) {
         if self.0.journal.recover() != Recovery::Clean {
             self.count(RECOVERIES, 1);
@@ -619,6 +643,7 @@ impl Backend {
     /// Recomputes the words writers keep without journaling them (entry count, retired bytes, the
     /// allocator's used and free bytes) from the structures themselves. Only after a change was undone
     /// (a writer died in the middle of a transaction): a walk of the index, the retire list and the heap.
+    #[cold]
     fn recount(&self) {
         let mut entries = 0;
         for bucket in 0..self.0.index.bucket_count {
@@ -647,6 +672,7 @@ impl Backend {
     }
 
     /// Unlinks entry `h` (whose predecessor link is `link`) and retires it, in one transaction.
+    #[inline]
     pub(crate) fn unlink(&self, link: u64, h: &EntryHeader) {
         self.unlink_with(link, h, |_| {});
     }
@@ -674,11 +700,14 @@ impl Backend {
     }
 
     /// Puts entry `h` (unlinked by the same transaction) on the retire list.
+    #[inline]
     pub(crate) fn retire_entry(&self, t: &mut Txn, h: &EntryHeader) {
         self.0.retired.retire(t, &self.0.alloc, h, self.epoch());
     }
 
-    /// Frees retired entries no reader can still see. Write lock held.
+    /// Frees retired entries no reader can still see. Write lock held. Out of line: stores and deletes
+    /// call it once per batch.
+    #[inline(never)]
     pub(crate) fn reclaim(&self) {
         self.repair_dead_updates();
         self.0.retired.collect(&self.0.journal, &self.0.alloc, &self.0.readers, self.epoch());
@@ -687,6 +716,7 @@ impl Backend {
     /// Reclaims once enough has been retired to be worth a pass over the reader slots: stores amortise
     /// the pass instead of paying for it each time (an allocation that fails reclaims at once). Small
     /// batches keep the freed blocks on the allocator's quick lists.
+    #[inline]
     fn reclaim_in_batches(&self) {
         if self.0.retired.retired_count() >= RECLAIM_BATCH
             || self.0.retired.retired_bytes() >= self.reclaim_batch_bytes()
@@ -744,6 +774,7 @@ impl Backend {
     }
 
     /// True when a new key may take an entry-table slot: one is free, or (volatile) one was freed.
+    #[inline]
     pub(crate) fn table_slot_for_new_key(&self) -> bool {
         if self.word(ENTRY_COUNT).load(Ordering::Relaxed) < self.0.geo.max_entries {
             return true;
@@ -754,24 +785,39 @@ impl Backend {
 
     /// Allocates `need` payload bytes in a transaction, making room (bounded rounds) when none is free.
     /// True in the answer when room had to be made (entries may have been removed or moved).
+    #[inline]
     pub(crate) fn allocate(&self, need: u64) -> Result<(Txn<'_>, u64, bool), StoreError> {
-        let mut rounds = 0;
-        loop {
-            let mut t = self.0.journal.begin();
-            if let Some(block) = self.0.alloc.alloc(&mut t, need) {
-                return Ok((t, block, rounds > 0));
-            }
-            drop(t);
-            rounds += 1;
-            let now = if self.0.kind == BackendKind::Volatile { self.0.clock.now_ms() } else { 0 };
-            if rounds > eviction::MAX_ROUNDS || !self.make_room(need, now) {
-                return Err(StoreError::OutOfMemory);
+        let mut t = self.0.journal.begin();
+        match self.0.alloc.alloc(&mut t, need) {
+            Some(block) => Ok((t, block, false)),
+            None => {
+                drop(t);
+                self.allocate_making_room(need)
             }
         }
     }
 
+    /// [`Backend::allocate`] once the first attempt found no room: out of line, so the usual allocation
+    /// does not set up the frame of eviction and compaction.
+    #[cold]
+    #[inline(never)]
+    fn allocate_making_room(&self, need: u64) -> Result<(Txn<'_>, u64, bool), StoreError> {
+        for _ in 0..eviction::MAX_ROUNDS {
+            let now = if self.0.kind == BackendKind::Volatile { self.0.clock.now_ms() } else { 0 };
+            if !self.make_room(need, now) {
+                break;
+            }
+            let mut t = self.0.journal.begin();
+            if let Some(block) = self.0.alloc.alloc(&mut t, need) {
+                return Ok((t, block, true));
+            }
+        }
+        Err(StoreError::OutOfMemory)
+    }
+
     /// The link word a new entry for `hash` is published through (the old entry's, or the bucket
     /// head), and the `next` the new entry takes over.
+    #[inline]
     pub(crate) fn link_for(&self, found: &Option<(u64, EntryHeader)>, hash: u64) -> (u64, u64) {
         match found {
             Some((link, old)) => (*link, self.word(old.off + entry::NEXT).load(Ordering::Acquire)),

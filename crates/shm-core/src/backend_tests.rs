@@ -170,6 +170,23 @@ fn contains_answers_presence_without_counting_or_protecting_from_eviction() {
 }
 
 #[test]
+fn the_internal_stores_mark_is_set_once_noted_and_survives_clear_but_not_a_fresh_backend() {
+    let b = volatile(8 * MB);
+    assert!(!b.internal_stores_noted());
+    b.store(b"k", 7, b"v", 0).unwrap();
+    b.delete(b"k");
+    assert!(!b.internal_stores_noted(), "ordinary stores and deletes leave it unset");
+    b.note_internal_store();
+    b.note_internal_store();
+    assert!(b.internal_stores_noted());
+    b.clear();
+    assert!(b.internal_stores_noted(), "clear() keeps it");
+    let (_seg, p) = partition(8 * MB, 8 * MB);
+    p.volatile.as_ref().unwrap().note_internal_store();
+    assert!(!p.pinned.unwrap().internal_stores_noted(), "each backend has its own");
+}
+
+#[test]
 fn deleting_a_missing_key_moves_nothing_and_an_expired_entry_is_still_removed() {
     let clock = ManualClock::new(1000);
     let b = volatile(8 * MB).with_clock(clock.clone());

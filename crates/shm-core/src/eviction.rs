@@ -137,6 +137,8 @@ impl Backend {
 
     /// Frees one entry-table slot of a full volatile backend: the first entry the walk meets that is
     /// expired (purged) or not read lately (evicted). False when nothing can go.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn free_table_slot(&self, now: u64) -> bool {
         let alloc = &self.0.alloc;
         let mut chances = self.chances();

@@ -102,7 +102,25 @@ fn from_word(w: u64) -> i64 {
 impl Backend {
     /// The lock-free fast path. `None` when it does not apply (no reader slot, key missing or expired,
     /// entry frozen, walk disturbed): the caller takes the locked path.
+    #[inline]
     pub(crate) fn update_int_lock_free(
+        &self,
+        key: &[u8],
+        hash: u64,
+        update: IntUpdate,
+    ) -> Option<Result<CounterUpdate, CounterError>> {
+        // An empty bucket (a key stored for the first time, or again after a delete) holds no entry to
+        // update: one load, not the calls of either path.
+        if self.word(self.0.index.bucket_link(hash)).load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        self.update_int_in_bucket(key, hash, update)
+    }
+
+    /// [`Backend::update_int_lock_free`] once the bucket holds entries: out of line, so a store into an
+    /// empty bucket does not set up the frame of both paths.
+    #[inline(never)]
+    fn update_int_in_bucket(
         &self,
         key: &[u8],
         hash: u64,
@@ -134,11 +152,6 @@ impl Backend {
         hash: u64,
         update: IntUpdate,
     ) -> Option<Result<CounterUpdate, CounterError>> {
-        // An empty bucket (a key stored for the first time, or again after a delete) holds no entry to
-        // update: one load instead of a walk under a pin.
-        if self.word(self.0.index.bucket_link(hash)).load(Ordering::Relaxed) == 0 {
-            return None;
-        }
         let walk = self.0.readers.begin_walk(self.word(EPOCH))?;
         let Some((_, h)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
             walk.end();

@@ -1,53 +1,59 @@
-//! The cross-process write lock: a robust, process-shared pthread mutex living in shared memory.
+//! The cross-process write lock: one word in shared memory naming the thread that holds it.
 //!
-//! Why not a futex word of our own: the kernel already tracks robust-mutex owners per thread and hands the
-//! next locker `EOWNERDEAD` the moment an owner dies (SIGKILL included), with no PID-reuse window and no
-//! polling. Why not parking_lot or std: their waiters park on process-private futexes, so a waiter in one
-//! process is never woken by an unlock in another. The caller of [`RobustMutex::lock`] learns whether the
-//! previous owner died so it can repair what that owner left half-done (see `journal`).
+//! The owner word holds the owner's thread id (low 32 bits) and the low 32 bits of that thread's start
+//! time (field 22 of /proc/TID/stat, clock ticks since boot); 0 when the lock is free. Taking a free lock
+//! is one compare-and-swap, releasing it one store. A waiter that finds the lock held across a sleep slice
+//! checks whether the owner thread still exists with that start time: a thread that died holding the lock
+//! (SIGKILL included) is told from a live one without a PID-reuse window, and the waiter takes the lock
+//! over, learning that the previous owner died so it can repair what that owner left half-done (see
+//! `journal`).
+//!
+//! Why not the robust pthread mutex this replaced: each lock and unlock ran about 100 instructions of
+//! robust-list bookkeeping and a second locked instruction (a `set()` then `delete()` pair took it twice,
+//! about 13 ns of 145), and its waiters could lose a wake-up when one of them was killed
+//! (docs/RELIABILITY.md). Here no waiter depends on a wake-up: waiters sleep in slices of [`RECHECK`] on
+//! the word's owner half (a futex shared between processes), and an unlock that sees the sleepers flag
+//! wakes them all. Why not parking_lot or std: their waiters park on process-private futexes, so a
+//! waiter in one process is never woken by an unlock in another.
 
+use crate::process::{self, ProcStat};
 use std::marker::PhantomData;
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::time::Duration;
 
-/// Bytes reserved for a mutex in the layout (glibc's pthread_mutex_t is 40 bytes on x86-64, 48 on aarch64).
+/// Bytes reserved for a lock in the layout: the owner word, the sleepers flag, and room to spare.
 pub const MUTEX_BYTES: u64 = 64;
+/// Word (index) set to 1 by a waiter about to sleep; the unlock that sees it clears it and wakes every
+/// sleeper. A waiter killed after setting it costs one needless wake.
+const SLEEPERS: usize = 1;
 
-/// How long one slice of a blocking wait lasts before the waiter checks the lock word again.
-const RECHECK: std::time::Duration = std::time::Duration::from_millis(5);
+/// Rounds a waiter spins, then yields, before it sleeps.
+const SPINS: u32 = 16;
+const YIELDS: u32 = 8;
+/// How long one sleep of a waiter lasts at most. It bounds the wait when a wake-up is missed (a waiter
+/// that raises the sleepers flag just as the owner unlocks) and how soon a dead owner is noticed.
+const RECHECK: Duration = Duration::from_millis(2);
 
-/// `CLOCK_REALTIME` (the clock `pthread_mutex_timedlock` measures against) plus `d`. A clock step only
-/// lengthens or shortens one slice.
-fn realtime_after(d: std::time::Duration) -> libc::timespec {
-    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `now` is a valid, writable timespec; CLOCK_REALTIME always exists.
-    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut now) };
-    let nanos = now.tv_nsec as u64 + d.subsec_nanos() as u64;
-    libc::timespec {
-        tv_sec: now.tv_sec + d.as_secs() as libc::time_t + (nanos / 1_000_000_000) as libc::time_t,
-        tv_nsec: (nanos % 1_000_000_000) as _,
-    }
-}
-
-/// A handle to a mutex stored in shared memory.
+/// A handle to a lock stored in shared memory.
 #[derive(Clone, Copy)]
 pub struct RobustMutex {
-    raw: *mut libc::pthread_mutex_t,
+    words: *const AtomicU64,
 }
 
-// SAFETY: the pthread mutex is process-shared; any thread of any process may lock it.
+// SAFETY: the lock lives in shared memory and is designed for use by any thread of any process.
 unsafe impl Send for RobustMutex {}
 // SAFETY: see above.
 unsafe impl Sync for RobustMutex {}
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum LockError {
-    /// A previous owner died during recovery without marking the mutex consistent.
-    NotRecoverable,
+    /// The calling thread already holds the lock (`EDEADLK`).
     Os(i32),
 }
 
 /// Held lock; unlocks on drop. `previous_owner_died` is true exactly once after an owner's death.
-/// `!Send`: a pthread mutex must be unlocked by the thread that locked it (the raw-pointer marker keeps
-/// the guard on its thread).
+/// `!Send`: the owner word names the thread that locked it (the raw-pointer marker keeps the guard on its
+/// thread).
 pub struct MutexGuard<'a> {
     mutex: RobustMutex,
     pub previous_owner_died: bool,
@@ -55,102 +61,179 @@ pub struct MutexGuard<'a> {
 }
 
 impl RobustMutex {
-    const _SIZE_CHECK: () = assert!(std::mem::size_of::<libc::pthread_mutex_t>() as u64 <= MUTEX_BYTES);
-
     /// # Safety
-    /// `ptr` must point to `MUTEX_BYTES` bytes of shared memory, suitably aligned, that stay mapped while
-    /// the handle is used, and that were initialised with [`RobustMutex::init`] by someone.
+    /// `ptr` must point to `MUTEX_BYTES` bytes of shared memory, 8-aligned, that stay mapped while the
+    /// handle is used, and that were initialised with [`RobustMutex::init`] by someone.
     pub unsafe fn at(ptr: *mut u8) -> RobustMutex {
-        RobustMutex { raw: ptr.cast() }
+        RobustMutex { words: ptr.cast() }
     }
 
-    /// Initialises a fresh mutex in place (segment creation only; nobody else can see it yet).
+    /// Initialises a fresh lock in place, free (segment creation only; nobody else can see it yet).
     ///
     /// # Safety
     /// As for [`RobustMutex::at`], and no other process or thread may use the memory concurrently.
-    pub unsafe fn init(ptr: *mut u8) -> Result<RobustMutex, LockError> {
-        let check = |rc: i32| if rc == 0 { Ok(()) } else { Err(LockError::Os(rc)) };
-        // SAFETY: an all-zero pthread_mutexattr_t is a valid argument to pthread_mutexattr_init, which
-        // initialises it before any other use.
-        let mut attr: libc::pthread_mutexattr_t = unsafe { std::mem::zeroed() };
-        // SAFETY: `attr` is a local attribute object; `ptr` is valid, aligned and private to us (contract).
-        unsafe {
-            check(libc::pthread_mutexattr_init(&mut attr))?;
-            let result = (|| {
-                check(libc::pthread_mutexattr_setpshared(&mut attr, libc::PTHREAD_PROCESS_SHARED))?;
-                check(libc::pthread_mutexattr_setrobust(&mut attr, libc::PTHREAD_MUTEX_ROBUST))?;
-                check(libc::pthread_mutex_init(ptr.cast(), &attr))
-            })();
-            libc::pthread_mutexattr_destroy(&mut attr);
-            result.map(|()| RobustMutex { raw: ptr.cast() })
-        }
+    pub unsafe fn init(ptr: *mut u8) -> RobustMutex {
+        // SAFETY: contract of `at`, which `init`'s caller meets.
+        let m = unsafe { RobustMutex::at(ptr) };
+        m.owner().store(0, Ordering::Relaxed);
+        m.sleepers().store(0, Ordering::Relaxed);
+        m
     }
 
-    /// Blocks until the lock is held. When the previous owner died holding it, the guard says so and the
-    /// mutex is already marked consistent again: the caller must repair the protected state before
-    /// releasing the guard.
-    ///
-    /// Waits in slices of [`RECHECK`] rather than in one untimed wait: a robust mutex can lose a wake-up
-    /// when a waiter is killed. The unlocker wakes one waiter; if that waiter dies before retaking the
-    /// lock while a newcomer holds it, nothing re-arms the "waiters" bit, and the remaining sleepers are
-    /// never woken although the lock is free (the kernel re-wakes only when the word has no owner at the
-    /// waiter's death). A timed-out slice re-reads the word and takes a free lock, so such a loss costs
-    /// at most one slice (`counter_kill` reproduces it within minutes with untimed waits).
+    fn owner(&self) -> &AtomicU64 {
+        // SAFETY: `words` points to the lock's first 8-aligned word, mapped while the handle is used.
+        unsafe { &*self.words }
+    }
+
+    fn sleepers(&self) -> &AtomicU64 {
+        // SAFETY: as in `owner`; word `SLEEPERS` lies inside the lock's `MUTEX_BYTES`.
+        unsafe { &*self.words.add(SLEEPERS) }
+    }
+
+    /// The owner word's low half (the thread id), the futex waiters sleep on.
+    fn futex(&self) -> *const u32 {
+        let low_half = if cfg!(target_endian = "little") { 0 } else { 1 };
+        // SAFETY: both halves of the owner word lie inside the lock.
+        unsafe { self.words.cast::<u32>().add(low_half) }
+    }
+
+    /// Blocks until the lock is held. When the previous owner died holding it, the guard says so: the
+    /// caller must repair the protected state before releasing the guard. Fails only when the calling
+    /// thread holds the lock already.
+    #[inline]
     pub fn lock(&self) -> Result<MutexGuard<'_>, LockError> {
-        // SAFETY: `raw` points to an initialised process-shared mutex (constructor contract).
-        let rc = unsafe { libc::pthread_mutex_trylock(self.raw) };
-        if rc != libc::EBUSY {
-            return self.after_lock(rc);
+        let me = this_thread();
+        if self.owner().compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+            return Ok(self.guard(false));
         }
-        self.lock_contended()
+        self.lock_contended(me)
     }
 
-    /// [`RobustMutex::lock`] once the lock was found held: the timed waits, out of line so the
-    /// uncontended path (every store and delete) keeps a small frame.
+    /// [`RobustMutex::lock`] once the lock was found held: spins, then yields, then sleeps in slices,
+    /// checking after each slice the owner is alive. Out of line so the uncontended path (every store and
+    /// delete) keeps a small frame.
     #[cold]
     #[inline(never)]
-    fn lock_contended(&self) -> Result<MutexGuard<'_>, LockError> {
+    fn lock_contended(&self, me: u64) -> Result<MutexGuard<'_>, LockError> {
+        let mut round = 0u32;
         loop {
-            let deadline = realtime_after(RECHECK);
-            // SAFETY: `raw` points to an initialised process-shared mutex (constructor contract);
-            // `deadline` is a valid timespec.
-            let rc = unsafe { libc::pthread_mutex_timedlock(self.raw, &deadline) };
-            if rc != libc::ETIMEDOUT {
-                return self.after_lock(rc);
+            let held = self.owner().load(Ordering::Relaxed);
+            if held == 0 {
+                if self.owner().compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+                    return Ok(self.guard(false));
+                }
+                continue;
+            }
+            if held == me {
+                return Err(LockError::Os(libc::EDEADLK));
+            }
+            round = round.saturating_add(1);
+            if round <= SPINS {
+                std::hint::spin_loop();
+                continue;
+            }
+            if round <= SPINS + YIELDS {
+                std::thread::yield_now();
+                continue;
+            }
+            self.sleepers().store(1, Ordering::SeqCst);
+            futex_wait(self.futex(), held as u32, RECHECK);
+            if self.owner().load(Ordering::Relaxed) == held
+                && !owner_alive(held)
+                && self.owner().compare_exchange(held, me, Ordering::Acquire, Ordering::Relaxed).is_ok()
+            {
+                // The dead owner never released: order everything it wrote before what we read next.
+                fence(Ordering::SeqCst);
+                return Ok(self.guard(true));
             }
         }
     }
 
-    /// Non-blocking attempt; `Ok(None)` when someone else holds it.
+    /// Non-blocking attempt; `Ok(None)` when someone else holds it (a dead owner is not taken over).
     #[cfg(test)]
     pub fn try_lock(&self) -> Result<Option<MutexGuard<'_>>, LockError> {
-        // SAFETY: as in `lock`.
-        let rc = unsafe { libc::pthread_mutex_trylock(self.raw) };
-        if rc == libc::EBUSY {
-            return Ok(None);
-        }
-        self.after_lock(rc).map(Some)
+        let taken = self.owner().compare_exchange(0, this_thread(), Ordering::Acquire, Ordering::Relaxed);
+        Ok(taken.is_ok().then(|| self.guard(false)))
     }
 
-    fn after_lock(&self, rc: i32) -> Result<MutexGuard<'_>, LockError> {
-        match rc {
-            0 => Ok(MutexGuard { mutex: *self, previous_owner_died: false, _not_send: PhantomData }),
-            libc::EOWNERDEAD => {
-                // SAFETY: we hold the mutex (EOWNERDEAD means it was acquired); marking it consistent
-                // now is fine because the guard's holder repairs the data before anyone else gets in.
-                unsafe { libc::pthread_mutex_consistent(self.raw) };
-                Ok(MutexGuard { mutex: *self, previous_owner_died: true, _not_send: PhantomData })
-            }
-            libc::ENOTRECOVERABLE => Err(LockError::NotRecoverable),
-            other => Err(LockError::Os(other)),
-        }
+    fn guard(&self, previous_owner_died: bool) -> MutexGuard<'_> {
+        MutexGuard { mutex: *self, previous_owner_died, _not_send: PhantomData }
+    }
+
+    /// Clears the sleepers flag and wakes every waiter sleeping on the lock.
+    #[cold]
+    #[inline(never)]
+    fn wake_sleepers(&self) {
+        self.sleepers().store(0, Ordering::Relaxed);
+        // SAFETY: the futex word is an aligned 32-bit word of mapped shared memory; FUTEX_WAKE (shared,
+        // not private: waiters may be other processes) only wakes threads sleeping on it.
+        unsafe { libc::syscall(libc::SYS_futex, self.futex(), libc::FUTEX_WAKE, i32::MAX, 0, 0, 0) };
     }
 }
 
 impl Drop for MutexGuard<'_> {
     fn drop(&mut self) {
-        // SAFETY: this guard holds the mutex.
-        unsafe { libc::pthread_mutex_unlock(self.mutex.raw) };
+        self.mutex.owner().store(0, Ordering::Release);
+        // A waiter raising the flag just as this load runs may be missed: it sleeps one slice at most.
+        if self.mutex.sleepers().load(Ordering::Relaxed) != 0 {
+            self.mutex.wake_sleepers();
+        }
+    }
+}
+
+/// Sleeps on `word` while it holds `expected`, for `timeout` at most (or until woken, or a signal).
+fn futex_wait(word: *const u32, expected: u32, timeout: Duration) {
+    let ts = libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as _ };
+    // SAFETY: `word` is an aligned 32-bit word of mapped shared memory, which FUTEX_WAIT only reads;
+    // `ts` is a valid relative timeout that outlives the call.
+    unsafe { libc::syscall(libc::SYS_futex, word, libc::FUTEX_WAIT, expected, &raw const ts, 0, 0) };
+}
+
+thread_local! {
+    /// This thread's owner word and the fork generation it was read in (`u64::MAX`: never).
+    static ME: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((u64::MAX, 0)) };
+}
+
+/// This thread's owner word: its thread id and the low half of its start time (re-read after fork).
+#[inline]
+fn this_thread() -> u64 {
+    let (generation, word) = ME.get();
+    if generation == process::fork_generation() {
+        return word;
+    }
+    this_thread_slow()
+}
+
+/// [`this_thread`] on a thread's first lock, or its first after a fork: reads the start time.
+#[cold]
+#[inline(never)]
+fn this_thread_slow() -> u64 {
+    process::install_fork_handler();
+    let generation = process::fork_generation();
+    // SAFETY: gettid has no preconditions.
+    let tid = unsafe { libc::gettid() } as u32;
+    let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap_or(0);
+    let word = u64::from(tid) | (start & 0xffff_ffff) << 32;
+    ME.set((generation, word));
+    word
+}
+
+/// Whether the thread an owner word names still runs: its /proc entry exists, it is no zombie, and it
+/// started at the recorded time (another thread that got the id since started later). When /proc cannot
+/// tell, a thread that `kill(tid, 0)` still finds is taken as alive.
+fn owner_alive(word: u64) -> bool {
+    let (tid, start) = (word as u32, word >> 32);
+    match ProcStat::read(&tid.to_string()) {
+        Some(stat) => {
+            let zombie = stat.field(3).is_some_and(|s| matches!(s.as_bytes().first(), Some(b'Z' | b'X' | b'x')));
+            let started = stat.number::<u64>(22).map(|t| t & 0xffff_ffff);
+            !zombie && (start == 0 || started.is_none_or(|t| t == start))
+        }
+        None => {
+            // SAFETY: signal 0 only checks that the target exists.
+            let rc = unsafe { libc::kill(tid as libc::pid_t, 0) };
+            !(rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH))
+        }
     }
 }
 
@@ -161,24 +244,29 @@ mod tests {
     #[repr(align(64))]
     struct Slot([u8; MUTEX_BYTES as usize]);
 
+    fn fresh() -> (Box<Slot>, RobustMutex) {
+        let mut slot = Box::new(Slot([0; MUTEX_BYTES as usize]));
+        // SAFETY: private memory of the right size and alignment, used by this test only; the box is
+        // returned with the handle and outlives it.
+        let m = unsafe { RobustMutex::init(slot.0.as_mut_ptr()) };
+        (slot, m)
+    }
+
     #[test]
     fn lock_try_lock_and_release() {
-        let mut slot = Box::new(Slot([0; MUTEX_BYTES as usize]));
-        // SAFETY: private memory of the right size, used by this test only.
-        let m = unsafe { RobustMutex::init(slot.0.as_mut_ptr()) }.unwrap();
+        let (_slot, m) = fresh();
         let g = m.lock().unwrap();
         assert!(!g.previous_owner_died);
         let other = std::thread::scope(|s| s.spawn(|| m.try_lock().unwrap().is_none()).join().unwrap());
         assert!(other, "a second thread must not get a held lock");
+        assert_eq!(m.lock().err(), Some(LockError::Os(libc::EDEADLK)), "relocking is refused, not a hang");
         drop(g);
         assert!(m.try_lock().unwrap().is_some());
     }
 
     #[test]
     fn a_thread_that_exits_holding_the_lock_is_detected() {
-        let mut slot = Box::new(Slot([0; MUTEX_BYTES as usize]));
-        // SAFETY: private memory of the right size, used by this test only.
-        let m = unsafe { RobustMutex::init(slot.0.as_mut_ptr()) }.unwrap();
+        let (_slot, m) = fresh();
         std::thread::scope(|s| {
             s.spawn(|| std::mem::forget(m.lock().unwrap())).join().unwrap();
         });
@@ -186,5 +274,34 @@ mod tests {
         assert!(g.previous_owner_died);
         drop(g);
         assert!(!m.lock().unwrap().previous_owner_died);
+    }
+
+    #[test]
+    fn an_owner_word_naming_a_live_thread_id_with_another_start_time_is_taken_over() {
+        let (_slot, m) = fresh();
+        // A live thread's id, but not the thread that took the lock: that one started at another time.
+        let reused = this_thread() ^ (1 << 32);
+        m.owner().store(reused, Ordering::Relaxed);
+        let g = std::thread::scope(|s| s.spawn(|| m.lock().unwrap().previous_owner_died).join().unwrap());
+        assert!(g, "the recorded owner no longer runs");
+    }
+
+    #[test]
+    fn waiters_in_other_threads_all_get_the_lock_in_turn() {
+        let (_slot, m) = fresh();
+        let total = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..2000 {
+                        let g = m.lock().unwrap();
+                        assert!(!g.previous_owner_died);
+                        // A read-modify-write the lock alone makes atomic.
+                        total.store(total.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        assert_eq!(total.load(Ordering::Relaxed), 8000);
     }
 }

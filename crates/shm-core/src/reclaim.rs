@@ -506,8 +506,10 @@ impl RetireList {
                 bumped = true;
             }
             let t = run.get_or_insert_with(|| journal.begin());
-            self.add(-(alloc.payload_capacity(cur) as i64), -1);
+            // Counted after the free's logged writes (see `SizeClassAllocator::free`).
+            let capacity = alloc.payload_capacity(cur);
             alloc.free(t, cur);
+            self.add(-(capacity as i64), -1);
             cur = next;
             if t.room() < FREE_JOURNAL_WORDS {
                 self.end_run(run.take().expect("open run"), prev, cur);

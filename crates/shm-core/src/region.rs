@@ -47,10 +47,11 @@ impl Region {
     /// offsets that are either constants of the layout or validated with [`Region::contains`] first.
     #[inline]
     pub fn word(&self, off: u64) -> &AtomicU64 {
-        // `off | 7` is `off + 7` for an aligned offset, without an overflow check: the word ends inside
-        // the region exactly when its last byte is below `len` (one test, one compare; every
-        // journaled write and allocator step goes through here).
-        assert!(off & 7 == 0 && (off | 7) < self.len, "word offset {off} outside region");
+        // One compare for both conditions (every journaled write and allocator step comes through
+        // here): rotated right by 3, a misaligned offset has a low bit in its top three, so it exceeds
+        // any `len >> 3`; an aligned one is its word index, below `len >> 3` exactly when the word ends
+        // inside the region.
+        assert!(off.rotate_right(3) < self.len >> 3, "word offset {off} outside region");
         // SAFETY: in range and 8-aligned (checked above, base is 8-aligned); AtomicU64 has the size and
         // alignment of u64, and every access to shared words goes through atomics.
         unsafe { &*(self.base.add(off as usize) as *const AtomicU64) }
@@ -140,5 +141,23 @@ impl Region {
     pub fn sub(&self, off: u64, len: u64) -> Region {
         assert!(self.contains(off, len) && off.is_multiple_of(8));
         Region { base: self.ptr(off, len), len }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_handed_out_only_when_aligned_and_wholly_inside() {
+        let mut buf = vec![0u64; 4];
+        // SAFETY: a private 8-aligned buffer that outlives the region; 30 bytes, the last word partial.
+        let r = unsafe { Region::new(buf.as_mut_ptr().cast(), 30) };
+        r.word(0).store(1, Ordering::Relaxed);
+        r.word(16).store(3, Ordering::Relaxed);
+        assert_eq!(buf[..3], [1, 0, 3]);
+        for off in [1, 7, 9, 24, 32, u64::MAX - 7, u64::MAX] {
+            assert!(std::panic::catch_unwind(|| r.word(off).load(Ordering::Relaxed)).is_err(), "offset {off}");
+        }
     }
 }

@@ -114,7 +114,9 @@ impl Backend {
             .collect()
     }
 
-    /// Stores a large entry: allocation under the lock, the copy outside it, then a short publish.
+    /// Stores a large entry: allocation under the lock, the copy outside it, then a short publish. Out of
+    /// line: `store`'s usual small entry does not set up this path's frame.
+    #[inline(never)]
     pub(crate) fn store_staged(&self, e: NewEntry, ttl: u64, need: u64) -> Result<(), StoreError> {
         let staged = {
             let _g = self.lock()?;

@@ -973,6 +973,8 @@ fn publish(id: usize) -> Result<(), PublishError> {
     };
     let blob = STATE.with_borrow(|s| s.units[id].unit.blob);
     let created = !blob && backend.peek(&key).is_none();
+    // Before the store: a delete() that finds no mark skips the search for attribute state.
+    backend.note_internal_store();
     backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
         // §16.9's texts, plus the backend and the directive that gives it more room.
         let problem = match e {
