@@ -131,9 +131,11 @@ struct ShapeClass {
     /// internal ancestor that creates its objects): the standard clone handler copies their properties
     /// and nothing else.
     plain: bool,
-    /// The `ArrayStorage` family: a copy made by the clone handler may share the original's storage
-    /// (`ArrayIterator`), which [`internal_state::separate_array_clone`] then replaces with its own.
-    array_storage: bool,
+    /// The safe-direct family of the class, which [`clone_object`] needs: a copy of the `ArrayStorage`
+    /// family made by the clone handler may share the original's storage (`ArrayIterator`), which
+    /// [`internal_state::separate_array_clone`] then replaces with its own; the elements of a fixed
+    /// array or a list are copied around the clone handler ([`internal_state::lend_elements`]).
+    family: Option<StateFamily>,
 }
 
 #[derive(Clone, Copy)]
@@ -290,8 +292,8 @@ pub fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<
     // A prototype is only kept for a class resolved in this request, without `__clone`.
     let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable)?;
     // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no userland code
-    // runs; `array_storage` is its class's family.
-    unsafe { clone_object(prototype.value.obj, class.array_storage) }
+    // runs; `family` is its class's family.
+    unsafe { clone_object(prototype.value.obj, class.family) }
 }
 
 /// The vectors of a finished run, empty, kept for the next one: a repeated fetch allocates none. A run
@@ -490,9 +492,9 @@ impl Run<'_, '_> {
         }
         let bp = self.bp;
         let plan = &bp.objects[index];
-        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable, c.array_storage));
+        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable, c.family));
         let ce = match class {
-            Some((ce, facts, clonable, array_storage)) => {
+            Some((ce, facts, clonable, family)) => {
                 if let RestorePlan::Internal(family, _) = plan.restore {
                     if facts.family() != Some(family) {
                         return Err(DecodeError::Undecodable);
@@ -501,8 +503,8 @@ impl Run<'_, '_> {
                 if clonable && plan.self_contained {
                     if let Prototype::Kept(prototype) = &self.memo.prototypes[index] {
                         // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so
-                        // no userland code runs; `array_storage` is its class's family.
-                        let copy = unsafe { clone_object(prototype.value.obj, array_storage) };
+                        // no userland code runs; `family` is its class's family.
+                        let copy = unsafe { clone_object(prototype.value.obj, family) };
                         if let Some(copy) = copy {
                             self.objects.push(copy);
                             self.cloned[index] = true;
@@ -913,18 +915,18 @@ impl Run<'_, '_> {
             if !by_clone {
                 continue;
             }
-            let array_storage = class.array_storage;
+            let family = class.family;
             let prototype = &mut self.memo.prototypes[index];
             match prototype {
                 Prototype::Unseen => *prototype = Prototype::Seen,
                 Prototype::Seen => {
                     // SAFETY: a live, complete object of this run, not yet seen by userland code, of a
-                    // class without `__clone`; `array_storage` is its class's family.
-                    if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj, array_storage) } {
+                    // class without `__clone`; `family` is its class's family.
+                    if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj, family) } {
                         // SAFETY: the copy is live; a prototype released at request end runs no __destruct.
                         unsafe { zvals::skip_destructor(copy.value.obj) };
                         if let (true, RestorePlan::Internal(_, StatePlan::Unserialize(Cell::Ready(argument)))) =
-                            (array_storage, &plan.restore)
+                            (family == Some(StateFamily::ArrayStorage), &plan.restore)
                         {
                             // SAFETY: the prototype is a complete copy of an object restored from this
                             // ready (engine-immutable) argument, which the blueprint keeps for longer than
@@ -943,25 +945,34 @@ impl Run<'_, '_> {
     }
 }
 
-/// A copy of `obj` made by its class's clone handler, independent of `obj` (`array_storage`: the
-/// object is of the `ArrayStorage` family, whose copy may first share `obj`'s storage).
+/// A copy of `obj` made by its class's clone handler, independent of `obj` (`family`: the class's
+/// safe-direct family: a copy of the `ArrayStorage` family may first share `obj`'s storage; a fixed
+/// array's or a list's elements are lent around the handler and copied in one pass).
 ///
 /// # Safety
-/// `obj` must be a live object whose class has no `__clone` (the handler would call it), of the
-/// `ArrayStorage` family if and only if `array_storage`.
-unsafe fn clone_object(obj: *mut zend_object, array_storage: bool) -> Option<zval> {
-    // SAFETY: caller guarantees a live object; the clone handler returns a new object with refcount 1.
+/// `obj` must be a live object whose class has no `__clone` (the handler would call it), of `family`,
+/// that PHP code never sees.
+unsafe fn clone_object(obj: *mut zend_object, family: Option<StateFamily>) -> Option<zval> {
+    // SAFETY: caller guarantees a live object of `family`, unseen by PHP code; the clone handler
+    // returns a new object with refcount 1; lent elements go back to `obj` before anything can fail.
     unsafe {
         let clone = (*(*obj).handlers).clone_obj?;
+        let lent = family.and_then(|family| internal_state::lend_elements(family, obj));
         let copy = clone(obj);
-        if copy.is_null() || zend::exception_pending() {
+        let failed = copy.is_null() || zend::exception_pending();
+        let copied =
+            lent.map(|lent| internal_state::return_elements(lent, if failed { ptr::null_mut() } else { copy }));
+        if failed {
             zvals::clear_exception();
             return None;
         }
         let z = zvals::object_zval(copy);
         (*copy).gc.refcount -= 1;
-        if array_storage && internal_state::separate_array_clone(obj, copy).is_err() {
-            // A copy that would share `obj`'s storage is released unseen (no `__destruct`).
+        let separated =
+            family != Some(StateFamily::ArrayStorage) || internal_state::separate_array_clone(obj, copy).is_ok();
+        if !separated || copied.is_some_and(|c| c.is_err()) {
+            // A copy that would share `obj`'s storage, or holds part of its list, is released unseen
+            // (no `__destruct`).
             zvals::skip_destructor(copy);
             drop(z);
             return None;
@@ -991,7 +1002,7 @@ unsafe fn resolve_shape(
         // ArrayIterator's clone handler (RecursiveArrayIterator's too) does not copy the storage: the copy
         // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
         // change with every value handed out from it (§7.1); such copies get storage of their own.
-        let array_storage = facts.family() == Some(StateFamily::ArrayStorage);
+        let family = facts.family();
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
         let mut class = ShapeClass {
             ce,
@@ -1003,7 +1014,7 @@ unsafe fn resolve_shape(
             forbids_dynamic,
             clonable,
             plain,
-            array_storage,
+            family,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {

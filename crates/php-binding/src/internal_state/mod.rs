@@ -11,7 +11,8 @@ mod spl;
 pub use date::{copy_state, detach_time, DateSnapshot, DATE_STD_OFFSET};
 pub use heap::inject as restore_heap;
 pub use spl::{
-    restore_usual as restore_usual_array_storage, separate_clone as separate_array_clone, share_stored_storage,
+    lend_elements, restore_usual as restore_usual_array_storage, return_elements,
+    separate_clone as separate_array_clone, share_stored_storage,
 };
 
 use std::borrow::Cow;

@@ -6,6 +6,8 @@
 //! `restore_usual`).
 
 use std::borrow::Cow;
+use std::ffi::c_int;
+use std::ptr;
 
 use ext_php_rs::ffi::{self, zend_object, zval, HashTable, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING};
 use graph_codec::{
@@ -335,4 +337,174 @@ unsafe fn duplicate(ht: *mut HashTable) -> zval {
     array.value.arr = unsafe { ffi::zend_array_dup(ht) };
     array.u1.type_info = IS_ARRAY_EX;
     array
+}
+
+/// `spl_ptr_llist_element` (PHP 8.0 to 8.4): an element's own reference count is kept in its value's
+/// `u2` (`SPL_LLIST_RC`).
+#[repr(C)]
+struct ListElement {
+    prev: *mut ListElement,
+    next: *mut ListElement,
+    data: zval,
+}
+
+/// `spl_ptr_llist` (PHP 8.0 to 8.4).
+#[repr(C)]
+struct List {
+    head: *mut ListElement,
+    tail: *mut ListElement,
+    count: c_int,
+}
+
+const _: () = assert!(size_of::<ListElement>() == 32);
+
+unsafe extern "C" {
+    /// `zend_alloc.h`: the allocator's 32-byte bin, the size of a list element (`emalloc(32)` without
+    /// the size dispatch); php8.2 and php8.4 export it.
+    fn _emalloc_32() -> *mut ListElement;
+}
+
+/// The elements of a prototype of the `FixedArray` or `DoublyLinkedList` family, taken out of it while
+/// its class's clone handler copies everything else, then given back to it and copied into the clone
+/// in one pass ([`lend_elements`], [`return_elements`]): the clone handler would copy them one call per
+/// element (`spl_ptr_llist_push`, `ZVAL_COPY`).
+pub struct LentElements {
+    at: *mut u8,
+    elements: Lent,
+}
+
+enum Lent {
+    /// `spl_fixedarray`'s `size` and `elements` (the start of `spl_fixedarray_object`).
+    Fixed { size: i64, elements: *mut zval },
+    /// The `spl_ptr_llist` that `spl_dllist_object` starts with, and its elements.
+    List { list: *mut List, head: *mut ListElement, tail: *mut ListElement, count: c_int },
+}
+
+/// `spl_fixedarray`'s `should_rebuild_properties` (PHP 8.2), which its clone handler leaves unset for
+/// an empty array and sets for a filled one; PHP 8.4 has none (its `cached_resize` is set for both).
+#[cfg(not(php83))]
+const FIXED_REBUILD_AT: Option<usize> = Some(16);
+#[cfg(php84)]
+const FIXED_REBUILD_AT: Option<usize> = None;
+
+/// Takes the elements out of `prototype` (its array or list is left empty), so that its clone handler
+/// copies none of them; [`return_elements`] must follow the clone at once. `None` (nothing changed)
+/// for other families, an empty prototype, and builds whose layout is not known here (PHP 8.3's
+/// fixed array).
+///
+/// # Safety
+/// `prototype` must be a live object of `family` that PHP code never sees, made by its class's clone
+/// handler (or by this module), so that its iterator state is the one a clone has.
+pub unsafe fn lend_elements(family: StateFamily, prototype: *mut zend_object) -> Option<LentElements> {
+    #[cfg(all(php83, not(php84)))]
+    if family == StateFamily::FixedArray {
+        return None;
+    }
+    // SAFETY: the caller's object is of `family`, whose allocation starts with the fields read here
+    // (`spl_fixedarray_object`: size, elements; `spl_dllist_object`: the list pointer), before the
+    // engine object at the handlers' offset; they are written back by `return_elements`.
+    unsafe {
+        let (at, offset) = allocation_of(prototype)?;
+        match family {
+            StateFamily::FixedArray if offset >= 24 => {
+                let size = at.cast::<i64>().read();
+                let elements = at.add(8).cast::<*mut zval>().read();
+                if size <= 0 || elements.is_null() {
+                    return None;
+                }
+                at.cast::<i64>().write(0);
+                at.add(8).cast::<*mut zval>().write(ptr::null_mut());
+                Some(LentElements { at, elements: Lent::Fixed { size, elements } })
+            }
+            StateFamily::DoublyLinkedList if offset >= 8 => {
+                let list = at.cast::<*mut List>().read();
+                if list.is_null() || (*list).head.is_null() {
+                    return None;
+                }
+                let lent = Lent::List { list, head: (*list).head, tail: (*list).tail, count: (*list).count };
+                list.write(List { head: ptr::null_mut(), tail: ptr::null_mut(), count: 0 });
+                Some(LentElements { at, elements: lent })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Gives `lent` back to the prototype it was taken from, then gives `copy` (null: the clone failed),
+/// made by the prototype's clone handler while they were lent, a copy of the elements: a fixed
+/// array's in one block, a list's one element each, with its own reference to each value. The copy's
+/// iterator state is the one its clone handler gave it (a list's traverse pointer unset, as
+/// `__unserialize` leaves it). `Malformed` when the lent list does not have the length it counts (the
+/// copy then holds the elements walked, consistently, and must not be used).
+///
+/// # Safety
+/// `lent` must come from [`lend_elements`] on the prototype, and `copy` be null or fresh from that
+/// prototype's clone handler since, not yet seen by PHP code.
+pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Result<(), StateError> {
+    // SAFETY: `lent.at` is the prototype's allocation (caller); the copy, of the same class, has the
+    // same layout, with an empty array or list from its clone handler; elements are allocated as the
+    // engine allocates them, so its free handler releases them.
+    unsafe {
+        match lent.elements {
+            Lent::Fixed { size, elements } => {
+                lent.at.cast::<i64>().write(size);
+                lent.at.add(8).cast::<*mut zval>().write(elements);
+                if copy.is_null() {
+                    return Ok(());
+                }
+                let (at, _) = allocation_of(copy).ok_or(StateError::Malformed)?;
+                let count = size as usize;
+                let own = ffi::_emalloc(count * size_of::<zval>()).cast::<zval>();
+                ptr::copy_nonoverlapping(elements, own, count);
+                for i in 0..count {
+                    let z = own.add(i);
+                    if zvals::is_refcounted(z) {
+                        (*(*z).value.counted).gc.refcount += 1;
+                    }
+                }
+                at.add(8).cast::<*mut zval>().write(own);
+                at.cast::<i64>().write(size);
+                if let Some(rebuild) = FIXED_REBUILD_AT {
+                    at.add(rebuild).cast::<bool>().write(true);
+                }
+                Ok(())
+            }
+            Lent::List { list, head, tail, count } => {
+                list.write(List { head, tail, count });
+                if copy.is_null() {
+                    return Ok(());
+                }
+                let (at, _) = allocation_of(copy).ok_or(StateError::Malformed)?;
+                let own = at.cast::<*mut List>().read();
+                if own.is_null() || !(*own).head.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                // Written once complete: a bailout out of the allocator leaves the copy's list empty
+                // (the elements made are request memory, freed with the request that bailed out).
+                let (mut node, mut last, mut first, mut prev, mut made) =
+                    (head, ptr::null_mut(), ptr::null_mut(), ptr::null_mut::<ListElement>(), 0);
+                while !node.is_null() && made < count {
+                    let element = _emalloc_32();
+                    let mut data = zvals::copy(&raw const (*node).data);
+                    data.u2.extra = 1;
+                    element.write(ListElement { prev, next: ptr::null_mut(), data });
+                    if prev.is_null() {
+                        first = element;
+                    } else {
+                        (*prev).next = element;
+                    }
+                    prev = element;
+                    made += 1;
+                    last = node;
+                    node = (*node).next;
+                }
+                own.write(List { head: first, tail: prev, count: made });
+                if node.is_null() && last == tail && made == count {
+                    Ok(())
+                } else {
+                    Err(StateError::Malformed)
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,58 @@
+--TEST--
+Repeated fetches in one request of SplFixedArray and SplDoublyLinkedList/SplQueue/SplStack values (and user subclasses), copied from the request's prototype from the third fetch on, are whole and independent: writing to one fetched copy changes neither the cache nor later fetches; the iterator mode is kept and the traverse position is the one a restore leaves (spec §7.1, §7.3)
+--FILE--
+<?php
+use OPcache\VolatileCache as V;
+class MyList extends SplDoublyLinkedList {}
+class MyFixed extends SplFixedArray {}
+function filled(SplDoublyLinkedList $l): SplDoublyLinkedList {
+    foreach ([1, 'two', [3, 'three'], 4.5] as $e) {
+        $l->push($e);
+    }
+    return $l;
+}
+$fixed = SplFixedArray::fromArray([1, 'two', [3], null]);
+$mine = new MyFixed(3);
+$mine[0] = 'a';
+$mine[2] = ['c'];
+$stack = filled(new SplStack());
+V::set('spl', [filled(new SplDoublyLinkedList()), filled(new SplQueue()), $stack, filled(new MyList()), $fixed, $mine, new SplFixedArray(0), new SplQueue()]);
+for ($round = 0; $round < 5; $round++) {
+    $v = V::get('spl');
+    // Every fetch: the traverse position is unset until rewind(), as unserialize() leaves it.
+    $positions[] = json_encode([$v[0]->current(), $v[1]->valid(), $v[3]->key()]);
+    for ($i = 0; $i < 4; $i++) {
+        $v[$i]->push("pushed $round");
+        $v[$i]->offsetSet(0, "changed $round");
+        $v[$i]->shift();
+    }
+    $v[4][1] = "changed $round";
+    $v[5][0] = "changed $round";
+    $v[7]->enqueue($round);
+}
+echo implode(' ', array_unique($positions)), "\n";
+$last = V::get('spl');
+foreach (array_slice($last, 0, 4) as $l) {
+    $items = [];
+    foreach ($l as $k => $e) {
+        $items[] = "$k=" . json_encode($e);
+    }
+    echo get_class($l), ' (', $l->count(), ', mode ', $l->getIteratorMode(), '): ', implode(' ', $items), "\n";
+}
+foreach (array_slice($last, 4, 3) as $f) {
+    echo get_class($f), ' (', $f->getSize(), '): ', json_encode($f->toArray()), ' ', json_encode((array) $f), "\n";
+}
+echo get_class($last[7]), ' (', count($last[7]), ")\n";
+echo $stack->top(), ' ', $stack->count(), "\n";
+?>
+--EXPECT--
+[null,false,0]
+SplDoublyLinkedList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
+SplQueue (4, mode 4): 0=1 1="two" 2=[3,"three"] 3=4.5
+SplStack (4, mode 6): 3=4.5 2=[3,"three"] 1="two" 0=1
+MyList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
+SplFixedArray (4): [1,"two",[3],null] [1,"two",[3],null]
+MyFixed (3): ["a",null,["c"]] ["a",null,["c"]]
+SplFixedArray (0): [] []
+SplQueue (0)
+4.5 4
