@@ -675,12 +675,9 @@ impl Run<'_, '_> {
         }
         let restored = match state {
             StatePlan::Unserialize(Cell::Ready(argument))
-                if family == StateFamily::ArrayStorage
-                    // SAFETY: create_object checked that the class belongs to `family`; the object is
-                    // fresh; the blueprint keeps the ready argument alive.
-                    && unsafe {
-                        internal_state::restore_usual_array_storage(obj, zvals::table(&argument.to_zval()))
-                    } =>
+                // SAFETY: create_object checked that the class belongs to `family`; the object is fresh;
+                // the blueprint keeps the ready argument alive.
+                if unsafe { internal_state::restore_usual(family, obj, zvals::table(&argument.to_zval())) } =>
             {
                 Ok(())
             }

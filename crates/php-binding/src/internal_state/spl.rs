@@ -3,7 +3,9 @@
 //! `__serialize`/`__unserialize` use in PHP 8.2. The members (properties) part is left empty: the
 //! codec stores properties itself. The storage of the `ArrayObject` family is also written in place, for
 //! copies of a prototype and for restores in the usual shape (`separate_clone`, `share_stored_storage`,
-//! `restore_usual`).
+//! `restore_usual`), and so are the elements of `SplFixedArray` and the lists (`lend_elements`,
+//! `return_elements`, `restore_elements`), through mirrors of the start of their engine structs (PHP 8.2
+//! and 8.4; 8.3's fixed array is left to its own handlers).
 
 use std::borrow::Cow;
 use std::ffi::c_int;
@@ -380,11 +382,15 @@ enum Lent {
     List { list: *mut List, head: *mut ListElement, tail: *mut ListElement, count: c_int },
 }
 
-/// `spl_fixedarray`'s `should_rebuild_properties` (PHP 8.2), which its clone handler leaves unset for
-/// an empty array and sets for a filled one; PHP 8.4 has none (its `cached_resize` is set for both).
+/// Whether this build's `spl_fixedarray` is known here: PHP 8.2's and 8.4's start with `size` and
+/// `elements`; PHP 8.3's is not checked.
+const FIXED_KNOWN: bool = cfg!(any(not(php83), php84));
+
+/// `spl_fixedarray`'s `should_rebuild_properties` (PHP 8.2), which its constructors set for a filled
+/// array (object creation leaves it zeroed); PHP 8.4 has none.
 #[cfg(not(php83))]
 const FIXED_REBUILD_AT: Option<usize> = Some(16);
-#[cfg(php84)]
+#[cfg(php83)]
 const FIXED_REBUILD_AT: Option<usize> = None;
 
 /// Takes the elements out of `prototype` (its array or list is left empty), so that its clone handler
@@ -396,8 +402,7 @@ const FIXED_REBUILD_AT: Option<usize> = None;
 /// `prototype` must be a live object of `family` that PHP code never sees, made by its class's clone
 /// handler (or by this module), so that its iterator state is the one a clone has.
 pub unsafe fn lend_elements(family: StateFamily, prototype: *mut zend_object) -> Option<LentElements> {
-    #[cfg(all(php83, not(php84)))]
-    if family == StateFamily::FixedArray {
+    if family == StateFamily::FixedArray && !FIXED_KNOWN {
         return None;
     }
     // SAFETY: the caller's object is of `family`, whose allocation starts with the fields read here
@@ -434,16 +439,15 @@ pub unsafe fn lend_elements(family: StateFamily, prototype: *mut zend_object) ->
 /// made by the prototype's clone handler while they were lent, a copy of the elements: a fixed
 /// array's in one block, a list's one element each, with its own reference to each value. The copy's
 /// iterator state is the one its clone handler gave it (a list's traverse pointer unset, as
-/// `__unserialize` leaves it). `Malformed` when the lent list does not have the length it counts (the
-/// copy then holds the elements walked, consistently, and must not be used).
+/// `__unserialize` leaves it). `Malformed` when the copy is not as its clone handler leaves it (it must
+/// then not be used).
 ///
 /// # Safety
 /// `lent` must come from [`lend_elements`] on the prototype, and `copy` be null or fresh from that
 /// prototype's clone handler since, not yet seen by PHP code.
 pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Result<(), StateError> {
     // SAFETY: `lent.at` is the prototype's allocation (caller); the copy, of the same class, has the
-    // same layout, with an empty array or list from its clone handler; elements are allocated as the
-    // engine allocates them, so its free handler releases them.
+    // same layout, with an empty array or list from its clone handler.
     unsafe {
         match lent.elements {
             Lent::Fixed { size, elements } => {
@@ -453,20 +457,7 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
                     return Ok(());
                 }
                 let (at, _) = allocation_of(copy).ok_or(StateError::Malformed)?;
-                let count = size as usize;
-                let own = ffi::_emalloc(count * size_of::<zval>()).cast::<zval>();
-                ptr::copy_nonoverlapping(elements, own, count);
-                for i in 0..count {
-                    let z = own.add(i);
-                    if zvals::is_refcounted(z) {
-                        (*(*z).value.counted).gc.refcount += 1;
-                    }
-                }
-                at.add(8).cast::<*mut zval>().write(own);
-                at.cast::<i64>().write(size);
-                if let Some(rebuild) = FIXED_REBUILD_AT {
-                    at.add(rebuild).cast::<bool>().write(true);
-                }
+                write_fixed(at, std::slice::from_raw_parts(elements, size as usize));
                 Ok(())
             }
             Lent::List { list, head, tail, count } => {
@@ -479,32 +470,138 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
                 if own.is_null() || !(*own).head.is_null() {
                     return Err(StateError::Malformed);
                 }
-                // Written once complete: a bailout out of the allocator leaves the copy's list empty
-                // (the elements made are request memory, freed with the request that bailed out).
-                let (mut node, mut last, mut first, mut prev, mut made) =
-                    (head, ptr::null_mut(), ptr::null_mut(), ptr::null_mut::<ListElement>(), 0);
-                while !node.is_null() && made < count {
-                    let element = _emalloc_32();
-                    let mut data = zvals::copy(&raw const (*node).data);
-                    data.u2.extra = 1;
-                    element.write(ListElement { prev, next: ptr::null_mut(), data });
-                    if prev.is_null() {
-                        first = element;
-                    } else {
-                        (*prev).next = element;
-                    }
-                    prev = element;
-                    made += 1;
-                    last = node;
-                    node = (*node).next;
-                }
-                own.write(List { head: first, tail: prev, count: made });
-                if node.is_null() && last == tail && made == count {
-                    Ok(())
-                } else {
-                    Err(StateError::Malformed)
-                }
+                let values = std::iter::successors(Some(head), |&node| Some((*node).next).filter(|n| !n.is_null()));
+                append_copies(own, values.map(|node| &raw const (*node).data));
+                Ok(())
             }
         }
+    }
+}
+
+/// Restores `obj`, fresh from object creation, from its `__unserialize()` argument without calling it,
+/// where the argument has the usual shape, as [`restore_usual`] does for the `ArrayStorage` family: a
+/// fixed array's elements as one packed list, a list's flags, elements as one packed list and no
+/// members. The object then holds what `__unserialize` would give it, its elements copied in one pass.
+/// `false` (nothing changed) for any other shape or family, and on builds whose layout is not known
+/// here (PHP 8.3), which `__unserialize` restores.
+///
+/// # Safety
+/// `obj` must be a live object of `family` fresh from `object_init_ex`, and `argument` a live array.
+pub unsafe fn restore_elements(family: StateFamily, obj: *mut zend_object, argument: *mut HashTable) -> bool {
+    // SAFETY: a live, fresh object of `family` (caller): its allocation starts with the fields written
+    // here (see `lend_elements`), which object creation left zeroed (an empty array or list); the
+    // argument's values are read in place and copied with a reference each.
+    unsafe {
+        let Some((at, offset)) = allocation_of(obj) else { return false };
+        match family {
+            StateFamily::FixedArray if FIXED_KNOWN => {
+                let Some(values) = plain_list(argument) else { return false };
+                if offset < 24 || at.cast::<i64>().read() != 0 || !at.add(8).cast::<*mut zval>().read().is_null() {
+                    return false;
+                }
+                // An empty argument leaves the array empty, as `__unserialize` does.
+                if !values.is_empty() {
+                    write_fixed(at, values);
+                }
+                true
+            }
+            StateFamily::DoublyLinkedList => {
+                let Some(flags_at) = LIST_FLAGS_AT.filter(|&f| f + 4 <= offset) else { return false };
+                let (Some(flags), Some(stored), Some(members)) =
+                    (zvals::find_int(argument, 0), zvals::find_int(argument, 1), zvals::find_int(argument, 2))
+                else {
+                    return false;
+                };
+                let list = at.cast::<*mut List>().read();
+                let usual = zend::array_len(argument) == 3
+                    && zend::type_of(flags) == IS_LONG
+                    && zend::type_of(stored) == IS_ARRAY
+                    && zend::type_of(members) == IS_ARRAY
+                    && zend::array_len((*members).value.arr) == 0
+                    && !list.is_null()
+                    && (*list).head.is_null();
+                let (true, Ok(flags), Some(values)) =
+                    (usual, c_int::try_from((*flags).value.lval), plain_list((*stored).value.arr))
+                else {
+                    return false;
+                };
+                at.add(flags_at).cast::<c_int>().write(flags);
+                append_copies(list, values.iter().map(std::ptr::from_ref));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `spl_dllist_object`'s `flags`: after the list pointer, the traverse position and the traverse pointer
+/// (PHP 8.2), or the traverse pointer and the traverse position (PHP 8.4).
+#[cfg(not(php83))]
+const LIST_FLAGS_AT: Option<usize> = Some(24);
+#[cfg(php84)]
+const LIST_FLAGS_AT: Option<usize> = Some(20);
+#[cfg(all(php83, not(php84)))]
+const LIST_FLAGS_AT: Option<usize> = None;
+
+/// The values of a packed array without holes, in order (`None` for any other array).
+///
+/// # Safety
+/// `ht` must be a live array that outlives the slice and is not modified while it is used.
+unsafe fn plain_list<'a>(ht: *mut HashTable) -> Option<&'a [zval]> {
+    // SAFETY: caller guarantees a live array.
+    unsafe { (zvals::is_packed(ht) && (*ht).nNumUsed == (*ht).nNumOfElements).then(|| zvals::packed_storage(ht)) }
+}
+
+/// Gives the empty fixed array at `at` (an `spl_fixedarray` left empty by object creation or a clone
+/// handler) a copy of `values` (at least one), allocated as the engine allocates it, in one block with
+/// a reference to each refcounted value.
+///
+/// # Safety
+/// `at` must start a live `spl_fixedarray_object` of this build whose array is empty; `values` must be
+/// live zvals (no `IS_UNDEF`, no `IS_INDIRECT`).
+unsafe fn write_fixed(at: *mut u8, values: &[zval]) {
+    // SAFETY: as above; the block is released by the object's free handler (`efree`).
+    unsafe {
+        let own = ffi::_emalloc(size_of_val(values)).cast::<zval>();
+        ptr::copy_nonoverlapping(values.as_ptr(), own, values.len());
+        for i in 0..values.len() {
+            let z = own.add(i);
+            if zvals::is_refcounted(z) {
+                (*(*z).value.counted).gc.refcount += 1;
+            }
+        }
+        at.add(8).cast::<*mut zval>().write(own);
+        at.cast::<i64>().write(values.len() as i64);
+        if let Some(rebuild) = FIXED_REBUILD_AT {
+            at.add(rebuild).cast::<bool>().write(true);
+        }
+    }
+}
+
+/// Appends a copy of each of `values` to the empty list `list`, one element each (with its own
+/// reference to the value), as `spl_ptr_llist_push` makes them.
+///
+/// # Safety
+/// `list` must be the live, empty list of a list object of this build; `values` live zvals.
+unsafe fn append_copies(list: *mut List, values: impl Iterator<Item = *const zval>) {
+    // SAFETY: as above; elements are allocated as the engine allocates them (its free handler releases
+    // them). The list is written once complete: a bailout out of the allocator leaves it empty (the
+    // elements made are request memory, freed with the request that bailed out).
+    unsafe {
+        let (mut first, mut prev, mut made) = (ptr::null_mut(), ptr::null_mut::<ListElement>(), 0);
+        for value in values {
+            let element = _emalloc_32();
+            let mut data = zvals::copy(value);
+            data.u2.extra = 1;
+            element.write(ListElement { prev, next: ptr::null_mut(), data });
+            if prev.is_null() {
+                first = element;
+            } else {
+                (*prev).next = element;
+            }
+            prev = element;
+            made += 1;
+        }
+        list.write(List { head: first, tail: prev, count: made });
     }
 }

@@ -1,5 +1,5 @@
 --TEST--
-Repeated fetches in one request of SplFixedArray and SplDoublyLinkedList/SplQueue/SplStack values (and user subclasses), copied from the request's prototype from the third fetch on, are whole and independent: writing to one fetched copy changes neither the cache nor later fetches; the iterator mode is kept and the traverse position is the one a restore leaves (spec §7.1, §7.3)
+Repeated fetches in one request of SplFixedArray and SplDoublyLinkedList/SplQueue/SplStack values (and user subclasses), restored from their stored elements (first fetches) and copied from the request's prototype (from the third fetch on), are whole and independent: writing to one fetched copy changes neither the cache nor later fetches; the iterator mode is kept (one set apart from the class default too) and the traverse position is the one unserialize() leaves (spec §7.1, §7.3)
 --FILE--
 <?php
 use OPcache\VolatileCache as V;
@@ -16,11 +16,13 @@ $mine = new MyFixed(3);
 $mine[0] = 'a';
 $mine[2] = ['c'];
 $stack = filled(new SplStack());
-V::set('spl', [filled(new SplDoublyLinkedList()), filled(new SplQueue()), $stack, filled(new MyList()), $fixed, $mine, new SplFixedArray(0), new SplQueue()]);
+$lifo = filled(new MyList());
+$lifo->setIteratorMode(SplDoublyLinkedList::IT_MODE_LIFO);
+V::set('spl', [filled(new SplDoublyLinkedList()), filled(new SplQueue()), $stack, $lifo, $fixed, $mine, new SplFixedArray(0), new SplQueue()]);
 for ($round = 0; $round < 5; $round++) {
     $v = V::get('spl');
     // Every fetch: the traverse position is unset until rewind(), as unserialize() leaves it.
-    $positions[] = json_encode([$v[0]->current(), $v[1]->valid(), $v[3]->key()]);
+    $positions[] = json_encode([$v[0]->current(), $v[1]->valid(), $v[3]->key(), $v[3]->getIteratorMode(), $v[2]->getIteratorMode(), count($v[4])]);
     for ($i = 0; $i < 4; $i++) {
         $v[$i]->push("pushed $round");
         $v[$i]->offsetSet(0, "changed $round");
@@ -46,11 +48,11 @@ echo get_class($last[7]), ' (', count($last[7]), ")\n";
 echo $stack->top(), ' ', $stack->count(), "\n";
 ?>
 --EXPECT--
-[null,false,0]
+[null,false,0,2,6,4]
 SplDoublyLinkedList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplQueue (4, mode 4): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplStack (4, mode 6): 3=4.5 2=[3,"three"] 1="two" 0=1
-MyList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
+MyList (4, mode 2): 3=4.5 2=[3,"three"] 1="two" 0=1
 SplFixedArray (4): [1,"two",[3],null] [1,"two",[3],null]
 MyFixed (3): ["a",null,["c"]] ["a",null,["c"]]
 SplFixedArray (0): [] []
