@@ -245,8 +245,11 @@ pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object)
         if original_view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(storage) != IS_ARRAY {
             return Err(StateError::Malformed);
         }
-        // The copy's reference to the original is released (the caller holds the original).
-        drop(std::ptr::replace(other, duplicate((*storage).value.arr)));
+        // The copy's reference to the original is given up without a release: the caller holds the
+        // original, so its count stays above zero, and the engine's release would only buffer it as a
+        // possible garbage cycle root (for the collector to scan and drop again).
+        std::mem::forget(std::ptr::replace(other, duplicate((*storage).value.arr)));
+        (*original).gc.refcount -= 1;
         copy_view.set_flags(flags & !ARRAY_USE_OTHER);
         Ok(())
     }
