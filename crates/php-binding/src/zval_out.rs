@@ -272,7 +272,10 @@ pub fn materialise(
             Err(e)
         }
     };
-    run.recycle();
+    // Every object and array the run made is in the value handed out when no property was dropped and
+    // no hook ran (one could unset a property or keep an object elsewhere).
+    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty();
+    run.recycle(held);
     result
 }
 
@@ -383,9 +386,24 @@ impl Run<'_, '_> {
         self.cell(self.bp.root)
     }
 
-    /// Releases the run's values (as dropping it would) and keeps its vectors for the next run.
-    fn recycle(self) {
+    /// Releases the run's values (as dropping it would) and keeps its vectors for the next run. `held`:
+    /// the value handed out holds every object and array of the run, so the run's own reference to each
+    /// is given up without the engine's release, which would buffer each one, plainly alive, as a
+    /// possible garbage-cycle root (for the collector to drop again when it is freed).
+    fn recycle(self, held: bool) {
         let Run { mut objects, mut cloned, mut references, mut arrays, mut hooks, .. } = self;
+        if held {
+            for z in objects.drain(..).chain(arrays.drain(..)) {
+                // SAFETY: the run's owning zvals of live objects and arrays; a count above one is another
+                // owner's (the value handed out), so this reference is not the last.
+                unsafe {
+                    if zvals::is_refcounted(&z) && (*z.value.counted).gc.refcount > 1 {
+                        (*z.value.counted).gc.refcount -= 1;
+                        std::mem::forget(z);
+                    }
+                }
+            }
+        }
         if [objects.capacity(), references.capacity(), arrays.capacity()].iter().any(|&c| c > SCRATCH_MAX) {
             return;
         }
