@@ -22,7 +22,7 @@ V::set('spl', [filled(new SplDoublyLinkedList()), filled(new SplQueue()), $stack
 for ($round = 0; $round < 5; $round++) {
     $v = V::get('spl');
     // Every fetch: the traverse position is unset until rewind(), as unserialize() leaves it.
-    $positions[] = json_encode([$v[0]->current(), $v[1]->valid(), $v[3]->key(), $v[3]->getIteratorMode(), $v[2]->getIteratorMode(), count($v[4])]);
+    $positions[] = json_encode([$v[0]->current(), $v[1]->valid(), $v[3]->key(), $v[3]->getIteratorMode(), $v[2]->getIteratorMode(), count($v[4]), (array) $v[5]]);
     for ($i = 0; $i < 4; $i++) {
         $v[$i]->push("pushed $round");
         $v[$i]->offsetSet(0, "changed $round");
@@ -48,7 +48,7 @@ echo get_class($last[7]), ' (', count($last[7]), ")\n";
 echo $stack->top(), ' ', $stack->count(), "\n";
 ?>
 --EXPECT--
-[null,false,0,2,6,4]
+[null,false,0,2,6,4,["a",null,["c"]]]
 SplDoublyLinkedList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplQueue (4, mode 4): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplStack (4, mode 6): 3=4.5 2=[3,"three"] 1="two" 0=1
