@@ -31,8 +31,12 @@ for ($round = 0; $round < 5; $round++) {
     $v[4][1] = "changed $round";
     $v[5][0] = "changed $round";
     $v[7]->enqueue($round);
+    $v[4]->setSize(2);
+    $v[5]->setSize(5);
+    $resized[] = json_encode([$v[4]->getSize(), $v[4][0], $v[5]->getSize(), $v[5][4]]);
 }
 echo implode(' ', array_unique($positions)), "\n";
+echo implode(' ', array_unique($resized)), "\n";
 $last = V::get('spl');
 foreach (array_slice($last, 0, 4) as $l) {
     $items = [];
@@ -49,6 +53,7 @@ echo $stack->top(), ' ', $stack->count(), "\n";
 ?>
 --EXPECT--
 [null,false,0,2,6,4,["a",null,["c"]]]
+[2,1,5,null]
 SplDoublyLinkedList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplQueue (4, mode 4): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplStack (4, mode 6): 3=4.5 2=[3,"three"] 1="two" 0=1

@@ -11,7 +11,8 @@
 //! safe-direct or plain userland object whose state is all ready values is copied with its class's own
 //! clone handler from the second fetch of the request on (never where the class has a `__clone`); a
 //! copy of the ArrayIterator family, whose clone handler shares the original's storage, is then given
-//! its own.
+//! its own, and the `ArrayObject` family, fixed arrays and lists are copied as their allocation
+//! instead where they can be (`internal_state::copy_prototype`).
 
 use foldhash::HashMap;
 use std::any::Any;
@@ -693,9 +694,9 @@ impl Run<'_, '_> {
         }
         let restored = match state {
             StatePlan::Unserialize(Cell::Ready(argument))
-                // SAFETY: create_object checked that the class belongs to `family`; the object is fresh;
-                // the blueprint keeps the ready argument alive.
-                if unsafe { internal_state::restore_usual(family, obj, zvals::table(&argument.to_zval())) } =>
+                // SAFETY: create_object checked that the class belongs to `family` (`base` its internal
+                // ancestor); the object is fresh; the blueprint keeps the ready argument alive.
+                if unsafe { internal_state::restore_usual(family, obj, base, zvals::table(&argument.to_zval())) } =>
             {
                 Ok(())
             }
@@ -961,8 +962,9 @@ impl Run<'_, '_> {
 }
 
 /// A copy of `obj` made by its class's clone handler, independent of `obj` (`family`: the class's
-/// safe-direct family: a copy of the `ArrayStorage` family may first share `obj`'s storage; a fixed
-/// array's or a list's elements are lent around the handler and copied in one pass).
+/// safe-direct family: the `ArrayStorage` family, fixed arrays and lists are copied as their allocation
+/// where they can be; else a copy of the `ArrayStorage` family may first share `obj`'s storage, and a
+/// fixed array's or a list's elements are lent around the handler and copied in one pass).
 ///
 /// # Safety
 /// `obj` must be a live object whose class has no `__clone` (the handler would call it), of `family`,
@@ -971,6 +973,9 @@ unsafe fn clone_object(obj: *mut zend_object, family: Option<StateFamily>) -> Op
     // SAFETY: caller guarantees a live object of `family`, unseen by PHP code; the clone handler
     // returns a new object with refcount 1; lent elements go back to `obj` before anything can fail.
     unsafe {
+        if let Some(copy) = family.and_then(|family| internal_state::copy_prototype(family, obj)) {
+            return Some(copy);
+        }
         let clone = (*(*obj).handlers).clone_obj?;
         let lent = family.and_then(|family| internal_state::lend_elements(family, obj));
         let copy = clone(obj);

@@ -10,7 +10,9 @@ mod spl;
 
 pub use date::{copy_state, detach_time, DateSnapshot, DATE_STD_OFFSET};
 pub use heap::inject as restore_heap;
-pub use spl::{lend_elements, return_elements, separate_clone as separate_array_clone, share_stored_storage};
+pub use spl::{
+    copy_prototype, lend_elements, return_elements, separate_clone as separate_array_clone, share_stored_storage,
+};
 
 use std::borrow::Cow;
 
@@ -125,13 +127,19 @@ pub fn restore<V>(state: InternalState<'_, V>) -> Result<Restore<'_, V>, StateEr
 /// other families, which `__unserialize` restores.
 ///
 /// # Safety
-/// `obj` must be a live object of `family` fresh from `object_init_ex`, and `argument` a live array.
-pub unsafe fn restore_usual(family: StateFamily, obj: *mut zend_object, argument: *mut HashTable) -> bool {
+/// `obj` must be a live object of `family` fresh from `object_init_ex`, `base` its class's internal
+/// ancestor of that family, and `argument` a live array.
+pub unsafe fn restore_usual(
+    family: StateFamily,
+    obj: *mut zend_object,
+    base: *mut zend_class_entry,
+    argument: *mut HashTable,
+) -> bool {
     // SAFETY: as the caller guarantees.
     unsafe {
         match family {
             StateFamily::ArrayStorage => spl::restore_usual(obj, argument),
-            _ => spl::restore_elements(family, obj, argument),
+            _ => spl::restore_elements(family, obj, base, argument),
         }
     }
 }

@@ -11,7 +11,9 @@ use std::borrow::Cow;
 use std::ffi::c_int;
 use std::ptr;
 
-use ext_php_rs::ffi::{self, zend_object, zval, HashTable, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING};
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_object, zval, HashTable, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING,
+};
 use graph_codec::{
     ArrayStorageState, DoublyLinkedListState, FixedArrayState, InternalState, ObjectStorageEntry, ObjectStorageState,
     StateFamily,
@@ -481,16 +483,24 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
     }
 }
 
-/// Restores `obj`, fresh from object creation, from its `__unserialize()` argument without calling it,
-/// where the argument has the usual shape, as [`restore_usual`] does for the `ArrayStorage` family: a
-/// fixed array's elements as one packed list, a list's flags, elements as one packed list and no
-/// members. The object then holds what `__unserialize` would give it, its elements copied in one pass.
-/// `false` (nothing changed) for any other shape or family, and on builds whose layout is not known
-/// here (PHP 8.3), which `__unserialize` restores.
+/// Restores `obj`, fresh from object creation, from its `__unserialize()` argument where the argument has
+/// the usual shape, as [`restore_usual`] does for the `ArrayStorage` family: a fixed array's elements
+/// as one packed list, a list's flags, elements as one packed list and no members. The object then
+/// holds what `__unserialize` would give it, its elements copied in one pass. A fixed array is first
+/// restored by its class's own `__unserialize` (`base`'s) with one null element, which sets the fields
+/// this module does not know (PHP 8.2 releases differ: `cached_resize` came in a patch release), then
+/// given the copy in place of that element. `false` (nothing changed) for any other shape or family,
+/// and on builds whose layout is not known here (PHP 8.3), which `__unserialize` restores.
 ///
 /// # Safety
-/// `obj` must be a live object of `family` fresh from `object_init_ex`, and `argument` a live array.
-pub unsafe fn restore_elements(family: StateFamily, obj: *mut zend_object, argument: *mut HashTable) -> bool {
+/// `obj` must be a live object of `family` fresh from `object_init_ex`, `base` its class's internal
+/// ancestor of that family, and `argument` a live array.
+pub unsafe fn restore_elements(
+    family: StateFamily,
+    obj: *mut zend_object,
+    base: *mut zend_class_entry,
+    argument: *mut HashTable,
+) -> bool {
     // SAFETY: a live, fresh object of `family` (caller): its allocation starts with the fields written
     // here (see `lend_elements`), which object creation left zeroed (an empty array or list); the
     // argument's values are read in place and copied with a reference each.
@@ -499,14 +509,34 @@ pub unsafe fn restore_elements(family: StateFamily, obj: *mut zend_object, argum
         match family {
             StateFamily::FixedArray if FIXED_KNOWN => {
                 let Some(values) = plain_list(argument) else { return false };
-                if offset < 24 || at.cast::<i64>().read() != 0 || !at.add(8).cast::<*mut zval>().read().is_null() {
+                let fields = |at: *mut u8| (at.cast::<i64>().read(), at.add(8).cast::<*mut zval>().read());
+                if offset < 24 || fields(at) != (0, ptr::null_mut()) {
                     return false;
                 }
                 // An empty argument leaves the array empty, as `__unserialize` does.
-                if !values.is_empty() {
-                    write_fixed(at, values);
+                if values.is_empty() {
+                    return true;
                 }
-                true
+                let mut one = zvals::new_array(1, true);
+                zvals::insert_int(zvals::table(&raw mut one), 0, zval::new());
+                let restored = super::unserialize(obj, base, one).is_ok();
+                match fields(at) {
+                    (1, block) if !block.is_null() => {
+                        // The one element is a null: nothing to release in it.
+                        ffi::_efree(block.cast());
+                        if restored {
+                            set_fixed(at, copy_elements(values), values.len());
+                            return true;
+                        }
+                    }
+                    _ if restored => return false,
+                    _ => {}
+                }
+                // Back to the fresh object, which `__unserialize` then restores.
+                zvals::clear_exception();
+                at.cast::<i64>().write(0);
+                at.add(8).cast::<*mut zval>().write(ptr::null_mut());
+                false
             }
             StateFamily::DoublyLinkedList => {
                 let Some(flags_at) = LIST_FLAGS_AT.filter(|&f| f + 4 <= offset) else { return false };
@@ -537,6 +567,15 @@ pub unsafe fn restore_elements(family: StateFamily, obj: *mut zend_object, argum
     }
 }
 
+/// `spl_dllist_object`'s traverse pointer: after the list pointer and the traverse position (PHP 8.2),
+/// or right after the list pointer (PHP 8.4).
+#[cfg(not(php83))]
+const LIST_TRAVERSE_AT: Option<usize> = Some(16);
+#[cfg(php84)]
+const LIST_TRAVERSE_AT: Option<usize> = Some(8);
+#[cfg(all(php83, not(php84)))]
+const LIST_TRAVERSE_AT: Option<usize> = None;
+
 /// `spl_dllist_object`'s `flags`: after the list pointer, the traverse position and the traverse pointer
 /// (PHP 8.2), or the traverse pointer and the traverse position (PHP 8.4).
 #[cfg(not(php83))]
@@ -556,14 +595,23 @@ unsafe fn plain_list<'a>(ht: *mut HashTable) -> Option<&'a [zval]> {
 }
 
 /// Gives the empty fixed array at `at` (an `spl_fixedarray` left empty by object creation or a clone
-/// handler) a copy of `values` (at least one), allocated as the engine allocates it, in one block with
-/// a reference to each refcounted value.
+/// handler) a copy of `values` (at least one): see [`copy_elements`].
 ///
 /// # Safety
 /// `at` must start a live `spl_fixedarray_object` of this build whose array is empty; `values` must be
 /// live zvals (no `IS_UNDEF`, no `IS_INDIRECT`).
 unsafe fn write_fixed(at: *mut u8, values: &[zval]) {
-    // SAFETY: as above; the block is released by the object's free handler (`efree`).
+    // SAFETY: as above.
+    unsafe { set_fixed(at, copy_elements(values), values.len()) }
+}
+
+/// A copy of `values` (at least one) in one block, allocated as the engine allocates a fixed array's
+/// elements (its free handler releases them), with a reference to each refcounted value.
+///
+/// # Safety
+/// `values` must be live zvals (no `IS_UNDEF`, no `IS_INDIRECT`), during a request.
+unsafe fn copy_elements(values: &[zval]) -> *mut zval {
+    // SAFETY: as above.
     unsafe {
         let own = ffi::_emalloc(size_of_val(values)).cast::<zval>();
         ptr::copy_nonoverlapping(values.as_ptr(), own, values.len());
@@ -573,8 +621,20 @@ unsafe fn write_fixed(at: *mut u8, values: &[zval]) {
                 (*(*z).value.counted).gc.refcount += 1;
             }
         }
-        at.add(8).cast::<*mut zval>().write(own);
-        at.cast::<i64>().write(values.len() as i64);
+        own
+    }
+}
+
+/// Makes `elements` (`len` of them, owned) the array of the fixed array at `at`, as its constructors
+/// leave a filled one.
+///
+/// # Safety
+/// `at` must start a live `spl_fixedarray_object` of this build whose array holds nothing of its own.
+unsafe fn set_fixed(at: *mut u8, elements: *mut zval, len: usize) {
+    // SAFETY: as above.
+    unsafe {
+        at.add(8).cast::<*mut zval>().write(elements);
+        at.cast::<i64>().write(len as i64);
         if let Some(rebuild) = FIXED_REBUILD_AT {
             at.add(rebuild).cast::<bool>().write(true);
         }
@@ -606,5 +666,92 @@ unsafe fn append_copies(list: *mut List, values: impl Iterator<Item = *const zva
             made += 1;
         }
         list.write(List { head: first, tail: prev, count: made });
+    }
+}
+
+/// What a byte copy of a prototype gets of its own in place of the prototype's.
+enum Own {
+    Storage(zval),
+    Elements(*mut zval, usize),
+    List(*mut List),
+    Nothing,
+}
+
+/// A copy of `prototype`, an object of `family` that its class's clone handler (or this module) made
+/// and that PHP code never saw, made without the clone handler: its allocation copied byte for byte
+/// (its flags, iterator class, cached method pointers, declared properties), then given its own
+/// storage, elements or list, copied as the clone handler copies them. `None` (nothing made) for
+/// other families, a prototype with a property table, a declared property holding a refcounted array
+/// or object, an iterated `ArrayIterator`, a list whose traverse pointer is set, and builds whose
+/// layout is not known here; the clone handler then copies it.
+///
+/// # Safety
+/// `prototype` must be a live object of `family`, as described, during a request.
+pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -> Option<zval> {
+    // SAFETY: a live object of `family` (caller), whose allocation starts with the fields read here;
+    // everything the copy will own is made before the copy exists, so no allocation can leave a copy
+    // that names the prototype's; the copy is complete before it is handed out.
+    unsafe {
+        let (at, offset) = allocation_of(prototype)?;
+        let ce = (*prototype).ce;
+        if !(*prototype).properties.is_null() {
+            return None;
+        }
+        let count = zvals::slot_count(ce);
+        if (0..count).any(|i| {
+            let z = zvals::property_slot(prototype, i);
+            zend::type_of(z) > IS_STRING && zvals::is_refcounted(z)
+        }) {
+            return None;
+        }
+        let own = match family {
+            StateFamily::ArrayStorage => {
+                let view = ArrayObjectView::of_fresh(prototype)?;
+                let storage = view.storage();
+                if view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(storage) != IS_ARRAY {
+                    return None;
+                }
+                Own::Storage(duplicate((*storage).value.arr))
+            }
+            StateFamily::FixedArray if FIXED_KNOWN && offset >= 24 => {
+                let size = usize::try_from(at.cast::<i64>().read()).ok()?;
+                let elements = at.add(8).cast::<*mut zval>().read();
+                match (size, elements.is_null()) {
+                    (0, true) => Own::Nothing,
+                    (1.., false) => Own::Elements(copy_elements(std::slice::from_raw_parts(elements, size)), size),
+                    _ => return None,
+                }
+            }
+            StateFamily::DoublyLinkedList => {
+                let traverse_at = LIST_TRAVERSE_AT.filter(|&t| t + 8 <= offset)?;
+                let list = at.cast::<*mut List>().read();
+                if list.is_null() || !at.add(traverse_at).cast::<*mut ListElement>().read().is_null() {
+                    return None;
+                }
+                // `spl_ptr_llist_init`'s allocation, which the free handler releases.
+                let own = ffi::_emalloc(size_of::<List>()).cast::<List>();
+                let values = std::iter::successors(Some((*list).head).filter(|h| !h.is_null()), |&node| {
+                    Some((*node).next).filter(|n| !n.is_null())
+                });
+                append_copies(own, values.map(|node| &raw const (*node).data));
+                Own::List(own)
+            }
+            _ => return None,
+        };
+        let copy = crate::prototype::copy_allocation(prototype, ce, offset);
+        for i in 0..count {
+            let z = zvals::property_slot(copy, i);
+            if zvals::is_refcounted(z) {
+                (*(*z).value.counted).gc.refcount += 1;
+            }
+        }
+        let copy_at = copy.cast::<u8>().sub(offset);
+        match own {
+            Own::Storage(storage) => copy_at.cast::<zval>().write(storage),
+            Own::Elements(elements, len) => set_fixed(copy_at, elements, len),
+            Own::List(list) => copy_at.cast::<*mut List>().write(list),
+            Own::Nothing => {}
+        }
+        Some(zvals::object_zval(copy))
     }
 }
