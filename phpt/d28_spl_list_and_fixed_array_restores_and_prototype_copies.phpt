@@ -3,8 +3,8 @@ Repeated fetches in one request of SplFixedArray and SplDoublyLinkedList/SplQueu
 --FILE--
 <?php
 use OPcache\VolatileCache as V;
-class MyList extends SplDoublyLinkedList {}
-class MyFixed extends SplFixedArray {}
+#[AllowDynamicProperties] class MyList extends SplDoublyLinkedList {}
+#[AllowDynamicProperties] class MyFixed extends SplFixedArray {}
 function filled(SplDoublyLinkedList $l): SplDoublyLinkedList {
     foreach ([1, 'two', [3, 'three'], 4.5] as $e) {
         $l->push($e);
@@ -15,9 +15,11 @@ $fixed = SplFixedArray::fromArray([1, 'two', [3], null]);
 $mine = new MyFixed(3);
 $mine[0] = 'a';
 $mine[2] = ['c'];
+$mine->note = 'dynamic';
 $stack = filled(new SplStack());
 $lifo = filled(new MyList());
 $lifo->setIteratorMode(SplDoublyLinkedList::IT_MODE_LIFO);
+$lifo->note = 'dynamic';
 V::set('spl', [filled(new SplDoublyLinkedList()), filled(new SplQueue()), $stack, $lifo, $fixed, $mine, new SplFixedArray(0), new SplQueue()]);
 for ($round = 0; $round < 5; $round++) {
     $v = V::get('spl');
@@ -50,16 +52,18 @@ foreach (array_slice($last, 4, 3) as $f) {
 }
 echo get_class($last[7]), ' (', count($last[7]), ")\n";
 echo $stack->top(), ' ', $stack->count(), "\n";
+echo $last[3]->note, ' ', $last[5]->note, "\n";
 ?>
 --EXPECT--
-[null,false,0,2,6,4,["a",null,["c"]]]
+[null,false,0,2,6,4,{"note":"dynamic","0":"a","1":null,"2":["c"]}]
 [2,1,5,null]
 SplDoublyLinkedList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplQueue (4, mode 4): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplStack (4, mode 6): 3=4.5 2=[3,"three"] 1="two" 0=1
 MyList (4, mode 2): 3=4.5 2=[3,"three"] 1="two" 0=1
 SplFixedArray (4): [1,"two",[3],null] [1,"two",[3],null]
-MyFixed (3): ["a",null,["c"]] ["a",null,["c"]]
+MyFixed (3): ["a",null,["c"]] {"note":"dynamic","0":"a","1":null,"2":["c"]}
 SplFixedArray (0): [] []
 SplQueue (0)
 4.5 4
+dynamic dynamic
