@@ -5,6 +5,12 @@ Repeated fetches in one request of SplFixedArray and SplDoublyLinkedList/SplQueu
 use OPcache\VolatileCache as V;
 #[AllowDynamicProperties] class MyList extends SplDoublyLinkedList {}
 #[AllowDynamicProperties] class MyFixed extends SplFixedArray {}
+/** The properties an (array) cast gives, in key order (PHP 8.2 lists dynamic ones first, 8.4 last). */
+function sorted_array(object $o): array {
+    $a = (array) $o;
+    ksort($a);
+    return $a;
+}
 function filled(SplDoublyLinkedList $l): SplDoublyLinkedList {
     foreach ([1, 'two', [3, 'three'], 4.5] as $e) {
         $l->push($e);
@@ -24,7 +30,7 @@ V::set('spl', [filled(new SplDoublyLinkedList()), filled(new SplQueue()), $stack
 for ($round = 0; $round < 5; $round++) {
     $v = V::get('spl');
     // Every fetch: the traverse position is unset until rewind(), as unserialize() leaves it.
-    $positions[] = json_encode([$v[0]->current(), $v[1]->valid(), $v[3]->key(), $v[3]->getIteratorMode(), $v[2]->getIteratorMode(), count($v[4]), (array) $v[5]]);
+    $positions[] = json_encode([$v[0]->current(), $v[1]->valid(), $v[3]->key(), $v[3]->getIteratorMode(), $v[2]->getIteratorMode(), count($v[4]), sorted_array($v[5])]);
     for ($i = 0; $i < 4; $i++) {
         $v[$i]->push("pushed $round");
         $v[$i]->offsetSet(0, "changed $round");
@@ -48,21 +54,21 @@ foreach (array_slice($last, 0, 4) as $l) {
     echo get_class($l), ' (', $l->count(), ', mode ', $l->getIteratorMode(), '): ', implode(' ', $items), "\n";
 }
 foreach (array_slice($last, 4, 3) as $f) {
-    echo get_class($f), ' (', $f->getSize(), '): ', json_encode($f->toArray()), ' ', json_encode((array) $f), "\n";
+    echo get_class($f), ' (', $f->getSize(), '): ', json_encode($f->toArray()), ' ', json_encode(sorted_array($f)), "\n";
 }
 echo get_class($last[7]), ' (', count($last[7]), ")\n";
 echo $stack->top(), ' ', $stack->count(), "\n";
 echo $last[3]->note, ' ', $last[5]->note, "\n";
 ?>
 --EXPECT--
-[null,false,0,2,6,4,{"note":"dynamic","0":"a","1":null,"2":["c"]}]
+[null,false,0,2,6,4,{"0":"a","1":null,"2":["c"],"note":"dynamic"}]
 [2,1,5,null]
 SplDoublyLinkedList (4, mode 0): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplQueue (4, mode 4): 0=1 1="two" 2=[3,"three"] 3=4.5
 SplStack (4, mode 6): 3=4.5 2=[3,"three"] 1="two" 0=1
 MyList (4, mode 2): 3=4.5 2=[3,"three"] 1="two" 0=1
 SplFixedArray (4): [1,"two",[3],null] [1,"two",[3],null]
-MyFixed (3): ["a",null,["c"]] {"note":"dynamic","0":"a","1":null,"2":["c"]}
+MyFixed (3): ["a",null,["c"]] {"0":"a","1":null,"2":["c"],"note":"dynamic"}
 SplFixedArray (0): [] []
 SplQueue (0)
 4.5 4
