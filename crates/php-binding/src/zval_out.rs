@@ -132,10 +132,12 @@ struct ShapeClass {
     /// internal ancestor that creates its objects): the standard clone handler copies their properties
     /// and nothing else.
     plain: bool,
-    /// The safe-direct family of the class, which [`clone_object`] needs: a copy of the `ArrayStorage`
-    /// family made by the clone handler may share the original's storage (`ArrayIterator`), which
-    /// [`internal_state::separate_array_clone`] then replaces with its own; the elements of a fixed
-    /// array or a list are copied around the clone handler ([`internal_state::lend_elements`]).
+    /// The safe-direct family of the class, which [`clone_object`] needs: the `ArrayStorage` family,
+    /// fixed arrays and lists are copied as their allocation ([`internal_state::copy_prototype`]) where
+    /// they can be; else a copy of the `ArrayStorage` family made by the clone handler may share the
+    /// original's storage (`ArrayIterator`), which [`internal_state::separate_array_clone`] then
+    /// replaces with its own, and the elements of a fixed array or a list are copied around the clone
+    /// handler ([`internal_state::lend_elements`]).
     family: Option<StateFamily>,
 }
 
