@@ -252,31 +252,13 @@ impl Copier {
                 return None;
             }
             let count = zvals::slot_count(ce);
-            let guards = (*ce).ce_flags & zend::ZEND_ACC_USE_GUARDS != 0;
-            // `zend_object_alloc`: the standard object ends with room for one slot, which objects
-            // without slots (or a guard) do not use.
-            let slots = count + usize::from(guards);
-            let size = offset + size_of::<zend_object>() - size_of::<zval>() + size_of::<zval>() * slots;
-            let base = ffi::_emalloc(size).cast::<u8>();
-            std::ptr::copy_nonoverlapping(obj.cast::<u8>().sub(offset), base, size);
-            let new = base.add(offset).cast::<zend_object>();
-            // `out`, made below, holds the one reference. A prototype released at request end, or a
-            // copy abandoned half-way, must not run __destruct (see `object`); no other flag of the
-            // original (GC state, weak references) applies.
-            (*new).gc.refcount = 0;
-            (*new).gc.u.type_info = IS_OBJECT;
+            let new = copy_allocation(obj, ce, offset);
+            // A prototype released at request end, or a copy abandoned half-way, must not run
+            // __destruct (see `object`).
             zvals::skip_destructor(new);
-            if guards {
-                // As `zend_object_std_init` leaves it: undefined, no guard or recursion bits (8.3+ keeps
-                // var_dump/json_encode recursion bits in u2).
-                let guard = zvals::property_slot(new, count);
-                (*guard).u1.type_info = IS_UNDEF;
-                (*guard).u2.extra = 0;
-            }
             if state.is_some() {
                 internal_state::detach_time(new);
             }
-            zend::zend_objects_store_put(new);
             // Shared values get their reference now; arrays and objects are left unset until copied, so
             // the copy can be released consistently at any point.
             let mut deep = false;
@@ -339,6 +321,44 @@ impl Copier {
             Some(f @ (StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval)) => Some(Some(f)),
             _ => None,
         }
+    }
+}
+
+/// A copy of `obj`'s allocation, byte for byte (what precedes the engine object, `offset` bytes, the
+/// engine object and its declared slots, as `zend_object_alloc` made them), with its own header (no
+/// reference yet, no flag of the original: GC state, weak references, a destructor called) and handle,
+/// and the guard slot as `zend_object_std_init` leaves it. Everything else still names what the
+/// original's fields name, without a reference of its own: the caller references or rewrites each before
+/// it allocates anything (an allocation can bail out, and the request's end then releases the copy).
+///
+/// # Safety
+/// `obj` must be a live object of `ce` without a property table, `offset` bytes into its allocation;
+/// the caller must give the copy a reference (it has none) and make every field its own.
+pub unsafe fn copy_allocation(obj: *mut zend_object, ce: *mut zend_class_entry, offset: usize) -> *mut zend_object {
+    // SAFETY: a live object and class (caller); the allocation holds `offset` bytes, the standard
+    // object, then one zval per declared slot plus the guard slot of classes using guards
+    // (`zend_object_alloc`), all copied.
+    unsafe {
+        let count = zvals::slot_count(ce);
+        let guards = (*ce).ce_flags & zend::ZEND_ACC_USE_GUARDS != 0;
+        // `zend_object_alloc`: the standard object ends with room for one slot, which objects without
+        // slots (or a guard) do not use.
+        let slots = count + usize::from(guards);
+        let size = offset + size_of::<zend_object>() - size_of::<zval>() + size_of::<zval>() * slots;
+        let base = ffi::_emalloc(size).cast::<u8>();
+        std::ptr::copy_nonoverlapping(obj.cast::<u8>().sub(offset), base, size);
+        let new = base.add(offset).cast::<zend_object>();
+        (*new).gc.refcount = 0;
+        (*new).gc.u.type_info = IS_OBJECT;
+        if guards {
+            // As `zend_object_std_init` leaves it: undefined, no guard or recursion bits (8.3+ keeps
+            // var_dump/json_encode recursion bits in u2).
+            let guard = zvals::property_slot(new, count);
+            (*guard).u1.type_info = IS_UNDEF;
+            (*guard).u2.extra = 0;
+        }
+        zend::zend_objects_store_put(new);
+        new
     }
 }
 

@@ -11,7 +11,8 @@
 //! safe-direct or plain userland object whose state is all ready values is copied with its class's own
 //! clone handler from the second fetch of the request on (never where the class has a `__clone`); a
 //! copy of the ArrayIterator family, whose clone handler shares the original's storage, is then given
-//! its own.
+//! its own, and the `ArrayObject` family, fixed arrays and lists are copied as their allocation
+//! instead where they can be (`internal_state::copy_prototype`).
 
 use foldhash::HashMap;
 use std::any::Any;
@@ -131,9 +132,13 @@ struct ShapeClass {
     /// internal ancestor that creates its objects): the standard clone handler copies their properties
     /// and nothing else.
     plain: bool,
-    /// The `ArrayStorage` family: a copy made by the clone handler may share the original's storage
-    /// (`ArrayIterator`), which [`internal_state::separate_array_clone`] then replaces with its own.
-    array_storage: bool,
+    /// The safe-direct family of the class, which [`clone_object`] needs: the `ArrayStorage` family,
+    /// fixed arrays and lists are copied as their allocation ([`internal_state::copy_prototype`]) where
+    /// they can be; else a copy of the `ArrayStorage` family made by the clone handler may share the
+    /// original's storage (`ArrayIterator`), which [`internal_state::separate_array_clone`] then
+    /// replaces with its own, and the elements of a fixed array or a list are copied around the clone
+    /// handler ([`internal_state::lend_elements`]).
+    family: Option<StateFamily>,
 }
 
 #[derive(Clone, Copy)]
@@ -270,7 +275,10 @@ pub fn materialise(
             Err(e)
         }
     };
-    run.recycle();
+    // Every object and array the run made is in the value handed out when no property was dropped and
+    // no hook ran (one could unset a property or keep an object elsewhere).
+    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty();
+    run.recycle(held);
     result
 }
 
@@ -290,8 +298,8 @@ pub fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<
     // A prototype is only kept for a class resolved in this request, without `__clone`.
     let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable)?;
     // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no userland code
-    // runs; `array_storage` is its class's family.
-    unsafe { clone_object(prototype.value.obj, class.array_storage) }
+    // runs; `family` is its class's family.
+    unsafe { clone_object(prototype.value.obj, class.family) }
 }
 
 /// The vectors of a finished run, empty, kept for the next one: a repeated fetch allocates none. A run
@@ -381,9 +389,24 @@ impl Run<'_, '_> {
         self.cell(self.bp.root)
     }
 
-    /// Releases the run's values (as dropping it would) and keeps its vectors for the next run.
-    fn recycle(self) {
+    /// Releases the run's values (as dropping it would) and keeps its vectors for the next run. `held`:
+    /// the value handed out holds every object and array of the run, so the run's own reference to each
+    /// is given up without the engine's release, which would buffer each one, plainly alive, as a
+    /// possible garbage-cycle root (for the collector to drop again when it is freed).
+    fn recycle(self, held: bool) {
         let Run { mut objects, mut cloned, mut references, mut arrays, mut hooks, .. } = self;
+        if held {
+            for z in objects.drain(..).chain(arrays.drain(..)) {
+                // SAFETY: the run's owning zvals of live objects and arrays; a count above one is another
+                // owner's (the value handed out), so this reference is not the last.
+                unsafe {
+                    if zvals::is_refcounted(&z) && (*z.value.counted).gc.refcount > 1 {
+                        (*z.value.counted).gc.refcount -= 1;
+                        std::mem::forget(z);
+                    }
+                }
+            }
+        }
         if [objects.capacity(), references.capacity(), arrays.capacity()].iter().any(|&c| c > SCRATCH_MAX) {
             return;
         }
@@ -490,9 +513,9 @@ impl Run<'_, '_> {
         }
         let bp = self.bp;
         let plan = &bp.objects[index];
-        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable, c.array_storage));
+        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable, c.family));
         let ce = match class {
-            Some((ce, facts, clonable, array_storage)) => {
+            Some((ce, facts, clonable, family)) => {
                 if let RestorePlan::Internal(family, _) = plan.restore {
                     if facts.family() != Some(family) {
                         return Err(DecodeError::Undecodable);
@@ -501,8 +524,8 @@ impl Run<'_, '_> {
                 if clonable && plan.self_contained {
                     if let Prototype::Kept(prototype) = &self.memo.prototypes[index] {
                         // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so
-                        // no userland code runs; `array_storage` is its class's family.
-                        let copy = unsafe { clone_object(prototype.value.obj, array_storage) };
+                        // no userland code runs; `family` is its class's family.
+                        let copy = unsafe { clone_object(prototype.value.obj, family) };
                         if let Some(copy) = copy {
                             self.objects.push(copy);
                             self.cloned[index] = true;
@@ -673,12 +696,9 @@ impl Run<'_, '_> {
         }
         let restored = match state {
             StatePlan::Unserialize(Cell::Ready(argument))
-                if family == StateFamily::ArrayStorage
-                    // SAFETY: create_object checked that the class belongs to `family`; the object is
-                    // fresh; the blueprint keeps the ready argument alive.
-                    && unsafe {
-                        internal_state::restore_usual_array_storage(obj, zvals::table(&argument.to_zval()))
-                    } =>
+                // SAFETY: create_object checked that the class belongs to `family` (`base` its internal
+                // ancestor); the object is fresh; the blueprint keeps the ready argument alive.
+                if unsafe { internal_state::restore_usual(family, obj, base, zvals::table(&argument.to_zval())) } =>
             {
                 Ok(())
             }
@@ -913,18 +933,18 @@ impl Run<'_, '_> {
             if !by_clone {
                 continue;
             }
-            let array_storage = class.array_storage;
+            let family = class.family;
             let prototype = &mut self.memo.prototypes[index];
             match prototype {
                 Prototype::Unseen => *prototype = Prototype::Seen,
                 Prototype::Seen => {
                     // SAFETY: a live, complete object of this run, not yet seen by userland code, of a
-                    // class without `__clone`; `array_storage` is its class's family.
-                    if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj, array_storage) } {
+                    // class without `__clone`; `family` is its class's family.
+                    if let Some(copy) = unsafe { clone_object(self.objects[index].value.obj, family) } {
                         // SAFETY: the copy is live; a prototype released at request end runs no __destruct.
                         unsafe { zvals::skip_destructor(copy.value.obj) };
                         if let (true, RestorePlan::Internal(_, StatePlan::Unserialize(Cell::Ready(argument)))) =
-                            (array_storage, &plan.restore)
+                            (family == Some(StateFamily::ArrayStorage), &plan.restore)
                         {
                             // SAFETY: the prototype is a complete copy of an object restored from this
                             // ready (engine-immutable) argument, which the blueprint keeps for longer than
@@ -943,25 +963,38 @@ impl Run<'_, '_> {
     }
 }
 
-/// A copy of `obj` made by its class's clone handler, independent of `obj` (`array_storage`: the
-/// object is of the `ArrayStorage` family, whose copy may first share `obj`'s storage).
+/// A copy of `obj` made by its class's clone handler, independent of `obj` (`family`: the class's
+/// safe-direct family: the `ArrayStorage` family, fixed arrays and lists are copied as their allocation
+/// where they can be; else a copy of the `ArrayStorage` family may first share `obj`'s storage, and a
+/// fixed array's or a list's elements are lent around the handler and copied in one pass).
 ///
 /// # Safety
-/// `obj` must be a live object whose class has no `__clone` (the handler would call it), of the
-/// `ArrayStorage` family if and only if `array_storage`.
-unsafe fn clone_object(obj: *mut zend_object, array_storage: bool) -> Option<zval> {
-    // SAFETY: caller guarantees a live object; the clone handler returns a new object with refcount 1.
+/// `obj` must be a live object whose class has no `__clone` (the handler would call it), of `family`,
+/// that PHP code never sees.
+unsafe fn clone_object(obj: *mut zend_object, family: Option<StateFamily>) -> Option<zval> {
+    // SAFETY: caller guarantees a live object of `family`, unseen by PHP code; the clone handler
+    // returns a new object with refcount 1; lent elements go back to `obj` before anything can fail.
     unsafe {
+        if let Some(copy) = family.and_then(|family| internal_state::copy_prototype(family, obj)) {
+            return Some(copy);
+        }
         let clone = (*(*obj).handlers).clone_obj?;
+        let lent = family.and_then(|family| internal_state::lend_elements(family, obj));
         let copy = clone(obj);
-        if copy.is_null() || zend::exception_pending() {
+        let failed = copy.is_null() || zend::exception_pending();
+        let copied =
+            lent.map(|lent| internal_state::return_elements(lent, if failed { ptr::null_mut() } else { copy }));
+        if failed {
             zvals::clear_exception();
             return None;
         }
         let z = zvals::object_zval(copy);
         (*copy).gc.refcount -= 1;
-        if array_storage && internal_state::separate_array_clone(obj, copy).is_err() {
-            // A copy that would share `obj`'s storage is released unseen (no `__destruct`).
+        let separated =
+            family != Some(StateFamily::ArrayStorage) || internal_state::separate_array_clone(obj, copy).is_ok();
+        if !separated || copied.is_some_and(|c| c.is_err()) {
+            // A copy that would share `obj`'s storage, or holds part of its list, is released unseen
+            // (no `__destruct`).
             zvals::skip_destructor(copy);
             drop(z);
             return None;
@@ -991,7 +1024,7 @@ unsafe fn resolve_shape(
         // ArrayIterator's clone handler (RecursiveArrayIterator's too) does not copy the storage: the copy
         // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
         // change with every value handed out from it (§7.1); such copies get storage of their own.
-        let array_storage = facts.family() == Some(StateFamily::ArrayStorage);
+        let family = facts.family();
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
         let mut class = ShapeClass {
             ce,
@@ -1003,7 +1036,7 @@ unsafe fn resolve_shape(
             forbids_dynamic,
             clonable,
             plain,
-            array_storage,
+            family,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {

@@ -3,11 +3,17 @@
 //! `__serialize`/`__unserialize` use in PHP 8.2. The members (properties) part is left empty: the
 //! codec stores properties itself. The storage of the `ArrayObject` family is also written in place, for
 //! copies of a prototype and for restores in the usual shape (`separate_clone`, `share_stored_storage`,
-//! `restore_usual`).
+//! `restore_usual`), and so are the elements of `SplFixedArray` and the lists (`lend_elements`,
+//! `return_elements`, `restore_elements`), through mirrors of the start of their engine structs (PHP 8.2
+//! and 8.4; 8.3's fixed array is left to its own handlers).
 
 use std::borrow::Cow;
+use std::ffi::c_int;
+use std::ptr;
 
-use ext_php_rs::ffi::{self, zend_object, zval, HashTable, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING};
+use ext_php_rs::ffi::{
+    self, zend_class_entry, zend_object, zval, HashTable, IS_ARRAY, IS_LONG, IS_NULL, IS_OBJECT, IS_STRING,
+};
 use graph_codec::{
     ArrayStorageState, DoublyLinkedListState, FixedArrayState, InternalState, ObjectStorageEntry, ObjectStorageState,
     StateFamily,
@@ -241,8 +247,11 @@ pub unsafe fn separate_clone(original: *mut zend_object, copy: *mut zend_object)
         if original_view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(storage) != IS_ARRAY {
             return Err(StateError::Malformed);
         }
-        // The copy's reference to the original is released (the caller holds the original).
-        drop(std::ptr::replace(other, duplicate((*storage).value.arr)));
+        // The copy's reference to the original is given up without a release: the caller holds the
+        // original, so its count stays above zero, and the engine's release would only buffer it as a
+        // possible garbage cycle root (for the collector to scan and drop again).
+        std::mem::forget(std::ptr::replace(other, duplicate((*storage).value.arr)));
+        (*original).gc.refcount -= 1;
         copy_view.set_flags(flags & !ARRAY_USE_OTHER);
         Ok(())
     }
@@ -335,4 +344,414 @@ unsafe fn duplicate(ht: *mut HashTable) -> zval {
     array.value.arr = unsafe { ffi::zend_array_dup(ht) };
     array.u1.type_info = IS_ARRAY_EX;
     array
+}
+
+/// `spl_ptr_llist_element` (PHP 8.0 to 8.4): an element's own reference count is kept in its value's
+/// `u2` (`SPL_LLIST_RC`).
+#[repr(C)]
+struct ListElement {
+    prev: *mut ListElement,
+    next: *mut ListElement,
+    data: zval,
+}
+
+/// `spl_ptr_llist` (PHP 8.0 to 8.4).
+#[repr(C)]
+struct List {
+    head: *mut ListElement,
+    tail: *mut ListElement,
+    count: c_int,
+}
+
+const _: () = assert!(size_of::<ListElement>() == 32);
+
+unsafe extern "C" {
+    /// `zend_alloc.h`: the allocator's 32-byte bin, the size of a list element (`emalloc(32)` without
+    /// the size dispatch); php8.2 and php8.4 export it.
+    fn _emalloc_32() -> *mut ListElement;
+}
+
+/// The elements of a prototype of the `FixedArray` or `DoublyLinkedList` family, taken out of it while
+/// its class's clone handler copies everything else, then given back to it and copied into the clone
+/// in one pass ([`lend_elements`], [`return_elements`]): the clone handler would copy them one call per
+/// element (`spl_ptr_llist_push`, `ZVAL_COPY`).
+pub struct LentElements {
+    at: *mut u8,
+    elements: Lent,
+}
+
+enum Lent {
+    /// `spl_fixedarray`'s `size` and `elements` (the start of `spl_fixedarray_object`).
+    Fixed { size: i64, elements: *mut zval },
+    /// The `spl_ptr_llist` that `spl_dllist_object` starts with, and its elements.
+    List { list: *mut List, head: *mut ListElement, tail: *mut ListElement, count: c_int },
+}
+
+/// Whether this build's `spl_fixedarray` is known here: PHP 8.2's and 8.4's start with `size` and
+/// `elements`; PHP 8.3's is not checked.
+const FIXED_KNOWN: bool = cfg!(any(not(php83), php84));
+
+/// `spl_fixedarray`'s `should_rebuild_properties` (PHP 8.2), which its constructors set for a filled
+/// array (object creation leaves it zeroed); PHP 8.4 has none.
+#[cfg(not(php83))]
+const FIXED_REBUILD_AT: Option<usize> = Some(16);
+#[cfg(php83)]
+const FIXED_REBUILD_AT: Option<usize> = None;
+
+/// Takes the elements out of `prototype` (its array or list is left empty), so that its clone handler
+/// copies none of them; [`return_elements`] must follow the clone at once. `None` (nothing changed)
+/// for other families, an empty prototype, and builds whose layout is not known here (PHP 8.3's
+/// fixed array).
+///
+/// # Safety
+/// `prototype` must be a live object of `family` that PHP code never sees, made by its class's clone
+/// handler (or by this module), so that its iterator state is the one a clone has.
+pub unsafe fn lend_elements(family: StateFamily, prototype: *mut zend_object) -> Option<LentElements> {
+    if family == StateFamily::FixedArray && !FIXED_KNOWN {
+        return None;
+    }
+    // SAFETY: the caller's object is of `family`, whose allocation starts with the fields read here
+    // (`spl_fixedarray_object`: size, elements; `spl_dllist_object`: the list pointer), before the
+    // engine object at the handlers' offset; they are written back by `return_elements`.
+    unsafe {
+        let (at, offset) = allocation_of(prototype)?;
+        match family {
+            StateFamily::FixedArray if offset >= 24 => {
+                let size = at.cast::<i64>().read();
+                let elements = at.add(8).cast::<*mut zval>().read();
+                if size <= 0 || elements.is_null() {
+                    return None;
+                }
+                at.cast::<i64>().write(0);
+                at.add(8).cast::<*mut zval>().write(ptr::null_mut());
+                Some(LentElements { at, elements: Lent::Fixed { size, elements } })
+            }
+            StateFamily::DoublyLinkedList if offset >= 8 => {
+                let list = at.cast::<*mut List>().read();
+                if list.is_null() || (*list).head.is_null() {
+                    return None;
+                }
+                let lent = Lent::List { list, head: (*list).head, tail: (*list).tail, count: (*list).count };
+                list.write(List { head: ptr::null_mut(), tail: ptr::null_mut(), count: 0 });
+                Some(LentElements { at, elements: lent })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Gives `lent` back to the prototype it was taken from, then gives `copy` (null: the clone failed),
+/// made by the prototype's clone handler while they were lent, a copy of the elements: a fixed
+/// array's in one block, a list's one element each, with its own reference to each value. The copy's
+/// iterator state is the one its clone handler gave it (a list's traverse pointer unset, as
+/// `__unserialize` leaves it). `Malformed` when the copy is not as its clone handler leaves it (it must
+/// then not be used).
+///
+/// # Safety
+/// `lent` must come from [`lend_elements`] on the prototype, and `copy` be null or fresh from that
+/// prototype's clone handler since, not yet seen by PHP code.
+pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Result<(), StateError> {
+    // SAFETY: `lent.at` is the prototype's allocation (caller); the copy, of the same class, has the
+    // same layout, with an empty array or list from its clone handler.
+    unsafe {
+        match lent.elements {
+            Lent::Fixed { size, elements } => {
+                lent.at.cast::<i64>().write(size);
+                lent.at.add(8).cast::<*mut zval>().write(elements);
+                if copy.is_null() {
+                    return Ok(());
+                }
+                let (at, _) = allocation_of(copy).ok_or(StateError::Malformed)?;
+                write_fixed(at, std::slice::from_raw_parts(elements, size as usize));
+                Ok(())
+            }
+            Lent::List { list, head, tail, count } => {
+                list.write(List { head, tail, count });
+                if copy.is_null() {
+                    return Ok(());
+                }
+                let (at, _) = allocation_of(copy).ok_or(StateError::Malformed)?;
+                let own = at.cast::<*mut List>().read();
+                if own.is_null() || !(*own).head.is_null() {
+                    return Err(StateError::Malformed);
+                }
+                let values = std::iter::successors(Some(head), |&node| Some((*node).next).filter(|n| !n.is_null()));
+                append_copies(own, values.map(|node| &raw const (*node).data));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Restores `obj`, fresh from object creation, from its `__unserialize()` argument where the argument has
+/// the usual shape, as [`restore_usual`] does for the `ArrayStorage` family: a fixed array's elements
+/// as one packed list, a list's flags, elements as one packed list and no members. The object then
+/// holds what `__unserialize` would give it, its elements copied in one pass. A fixed array is first
+/// restored by its class's own `__unserialize` (`base`'s) with one null element, which sets the fields
+/// this module does not know (PHP 8.2 releases differ: `cached_resize` came in a patch release), then
+/// given the copy in place of that element. `false` (nothing changed) for any other shape or family,
+/// and on builds whose layout is not known here (PHP 8.3), which `__unserialize` restores.
+///
+/// # Safety
+/// `obj` must be a live object of `family` fresh from `object_init_ex`, `base` its class's internal
+/// ancestor of that family, and `argument` a live array.
+pub unsafe fn restore_elements(
+    family: StateFamily,
+    obj: *mut zend_object,
+    base: *mut zend_class_entry,
+    argument: *mut HashTable,
+) -> bool {
+    // SAFETY: a live, fresh object of `family` (caller): its allocation starts with the fields written
+    // here (see `lend_elements`), which object creation left zeroed (an empty array or list); the
+    // argument's values are read in place and copied with a reference each.
+    unsafe {
+        let Some((at, offset)) = allocation_of(obj) else { return false };
+        match family {
+            StateFamily::FixedArray if FIXED_KNOWN => {
+                let Some(values) = plain_list(argument) else { return false };
+                let fields = |at: *mut u8| (at.cast::<i64>().read(), at.add(8).cast::<*mut zval>().read());
+                if offset < 24 || fields(at) != (0, ptr::null_mut()) {
+                    return false;
+                }
+                // An empty argument leaves the array empty, as `__unserialize` does.
+                if values.is_empty() {
+                    return true;
+                }
+                let mut one = zvals::new_array(1, true);
+                zvals::insert_int(zvals::table(&raw mut one), 0, zval::new());
+                let restored = super::unserialize(obj, base, one).is_ok();
+                match fields(at) {
+                    (1, block) if !block.is_null() => {
+                        // The one element is a null: nothing to release in it.
+                        ffi::_efree(block.cast());
+                        if restored {
+                            set_fixed(at, copy_elements(values), values.len());
+                            return true;
+                        }
+                    }
+                    _ if restored => return false,
+                    _ => {}
+                }
+                // Back to the fresh object, which `__unserialize` then restores.
+                zvals::clear_exception();
+                at.cast::<i64>().write(0);
+                at.add(8).cast::<*mut zval>().write(ptr::null_mut());
+                false
+            }
+            StateFamily::DoublyLinkedList => {
+                let Some(flags_at) = LIST_FLAGS_AT.filter(|&f| f + 4 <= offset) else { return false };
+                let (Some(flags), Some(stored), Some(members)) =
+                    (zvals::find_int(argument, 0), zvals::find_int(argument, 1), zvals::find_int(argument, 2))
+                else {
+                    return false;
+                };
+                let list = at.cast::<*mut List>().read();
+                let usual = zend::array_len(argument) == 3
+                    && zend::type_of(flags) == IS_LONG
+                    && zend::type_of(stored) == IS_ARRAY
+                    && zend::type_of(members) == IS_ARRAY
+                    && zend::array_len((*members).value.arr) == 0
+                    && !list.is_null()
+                    && (*list).head.is_null();
+                let (true, Ok(flags), Some(values)) =
+                    (usual, c_int::try_from((*flags).value.lval), plain_list((*stored).value.arr))
+                else {
+                    return false;
+                };
+                at.add(flags_at).cast::<c_int>().write(flags);
+                append_copies(list, values.iter().map(std::ptr::from_ref));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `spl_dllist_object`'s traverse pointer: after the list pointer and the traverse position (PHP 8.2),
+/// or right after the list pointer (PHP 8.4).
+#[cfg(not(php83))]
+const LIST_TRAVERSE_AT: Option<usize> = Some(16);
+#[cfg(php84)]
+const LIST_TRAVERSE_AT: Option<usize> = Some(8);
+#[cfg(all(php83, not(php84)))]
+const LIST_TRAVERSE_AT: Option<usize> = None;
+
+/// `spl_dllist_object`'s `flags`: after the list pointer, the traverse position and the traverse pointer
+/// (PHP 8.2), or the traverse pointer and the traverse position (PHP 8.4).
+#[cfg(not(php83))]
+const LIST_FLAGS_AT: Option<usize> = Some(24);
+#[cfg(php84)]
+const LIST_FLAGS_AT: Option<usize> = Some(20);
+#[cfg(all(php83, not(php84)))]
+const LIST_FLAGS_AT: Option<usize> = None;
+
+/// The values of a packed array without holes, in order (`None` for any other array).
+///
+/// # Safety
+/// `ht` must be a live array that outlives the slice and is not modified while it is used.
+unsafe fn plain_list<'a>(ht: *mut HashTable) -> Option<&'a [zval]> {
+    // SAFETY: caller guarantees a live array.
+    unsafe { (zvals::is_packed(ht) && (*ht).nNumUsed == (*ht).nNumOfElements).then(|| zvals::packed_storage(ht)) }
+}
+
+/// Gives the empty fixed array at `at` (an `spl_fixedarray` left empty by object creation or a clone
+/// handler) a copy of `values` (at least one): see [`copy_elements`].
+///
+/// # Safety
+/// `at` must start a live `spl_fixedarray_object` of this build whose array is empty; `values` must be
+/// live zvals (no `IS_UNDEF`, no `IS_INDIRECT`).
+unsafe fn write_fixed(at: *mut u8, values: &[zval]) {
+    // SAFETY: as above.
+    unsafe { set_fixed(at, copy_elements(values), values.len()) }
+}
+
+/// A copy of `values` (at least one) in one block, allocated as the engine allocates a fixed array's
+/// elements (its free handler releases them), with a reference to each refcounted value.
+///
+/// # Safety
+/// `values` must be live zvals (no `IS_UNDEF`, no `IS_INDIRECT`), during a request.
+unsafe fn copy_elements(values: &[zval]) -> *mut zval {
+    // SAFETY: as above.
+    unsafe {
+        let own = ffi::_emalloc(size_of_val(values)).cast::<zval>();
+        ptr::copy_nonoverlapping(values.as_ptr(), own, values.len());
+        for i in 0..values.len() {
+            let z = own.add(i);
+            if zvals::is_refcounted(z) {
+                (*(*z).value.counted).gc.refcount += 1;
+            }
+        }
+        own
+    }
+}
+
+/// Makes `elements` (`len` of them, owned) the array of the fixed array at `at`, as its constructors
+/// leave a filled one.
+///
+/// # Safety
+/// `at` must start a live `spl_fixedarray_object` of this build whose array holds nothing of its own.
+unsafe fn set_fixed(at: *mut u8, elements: *mut zval, len: usize) {
+    // SAFETY: as above.
+    unsafe {
+        at.add(8).cast::<*mut zval>().write(elements);
+        at.cast::<i64>().write(len as i64);
+        if let Some(rebuild) = FIXED_REBUILD_AT {
+            at.add(rebuild).cast::<bool>().write(true);
+        }
+    }
+}
+
+/// Appends a copy of each of `values` to the empty list `list`, one element each (with its own
+/// reference to the value), as `spl_ptr_llist_push` makes them.
+///
+/// # Safety
+/// `list` must be the live, empty list of a list object of this build; `values` live zvals.
+unsafe fn append_copies(list: *mut List, values: impl Iterator<Item = *const zval>) {
+    // SAFETY: as above; elements are allocated as the engine allocates them (its free handler releases
+    // them). The list is written once complete: a bailout out of the allocator leaves it empty (the
+    // elements made are request memory, freed with the request that bailed out).
+    unsafe {
+        let (mut first, mut prev, mut made) = (ptr::null_mut(), ptr::null_mut::<ListElement>(), 0);
+        for value in values {
+            let element = _emalloc_32();
+            let mut data = zvals::copy(value);
+            data.u2.extra = 1;
+            element.write(ListElement { prev, next: ptr::null_mut(), data });
+            if prev.is_null() {
+                first = element;
+            } else {
+                (*prev).next = element;
+            }
+            prev = element;
+            made += 1;
+        }
+        list.write(List { head: first, tail: prev, count: made });
+    }
+}
+
+/// What a byte copy of a prototype gets of its own in place of the prototype's.
+enum Own {
+    Storage(zval),
+    Elements(*mut zval, usize),
+    List(*mut List),
+    Nothing,
+}
+
+/// A copy of `prototype`, an object of `family` that its class's clone handler (or this module) made
+/// and that PHP code never saw, made without the clone handler: its allocation copied byte for byte
+/// (its flags, iterator class, cached method pointers, declared properties), then given its own
+/// storage, elements or list, copied as the clone handler copies them. `None` (nothing made) for
+/// other families, a prototype with a property table, a declared property holding a refcounted array
+/// or object, an iterated `ArrayIterator`, a list whose traverse pointer is set, and builds whose
+/// layout is not known here; the clone handler then copies it.
+///
+/// # Safety
+/// `prototype` must be a live object of `family`, as described, during a request.
+pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -> Option<zval> {
+    // SAFETY: a live object of `family` (caller), whose allocation starts with the fields read here;
+    // everything the copy will own is made before the copy exists, so no allocation can leave a copy
+    // that names the prototype's; the copy is complete before it is handed out.
+    unsafe {
+        let (at, offset) = allocation_of(prototype)?;
+        let ce = (*prototype).ce;
+        if !(*prototype).properties.is_null() {
+            return None;
+        }
+        let count = zvals::slot_count(ce);
+        if (0..count).any(|i| {
+            let z = zvals::property_slot(prototype, i);
+            zend::type_of(z) > IS_STRING && zvals::is_refcounted(z)
+        }) {
+            return None;
+        }
+        let own = match family {
+            StateFamily::ArrayStorage => {
+                let view = ArrayObjectView::of_fresh(prototype)?;
+                let storage = view.storage();
+                if view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(storage) != IS_ARRAY {
+                    return None;
+                }
+                Own::Storage(duplicate((*storage).value.arr))
+            }
+            StateFamily::FixedArray if FIXED_KNOWN && offset >= 24 => {
+                let size = usize::try_from(at.cast::<i64>().read()).ok()?;
+                let elements = at.add(8).cast::<*mut zval>().read();
+                match (size, elements.is_null()) {
+                    (0, true) => Own::Nothing,
+                    (1.., false) => Own::Elements(copy_elements(std::slice::from_raw_parts(elements, size)), size),
+                    _ => return None,
+                }
+            }
+            StateFamily::DoublyLinkedList => {
+                let traverse_at = LIST_TRAVERSE_AT.filter(|&t| t + 8 <= offset)?;
+                let list = at.cast::<*mut List>().read();
+                if list.is_null() || !at.add(traverse_at).cast::<*mut ListElement>().read().is_null() {
+                    return None;
+                }
+                // `spl_ptr_llist_init`'s allocation, which the free handler releases.
+                let own = ffi::_emalloc(size_of::<List>()).cast::<List>();
+                let values = std::iter::successors(Some((*list).head).filter(|h| !h.is_null()), |&node| {
+                    Some((*node).next).filter(|n| !n.is_null())
+                });
+                append_copies(own, values.map(|node| &raw const (*node).data));
+                Own::List(own)
+            }
+            _ => return None,
+        };
+        let copy = crate::prototype::copy_allocation(prototype, ce, offset);
+        for i in 0..count {
+            let z = zvals::property_slot(copy, i);
+            if zvals::is_refcounted(z) {
+                (*(*z).value.counted).gc.refcount += 1;
+            }
+        }
+        let copy_at = copy.cast::<u8>().sub(offset);
+        match own {
+            Own::Storage(storage) => copy_at.cast::<zval>().write(storage),
+            Own::Elements(elements, len) => set_fixed(copy_at, elements, len),
+            Own::List(list) => copy_at.cast::<*mut List>().write(list),
+            Own::Nothing => {}
+        }
+        Some(zvals::object_zval(copy))
+    }
 }
