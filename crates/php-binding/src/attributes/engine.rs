@@ -217,36 +217,34 @@ const KEPT_CLASSES: usize = 4096;
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
-    let userland = userland_may_run();
-    // One look at the state: the mode, and with userland code possible, whether the class is
-    // registered already and the restores to retry.
-    let (mode, registered, kept, retry) = STATE.with_borrow_mut(|s| {
-        let mode = s.mode.filter(|m| *m != AttributeMode::Off);
-        if mode.is_none() || !userland {
-            return (mode, false, None, Vec::new());
-        }
-        let class = s.classes.get(&ce);
-        let kept = class.filter(|c| !c.active).and_then(|c| c.declaration.clone());
-        (mode, class.is_some_and(|c| c.active), kept, std::mem::take(&mut s.retry))
-    });
-    let Some(mode) = mode else { return Ok(()) };
-    if !userland {
+    let Some(mode) = STATE.with_borrow(|s| s.mode.filter(|m| *m != AttributeMode::Off)) else { return Ok(()) };
+    // Most linked classes carry no attribute of ours: for them, with no restore to retry, this test is
+    // the only work (it runs for every class linked in every request).
+    // SAFETY: as above.
+    let may_have_units = unsafe { super::plan::may_have_units(ce) };
+    if !userland_may_run() {
         // Only classes that can have units wait (no restore has run yet this request, so none needs
         // a retry): a process whose code declares no attributed static never raises the interrupt.
-        // SAFETY: as above.
-        if unsafe { super::plan::may_have_units(ce) } {
+        if may_have_units {
             STATE.with_borrow_mut(|s| s.pending_links.push(ce));
             super::observers::request_interrupt();
         }
         return Ok(());
     }
+    // With userland code possible: the restores to retry, and whether the class is registered already.
+    let (registered, kept, retry) = STATE.with_borrow_mut(|s| {
+        let retry = std::mem::take(&mut s.retry);
+        let class = if may_have_units { s.classes.get(&ce) } else { None };
+        let kept = class.filter(|c| !c.active).and_then(|c| c.declaration.clone());
+        (class.is_some_and(|c| c.active), kept, retry)
+    });
     if !retry.is_empty() {
         restore_again(retry);
         // The retries ran userland code: the state is looked at again.
         // SAFETY: as above.
         return unsafe { register(ce, true) };
     }
-    if registered {
+    if registered || !may_have_units {
         return Ok(());
     }
     // SAFETY: as above.

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use foldhash::HashMap;
 
-use ext_php_rs::ffi::{zend_class_entry, zend_op_array, zend_property_info, zend_string};
+use ext_php_rs::ffi::{zend_class_entry, zend_op_array, zend_property_info, zend_string, zval, HashTable};
 
 use super::abi::{Attribute, ZEND_ACC_IMMUTABLE, ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT};
 use super::declaration::{self, Spec};
@@ -422,10 +422,10 @@ unsafe fn members_attributed(ce: *mut zend_class_entry) -> bool {
 /// # Safety
 /// `ce` must be a live class, not modified while iterated.
 unsafe fn statics_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zend_property_info> {
-    // SAFETY: properties_info holds zend_property_info pointers.
+    // SAFETY: properties_info is a hash (never packed) of zend_property_info pointers.
     unsafe {
-        zvals::entries(&raw mut (*ce).properties_info)
-            .map(|(_, z)| (*z).value.ptr.cast::<zend_property_info>())
+        member_values(&raw const (*ce).properties_info)
+            .map(|z| (*z).value.ptr.cast::<zend_property_info>())
             .filter(move |&p| (*p).flags & zend::ZEND_ACC_STATIC != 0 && (*p).ce == ce)
     }
 }
@@ -433,17 +433,32 @@ unsafe fn statics_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zen
 /// # Safety
 /// `ce` must be a live class, not modified while iterated.
 unsafe fn methods_of(ce: *mut zend_class_entry) -> impl Iterator<Item = *mut zend_op_array> {
-    // SAFETY: function_table holds zend_function pointers.
+    // SAFETY: function_table is a hash (never packed) of zend_function pointers; most methods have no
+    // static variables, so that is tested before the scope.
     unsafe {
-        zvals::entries(&raw mut (*ce).function_table)
-            .map(|(_, z)| (*z).value.func)
+        member_values(&raw const (*ce).function_table)
+            .map(|z| (*z).value.func)
             .filter(move |&f| {
                 (*f).type_ == ZEND_USER_FUNCTION
-                    && (*f).op_array.scope == ce
                     && !(*f).op_array.static_variables.is_null()
+                    && (*f).op_array.scope == ce
             })
             .map(|f| &raw mut (*f).op_array)
     }
+}
+
+/// The live values of one of a class's member tables, keys not looked at: these walks run for every
+/// class linked in every request ([`may_have_units`]), over every method a class has or inherits.
+///
+/// # Safety
+/// `ht` must be a live hash-form table, not modified while iterated.
+unsafe fn member_values(ht: *const HashTable) -> impl Iterator<Item = *mut zval> {
+    // SAFETY: as above.
+    unsafe { zvals::hash_storage(ht) }
+        .iter()
+        .map(|b| std::ptr::from_ref(&b.val).cast_mut())
+        // SAFETY: an initialised bucket of the live table.
+        .filter(|&z| !unsafe { zvals::is_undef(z) })
 }
 
 /// Names of the static variables of `op`, in declaration order.
