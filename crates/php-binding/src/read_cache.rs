@@ -99,9 +99,9 @@ struct Hot {
     expires_ms: u64,
     value: HotValue,
     hits: u64,
-    /// The class table's size when the key was last found to name no loaded class (0: not looked).
-    /// During a request classes are only ever added (and the hot key is forgotten at its end), so an
-    /// unchanged size means the answer holds without a lookup.
+    /// The class table's stamp when the key was last found to name no loaded class (0: not looked).
+    /// An unchanged stamp means no class was added since (`zend::class_table_stamp`; the hot key is
+    /// forgotten at request end), so the answer holds without a lookup.
     classes: u32,
 }
 
@@ -426,6 +426,7 @@ pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval
 
 /// Forgets the hot keys, their hits moved to the lookup cache's counters.
 fn forget_hot(c: &mut ThreadCache) {
+    zend::forget_class_table_scan();
     HOT.with(|hot| {
         for (tier, hot) in hot.iter().enumerate() {
             let old = hot.replace(Hot::NONE);
@@ -499,8 +500,8 @@ pub unsafe fn fetch_hot(
         if current.expires_ms != 0 && now_ms() >= current.expires_ms {
             return HotFetch::Slow;
         }
-        let classes = zend::class_table_len();
-        if current.classes != classes {
+        let classes = zend::class_table_stamp();
+        if classes == 0 || current.classes != classes {
             if class_loaded() {
                 return HotFetch::Slow;
             }

@@ -317,14 +317,52 @@ pub fn class_table() -> *mut ffi::HashTable {
     unsafe { (*ffi::ext_php_rs_compiler_globals()).class_table }
 }
 
-/// How many buckets the class table has used (0 when unset): it only grows while a request runs.
-pub fn class_table_len() -> u32 {
+thread_local! {
+    /// [`class_table_stamp`]'s scan: the table, how many of its buckets were looked at, and whether one
+    /// of them held a runtime declaration's key.
+    static CLASS_SCAN: std::cell::Cell<(usize, u32, bool)> = const { std::cell::Cell::new((0, 0, false)) };
+}
+
+/// A stamp of the class table for the hot `get()`'s loaded-class test: while it is unchanged and not
+/// 0, no class became loaded. It is the table's used size, which grows with every class added, except
+/// in one case, where it is 0: the table holds a runtime declaration's key (a class declared inside an
+/// `if` or a function, or before its parent: compiled under a key starting with NUL, then bound by
+/// renaming that bucket in place, which leaves the size as it was). Buckets are looked at once each,
+/// from the first one added after startup; [`forget_class_table_scan`] starts over (request end).
+pub fn class_table_stamp() -> u32 {
     let table = class_table();
     if table.is_null() {
         return 0;
     }
-    // SAFETY: a non-null class table is live while PHP runs.
-    unsafe { (*table).nNumUsed }
+    // SAFETY: a non-null class table is live while PHP runs and only read here; buckets below
+    // `nNumUsed` are initialised (undefined ones have no key to read); the executor globals are live.
+    unsafe {
+        let used = (*table).nNumUsed;
+        let (seen_table, mut scanned, mut declared) = CLASS_SCAN.get();
+        if seen_table != table as usize || scanned > used {
+            (scanned, declared) = ((*ffi::ext_php_rs_executor_globals()).persistent_classes_count.min(used), false);
+        }
+        let data = (*table).__bindgen_anon_1.arData;
+        while !declared && scanned < used {
+            let bucket = data.add(scanned as usize);
+            declared = (*bucket).val.u1.type_info != 0
+                && !(*bucket).key.is_null()
+                && zstr_bytes((*bucket).key).first() == Some(&0);
+            scanned += 1;
+        }
+        CLASS_SCAN.set((table as usize, if declared { scanned } else { used }, declared));
+        if declared {
+            0
+        } else {
+            used
+        }
+    }
+}
+
+/// Makes [`class_table_stamp`] look at the class table again from its start (the table's buckets may
+/// be other classes at the same positions in the next request).
+pub fn forget_class_table_scan() {
+    CLASS_SCAN.set((0, 0, false));
 }
 
 /// [`class_is_loaded`] for a name PHP holds as a `zend_string` (`getMultiple()` keys), with `table`
