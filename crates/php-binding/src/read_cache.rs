@@ -426,7 +426,6 @@ pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval
 
 /// Forgets the hot keys, their hits moved to the lookup cache's counters.
 fn forget_hot(c: &mut ThreadCache) {
-    zend::forget_class_table_scan();
     HOT.with(|hot| {
         for (tier, hot) in hot.iter().enumerate() {
             let old = hot.replace(Hot::NONE);
@@ -1050,6 +1049,8 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
 /// Frees superseded blueprints. Call only when no request of this thread can reach them any more:
 /// after a request's variables are destroyed (post-deactivate).
 pub fn free_superseded() {
+    // The classes the request declared are gone: the next may put others where they were.
+    zend::forget_class_table_scan();
     let old = CACHE.with_borrow_mut(|c| {
         forget_hot(c);
         c.superseded_bytes = 0;

@@ -328,7 +328,8 @@ thread_local! {
 /// in one case, where it is 0: the table holds a runtime declaration's key (a class declared inside an
 /// `if` or a function, or before its parent: compiled under a key starting with NUL, then bound by
 /// renaming that bucket in place, which leaves the size as it was). Buckets are looked at once each,
-/// from the first one added after startup; [`forget_class_table_scan`] starts over (request end).
+/// from the first one added after startup, once per request (a FrankenPHP worker script's HTTP
+/// requests share its classes); [`forget_class_table_scan`] starts over (post-deactivate).
 pub fn class_table_stamp() -> u32 {
     let table = class_table();
     if table.is_null() {
@@ -359,8 +360,8 @@ pub fn class_table_stamp() -> u32 {
     }
 }
 
-/// Makes [`class_table_stamp`] look at the class table again from its start (the table's buckets may
-/// be other classes at the same positions in the next request).
+/// Makes [`class_table_stamp`] look at the class table again from its start, once the request's classes
+/// are gone (the next request may put others where they were, before it is looked at again).
 pub fn forget_class_table_scan() {
     CLASS_SCAN.set((0, 0, false));
 }
