@@ -326,23 +326,37 @@ thread_local! {
 /// A stamp of the class table for the hot `get()`'s loaded-class test: while it is unchanged and not
 /// 0, no class became loaded. It is the table's used size, which grows with every class added, except
 /// in one case, where it is 0: the table holds a runtime declaration's key (a class declared inside an
-/// `if` or a function, or before its parent: compiled under a key starting with NUL, then bound by
-/// renaming that bucket in place, which leaves the size as it was). Buckets are looked at once each,
+/// `if` or a function, or one with interfaces, traits or a parent not loaded when its file compiled:
+/// compiled under a key starting with NUL, then bound by renaming that bucket in place, which leaves
+/// the size as it was). Bound ones no longer count: only a key still unbound when looked at does. Buckets are looked at once each,
 /// from the first one added after startup, once per request (a FrankenPHP worker script's HTTP
 /// requests share its classes); [`forget_class_table_scan`] starts over (post-deactivate).
+#[inline]
 pub fn class_table_stamp() -> u32 {
     let table = class_table();
     if table.is_null() {
         return 0;
     }
-    // SAFETY: a non-null class table is live while PHP runs and only read here; buckets below
-    // `nNumUsed` are initialised (undefined ones have no key to read); the executor globals are live.
-    unsafe {
-        let used = (*table).nNumUsed;
-        let (seen_table, mut scanned, mut declared) = CLASS_SCAN.get();
-        if seen_table != table as usize || scanned > used {
-            (scanned, declared) = ((*ffi::ext_php_rs_executor_globals()).persistent_classes_count.min(used), false);
+    // SAFETY: a non-null class table is live while PHP runs.
+    let used = unsafe { (*table).nNumUsed };
+    match CLASS_SCAN.get() {
+        (seen, scanned, false) if seen == table as usize && scanned == used => used,
+        (seen, scanned, declared) => {
+            scan_class_table(table, used, (seen == table as usize && scanned <= used).then_some((scanned, declared)))
         }
+    }
+}
+
+/// [`class_table_stamp`] once the table changed: looks at the buckets added since `from` (all of them
+/// past startup's when `None`).
+#[cold]
+#[inline(never)]
+fn scan_class_table(table: *mut ffi::HashTable, used: u32, from: Option<(u32, bool)>) -> u32 {
+    // SAFETY: a live class table (caller), only read here; buckets below `nNumUsed` are initialised
+    // (undefined ones have no key to read); the executor globals are live while PHP runs.
+    unsafe {
+        let (mut scanned, mut declared) =
+            from.unwrap_or_else(|| ((*ffi::ext_php_rs_executor_globals()).persistent_classes_count.min(used), false));
         let data = (*table).__bindgen_anon_1.arData;
         while !declared && scanned < used {
             let bucket = data.add(scanned as usize);
