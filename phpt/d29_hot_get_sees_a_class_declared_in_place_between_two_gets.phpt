@@ -1,5 +1,5 @@
 --TEST--
-D29 get(): a hot key that comes to name a loaded class mid-request is refused from then on, however the class appears: a conditional or function-local declaration (bound in place, the class table keeps its size), a class whose parent is declared later, class_alias, eval, and an interface, trait and enum (spec §4.2)
+D29 get(): a hot key that comes to name a loaded class mid-request is refused from then on, however the class appears: a conditional or function-local declaration (bound in place, the class table keeps its size), a class whose parent is declared later, class_alias, eval, an interface, trait and enum, and two function-local declarations bound one after the other (spec §4.2)
 --EXTENSIONS--
 static_cache
 --FILE--
@@ -10,7 +10,9 @@ function hot(string $key): void {
     for ($i = 0; $i < 5; $i++) { t(fn() => V::get($key)); }
 }
 function declare_in_function(): void { class LocalDecl {} }
-foreach (['conddecl', 'localdecl', 'latechild', 'aliased', 'evaled', 'iface', 'trt', 'enm'] as $i => $k) {
+function declare_first(): void { class FirstBound {} }
+function declare_second(): void { class SecondBound {} }
+foreach (['conddecl', 'localdecl', 'latechild', 'aliased', 'evaled', 'iface', 'trt', 'enm', 'secondbound'] as $i => $k) {
     V::set($k, $i);
 }
 echo "conditional\n";
@@ -48,6 +50,12 @@ if (PHP_INT_SIZE > 0) {
 t(fn() => V::get('iface'));
 t(fn() => V::get('trt'));
 t(fn() => V::get('enm'));
+echo "two declarations in functions, bound one after the other\n";
+hot('secondbound');
+declare_first();
+hot('secondbound');
+declare_second();
+t(fn() => V::get('secondbound'));
 ?>
 --EXPECT--
 conditional
@@ -103,4 +111,16 @@ int(7)
 int(7)
 ValueError: OPcache\VolatileCache::get(): Argument #1 ($key) must not be a loaded class name
 ValueError: OPcache\VolatileCache::get(): Argument #1 ($key) must not be a loaded class name
+ValueError: OPcache\VolatileCache::get(): Argument #1 ($key) must not be a loaded class name
+two declarations in functions, bound one after the other
+int(8)
+int(8)
+int(8)
+int(8)
+int(8)
+int(8)
+int(8)
+int(8)
+int(8)
+int(8)
 ValueError: OPcache\VolatileCache::get(): Argument #1 ($key) must not be a loaded class name

@@ -328,7 +328,8 @@ thread_local! {
 /// in one case, where it is 0: the table holds a runtime declaration's key (a class declared inside an
 /// `if` or a function, or one with interfaces, traits or a parent not loaded when its file compiled:
 /// compiled under a key starting with NUL, then bound by renaming that bucket in place, which leaves
-/// the size as it was). Bound ones no longer count: only a key still unbound when looked at does. Buckets are looked at once each,
+/// the size as it was), until that declaration is bound (or the bucket deleted); those bound before
+/// they were looked at never count. Buckets are looked at once each,
 /// from the first one added after startup, once per request (a FrankenPHP worker script's HTTP
 /// requests share its classes); [`forget_class_table_scan`] starts over (post-deactivate).
 #[inline]
@@ -347,22 +348,31 @@ pub fn class_table_stamp() -> u32 {
     }
 }
 
-/// [`class_table_stamp`] once the table changed: looks at the buckets added since `from` (all of them
-/// past startup's when `None`).
+/// [`class_table_stamp`] once the table changed, or while it holds an unbound runtime declaration's key
+/// (the bucket before `from`'s position): looks at that bucket again, then at the buckets added since
+/// (all of them past startup's when `from` is `None`).
 #[cold]
 #[inline(never)]
 fn scan_class_table(table: *mut ffi::HashTable, used: u32, from: Option<(u32, bool)>) -> u32 {
     // SAFETY: a live class table (caller), only read here; buckets below `nNumUsed` are initialised
     // (undefined ones have no key to read); the executor globals are live while PHP runs.
     unsafe {
+        let data = (*table).__bindgen_anon_1.arData;
+        let declaration = |at: u32| {
+            let bucket = data.add(at as usize);
+            (*bucket).val.u1.type_info != 0 && !(*bucket).key.is_null() && zstr_bytes((*bucket).key).first() == Some(&0)
+        };
         let (mut scanned, mut declared) =
             from.unwrap_or_else(|| ((*ffi::ext_php_rs_executor_globals()).persistent_classes_count.min(used), false));
-        let data = (*table).__bindgen_anon_1.arData;
+        if declared {
+            // Still unbound: nothing to look at until it is.
+            if declaration(scanned - 1) {
+                return 0;
+            }
+            declared = false;
+        }
         while !declared && scanned < used {
-            let bucket = data.add(scanned as usize);
-            declared = (*bucket).val.u1.type_info != 0
-                && !(*bucket).key.is_null()
-                && zstr_bytes((*bucket).key).first() == Some(&0);
+            declared = declaration(scanned);
             scanned += 1;
         }
         CLASS_SCAN.set((table as usize, if declared { scanned } else { used }, declared));
