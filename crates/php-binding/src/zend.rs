@@ -317,14 +317,77 @@ pub fn class_table() -> *mut ffi::HashTable {
     unsafe { (*ffi::ext_php_rs_compiler_globals()).class_table }
 }
 
-/// How many buckets the class table has used (0 when unset): it only grows while a request runs.
-pub fn class_table_len() -> u32 {
+thread_local! {
+    /// [`class_table_stamp`]'s scan: the table, how many of its buckets were looked at, and whether one
+    /// of them held a runtime declaration's key.
+    static CLASS_SCAN: std::cell::Cell<(usize, u32, bool)> = const { std::cell::Cell::new((0, 0, false)) };
+}
+
+/// A stamp of the class table for the hot `get()`'s loaded-class test: while it is unchanged and not
+/// 0, no class became loaded. It is the table's used size, which grows with every class added, except
+/// in one case, where it is 0: the table holds a runtime declaration's key (a class declared inside an
+/// `if` or a function, or one with interfaces, traits or a parent not loaded when its file compiled:
+/// compiled under a key starting with NUL, then bound by renaming that bucket in place, which leaves
+/// the size as it was), until that declaration is bound (or the bucket deleted); those bound before
+/// they were looked at never count. Buckets are looked at once each,
+/// from the first one added after startup, once per request (a FrankenPHP worker script's HTTP
+/// requests share its classes); [`forget_class_table_scan`] starts over (post-deactivate).
+#[inline]
+pub fn class_table_stamp() -> u32 {
     let table = class_table();
     if table.is_null() {
         return 0;
     }
     // SAFETY: a non-null class table is live while PHP runs.
-    unsafe { (*table).nNumUsed }
+    let used = unsafe { (*table).nNumUsed };
+    match CLASS_SCAN.get() {
+        (seen, scanned, false) if seen == table as usize && scanned == used => used,
+        (seen, scanned, declared) => {
+            scan_class_table(table, used, (seen == table as usize && scanned <= used).then_some((scanned, declared)))
+        }
+    }
+}
+
+/// [`class_table_stamp`] once the table changed, or while it holds an unbound runtime declaration's key
+/// (the bucket before `from`'s position): looks at that bucket again, then at the buckets added since
+/// (all of them past startup's when `from` is `None`).
+#[cold]
+#[inline(never)]
+fn scan_class_table(table: *mut ffi::HashTable, used: u32, from: Option<(u32, bool)>) -> u32 {
+    // SAFETY: a live class table (caller), only read here; buckets below `nNumUsed` are initialised
+    // (undefined ones have no key to read); the executor globals are live while PHP runs.
+    unsafe {
+        let data = (*table).__bindgen_anon_1.arData;
+        let declaration = |at: u32| {
+            let bucket = data.add(at as usize);
+            (*bucket).val.u1.type_info != 0 && !(*bucket).key.is_null() && zstr_bytes((*bucket).key).first() == Some(&0)
+        };
+        let (mut scanned, mut declared) =
+            from.unwrap_or_else(|| ((*ffi::ext_php_rs_executor_globals()).persistent_classes_count.min(used), false));
+        if declared {
+            // Still unbound: nothing to look at until it is.
+            if declaration(scanned - 1) {
+                return 0;
+            }
+            declared = false;
+        }
+        while !declared && scanned < used {
+            declared = declaration(scanned);
+            scanned += 1;
+        }
+        CLASS_SCAN.set((table as usize, if declared { scanned } else { used }, declared));
+        if declared {
+            0
+        } else {
+            used
+        }
+    }
+}
+
+/// Makes [`class_table_stamp`] look at the class table again from its start, once the request's classes
+/// are gone (the next request may put others where they were, before it is looked at again).
+pub fn forget_class_table_scan() {
+    CLASS_SCAN.set((0, 0, false));
 }
 
 /// [`class_is_loaded`] for a name PHP holds as a `zend_string` (`getMultiple()` keys), with `table`

@@ -218,23 +218,24 @@ fn this_thread_slow() -> u64 {
     word
 }
 
-/// Whether the thread an owner word names still runs: its /proc entry exists, it is no zombie, and it
-/// started at the recorded time (another thread that got the id since started later). When /proc cannot
-/// tell, a thread that `kill(tid, 0)` still finds is taken as alive.
+/// Whether the thread an owner word names still runs. `kill(tid, 0)` asks first, in this process's PID
+/// namespace, where the owner recorded its id: no such thread is a dead owner whatever `/proc` shows
+/// (a `/proc` of an outer namespace, as after `unshare --pid` without remounting it, names other
+/// processes by those numbers). Then its /proc entry must not be a zombie, and must show the recorded
+/// start time (another thread that got the id since started later); when /proc has no entry, the
+/// thread `kill` found is taken as alive.
 fn owner_alive(word: u64) -> bool {
     let (tid, start) = (word as u32, word >> 32);
-    match ProcStat::read(&tid.to_string()) {
-        Some(stat) => {
-            let zombie = stat.field(3).is_some_and(|s| matches!(s.as_bytes().first(), Some(b'Z' | b'X' | b'x')));
-            let started = stat.number::<u64>(22).map(|t| t & 0xffff_ffff);
-            !zombie && (start == 0 || started.is_none_or(|t| t == start))
-        }
-        None => {
-            // SAFETY: signal 0 only checks that the target exists.
-            let rc = unsafe { libc::kill(tid as libc::pid_t, 0) };
-            !(rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH))
-        }
+    // SAFETY: signal 0 only checks that the target exists.
+    let rc = unsafe { libc::kill(tid as libc::pid_t, 0) };
+    if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+        return false;
     }
+    ProcStat::read(&tid.to_string()).is_none_or(|stat| {
+        let zombie = stat.field(3).is_some_and(|s| matches!(s.as_bytes().first(), Some(b'Z' | b'X' | b'x')));
+        let started = stat.number::<u64>(22).map(|t| t & 0xffff_ffff);
+        !zombie && (start == 0 || started.is_none_or(|t| t == start))
+    })
 }
 
 #[cfg(test)]
@@ -284,6 +285,171 @@ mod tests {
         m.owner().store(reused, Ordering::Relaxed);
         let g = std::thread::scope(|s| s.spawn(|| m.lock().unwrap().previous_owner_died).join().unwrap());
         assert!(g, "the recorded owner no longer runs");
+    }
+
+    /// The exit code of `body` run in a fresh process of this test binary, alone (forking from the
+    /// multi-threaded harness is not safe): `name` is the calling test, which calls this again there
+    /// (where the variable `ALONE` is set) to run `body`. Fails after 30 s, killing the process group.
+    fn run_alone(name: &str, body: unsafe fn() -> i32) -> i32 {
+        const ALONE: &str = "SC_LOCK_TEST_ALONE";
+        if std::env::var_os(ALONE).is_some() {
+            // SAFETY: this process runs only this test; `body` returns its outcome, which ends it.
+            unsafe { libc::_exit(body()) };
+        }
+        use std::os::unix::process::CommandExt;
+        let mut alone = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([&format!("lock::tests::{name}"), "--exact", "--test-threads=1", "--nocapture"])
+            .env(ALONE, "1")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = alone.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            if std::time::Instant::now() > deadline {
+                // SAFETY: the group of the process spawned above (its children and, in a PID
+                // namespace, their children stay in it).
+                unsafe { libc::kill(-(alone.id() as libc::pid_t), libc::SIGKILL) };
+                let _ = alone.wait();
+                panic!("{name}: still waiting for the lock after 30 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A process whose `/proc` belongs to an outer PID namespace (`unshare --pid` without remounting it):
+    /// its thread ids name other processes there. An owner that died holding the lock must still be taken
+    /// over, even when its id names a live process in that `/proc`.
+    #[test]
+    fn an_owner_killed_in_a_pid_namespace_with_a_foreign_proc_is_taken_over() {
+        match run_alone("an_owner_killed_in_a_pid_namespace_with_a_foreign_proc_is_taken_over", foreign_proc_takeover) {
+            SKIP => eprintln!("skipped: no new PID namespace or no ns_last_pid here"),
+            code => assert_eq!(code, 0, "1: the lock was taken without the owner's death reported"),
+        }
+    }
+
+    const SKIP: i32 = 77;
+
+    /// A child forked while another thread of its parent holds the lock inherits a lock word naming that
+    /// thread, alive in the parent: the child waits for its release, and is not told of a death.
+    #[test]
+    fn a_child_forked_while_another_thread_of_the_parent_holds_the_lock_waits_for_it() {
+        let code =
+            run_alone("a_child_forked_while_another_thread_of_the_parent_holds_the_lock_waits_for_it", fork_while_held);
+        assert_eq!(code, 0, "1: the child was told the owner died; 2: it got the lock before the release");
+    }
+
+    /// The body of the test above (see [`run_alone`]).
+    ///
+    /// # Safety
+    /// Only in the test's own process; forks.
+    unsafe fn fork_while_held() -> i32 {
+        // SAFETY: a fresh shared anonymous mapping holds the lock (first 64 bytes) and a flag (the next
+        // word); the forked child only takes the lock and `_exit`s.
+        unsafe {
+            let ptr = libc::mmap(
+                std::ptr::null_mut(),
+                4096,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if ptr == libc::MAP_FAILED {
+                return 3;
+            }
+            let m = RobustMutex::init(ptr.cast());
+            let released = &*ptr.cast::<u8>().add(MUTEX_BYTES as usize).cast::<AtomicU64>();
+            let (held_tx, held_rx) = std::sync::mpsc::channel();
+            let holder = std::thread::spawn(move || {
+                let g = m.lock().unwrap();
+                held_tx.send(()).unwrap();
+                std::thread::sleep(Duration::from_millis(300));
+                released.store(1, Ordering::SeqCst);
+                drop(g);
+            });
+            held_rx.recv().unwrap();
+            let child = libc::fork();
+            if child == 0 {
+                let g = m.lock();
+                let code = match g {
+                    Ok(g) if g.previous_owner_died => 1,
+                    Ok(_) if released.load(Ordering::SeqCst) == 0 => 2,
+                    Ok(_) => 0,
+                    Err(_) => 4,
+                };
+                libc::_exit(code);
+            }
+            holder.join().unwrap();
+            let mut status = 0;
+            libc::waitpid(child, &mut status, 0);
+            if libc::WIFEXITED(status) {
+                libc::WEXITSTATUS(status)
+            } else {
+                5
+            }
+        }
+    }
+
+    /// The body of `an_owner_killed_in_a_pid_namespace_with_a_foreign_proc_is_taken_over`: an owner in a
+    /// new PID namespace gets this process's number (which the outer `/proc` shows alive), takes the lock
+    /// and exits; a waiter in the namespace must take it over. Returns 0 on success, [`SKIP`] where namespaces are not allowed.
+    ///
+    /// # Safety
+    /// Only in the test's own process (see [`run_alone`]); forks.
+    unsafe fn foreign_proc_takeover() -> i32 {
+        let skip = SKIP;
+        // SAFETY: a fresh shared anonymous mapping holds the lock; the forked children only take it, wait
+        // for each other and `_exit`.
+        unsafe {
+            let ptr = libc::mmap(
+                std::ptr::null_mut(),
+                4096,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if ptr == libc::MAP_FAILED {
+                return 3;
+            }
+            let m = RobustMutex::init(ptr.cast());
+            let outer = libc::getpid();
+            if libc::unshare(libc::CLONE_NEWPID) != 0 {
+                return skip;
+            }
+            let init = libc::fork();
+            if init == 0 {
+                // Pid 1 of the new namespace; /proc is still the outer one.
+                if std::fs::write("/proc/sys/kernel/ns_last_pid", format!("{}", outer - 1)).is_err() {
+                    libc::_exit(skip);
+                }
+                let owner = libc::fork();
+                if owner == 0 {
+                    if libc::getpid() != outer {
+                        libc::_exit(skip);
+                    }
+                    std::mem::forget(m.lock());
+                    libc::_exit(0);
+                }
+                let mut status = 0;
+                libc::waitpid(owner, &mut status, 0);
+                if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+                    libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 4 });
+                }
+                let died = m.lock().is_ok_and(|g| g.previous_owner_died);
+                libc::_exit(if died { 0 } else { 1 });
+            }
+            let mut status = 0;
+            libc::waitpid(init, &mut status, 0);
+            if libc::WIFEXITED(status) {
+                libc::WEXITSTATUS(status)
+            } else {
+                5
+            }
+        }
     }
 
     #[test]
