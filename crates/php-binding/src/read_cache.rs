@@ -99,10 +99,6 @@ struct Hot {
     expires_ms: u64,
     value: HotValue,
     hits: u64,
-    /// The class table's stamp when the key was last found to name no loaded class (0: not looked).
-    /// An unchanged stamp means no class was added since (`zend::class_table_stamp`; the hot key is
-    /// forgotten at request end), so the answer holds without a lookup.
-    classes: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -124,7 +120,6 @@ impl Hot {
         expires_ms: 0,
         value: HotValue::Ready(Ready::NULL),
         hits: 0,
-        classes: 0,
     };
 }
 
@@ -496,15 +491,8 @@ pub unsafe fn fetch_hot(
                 }
             }
         }
-        if current.expires_ms != 0 && now_ms() >= current.expires_ms {
+        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
             return HotFetch::Slow;
-        }
-        let classes = zend::class_table_stamp();
-        if classes == 0 || current.classes != classes {
-            if class_loaded() {
-                return HotFetch::Slow;
-            }
-            current.classes = classes;
         }
         current.hits += 1;
         match current.value {
@@ -590,7 +578,6 @@ fn hot_from_lookup_cache(
             expires_ms: local.expires_ms,
             value,
             hits: 0,
-            classes: 0,
         })
     })
 }
@@ -1049,8 +1036,6 @@ pub fn flush_counters(tier: Tier, backend: &Backend) {
 /// Frees superseded blueprints. Call only when no request of this thread can reach them any more:
 /// after a request's variables are destroyed (post-deactivate).
 pub fn free_superseded() {
-    // The classes the request declared are gone: the next may put others where they were.
-    zend::forget_class_table_scan();
     let old = CACHE.with_borrow_mut(|c| {
         forget_hot(c);
         c.superseded_bytes = 0;
