@@ -3,7 +3,7 @@
 //! Region layout (all offsets relative to the region start; see docs/LAYOUT.md):
 //! ```text
 //! 0      header words (magic, layout version, kind, sizes, epoch, counters)   256 bytes
-//! 256    write lock (robust process-shared mutex)                               64
+//! 256    write lock (owner word, `lock`; a dead owner is taken over)            64
 //! 320    reservation lock                                                       64
 //! 384    undo journal                                                           JOURNAL_BYTES
 //! ..     allocator state                                                        STATE_BYTES
