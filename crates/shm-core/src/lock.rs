@@ -341,6 +341,22 @@ mod tests {
         assert_eq!(code, 0, "1: the child was told the owner died; 2: it got the lock before the release");
     }
 
+    /// A fresh page shared with the children this process forks (the lock, then test flags).
+    fn shared_page() -> Option<*mut libc::c_void> {
+        // SAFETY: a new anonymous mapping, owned by nobody else; the test process exits with it mapped.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                4096,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        (ptr != libc::MAP_FAILED).then_some(ptr)
+    }
+
     /// The body of the test above (see [`run_alone`]).
     ///
     /// # Safety
@@ -349,17 +365,7 @@ mod tests {
         // SAFETY: a fresh shared anonymous mapping holds the lock (first 64 bytes) and a flag (the next
         // word); the forked child only takes the lock and `_exit`s.
         unsafe {
-            let ptr = libc::mmap(
-                std::ptr::null_mut(),
-                4096,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            );
-            if ptr == libc::MAP_FAILED {
-                return 3;
-            }
+            let Some(ptr) = shared_page() else { return 3 };
             let m = RobustMutex::init(ptr.cast());
             let released = &*ptr.cast::<u8>().add(MUTEX_BYTES as usize).cast::<AtomicU64>();
             let (held_tx, held_rx) = std::sync::mpsc::channel();
@@ -404,17 +410,7 @@ mod tests {
         // SAFETY: a fresh shared anonymous mapping holds the lock; the forked children only take it, wait
         // for each other and `_exit`.
         unsafe {
-            let ptr = libc::mmap(
-                std::ptr::null_mut(),
-                4096,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            );
-            if ptr == libc::MAP_FAILED {
-                return 3;
-            }
+            let Some(ptr) = shared_page() else { return 3 };
             let m = RobustMutex::init(ptr.cast());
             let outer = libc::getpid();
             if libc::unshare(libc::CLONE_NEWPID) != 0 {
