@@ -11,7 +11,8 @@ mod spl;
 pub use date::{copy_state, detach_time, DateSnapshot, DATE_STD_OFFSET};
 pub use heap::inject as restore_heap;
 pub use spl::{
-    copy_prototype, lend_elements, return_elements, separate_clone as separate_array_clone, share_stored_storage,
+    copy_prototype, lend_elements, restore_usual, return_elements, separate_clone as separate_array_clone,
+    share_stored_storage,
 };
 
 use std::borrow::Cow;
@@ -119,29 +120,6 @@ pub fn restore<V>(state: InternalState<'_, V>) -> Result<Restore<'_, V>, StateEr
         },
         other => Restore::Unserialize(spl::argument(other)?),
     })
-}
-
-/// Restores `obj`, fresh from object creation, from the `__unserialize()` argument of its family
-/// without calling it, where the argument has the usual shape (an `ArrayStorage` object's storage, a
-/// fixed array's or a list's elements: see `spl`); `false` (nothing changed) otherwise, and for the
-/// other families, which `__unserialize` restores.
-///
-/// # Safety
-/// `obj` must be a live object of `family` fresh from `object_init_ex`, `base` its class's internal
-/// ancestor of that family, and `argument` a live array.
-pub unsafe fn restore_usual(
-    family: StateFamily,
-    obj: *mut zend_object,
-    base: *mut zend_class_entry,
-    argument: *mut HashTable,
-) -> bool {
-    // SAFETY: as the caller guarantees.
-    unsafe {
-        match family {
-            StateFamily::ArrayStorage => spl::restore_usual(obj, argument),
-            _ => spl::restore_elements(family, obj, base, argument),
-        }
-    }
 }
 
 /// `base::__serialize()` on `obj`; the result must be an array.

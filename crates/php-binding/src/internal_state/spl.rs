@@ -4,7 +4,7 @@
 //! codec stores properties itself. The storage of the `ArrayObject` family is also written in place, for
 //! copies of a prototype and for restores in the usual shape (`separate_clone`, `share_stored_storage`,
 //! `restore_usual`), and so are the elements of `SplFixedArray` and the lists (`lend_elements`,
-//! `return_elements`, `restore_elements`), through mirrors of the start of their engine structs (PHP 8.2
+//! `return_elements`, `restore_usual`), through mirrors of the start of their engine structs (PHP 8.2
 //! and 8.4; 8.3's fixed array is left to its own handlers).
 
 use std::borrow::Cow;
@@ -300,7 +300,7 @@ const PUBLIC_FLAGS: u32 = 0x7;
 /// # Safety
 /// `obj` must be a live object of the `ArrayStorage` family fresh from `object_init_ex`, and `argument` a
 /// live array.
-pub unsafe fn restore_usual(obj: *mut zend_object, argument: *mut HashTable) -> bool {
+unsafe fn restore_storage(obj: *mut zend_object, argument: *mut HashTable) -> bool {
     // SAFETY: a live, fresh spl_array object (caller): its view is readable and ours to write; the
     // argument's values are read in place.
     unsafe {
@@ -483,9 +483,9 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
     }
 }
 
-/// Restores `obj`, fresh from object creation, from its `__unserialize()` argument where the argument has
-/// the usual shape, as [`restore_usual`] does for the `ArrayStorage` family: a fixed array's elements
-/// as one packed list, a list's flags, elements as one packed list and no members. The object then
+/// Restores `obj`, fresh from object creation, from its `__unserialize()` argument without calling it,
+/// where the argument has the usual shape: an `ArrayStorage` object's storage ([`restore_storage`]), a
+/// fixed array's elements as one packed list, a list's flags, elements as one packed list and no members. The object then
 /// holds what `__unserialize` would give it, its elements copied in one pass. A fixed array is first
 /// restored by its class's own `__unserialize` (`base`'s) with one null element, which sets the fields
 /// this module does not know (PHP 8.2 releases differ: `cached_resize` came in a patch release), then
@@ -495,7 +495,7 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
 /// # Safety
 /// `obj` must be a live object of `family` fresh from `object_init_ex`, `base` its class's internal
 /// ancestor of that family, and `argument` a live array.
-pub unsafe fn restore_elements(
+pub unsafe fn restore_usual(
     family: StateFamily,
     obj: *mut zend_object,
     base: *mut zend_class_entry,
@@ -505,6 +505,9 @@ pub unsafe fn restore_elements(
     // here (see `lend_elements`), which object creation left zeroed (an empty array or list); the
     // argument's values are read in place and copied with a reference each.
     unsafe {
+        if family == StateFamily::ArrayStorage {
+            return restore_storage(obj, argument);
+        }
         let Some((at, offset)) = allocation_of(obj) else { return false };
         match family {
             StateFamily::FixedArray if FIXED_KNOWN => {
