@@ -417,13 +417,11 @@ pub unsafe fn lend_elements(family: StateFamily, prototype: *mut zend_object) ->
         let (at, offset) = allocation_of(prototype)?;
         match family {
             StateFamily::FixedArray if offset >= 24 => {
-                let size = at.cast::<i64>().read();
-                let elements = at.add(8).cast::<*mut zval>().read();
+                let (size, elements) = fixed_fields(at);
                 if size <= 0 || elements.is_null() {
                     return None;
                 }
-                at.cast::<i64>().write(0);
-                at.add(8).cast::<*mut zval>().write(ptr::null_mut());
+                clear_fixed(at);
                 Some(LentElements { at, elements: Lent::Fixed { size, elements } })
             }
             StateFamily::DoublyLinkedList if offset >= 8 => {
@@ -475,8 +473,7 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
                 if own.is_null() || !(*own).head.is_null() {
                     return Err(StateError::Malformed);
                 }
-                let values = std::iter::successors(Some(head), |&node| Some((*node).next).filter(|n| !n.is_null()));
-                append_copies(own, values.map(|node| &raw const (*node).data));
+                append_copies(own, list_values(head));
                 Ok(())
             }
         }
@@ -485,8 +482,8 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
 
 /// Restores `obj`, fresh from object creation, from its `__unserialize()` argument without calling it,
 /// where the argument has the usual shape: an `ArrayStorage` object's storage ([`restore_storage`]), a
-/// fixed array's elements as one packed list, a list's flags, elements as one packed list and no members. The object then
-/// holds what `__unserialize` would give it, its elements copied in one pass. A fixed array is first
+/// fixed array's elements as one packed list, a list's flags, elements as one packed list and no
+/// members. The object then holds what `__unserialize` would give it, its elements copied in one pass. A fixed array is first
 /// restored by its class's own `__unserialize` (`base`'s) with one null element, which sets the fields
 /// this module does not know (PHP 8.2 releases differ: `cached_resize` came in a patch release), then
 /// given the copy in place of that element. `false` (nothing changed) for any other shape or family,
@@ -512,8 +509,7 @@ pub unsafe fn restore_usual(
         match family {
             StateFamily::FixedArray if FIXED_KNOWN => {
                 let Some(values) = plain_list(argument) else { return false };
-                let fields = |at: *mut u8| (at.cast::<i64>().read(), at.add(8).cast::<*mut zval>().read());
-                if offset < 24 || fields(at) != (0, ptr::null_mut()) {
+                if offset < 24 || fixed_fields(at) != (0, ptr::null_mut()) {
                     return false;
                 }
                 // An empty argument leaves the array empty, as `__unserialize` does.
@@ -523,12 +519,12 @@ pub unsafe fn restore_usual(
                 let mut one = zvals::new_array(1, true);
                 zvals::insert_int(zvals::table(&raw mut one), 0, zval::new());
                 let restored = super::unserialize(obj, base, one).is_ok();
-                match fields(at) {
+                match fixed_fields(at) {
                     (1, block) if !block.is_null() => {
                         // The one element is a null: nothing to release in it.
                         ffi::_efree(block.cast());
                         if restored {
-                            set_fixed(at, copy_elements(values), values.len());
+                            write_fixed(at, values);
                             return true;
                         }
                     }
@@ -537,8 +533,7 @@ pub unsafe fn restore_usual(
                 }
                 // Back to the fresh object, which `__unserialize` then restores.
                 zvals::clear_exception();
-                at.cast::<i64>().write(0);
-                at.add(8).cast::<*mut zval>().write(ptr::null_mut());
+                clear_fixed(at);
                 false
             }
             StateFamily::DoublyLinkedList => {
@@ -644,6 +639,42 @@ unsafe fn set_fixed(at: *mut u8, elements: *mut zval, len: usize) {
     }
 }
 
+/// The fixed array at `at`'s `size` and `elements`.
+///
+/// # Safety
+/// `at` must start a live `spl_fixedarray_object` of this build.
+unsafe fn fixed_fields(at: *mut u8) -> (i64, *mut zval) {
+    // SAFETY: as above: the struct starts with `size`, then `elements`.
+    unsafe { (at.cast::<i64>().read(), at.add(8).cast::<*mut zval>().read()) }
+}
+
+/// Leaves the fixed array at `at` empty, as object creation does, without releasing what it held (the
+/// caller keeps or frees it).
+///
+/// # Safety
+/// As for [`fixed_fields`].
+unsafe fn clear_fixed(at: *mut u8) {
+    // SAFETY: as above.
+    unsafe {
+        at.cast::<i64>().write(0);
+        at.add(8).cast::<*mut zval>().write(ptr::null_mut());
+    }
+}
+
+/// The values of the list starting at `head` (null: none), in order.
+///
+/// # Safety
+/// `head` must be null or a live element of a list that is not modified while the values are read.
+unsafe fn list_values(head: *mut ListElement) -> impl Iterator<Item = *const zval> {
+    let first = Some(head).filter(|h| !h.is_null());
+    std::iter::successors(first, |&node| {
+        // SAFETY: as above, a live element, whose `next` is null or a live element.
+        unsafe { Some((*node).next).filter(|n| !n.is_null()) }
+    })
+    // SAFETY: as above, a live element.
+    .map(|node| unsafe { &raw const (*node).data })
+}
+
 /// Appends a copy of each of `values` to the empty list `list`, one element each (with its own
 /// reference to the value), as `spl_ptr_llist_push` makes them.
 ///
@@ -717,8 +748,8 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
                 Own::Storage(duplicate((*storage).value.arr))
             }
             StateFamily::FixedArray if FIXED_KNOWN && offset >= 24 => {
-                let size = usize::try_from(at.cast::<i64>().read()).ok()?;
-                let elements = at.add(8).cast::<*mut zval>().read();
+                let (size, elements) = fixed_fields(at);
+                let size = usize::try_from(size).ok()?;
                 match (size, elements.is_null()) {
                     (0, true) => Own::Nothing,
                     (1.., false) => Own::Elements(copy_elements(std::slice::from_raw_parts(elements, size)), size),
@@ -733,10 +764,7 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
                 }
                 // `spl_ptr_llist_init`'s allocation, which the free handler releases.
                 let own = ffi::_emalloc(size_of::<List>()).cast::<List>();
-                let values = std::iter::successors(Some((*list).head).filter(|h| !h.is_null()), |&node| {
-                    Some((*node).next).filter(|n| !n.is_null())
-                });
-                append_copies(own, values.map(|node| &raw const (*node).data));
+                append_copies(own, list_values((*list).head));
                 Own::List(own)
             }
             _ => return None,
