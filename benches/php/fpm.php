@@ -1,7 +1,8 @@
 <?php
 /**
- * FPM endpoint of the harness. Query: w=WORKLOAD, b=volatile|pinned|apcu|phpfiles, mode=one|hot,
- * n=fetches (hot), prime=1. A prime request stores the payload if it is missing and answers
+ * FPM endpoint of the harness. Query: w=WORKLOAD, b=volatile|pinned|apcu|phpfiles|probe, mode=one|hot,
+ * n=fetches (hot), prime=1. "probe" is no cache (the harness's ceiling): the request builds the value
+ * before the timed part and hands it to the probe. A prime request stores the payload if it is missing and answers
  * {"expected": probe of a fresh payload, "r": probe of a fetch}; any other request times fetch + probe
  * inside the worker with hrtime() and answers {"us": time per fetch, "pid": worker, "r": probe}.
  * "one": the request's single fetch. "hot": mean of fetches 2..n, each checked against the first.
@@ -39,6 +40,9 @@ if (isset($_GET['prime'])) {
     }
     echo json_encode(['expected' => $probe(($w['build'])()), 'r' => $r]);
     return;
+}
+if ($cache instanceof LocalBackend) {
+    $cache->set($key, ($w['build'])());
 }
 try {
     $t = hrtime(true);

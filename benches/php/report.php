@@ -46,6 +46,10 @@ const NOTES = [
     'read' => "`phpfiles` is Symfony's PhpFilesAdapter (php-symfony-cache 5.4, append-only as Symfony's system cache), read through `getItem()`. "
         . "`probe` is the workload's probe of a local value, with no cache: every backend's loop pays it on top of its fetch, so "
         . "APCu ÷ probe is the highest ratio any cache can show here (a reference above it cannot be met in this harness).\n\n",
+    'fpm_one' => "`probe` is no cache: the request builds the value before the timed part and times the probe of it "
+        . "alone, with the backend wrapper's call, so APCu ÷ probe is the highest ratio any cache can show here (it "
+        . "leaves out the class loading a first fetch can trigger, which every cache pays).\n\n",
+    'fpm_hot' => "`probe` as in the previous section: APCu ÷ probe is the highest ratio any cache can show here.\n\n",
     'fpm_attr' => "The state of benches/app: 300 compiled routes and the config in `#[PinnedStatic]` (attributes) or under "
         . "two keys, 200 product objects (DateTimeImmutable and array properties) in `#[VolatileStatic]` or under one "
         . "key; sequential requests, one FPM master per attribute mode (exact: the run's configuration without the JIT; "
