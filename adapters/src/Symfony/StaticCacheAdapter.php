@@ -10,14 +10,19 @@ use Symfony\Component\Cache\Adapter\AbstractAdapter;
 
 /**
  * A Symfony Cache adapter (5.4 and later, in the style of ApcuAdapter) over one namespace of a
- * static_cache backend. Usable as a `framework.cache` pool adapter (its first two arguments are the
- * namespace and default lifetime CachePoolPass fills in), inside ChainAdapter and under
- * TagAwareAdapter:
+ * static_cache backend. Usable as a `framework.cache` pool adapter, declared as FrameworkBundle
+ * declares its own: an abstract service whose first two arguments (the namespace and default
+ * lifetime) CachePoolPass fills in; also inside ChainAdapter and under TagAwareAdapter:
  *
+ *     services:
+ *         cache.adapter.static_cache:
+ *             class: StaticCache\Symfony\StaticCacheAdapter
+ *             abstract: true
+ *             arguments: ['', 0]
  *     framework:
  *         cache:
  *             pools:
- *                 app.local: { adapter: static_cache.adapter }   # service: StaticCache\Symfony\StaticCacheAdapter
+ *                 app.local: { adapter: cache.adapter.static_cache, default_lifetime: 600 }
  *
  * Values are stored as they are (no marshaller: the extension stores objects itself). `$maxLifetime`
  * caps every item's lifetime in this adapter, whatever its own expiry: that bounds how long a local
