@@ -23,6 +23,7 @@ use ext_php_rs::ffi::{
     self, zend_class_entry, zend_object, zend_property_info, zval, IS_FALSE, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
 };
 use ext_php_rs::types::ZendStr;
+use ext_php_rs::zend::CatchError;
 use graph_codec::StateFamily;
 
 use crate::attributes::compare;
@@ -63,6 +64,32 @@ pub enum DecodeError {
     Thrown,
     /// A hook run while restoring this key fetched the same key again (it would recurse forever).
     Reentered,
+    /// The engine bailed out (a fatal error, `memory_limit` or `max_execution_time`) while userland code
+    /// (a hook, an autoloader, `unserialize()`) ran. Caught where it happened, so that
+    /// the read path's frames drop what they own on the way out (the local copy, the request memo, the
+    /// run's vectors: a longjmp past them leaked them for the process's life); whoever receives it
+    /// hands the bailout on to the engine ([`reraise_bailout`]) once its own frame owns nothing.
+    Bailout,
+}
+
+/// Hands a bailout caught as [`DecodeError::Bailout`] on to the engine.
+///
+/// # Safety
+/// The caller's frame, and every Rust frame up to the engine's `zend_try`, must own nothing that needs
+/// dropping.
+pub unsafe fn reraise_bailout() -> ! {
+    // SAFETY: as above.
+    unsafe { ext_php_rs::zend::bailout() }
+}
+
+/// Runs `f`, which may run userland code, turning a bailout into [`DecodeError::Bailout`]
+/// (see there); a panic goes on unwinding, as it would without the catch.
+fn catching_bailout<T>(f: impl FnOnce() -> Result<T, DecodeError>) -> Result<T, DecodeError> {
+    match ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(CatchError::Bailout) => Err(DecodeError::Bailout),
+        Err(other) => std::panic::resume_unwind(Box::new(other.to_string())),
+    }
 }
 
 /// What a request resolved for one blueprint: class entries and property slots per shape, enum cases,
@@ -163,6 +190,12 @@ impl RequestMemo {
         self.request
     }
 
+    /// Whether every class and enum case of the blueprint was resolved this request (a run then looks
+    /// none up, so runs no autoloader).
+    fn resolved(&self) -> bool {
+        self.shapes.iter().all(Option::is_some) && self.enum_cases.iter().all(|case| !case.is_null())
+    }
+
     /// Ends the request: releases the prototypes (`release`, while the request heap is alive; else they
     /// are forgotten) and everything that names request-scoped entries; keeps internal classes.
     pub fn end_request(&mut self, release: bool) {
@@ -210,7 +243,7 @@ pub fn materialise(
     // not filled below leaves the restore to walk the value.
     let capture = compare::claim();
     if let Some(serialized) = &blueprint.php_serialized {
-        return php_unserialize(serialized, out);
+        return catching_bailout(|| php_unserialize(serialized, out));
     }
     if let Cell::Ready(ready) = blueprint.root {
         *out = ready.to_zval();
@@ -220,6 +253,10 @@ pub fn materialise(
         }
         return Ok(());
     }
+    // Userland code (a hook, an autoloader) can only run in a run that calls hooks or resolves a class or
+    // an enum this request: only such a run pays for the catch (about 120 instructions), as long as the
+    // allocator's `memory_limit` error is raised later, by the VM (`zend::out_of_memory`).
+    let may_bail_out = !cfg!(php_delayed_oom) || !blueprint.hook_order.is_empty() || !memo.resolved();
     let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
         bp: blueprint,
@@ -240,7 +277,8 @@ pub fn materialise(
     if !blueprint.hook_order.is_empty() {
         run.hooks.resize(objects, None);
     }
-    let result = match run.all() {
+    let made = if may_bail_out { catching_bailout(|| run.all()) } else { run.all() };
+    let result = match made {
         Ok(value) => {
             *out = value;
             if let Some(record) = capture {
@@ -270,6 +308,8 @@ pub fn materialise(
             }
             Ok(())
         }
+        // A bailout too: its values are released as PHP's own request end would release them (the fatal
+        // error marked every object destructed).
         Err(e) => {
             run.abandon();
             Err(e)
@@ -890,9 +930,10 @@ impl Run<'_, '_> {
 
     /// Runs deferred `__unserialize`/`__wakeup` calls, inner objects first.
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
-        let hooks = std::mem::take(&mut self.hooks);
-        for &object in &self.bp.hook_order {
-            let Some(&Some(call)) = hooks.get(object as usize) else { continue };
+        // The hooks are read in place (a vector taken out of the run would be lost to a bailout in one).
+        let bp = self.bp;
+        for &object in &bp.hook_order {
+            let Some(&Some(call)) = self.hooks.get(object as usize) else { continue };
             let obj = self.object_ptr(object as usize);
             let ce = self.class_of(object as usize);
             if ce.is_null() {

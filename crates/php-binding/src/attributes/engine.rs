@@ -484,6 +484,10 @@ fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, ClassMissing> {
                 Ok(None)
             }
             Err(DecodeError::ClassMissing) => Err(ClassMissing),
+            // The read path dropped what it owned; the restore's frames own only a few small things (the
+            // unit's shared description, a record): handed on at once, as a bailout that was not caught.
+            // SAFETY: see above; the runtime is borrowed, not owned, here.
+            Err(DecodeError::Bailout) => unsafe { crate::zval_out::reraise_bailout() },
             Err(_) => {
                 backend.delete(key);
                 Ok(None)
