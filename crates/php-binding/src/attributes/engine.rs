@@ -468,6 +468,20 @@ pub fn idle() -> bool {
 /// A stored value needs a class that is not declared yet (see [`DecodeError::ClassMissing`]).
 struct ClassMissing;
 
+unsafe extern "C" {
+    /// `zend_exceptions.h`: whether `ex` is the exception `exit()` unwinds the stack with.
+    fn zend_is_unwind_exit(ex: *const ffi::zend_object) -> bool;
+}
+
+/// Whether the pending exception is `exit()` unwinding the request.
+fn exiting() -> bool {
+    // SAFETY: executor globals are live during a request; a pending exception is a live object.
+    unsafe {
+        let ex = (*ffi::ext_php_rs_executor_globals()).exception;
+        !ex.is_null() && zend_is_unwind_exit(ex)
+    }
+}
+
 /// Reads the stored value of unit `id` (without counting a lookup); `Ok(None)` when absent or unusable
 /// (an unusable entry is deleted), `Err` when it needs a class not declared yet (the entry is kept).
 fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, ClassMissing> {
@@ -480,7 +494,11 @@ fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, ClassMissing> {
             Ok(Fetched::Hit) => Ok(Some(out)),
             Ok(Fetched::Miss) => Ok(None),
             Err(DecodeError::Thrown) => {
-                zvals::clear_exception();
+                // A restore hook's exception is dropped (the defaults stand), but not `exit()`'s: the request
+                // ends, as after `exit()` anywhere else (the VM unwinds once the restore returns).
+                if !exiting() {
+                    zvals::clear_exception();
+                }
                 Ok(None)
             }
             Err(DecodeError::ClassMissing) => Err(ClassMissing),
@@ -521,6 +539,12 @@ unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut z
 /// # Safety
 /// During a request; the unit's class is live.
 unsafe fn restore_unit(id: usize, only_new: bool) {
+    // Not while an exception is pending (an earlier restore's hook called `exit()`): the read path would
+    // take it for its own, discard it and delete the entry as undecodable. The unit is left unrestored
+    // (a later access in exact mode restores it; nothing of it is published meanwhile).
+    if zend::exception_pending() {
+        return;
+    }
     // The unit's description is shared (reference-counted), so the rest needs no borrow to read it.
     let first = STATE.with_borrow_mut(|s| {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
