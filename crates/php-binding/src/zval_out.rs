@@ -166,6 +166,9 @@ struct ShapeClass {
     /// replaces with its own, and the elements of a fixed array or a list are copied around the clone
     /// handler ([`internal_state::lend_elements`]).
     family: Option<StateFamily>,
+    /// Restoring an object's state runs userland code: a `SplObjectStorage` subclass's own `getHash()`,
+    /// which the class's `__unserialize` calls for each object it attaches (as `unserialize()` does).
+    userland_state: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -190,10 +193,12 @@ impl RequestMemo {
         self.request
     }
 
-    /// Whether every class and enum case of the blueprint was resolved this request (a run then looks
-    /// none up, so runs no autoloader).
-    fn resolved(&self) -> bool {
-        self.shapes.iter().all(Option::is_some) && self.enum_cases.iter().all(|case| !case.is_null())
+    /// Whether a run runs no userland code but hooks: every class and enum case of the blueprint was
+    /// resolved this request (no autoloader runs), and no class restores its objects' state through
+    /// userland code ([`ShapeClass::userland_state`]).
+    fn userland_free(&self) -> bool {
+        self.shapes.iter().all(|class| class.as_ref().is_some_and(|c| !c.userland_state))
+            && self.enum_cases.iter().all(|case| !case.is_null())
     }
 
     /// Ends the request: releases the prototypes (`release`, while the request heap is alive; else they
@@ -256,7 +261,7 @@ pub fn materialise(
     // Userland code (a hook, an autoloader) can only run in a run that calls hooks or resolves a class or
     // an enum this request: only such a run pays for the catch (about 120 instructions), as long as the
     // allocator's `memory_limit` error is raised later, by the VM (`zend::out_of_memory`).
-    let may_bail_out = !cfg!(php_delayed_oom) || !blueprint.hook_order.is_empty() || !memo.resolved();
+    let may_bail_out = !cfg!(php_delayed_oom) || !blueprint.hook_order.is_empty() || !memo.userland_free();
     let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
         bp: blueprint,
@@ -268,6 +273,7 @@ pub fn materialise(
         references: scratch.references,
         arrays: scratch.arrays,
         hooks: scratch.hooks,
+        late_states: Vec::new(),
     };
     let objects = blueprint.objects.len();
     run.objects.reserve(objects);
@@ -395,6 +401,9 @@ struct Run<'b, 'm> {
     /// Per object, the userland hook to run once every object is filled (one at most: `__unserialize`,
     /// else `__wakeup`); empty where the blueprint runs none.
     hooks: Vec<Option<Deferred>>,
+    /// Objects whose state is restored through userland code ([`ShapeClass::userland_state`]): once
+    /// every object is filled, as `unserialize()` restores them (their `getHash()` reads the objects).
+    late_states: Vec<usize>,
 }
 
 impl Run<'_, '_> {
@@ -420,6 +429,12 @@ impl Run<'_, '_> {
         for index in 0..self.bp.objects.len() {
             if !self.cloned[index] {
                 self.fill_object(index)?;
+            }
+        }
+        let bp = self.bp;
+        for index in std::mem::take(&mut self.late_states) {
+            if let RestorePlan::Internal(family, state) = &bp.objects[index].restore {
+                self.restore_state(index, *family, state)?;
             }
         }
         if !self.hooks.is_empty() {
@@ -715,6 +730,12 @@ impl Run<'_, '_> {
                 self.defer_wakeup(index);
                 Ok(())
             }
+            RestorePlan::Internal(_, _)
+                if self.memo.shapes[plan.shape as usize].as_ref().is_some_and(|c| c.userland_state) =>
+            {
+                self.late_states.push(index);
+                self.write_properties(index, plan)
+            }
             RestorePlan::Internal(family, state) => {
                 self.restore_state(index, *family, state)?;
                 self.write_properties(index, plan)
@@ -734,6 +755,7 @@ impl Run<'_, '_> {
             // SAFETY: the object is fresh and of the snapshot's family (checked by create_object).
             return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
+        let userland_state = self.memo.shapes[shape].as_ref().is_some_and(|c| c.userland_state);
         let restored = match state {
             StatePlan::Unserialize(Cell::Ready(argument))
                 // SAFETY: create_object checked that the class belongs to `family` (`base` its internal
@@ -758,11 +780,14 @@ impl Run<'_, '_> {
                 unsafe { internal_state::restore_heap(family, obj, values, *extract_flags, *heap_flags) }
             }
         };
-        restored.map_err(|e| {
-            if matches!(e, StateError::Thrown) {
+        restored.map_err(|e| match e {
+            // The user's own code threw (as it would in `unserialize()`): the exception propagates.
+            StateError::Thrown if userland_state => DecodeError::Thrown,
+            StateError::Thrown => {
                 zvals::clear_exception();
+                DecodeError::Undecodable
             }
-            DecodeError::Undecodable
+            StateError::Malformed => DecodeError::Undecodable,
         })
     }
 
@@ -1066,6 +1091,10 @@ unsafe fn resolve_shape(
         // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
         // change with every value handed out from it (§7.1); such copies get storage of their own.
         let family = facts.family();
+        let userland_state = family == Some(StateFamily::ObjectStorage) && {
+            let get_hash = class_info::method(ce, b"gethash");
+            !get_hash.is_null() && (*get_hash).type_ == zend::ZEND_USER_FUNCTION
+        };
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
         let mut class = ShapeClass {
             ce,
@@ -1078,6 +1107,7 @@ unsafe fn resolve_shape(
             clonable,
             plain,
             family,
+            userland_state,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {
