@@ -65,10 +65,10 @@ pub enum DecodeError {
     /// A hook run while restoring this key fetched the same key again (it would recurse forever).
     Reentered,
     /// The engine bailed out (a fatal error, `memory_limit` or `max_execution_time`) while userland code
-    /// (a hook, an autoloader, `unserialize()`) ran. Caught where it happened, so that
-    /// the read path's frames drop what they own on the way out (the local copy, the request memo, the
-    /// run's vectors: a longjmp past them leaked them for the process's life); whoever receives it
-    /// hands the bailout on to the engine ([`reraise_bailout`]) once its own frame owns nothing.
+    /// (a hook, an autoloader, `unserialize()`) ran. Caught where it happened, so that the read path's
+    /// frames drop what they own on the way out (the local copy, the request memo, the run's vectors: a
+    /// longjmp past them leaked them for the process's life); whoever receives it hands the bailout on
+    /// to the engine ([`reraise_bailout`]) once its own frame owns nothing.
     Bailout,
 }
 
@@ -258,9 +258,10 @@ pub fn materialise(
         }
         return Ok(());
     }
-    // Userland code (a hook, an autoloader) can only run in a run that calls hooks or resolves a class or
-    // an enum this request: only such a run pays for the catch (about 120 instructions), as long as the
-    // allocator's `memory_limit` error is raised later, by the VM (`zend::out_of_memory`).
+    // Userland code (a hook, an autoloader, a `getHash()`) can only run in a run that calls hooks, resolves
+    // a class or an enum this request, or restores a state through userland code: only such a run pays for
+    // the catch (about 120 instructions), as long as the allocator's `memory_limit` error is raised later,
+    // by the VM (`zend::out_of_memory`).
     let may_bail_out = !cfg!(php_delayed_oom) || !blueprint.hook_order.is_empty() || !memo.userland_free();
     let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
@@ -288,9 +289,12 @@ pub fn materialise(
         Ok(value) => {
             *out = value;
             if let Some(record) = capture {
-                // Every object the value holds was made here (enum cases aside) when no hook ran, and
-                // each one made is in the value when no property was dropped.
-                let describable = blueprint.references.is_empty() && blueprint.hook_order.is_empty() && !run.dropped;
+                // Every object the value holds was made here (enum cases aside) when no hook (nor a
+                // `getHash()`) ran, and each one made is in the value when no property was dropped.
+                let describable = blueprint.references.is_empty()
+                    && blueprint.hook_order.is_empty()
+                    && run.late_states.is_empty()
+                    && !run.dropped;
                 // What each object holds can be told from the cells when no value was coerced to a
                 // property's type on the way.
                 let planned = keeper
@@ -322,8 +326,8 @@ pub fn materialise(
         }
     };
     // Every object and array the run made is in the value handed out when no property was dropped and
-    // no hook ran (one could unset a property or keep an object elsewhere).
-    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty();
+    // no hook (nor a `getHash()`) ran (one could unset a property or keep an object elsewhere).
+    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty() && run.late_states.is_empty();
     run.recycle(held);
     result
 }
@@ -432,7 +436,8 @@ impl Run<'_, '_> {
             }
         }
         let bp = self.bp;
-        for index in std::mem::take(&mut self.late_states) {
+        for i in 0..self.late_states.len() {
+            let index = self.late_states[i];
             if let RestorePlan::Internal(family, state) = &bp.objects[index].restore {
                 self.restore_state(index, *family, state)?;
             }
