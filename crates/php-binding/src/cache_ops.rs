@@ -29,8 +29,10 @@ macro_rules! cache_method {
             // SAFETY: the engine passes this call's live frame and return slot.
             let call = unsafe { $crate::args::Call::new(ex, rv) };
             $crate::cache_ops::run_caught(|| {
-                // Err means an exception is already pending; nothing else to do.
-                let _ = $op($tier, &call);
+                // Err means an exception is already pending, or a bailout caught on the way to hand on.
+                if $op($tier, &call).is_err() {
+                    $crate::cache_ops::reraise_caught_bailout();
+                }
             });
         }
     };
@@ -52,6 +54,21 @@ pub fn run_caught(op: impl FnOnce()) {
     }
 }
 
+thread_local! {
+    /// A fetch caught a bailout ([`DecodeError::Bailout`]) and reported it as a failed method, so that
+    /// every frame between the fetch and the method handler drops what it owns on the way out.
+    static CAUGHT_BAILOUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Called by a method handler whose method failed, its frame owning nothing: hands on a bailout a fetch
+/// caught (a fatal error in a hook, for one), as if it had not been caught.
+pub fn reraise_caught_bailout() {
+    if CAUGHT_BAILOUT.replace(false) {
+        // SAFETY: the method has returned; the handler's frame and `run_caught` own nothing.
+        unsafe { crate::zval_out::reraise_bailout() }
+    }
+}
+
 /// Defines the `get()` handler of a tier: the repeated read of a hot key ([`get_hot`]) first, else the
 /// full method, both under [`run_caught`].
 macro_rules! get_method {
@@ -60,9 +77,9 @@ macro_rules! get_method {
             // SAFETY: the engine passes this call's live frame and return slot.
             let call = unsafe { $crate::args::Call::new(ex, rv) };
             $crate::cache_ops::run_caught(|| {
-                if !$crate::cache_ops::get_hot($tier, &call) {
-                    // Err means an exception is already pending; nothing else to do.
-                    let _ = $crate::cache_ops::get($tier, &call);
+                if !$crate::cache_ops::get_hot($tier, &call) && $crate::cache_ops::get($tier, &call).is_err() {
+                    // An exception is pending, or a bailout was caught on the way to hand on.
+                    $crate::cache_ops::reraise_caught_bailout();
                 }
             });
         }
@@ -113,6 +130,10 @@ fn report_fetch(
         Ok(read_cache::Fetched::Hit) => return Ok(Some(true)),
         Ok(read_cache::Fetched::Miss) => return Ok(Some(false)),
         Err(DecodeError::Thrown) => return Err(Thrown),
+        Err(DecodeError::Bailout) => {
+            CAUGHT_BAILOUT.set(true);
+            return Err(Thrown);
+        }
         Err(DecodeError::Corrupted) => "is corrupted",
         Err(DecodeError::Undecodable | DecodeError::ClassMissing) => "could not be decoded",
         Err(DecodeError::UnknownType) => "has an unknown type",
@@ -267,6 +288,11 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
             read_cache::HotFetch::Local(local) => local,
         };
         let fetched = read_cache::hand_out_hit(tier, key, &local, call.ret());
+        drop(local);
+        if let Err(DecodeError::Bailout) = fetched {
+            // SAFETY: the local copy is dropped; nothing else in this frame or above it needs dropping.
+            unsafe { crate::zval_out::reraise_bailout() }
+        }
         if let Ok(None) = report_fetch(tier, backend, key, fetched, call.ret()) {
             call.ret().set_bool(false);
         }

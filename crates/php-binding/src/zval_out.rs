@@ -23,6 +23,7 @@ use ext_php_rs::ffi::{
     self, zend_class_entry, zend_object, zend_property_info, zval, IS_FALSE, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
 };
 use ext_php_rs::types::ZendStr;
+use ext_php_rs::zend::CatchError;
 use graph_codec::StateFamily;
 
 use crate::attributes::compare;
@@ -63,6 +64,32 @@ pub enum DecodeError {
     Thrown,
     /// A hook run while restoring this key fetched the same key again (it would recurse forever).
     Reentered,
+    /// The engine bailed out (a fatal error, `memory_limit` or `max_execution_time`) while userland code
+    /// (a hook, an autoloader, `unserialize()`) ran. Caught where it happened, so that the read path's
+    /// frames drop what they own on the way out (the local copy, the request memo, the run's vectors: a
+    /// longjmp past them leaked them for the process's life); whoever receives it hands the bailout on
+    /// to the engine ([`reraise_bailout`]) once its own frame owns nothing.
+    Bailout,
+}
+
+/// Hands a bailout caught as [`DecodeError::Bailout`] on to the engine.
+///
+/// # Safety
+/// The caller's frame, and every Rust frame up to the engine's `zend_try`, must own nothing that needs
+/// dropping.
+pub unsafe fn reraise_bailout() -> ! {
+    // SAFETY: as above.
+    unsafe { ext_php_rs::zend::bailout() }
+}
+
+/// Runs `f`, which may run userland code, turning a bailout into [`DecodeError::Bailout`]
+/// (see there); a panic goes on unwinding, as it would without the catch.
+fn catching_bailout<T>(f: impl FnOnce() -> Result<T, DecodeError>) -> Result<T, DecodeError> {
+    match ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(CatchError::Bailout) => Err(DecodeError::Bailout),
+        Err(other) => std::panic::resume_unwind(Box::new(other.to_string())),
+    }
 }
 
 /// What a request resolved for one blueprint: class entries and property slots per shape, enum cases,
@@ -139,6 +166,9 @@ struct ShapeClass {
     /// replaces with its own, and the elements of a fixed array or a list are copied around the clone
     /// handler ([`internal_state::lend_elements`]).
     family: Option<StateFamily>,
+    /// Restoring an object's state runs userland code: a `SplObjectStorage` subclass's own `getHash()`,
+    /// which the class's `__unserialize` calls for each object it attaches (as `unserialize()` does).
+    userland_state: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -161,6 +191,14 @@ impl RequestMemo {
 
     pub fn request(&self) -> u64 {
         self.request
+    }
+
+    /// Whether a run runs no userland code but hooks: every class and enum case of the blueprint was
+    /// resolved this request (no autoloader runs), and no class restores its objects' state through
+    /// userland code ([`ShapeClass::userland_state`]).
+    fn userland_free(&self) -> bool {
+        self.shapes.iter().all(|class| class.as_ref().is_some_and(|c| !c.userland_state))
+            && self.enum_cases.iter().all(|case| !case.is_null())
     }
 
     /// Ends the request: releases the prototypes (`release`, while the request heap is alive; else they
@@ -210,7 +248,7 @@ pub fn materialise(
     // not filled below leaves the restore to walk the value.
     let capture = compare::claim();
     if let Some(serialized) = &blueprint.php_serialized {
-        return php_unserialize(serialized, out);
+        return catching_bailout(|| php_unserialize(serialized, out));
     }
     if let Cell::Ready(ready) = blueprint.root {
         *out = ready.to_zval();
@@ -220,6 +258,11 @@ pub fn materialise(
         }
         return Ok(());
     }
+    // Userland code (a hook, an autoloader, a `getHash()`) can only run in a run that calls hooks, resolves
+    // a class or an enum this request, or restores a state through userland code: only such a run pays for
+    // the catch (about 120 instructions), as long as the allocator's `memory_limit` error is raised later,
+    // by the VM (`zend::out_of_memory`).
+    let may_bail_out = !cfg!(php_delayed_oom) || !blueprint.hook_order.is_empty() || !memo.userland_free();
     let scratch = SCRATCH.take().unwrap_or_default();
     let mut run = Run {
         bp: blueprint,
@@ -231,6 +274,7 @@ pub fn materialise(
         references: scratch.references,
         arrays: scratch.arrays,
         hooks: scratch.hooks,
+        late_states: Vec::new(),
     };
     let objects = blueprint.objects.len();
     run.objects.reserve(objects);
@@ -240,13 +284,17 @@ pub fn materialise(
     if !blueprint.hook_order.is_empty() {
         run.hooks.resize(objects, None);
     }
-    let result = match run.all() {
+    let made = if may_bail_out { catching_bailout(|| run.all()) } else { run.all() };
+    let result = match made {
         Ok(value) => {
             *out = value;
             if let Some(record) = capture {
-                // Every object the value holds was made here (enum cases aside) when no hook ran, and
-                // each one made is in the value when no property was dropped.
-                let describable = blueprint.references.is_empty() && blueprint.hook_order.is_empty() && !run.dropped;
+                // Every object the value holds was made here (enum cases aside) when no hook (nor a
+                // `getHash()`) ran, and each one made is in the value when no property was dropped.
+                let describable = blueprint.references.is_empty()
+                    && blueprint.hook_order.is_empty()
+                    && run.late_states.is_empty()
+                    && !run.dropped;
                 // What each object holds can be told from the cells when no value was coerced to a
                 // property's type on the way.
                 let planned = keeper
@@ -270,14 +318,16 @@ pub fn materialise(
             }
             Ok(())
         }
+        // A bailout too: its values are released as PHP's own request end would release them (the fatal
+        // error marked every object destructed).
         Err(e) => {
             run.abandon();
             Err(e)
         }
     };
     // Every object and array the run made is in the value handed out when no property was dropped and
-    // no hook ran (one could unset a property or keep an object elsewhere).
-    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty();
+    // no hook (nor a `getHash()`) ran (one could unset a property or keep an object elsewhere).
+    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty() && run.late_states.is_empty();
     run.recycle(held);
     result
 }
@@ -355,6 +405,9 @@ struct Run<'b, 'm> {
     /// Per object, the userland hook to run once every object is filled (one at most: `__unserialize`,
     /// else `__wakeup`); empty where the blueprint runs none.
     hooks: Vec<Option<Deferred>>,
+    /// Objects whose state is restored through userland code ([`ShapeClass::userland_state`]): once
+    /// every object is filled, as `unserialize()` restores them (their `getHash()` reads the objects).
+    late_states: Vec<usize>,
 }
 
 impl Run<'_, '_> {
@@ -380,6 +433,13 @@ impl Run<'_, '_> {
         for index in 0..self.bp.objects.len() {
             if !self.cloned[index] {
                 self.fill_object(index)?;
+            }
+        }
+        let bp = self.bp;
+        for i in 0..self.late_states.len() {
+            let index = self.late_states[i];
+            if let RestorePlan::Internal(family, state) = &bp.objects[index].restore {
+                self.restore_state(index, *family, state)?;
             }
         }
         if !self.hooks.is_empty() {
@@ -675,6 +735,12 @@ impl Run<'_, '_> {
                 self.defer_wakeup(index);
                 Ok(())
             }
+            RestorePlan::Internal(_, _)
+                if self.memo.shapes[plan.shape as usize].as_ref().is_some_and(|c| c.userland_state) =>
+            {
+                self.late_states.push(index);
+                self.write_properties(index, plan)
+            }
             RestorePlan::Internal(family, state) => {
                 self.restore_state(index, *family, state)?;
                 self.write_properties(index, plan)
@@ -694,6 +760,7 @@ impl Run<'_, '_> {
             // SAFETY: the object is fresh and of the snapshot's family (checked by create_object).
             return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
+        let userland_state = self.memo.shapes[shape].as_ref().is_some_and(|c| c.userland_state);
         let restored = match state {
             StatePlan::Unserialize(Cell::Ready(argument))
                 // SAFETY: create_object checked that the class belongs to `family` (`base` its internal
@@ -718,11 +785,14 @@ impl Run<'_, '_> {
                 unsafe { internal_state::restore_heap(family, obj, values, *extract_flags, *heap_flags) }
             }
         };
-        restored.map_err(|e| {
-            if matches!(e, StateError::Thrown) {
+        restored.map_err(|e| match e {
+            // The user's own code threw (as it would in `unserialize()`): the exception propagates.
+            StateError::Thrown if userland_state => DecodeError::Thrown,
+            StateError::Thrown => {
                 zvals::clear_exception();
+                DecodeError::Undecodable
             }
-            DecodeError::Undecodable
+            StateError::Malformed => DecodeError::Undecodable,
         })
     }
 
@@ -890,9 +960,10 @@ impl Run<'_, '_> {
 
     /// Runs deferred `__unserialize`/`__wakeup` calls, inner objects first.
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
-        let hooks = std::mem::take(&mut self.hooks);
-        for &object in &self.bp.hook_order {
-            let Some(&Some(call)) = hooks.get(object as usize) else { continue };
+        // The hooks are read in place (a vector taken out of the run would be lost to a bailout in one).
+        let bp = self.bp;
+        for &object in &bp.hook_order {
+            let Some(&Some(call)) = self.hooks.get(object as usize) else { continue };
             let obj = self.object_ptr(object as usize);
             let ce = self.class_of(object as usize);
             if ce.is_null() {
@@ -1025,6 +1096,10 @@ unsafe fn resolve_shape(
         // reads and writes the original's (SPL_ARRAY_USE_OTHER), so a prototype cloned that way would
         // change with every value handed out from it (§7.1); such copies get storage of their own.
         let family = facts.family();
+        let userland_state = family == Some(StateFamily::ObjectStorage) && {
+            let get_hash = class_info::method(ce, b"gethash");
+            !get_hash.is_null() && (*get_hash).type_ == zend::ZEND_USER_FUNCTION
+        };
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
         let mut class = ShapeClass {
             ce,
@@ -1037,6 +1112,7 @@ unsafe fn resolve_shape(
             clonable,
             plain,
             family,
+            userland_state,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {

@@ -465,12 +465,44 @@ pub fn idle() -> bool {
     BUSY_REQUESTS.load(Ordering::Relaxed) == 0 || STATE.with_borrow(|s| s.active == 0)
 }
 
-/// A stored value needs a class that is not declared yet (see [`DecodeError::ClassMissing`]).
-struct ClassMissing;
+/// Why [`fetch`] gave no value, beyond an absent or unusable entry.
+enum Unfetched {
+    /// A stored value needs a class that is not declared yet (see [`DecodeError::ClassMissing`]).
+    ClassMissing,
+    /// The engine bailed out in a hook or an autoloader (see [`DecodeError::Bailout`]): the caller drops
+    /// what it owns (the unit's shared description, for one: a longjmp past it kept it for the process's
+    /// life), then hands the bailout on ([`reraise_bailout`]).
+    Bailout,
+}
+
+/// Hands on a bailout [`fetch`] reported.
+///
+/// # Safety
+/// The caller's frame must own nothing that needs dropping; the frames above it (the restore's
+/// callers) own only a few small things.
+unsafe fn reraise_bailout() -> ! {
+    // SAFETY: as above.
+    unsafe { crate::zval_out::reraise_bailout() }
+}
+
+unsafe extern "C" {
+    /// `zend_exceptions.h`: whether `ex` is the exception `exit()` unwinds the stack with.
+    fn zend_is_unwind_exit(ex: *const ffi::zend_object) -> bool;
+}
+
+/// Whether the pending exception is `exit()` unwinding the request.
+fn exiting() -> bool {
+    // SAFETY: executor globals are live during a request; a pending exception is a live object.
+    unsafe {
+        let ex = (*ffi::ext_php_rs_executor_globals()).exception;
+        !ex.is_null() && zend_is_unwind_exit(ex)
+    }
+}
 
 /// Reads the stored value of unit `id` (without counting a lookup); `Ok(None)` when absent or unusable
-/// (an unusable entry is deleted), `Err` when it needs a class not declared yet (the entry is kept).
-fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, ClassMissing> {
+/// (an unusable entry is deleted), `Err` when it needs a class not declared yet (the entry is kept) or
+/// the engine bailed out.
+fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, Unfetched> {
     // The runtime is borrowed, not cloned (see `request::with_runtime` for why it outlives the
     // decoding's userland hooks).
     request::with_runtime(|runtime| {
@@ -480,10 +512,15 @@ fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, ClassMissing> {
             Ok(Fetched::Hit) => Ok(Some(out)),
             Ok(Fetched::Miss) => Ok(None),
             Err(DecodeError::Thrown) => {
-                zvals::clear_exception();
+                // A restore hook's exception is dropped (the defaults stand), but not `exit()`'s: the request
+                // ends, as after `exit()` anywhere else (the VM unwinds once the restore returns).
+                if !exiting() {
+                    zvals::clear_exception();
+                }
                 Ok(None)
             }
-            Err(DecodeError::ClassMissing) => Err(ClassMissing),
+            Err(DecodeError::ClassMissing) => Err(Unfetched::ClassMissing),
+            Err(DecodeError::Bailout) => Err(Unfetched::Bailout),
             Err(_) => {
                 backend.delete(key);
                 Ok(None)
@@ -517,6 +554,12 @@ unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut z
 /// # Safety
 /// During a request; the unit's class is live.
 unsafe fn restore_unit(id: usize, only_new: bool) {
+    // Not while an exception is pending (an earlier restore's hook called `exit()`): the read path would
+    // take it for its own, discard it and delete the entry as undecodable. The unit is left unrestored
+    // (a later access in exact mode restores it; nothing of it is published meanwhile).
+    if zend::exception_pending() {
+        return;
+    }
     // The unit's description is shared (reference-counted), so the rest needs no borrow to read it.
     let first = STATE.with_borrow_mut(|s| {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
@@ -542,7 +585,12 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
     }
     let (mut fetched, class_missing) = match fetch(tier, key) {
         Ok(fetched) => (fetched, false),
-        Err(ClassMissing) => (None, true),
+        Err(Unfetched::ClassMissing) => (None, true),
+        Err(Unfetched::Bailout) => {
+            drop(unit);
+            // SAFETY: nothing else in this frame needs dropping (the armed record is let go at request end).
+            unsafe { reraise_bailout() }
+        }
     };
     let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
@@ -577,7 +625,15 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
     if needs_baseline && !recordable {
         recorded = None;
         if fetched.is_some() {
-            baseline_source = fetch(tier, key).ok().flatten();
+            baseline_source = match fetch(tier, key) {
+                Ok(source) => source,
+                Err(Unfetched::ClassMissing) => None,
+                Err(Unfetched::Bailout) => {
+                    drop((fetched, unit));
+                    // SAFETY: nothing else in this frame needs dropping.
+                    unsafe { reraise_bailout() }
+                }
+            };
         }
         if let Some(b) = &baseline_source {
             // SAFETY: a fresh, private copy: its objects must never run destructors.
@@ -1320,7 +1376,15 @@ fn rebase(id: usize) {
         let old = STATE.with_borrow_mut(|s| s.units[id].recorded.take());
         drop(old);
     }
-    let Ok(Some(stored)) = fetch(tier, &key) else { return };
+    let stored = match fetch(tier, &key) {
+        Ok(Some(stored)) => stored,
+        Err(Unfetched::Bailout) => {
+            drop((key, names));
+            // SAFETY: nothing else in this frame needs dropping.
+            unsafe { reraise_bailout() }
+        }
+        _ => return,
+    };
     // SAFETY: a fresh private copy.
     unsafe { mark_no_destructors(&stored) };
     for (i, name) in names.iter().enumerate() {

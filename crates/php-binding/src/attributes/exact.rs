@@ -309,7 +309,14 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
             return true;
         }
         let Some(ce) = target_class(ex, opline) else { return false };
-        if !engine::restore_class(ce) {
+        let registered = engine::restore_class(ce);
+        if zend::exception_pending() {
+            // `exit()` in a restore hook (the restore drops any other exception): the frame was
+            // redirected to the exception when the hook returned, so the opcode must not run.
+            abandon(ex, opline);
+            return true;
+        }
+        if !registered {
             return false;
         }
         let opcode = placement::original((*opline).opcode);
