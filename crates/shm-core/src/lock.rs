@@ -8,6 +8,24 @@
 //! over, learning that the previous owner died so it can repair what that owner left half-done (see
 //! `journal`).
 //!
+//! The kernel helps where it can: while a thread holds the lock, the lock is that thread's robust-futex
+//! "pending operation" (the `list_op_pending` slot of the robust list the C library registered for the
+//! thread, see [`ThisThread`]). When the thread dies — killed, exiting, or killed by an `exec` in another
+//! thread of its process — the kernel replaces the owner word's thread id by [`OWNER_DIED`], and the next
+//! waiter takes the lock over at once. That covers what the liveness check cannot see: after another
+//! thread of the process `exec`s, that thread carries on under the process's id *and start time*, so a
+//! lock held by the main thread would look held by a live owner forever; and an owner in another PID
+//! namespace (the kernel marks the word with the id the owner itself recorded). Without a robust list
+//! (another C library, seccomp), or when the owner died between taking the word and registering it, the
+//! liveness check alone decides.
+//!
+//! When a start time cannot be read (no `/proc`, `hidepid`, a seccomp filter, no free descriptor), the
+//! rule is "never two owners": an owner recorded without a start time (high half 0), or whose `/proc`
+//! entry the waiter cannot read, counts as alive as long as `kill` finds a thread with its id that is not
+//! a zombie. A live owner is therefore never taken over; a dead one is taken over once its id is free or
+//! as soon as the kernel marked the word — only a dead owner that left no mark (no robust list) and whose
+//! id another live thread took makes waiters wait, for as long as that thread lives.
+//!
 //! Why not the robust pthread mutex this replaced: each lock and unlock ran about 100 instructions of
 //! robust-list bookkeeping and a second locked instruction (a `set()` then `delete()` pair took it twice,
 //! about 13 ns of 145), and its waiters could lose a wake-up when one of them was killed
@@ -26,6 +44,10 @@ pub const MUTEX_BYTES: u64 = 64;
 /// Word (index) set to 1 by a waiter about to sleep; the unlock that sees it clears it and wakes every
 /// sleeper. A waiter killed after setting it costs one needless wake.
 const SLEEPERS: usize = 1;
+/// Set by the kernel in the owner word's low half (the futex), in place of the thread id, when the owner
+/// died with the lock registered as its robust-list pending operation (`FUTEX_OWNER_DIED`, futex(2)).
+/// Thread ids stay below it (`FUTEX_TID_MASK`), so no live owner's word has it.
+const OWNER_DIED: u32 = 0x4000_0000;
 
 /// Rounds a waiter spins, then yields, before it sleeps.
 const SPINS: u32 = 16;
@@ -57,6 +79,8 @@ pub enum LockError {
 pub struct MutexGuard<'a> {
     mutex: RobustMutex,
     pub previous_owner_died: bool,
+    /// The holder's robust-list pending slot, null when it has none (see [`ThisThread`]).
+    pending: *mut usize,
     _not_send: PhantomData<(&'a (), *const ())>,
 }
 
@@ -103,8 +127,8 @@ impl RobustMutex {
     #[inline]
     pub fn lock(&self) -> Result<MutexGuard<'_>, LockError> {
         let me = this_thread();
-        if self.owner().compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed).is_ok() {
-            return Ok(self.guard(false));
+        if self.owner().compare_exchange(0, me.word, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+            return Ok(self.guard(me, false));
         }
         self.lock_contended(me)
     }
@@ -114,18 +138,26 @@ impl RobustMutex {
     /// delete) keeps a small frame.
     #[cold]
     #[inline(never)]
-    fn lock_contended(&self, me: u64) -> Result<MutexGuard<'_>, LockError> {
+    fn lock_contended(&self, me: ThisThread) -> Result<MutexGuard<'_>, LockError> {
         let mut round = 0u32;
         loop {
             let held = self.owner().load(Ordering::Relaxed);
             if held == 0 {
-                if self.owner().compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed).is_ok() {
-                    return Ok(self.guard(false));
+                if self.owner().compare_exchange(0, me.word, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+                    return Ok(self.guard(me, false));
                 }
                 continue;
             }
-            if held == me {
+            if held == me.word {
                 return Err(LockError::Os(libc::EDEADLK));
+            }
+            if held as u32 & OWNER_DIED != 0 {
+                // The kernel marked the owner dead: no liveness check, no wait.
+                if self.owner().compare_exchange(held, me.word, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+                    fence(Ordering::SeqCst);
+                    return Ok(self.guard(me, true));
+                }
+                continue;
             }
             round = round.saturating_add(1);
             if round <= SPINS {
@@ -140,11 +172,11 @@ impl RobustMutex {
             futex_wait(self.futex(), held as u32, RECHECK);
             if self.owner().load(Ordering::Relaxed) == held
                 && !owner_alive(held)
-                && self.owner().compare_exchange(held, me, Ordering::Acquire, Ordering::Relaxed).is_ok()
+                && self.owner().compare_exchange(held, me.word, Ordering::Acquire, Ordering::Relaxed).is_ok()
             {
                 // The dead owner never released: order everything it wrote before what we read next.
                 fence(Ordering::SeqCst);
-                return Ok(self.guard(true));
+                return Ok(self.guard(me, true));
             }
         }
     }
@@ -152,12 +184,26 @@ impl RobustMutex {
     /// Non-blocking attempt; `Ok(None)` when someone else holds it (a dead owner is not taken over).
     #[cfg(test)]
     pub fn try_lock(&self) -> Result<Option<MutexGuard<'_>>, LockError> {
-        let taken = self.owner().compare_exchange(0, this_thread(), Ordering::Acquire, Ordering::Relaxed);
-        Ok(taken.is_ok().then(|| self.guard(false)))
+        let me = this_thread();
+        let taken = self.owner().compare_exchange(0, me.word, Ordering::Acquire, Ordering::Relaxed);
+        Ok(taken.is_ok().then(|| self.guard(me, false)))
     }
 
-    fn guard(&self, previous_owner_died: bool) -> MutexGuard<'_> {
-        MutexGuard { mutex: *self, previous_owner_died, _not_send: PhantomData }
+    /// The guard of a lock `me` just took: registers the lock as `me`'s robust-list pending operation, so
+    /// that the kernel marks the owner word if `me` dies before releasing it.
+    #[inline]
+    fn guard(&self, me: ThisThread, previous_owner_died: bool) -> MutexGuard<'_> {
+        if !me.pending.is_null() {
+            // The kernel looks for the futex at the pending entry plus the head's futex offset.
+            let entry = (self.futex() as usize).wrapping_sub(me.futex_offset as usize);
+            // SAFETY: `pending` is the `list_op_pending` word of the robust list head the C library
+            // registered for this thread (see `ThisThread`), in this thread's control block, alive as long
+            // as the thread. The C library uses it only inside its robust-mutex calls, none of which runs on
+            // this thread while it runs this code; it sets it afresh at their start and clears it at their
+            // end.
+            unsafe { me.pending.write_volatile(entry) };
+        }
+        MutexGuard { mutex: *self, previous_owner_died, pending: me.pending, _not_send: PhantomData }
     }
 
     /// Clears the sleepers flag and wakes every waiter sleeping on the lock.
@@ -173,6 +219,13 @@ impl RobustMutex {
 
 impl Drop for MutexGuard<'_> {
     fn drop(&mut self) {
+        // Unregistered before the release: a pending entry never names a lock this thread no longer holds.
+        // (No thread holds two of these locks at once; if one did, the inner release would only leave the
+        // outer to the liveness check.)
+        if !self.pending.is_null() {
+            // SAFETY: as in `RobustMutex::guard`; the guard is `!Send`, so this is the thread it belongs to.
+            unsafe { self.pending.write_volatile(0) };
+        }
         self.mutex.owner().store(0, Ordering::Release);
         // A waiter raising the flag just as this load runs may be missed: it sleeps one slice at most.
         if self.mutex.sleepers().load(Ordering::Relaxed) != 0 {
@@ -189,33 +242,76 @@ fn futex_wait(word: *const u32, expected: u32, timeout: Duration) {
     unsafe { libc::syscall(libc::SYS_futex, word, libc::FUTEX_WAIT, expected, &raw const ts, 0, 0) };
 }
 
-thread_local! {
-    /// This thread's owner word and the fork generation it was read in (`u64::MAX`: never).
-    static ME: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((u64::MAX, 0)) };
+/// What a thread puts in a lock it takes: its owner word, and where the kernel learns that it holds one.
+#[derive(Clone, Copy)]
+struct ThisThread {
+    /// Thread id (low 32 bits) and the low 32 bits of the thread's start time (0: unreadable).
+    word: u64,
+    /// The `list_op_pending` word of the robust-futex list head the C library registered for this thread
+    /// (glibc does for every thread, for its robust mutexes; see `get_robust_list(2)`); null when the
+    /// thread has none or the head is not the kernel's layout.
+    pending: *mut usize,
+    /// The head's `futex_offset`: where the futex word lies relative to a list entry.
+    futex_offset: isize,
 }
 
-/// This thread's owner word: its thread id and the low half of its start time (re-read after fork).
+impl ThisThread {
+    const UNKNOWN: ThisThread = ThisThread { word: 0, pending: std::ptr::null_mut(), futex_offset: 0 };
+}
+
+thread_local! {
+    /// This thread's identity and the fork generation it was read in (`u64::MAX`: never).
+    static ME: std::cell::Cell<(u64, ThisThread)> = const { std::cell::Cell::new((u64::MAX, ThisThread::UNKNOWN)) };
+}
+
+/// This thread's identity (re-read after fork).
 #[inline]
-fn this_thread() -> u64 {
-    let (generation, word) = ME.get();
+fn this_thread() -> ThisThread {
+    let (generation, me) = ME.get();
     if generation == process::fork_generation() {
-        return word;
+        return me;
     }
     this_thread_slow()
 }
 
-/// [`this_thread`] on a thread's first lock, or its first after a fork: reads the start time.
+/// [`this_thread`] on a thread's first lock, or its first after a fork: reads the start time and asks the
+/// kernel for the thread's robust list head.
 #[cold]
 #[inline(never)]
-fn this_thread_slow() -> u64 {
+fn this_thread_slow() -> ThisThread {
     process::install_fork_handler();
     let generation = process::fork_generation();
     // SAFETY: gettid has no preconditions.
     let tid = unsafe { libc::gettid() } as u32;
     let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap_or(0);
     let word = u64::from(tid) | (start & 0xffff_ffff) << 32;
-    ME.set((generation, word));
-    word
+    let (pending, futex_offset) = robust_pending_slot().unwrap_or((std::ptr::null_mut(), 0));
+    let me = ThisThread { word, pending, futex_offset };
+    ME.set((generation, me));
+    me
+}
+
+/// The calling thread's robust list head, as `(&head.list_op_pending, head.futex_offset)`: `None` when it
+/// has none, the call is refused, or the head's size is not the kernel's `struct robust_list_head`
+/// (`next`, `futex_offset`, `list_op_pending`, each a word).
+fn robust_pending_slot() -> Option<(*mut usize, isize)> {
+    let mut head: *mut usize = std::ptr::null_mut();
+    let mut len: libc::size_t = 0;
+    // SAFETY: get_robust_list(0, …) asks about the calling thread and writes one pointer and one size
+    // into the two out-parameters, which outlive the call.
+    let rc = unsafe { libc::syscall(libc::SYS_get_robust_list, 0, &raw mut head, &raw mut len) };
+    if rc != 0 || head.is_null() || len != 3 * std::mem::size_of::<usize>() {
+        return None;
+    }
+    // SAFETY: the head the C library registered for this thread, `len` bytes in its control block, alive
+    // while the thread runs; its second word is `futex_offset`, its third `list_op_pending`.
+    let futex_offset = unsafe { head.add(1).read_volatile() } as isize;
+    // An odd entry address would tell the kernel the lock is a priority-inheritance one.
+    if futex_offset % 4 != 0 {
+        return None;
+    }
+    // SAFETY: as above, the third word of the head.
+    Some((unsafe { head.add(2) }, futex_offset))
 }
 
 /// Whether the thread an owner word names still runs. `kill(tid, 0)` asks first, in this process's PID
@@ -268,9 +364,18 @@ mod tests {
     #[test]
     fn a_thread_that_exits_holding_the_lock_is_detected() {
         let (_slot, m) = fresh();
-        std::thread::scope(|s| {
-            s.spawn(|| std::mem::forget(m.lock().unwrap())).join().unwrap();
+        let registered = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::mem::forget(m.lock().unwrap());
+                !this_thread().pending.is_null()
+            })
+            .join()
+            .unwrap()
         });
+        if registered {
+            let word = m.owner().load(Ordering::Relaxed);
+            assert_ne!(word as u32 & OWNER_DIED, 0, "the kernel did not mark the dead owner's word: {word:#x}");
+        }
         let g = m.lock().unwrap();
         assert!(g.previous_owner_died);
         drop(g);
@@ -281,10 +386,124 @@ mod tests {
     fn an_owner_word_naming_a_live_thread_id_with_another_start_time_is_taken_over() {
         let (_slot, m) = fresh();
         // A live thread's id, but not the thread that took the lock: that one started at another time.
-        let reused = this_thread() ^ (1 << 32);
+        let reused = this_thread().word ^ (1 << 32);
         m.owner().store(reused, Ordering::Relaxed);
         let g = std::thread::scope(|s| s.spawn(|| m.lock().unwrap().previous_owner_died).join().unwrap());
         assert!(g, "the recorded owner no longer runs");
+    }
+
+    /// The id of a thread that has exited (and was joined): no thread has it until the ids wrap around.
+    fn exited_thread_id() -> u32 {
+        // SAFETY: gettid has no preconditions.
+        std::thread::spawn(|| unsafe { libc::gettid() } as u32).join().unwrap()
+    }
+
+    /// Item of the "never two owners" rule: a word recorded without a start time (its `/proc` entry was
+    /// unreadable) that names a live thread is that thread's: a waiter waits for its release, however long.
+    #[test]
+    fn an_owner_recorded_without_a_start_time_is_waited_for_while_its_thread_runs() {
+        let (_slot, m) = fresh();
+        let (tid_tx, tid_rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                // SAFETY: gettid has no preconditions.
+                tid_tx.send(unsafe { libc::gettid() } as u32).unwrap();
+                done_rx.recv().unwrap();
+            });
+            let tid = tid_rx.recv().unwrap();
+            m.owner().store(u64::from(tid), Ordering::Relaxed);
+            let (got_tx, got_rx) = std::sync::mpsc::channel();
+            s.spawn(move || got_tx.send(m.lock().unwrap().previous_owner_died).unwrap());
+            // Fifty sleep slices: a waiter that took the owner for dead would have the lock by now.
+            assert!(got_rx.recv_timeout(RECHECK * 50).is_err(), "a live owner without a start time was taken over");
+            m.owner().store(0, Ordering::Release);
+            assert_eq!(got_rx.recv_timeout(Duration::from_secs(10)), Ok(false), "the release was not seen");
+            done_tx.send(()).unwrap();
+        });
+    }
+
+    #[test]
+    fn an_owner_recorded_without_a_start_time_is_taken_over_once_its_thread_is_gone() {
+        let (_slot, m) = fresh();
+        m.owner().store(u64::from(exited_thread_id()), Ordering::Relaxed);
+        assert!(m.lock().unwrap().previous_owner_died);
+    }
+
+    /// A thread of a process `exec`s while the main thread holds the lock: the kernel kills the main
+    /// thread, and the exec'ing thread carries on as the process, under the main thread's id and start
+    /// time. The owner word then names a live thread with the recorded start time; the lock must still be
+    /// taken over (the kernel marks it through the robust list), not waited for until that program ends.
+    #[test]
+    fn a_lock_held_by_the_main_thread_when_another_thread_execs_is_taken_over() {
+        let code = run_alone("a_lock_held_by_the_main_thread_when_another_thread_execs_is_taken_over", exec_while_held);
+        match code {
+            SKIP => eprintln!("skipped: no robust list registered for this thread (not glibc?)"),
+            code => assert_eq!(
+                code, 0,
+                "1: still waiting 10 s after the exec; 2: taken without the owner's death reported; \
+                 3: the exec'd process did not keep the owner's identity"
+            ),
+        }
+    }
+
+    /// The body of the test above (see [`run_alone`]).
+    ///
+    /// # Safety
+    /// Only in the test's own process; forks, and the child execs `sleep`.
+    unsafe fn exec_while_held() -> i32 {
+        // SAFETY: a fresh shared anonymous mapping holds the lock and a flag word (after it); the forked
+        // child takes the lock and execs, the parent only reads /proc and takes the lock.
+        unsafe {
+            let Some(ptr) = shared_page() else { return 4 };
+            let m = RobustMutex::init(ptr.cast());
+            let held = &*ptr.cast::<u8>().add(MUTEX_BYTES as usize).cast::<AtomicU64>();
+            if this_thread().pending.is_null() {
+                return SKIP;
+            }
+            let child = libc::fork();
+            if child == 0 {
+                // The forking thread is the child's main thread (its id is the process id).
+                std::mem::forget(m.lock());
+                held.store(1, Ordering::SeqCst);
+                std::thread::spawn(|| {
+                    let (path, arg) = (c"/bin/sleep".as_ptr(), c"30".as_ptr());
+                    libc::execv(path, [path, arg, std::ptr::null()].as_ptr());
+                    libc::_exit(6);
+                });
+                loop {
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+            }
+            let outcome = (|| {
+                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                while held.load(Ordering::SeqCst) == 0
+                    || std::fs::read_to_string(format!("/proc/{child}/comm")).ok().as_deref() != Some("sleep\n")
+                {
+                    if std::time::Instant::now() > deadline {
+                        return 3;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                // The scenario: the exec'd process has the owner's id and start time, so only the kernel's
+                // mark can tell the owner died.
+                let start = ProcStat::read(&child.to_string()).and_then(|s| s.number::<u64>(22));
+                let recorded = m.owner().load(Ordering::SeqCst) >> 32;
+                if start.map(|t| t & 0xffff_ffff) != Some(recorded) {
+                    return 3;
+                }
+                let (got_tx, got_rx) = std::sync::mpsc::channel();
+                std::thread::spawn(move || got_tx.send(m.lock().is_ok_and(|g| g.previous_owner_died)));
+                match got_rx.recv_timeout(Duration::from_secs(10)) {
+                    Ok(true) => 0,
+                    Ok(false) => 2,
+                    Err(_) => 1,
+                }
+            })();
+            libc::kill(child, libc::SIGKILL);
+            libc::waitpid(child, std::ptr::null_mut(), 0);
+            outcome
+        }
     }
 
     /// The exit code of `body` run in a fresh process of this test binary, alone (forking from the
