@@ -218,7 +218,7 @@ pub(crate) struct Inner {
     write_lock: RobustMutex,
     pub(crate) readers: ReaderSlots,
     pub(crate) retired: RetireList,
-    reservations: ReservationTable,
+    pub(crate) reservations: ReservationTable,
     pub(crate) clock: Arc<dyn Clock>,
     /// Keeps the mapping alive while any handle exists.
     _mapping: Arc<dyn Send + Sync>,
