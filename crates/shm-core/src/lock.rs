@@ -1,30 +1,31 @@
 //! The cross-process write lock: one word in shared memory naming the thread that holds it.
 //!
-//! The owner word holds the owner's thread id (low 32 bits) and the low 32 bits of that thread's start
-//! time (field 22 of /proc/TID/stat, clock ticks since boot); 0 when the lock is free. Taking a free lock
-//! is one compare-and-swap, releasing it one store. A waiter that finds the lock held across a sleep slice
-//! checks whether the owner thread still exists with that start time: a thread that died holding the lock
-//! (SIGKILL included) is told from a live one without a PID-reuse window, and the waiter takes the lock
+//! The owner word holds the owner's thread id (low 32 bits) and, in the high half, what a waiter needs to
+//! judge whether that owner is still alive (see [`ROBUST`]); 0 when the lock is free. Taking a free lock
+//! is one compare-and-swap, releasing it one store. A waiter that finds the owner dead takes the lock
 //! over, learning that the previous owner died so it can repair what that owner left half-done (see
-//! `journal`).
+//! `journal`). The rule throughout: never two owners; when the owner's fate cannot be known, wait.
 //!
-//! The kernel helps where it can: while a thread holds the lock, the lock is that thread's robust-futex
+//! The kernel tells of most deaths: while a thread holds the lock, the lock is that thread's robust-futex
 //! "pending operation" (the `list_op_pending` slot of the robust list the C library registered for the
-//! thread, see [`ThisThread`]). When the thread dies — killed, exiting, or killed by an `exec` in another
-//! thread of its process — the kernel replaces the owner word's thread id by [`OWNER_DIED`], and the next
-//! waiter takes the lock over at once. That covers what the liveness check cannot see: after another
-//! thread of the process `exec`s, that thread carries on under the process's id *and start time*, so a
-//! lock held by the main thread would look held by a live owner forever; and an owner in another PID
-//! namespace (the kernel marks the word with the id the owner itself recorded). Without a robust list
-//! (another C library, seccomp), or when the owner died between taking the word and registering it, the
-//! liveness check alone decides.
+//! thread, see [`ThisThread`]; one store after the compare-and-swap, one before the release). When the
+//! thread dies — killed, exiting, or killed by an `exec` in another thread of its process — the kernel
+//! replaces the owner word's thread id by [`OWNER_DIED`], and the next waiter takes the lock over at once.
+//! That covers what no check from outside can see: after another thread of the process `exec`s, that
+//! thread carries on under the process's id *and start time*, so a lock held by the main thread would
+//! look held by a live owner forever; and an owner in another PID namespace, whose id means nothing
+//! here (the kernel marks the word with the id the owner itself recorded). Waiters also check, after each
+//! sleep slice, whether the owner's thread still exists (`owner_alive`), for a death the kernel did not
+//! mark (between the compare-and-swap and the registration).
 //!
-//! When a start time cannot be read (no `/proc`, `hidepid`, a seccomp filter, no free descriptor), the
-//! rule is "never two owners": an owner recorded without a start time (high half 0), or whose `/proc`
-//! entry the waiter cannot read, counts as alive as long as `kill` finds a thread with its id that is not
-//! a zombie. A live owner is therefore never taken over; a dead one is taken over once its id is free or
-//! as soon as the kernel marked the word — only a dead owner that left no mark (no robust list) and whose
-//! id another live thread took makes waiters wait, for as long as that thread lives.
+//! Without a robust list (another C library, a seccomp filter refusing `get_robust_list`) the word
+//! records the low 31 bits of the owner thread's start time (field 22 of /proc/TID/stat) instead, and
+//! the waiter compares it, which tells a dead owner from a thread that got its id since. When that start
+//! time cannot be read (no `/proc`, `hidepid`, a seccomp filter, no free descriptor), 0 is recorded, and
+//! such an owner — or one whose `/proc` entry the waiter cannot read — counts as alive as long as `kill`
+//! finds a thread with its id that is not a zombie: a live owner is never taken over, a dead one once its
+//! id is free; only a dead owner whose id another live thread took makes waiters wait, for as long as
+//! that thread lives.
 //!
 //! Why not the robust pthread mutex this replaced: each lock and unlock ran about 100 instructions of
 //! robust-list bookkeeping and a second locked instruction (a `set()` then `delete()` pair took it twice,
@@ -48,6 +49,11 @@ const SLEEPERS: usize = 1;
 /// died with the lock registered as its robust-list pending operation (`FUTEX_OWNER_DIED`, futex(2)).
 /// Thread ids stay below it (`FUTEX_TID_MASK`), so no live owner's word has it.
 const OWNER_DIED: u32 = 0x4000_0000;
+/// High bit of the owner word: the owner registered the lock with the kernel (see [`ThisThread`]), so
+/// its death marks the word; the 31 bits below it are then its PID namespace's tag. Without it they are
+/// the low 31 bits of the owner thread's start time (0: unreadable).
+const ROBUST: u64 = 1 << 63;
+const TAG_MASK: u64 = 0x7fff_ffff;
 
 /// Rounds a waiter spins, then yields, before it sleeps.
 const SPINS: u32 = 16;
@@ -245,7 +251,8 @@ fn futex_wait(word: *const u32, expected: u32, timeout: Duration) {
 /// What a thread puts in a lock it takes: its owner word, and where the kernel learns that it holds one.
 #[derive(Clone, Copy)]
 struct ThisThread {
-    /// Thread id (low 32 bits) and the low 32 bits of the thread's start time (0: unreadable).
+    /// Thread id (low 32 bits); [`ROBUST`] and this process's PID namespace tag when `pending` is set,
+    /// else the low 31 bits of the thread's start time (0: unreadable).
     word: u64,
     /// The `list_op_pending` word of the robust-futex list head the C library registered for this thread
     /// (glibc does for every thread, for its robust mutexes; see `get_robust_list(2)`); null when the
@@ -274,8 +281,8 @@ fn this_thread() -> ThisThread {
     this_thread_slow()
 }
 
-/// [`this_thread`] on a thread's first lock, or its first after a fork: reads the start time and asks the
-/// kernel for the thread's robust list head.
+/// [`this_thread`] on a thread's first lock, or its first after a fork: asks the kernel for the thread's
+/// robust list head, and without one reads the thread's start time.
 #[cold]
 #[inline(never)]
 fn this_thread_slow() -> ThisThread {
@@ -283,9 +290,13 @@ fn this_thread_slow() -> ThisThread {
     let generation = process::fork_generation();
     // SAFETY: gettid has no preconditions.
     let tid = unsafe { libc::gettid() } as u32;
-    let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap_or(0);
-    let word = u64::from(tid) | (start & 0xffff_ffff) << 32;
     let (pending, futex_offset) = robust_pending_slot().unwrap_or((std::ptr::null_mut(), 0));
+    let word = if pending.is_null() {
+        let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap_or(0);
+        u64::from(tid) | (start & TAG_MASK) << 32
+    } else {
+        u64::from(tid) | ROBUST | pid_namespace_tag() << 32
+    };
     let me = ThisThread { word, pending, futex_offset };
     ME.set((generation, me));
     me
@@ -314,24 +325,64 @@ fn robust_pending_slot() -> Option<(*mut usize, isize)> {
     Some((unsafe { head.add(2) }, futex_offset))
 }
 
-/// Whether the thread an owner word names still runs. `kill(tid, 0)` asks first, in this process's PID
-/// namespace, where the owner recorded its id: no such thread is a dead owner whatever `/proc` shows
-/// (a `/proc` of an outer namespace, as after `unshare --pid` without remounting it, names other
-/// processes by those numbers). Then its /proc entry must not be a zombie, and must show the recorded
-/// start time (another thread that got the id since started later); when /proc has no entry, the
-/// thread `kill` found is taken as alive.
+/// Whether the thread an owner word names still runs.
+///
+/// An owner that registered the lock with the kernel ([`ROBUST`]) is dead when the kernel marked its
+/// word (seen before this is asked) or when `kill(tid, 0)` finds no such thread — asked only when the
+/// owner and this process are in the same PID namespace (the tag), for an id means nothing in another:
+/// across namespaces only the kernel's mark tells, and a waiter waits rather than take a lock whose owner
+/// may be alive. Its start time is not compared: a thread whose death the kernel did not mark (it died
+/// in the few instructions between taking the word and registering it) and whose id was reused meanwhile
+/// is the one case left waiting, rather than a start time misread (another time namespace shifts it, a
+/// foreign `/proc` shows another process's) taking a live owner's lock.
+///
+/// Any other owner: `kill(tid, 0)` asks first, in this process's PID namespace, where the owner recorded
+/// its id: no such thread is a dead owner whatever `/proc` shows (a `/proc` of an outer namespace, as after
+/// `unshare --pid` without remounting it, names other processes by those numbers). Then its /proc entry
+/// must not be a zombie, and must show the recorded start time (another thread that got the id since
+/// started later); when /proc has no entry, or no start time was recorded, the thread `kill` found is
+/// taken as alive.
 fn owner_alive(word: u64) -> bool {
-    let (tid, start) = (word as u32, word >> 32);
-    // SAFETY: signal 0 only checks that the target exists.
-    let rc = unsafe { libc::kill(tid as libc::pid_t, 0) };
-    if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+    let (tid, tag) = (word as u32, word >> 32 & TAG_MASK);
+    if word & ROBUST != 0 {
+        let ours = pid_namespace_tag();
+        if tag != ours && tag != 0 && ours != 0 {
+            return true;
+        }
+        return !no_such_thread(tid);
+    }
+    if no_such_thread(tid) {
         return false;
     }
     ProcStat::read(&tid.to_string()).is_none_or(|stat| {
         let zombie = stat.field(3).is_some_and(|s| matches!(s.as_bytes().first(), Some(b'Z' | b'X' | b'x')));
-        let started = stat.number::<u64>(22).map(|t| t & 0xffff_ffff);
-        !zombie && (start == 0 || started.is_none_or(|t| t == start))
+        let started = stat.number::<u64>(22).map(|t| t & TAG_MASK);
+        !zombie && (tag == 0 || started.is_none_or(|t| t == tag))
     })
+}
+
+/// `kill(tid, 0)` says no such thread exists in this process's PID namespace.
+fn no_such_thread(tid: u32) -> bool {
+    // SAFETY: signal 0 only checks that the target exists.
+    let rc = unsafe { libc::kill(tid as libc::pid_t, 0) };
+    rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+/// 31 bits of this process's PID namespace (the inode of `/proc/self/ns/pid`), 0 when unknown. Read once
+/// per process (a process never changes PID namespace; its children may, and re-read it after fork).
+fn pid_namespace_tag() -> u64 {
+    static TAG: AtomicU64 = AtomicU64::new(u64::MAX);
+    static READ_IN: AtomicU64 = AtomicU64::new(u64::MAX);
+    let generation = process::fork_generation();
+    let tag = TAG.load(Ordering::Relaxed);
+    if tag != u64::MAX && READ_IN.load(Ordering::Acquire) == generation {
+        return tag;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let tag = std::fs::metadata("/proc/self/ns/pid").map_or(0, |m| m.ino() & TAG_MASK);
+    TAG.store(tag, Ordering::Relaxed);
+    READ_IN.store(generation, Ordering::Release);
+    tag
 }
 
 #[cfg(test)]
@@ -385,8 +436,12 @@ mod tests {
     #[test]
     fn an_owner_word_naming_a_live_thread_id_with_another_start_time_is_taken_over() {
         let (_slot, m) = fresh();
-        // A live thread's id, but not the thread that took the lock: that one started at another time.
-        let reused = this_thread().word ^ (1 << 32);
+        // A live thread's id, but not the thread that took the lock (one without a robust list): that one
+        // started at another time.
+        // SAFETY: gettid has no preconditions.
+        let tid = unsafe { libc::gettid() } as u32;
+        let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap();
+        let reused = u64::from(tid) | ((start ^ 1) & TAG_MASK) << 32;
         m.owner().store(reused, Ordering::Relaxed);
         let g = std::thread::scope(|s| s.spawn(|| m.lock().unwrap().previous_owner_died).join().unwrap());
         assert!(g, "the recorded owner no longer runs");
@@ -475,6 +530,8 @@ mod tests {
                     std::thread::sleep(Duration::from_secs(1));
                 }
             }
+            let start = || ProcStat::read(&child.to_string()).and_then(|s| s.number::<u64>(22));
+            let started = start();
             let outcome = (|| {
                 let deadline = std::time::Instant::now() + Duration::from_secs(10);
                 while held.load(Ordering::SeqCst) == 0
@@ -485,11 +542,9 @@ mod tests {
                     }
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                // The scenario: the exec'd process has the owner's id and start time, so only the kernel's
-                // mark can tell the owner died.
-                let start = ProcStat::read(&child.to_string()).and_then(|s| s.number::<u64>(22));
-                let recorded = m.owner().load(Ordering::SeqCst) >> 32;
-                if start.map(|t| t & 0xffff_ffff) != Some(recorded) {
+                // The scenario: the exec'd process has the owner's id and start time, so nothing read from
+                // outside can tell the owner died.
+                if started.is_none() || start() != started {
                     return 3;
                 }
                 let (got_tx, got_rx) = std::sync::mpsc::channel();
@@ -664,6 +719,84 @@ mod tests {
             } else {
                 5
             }
+        }
+    }
+
+    /// A live owner in another PID namespace (a child of a process that called `unshare(CLONE_NEWPID)`)
+    /// records an id that names no thread here: a waiter outside must wait for its release, not take the
+    /// lock over.
+    #[test]
+    fn a_live_owner_in_another_pid_namespace_is_waited_for() {
+        match run_alone("a_live_owner_in_another_pid_namespace_is_waited_for", other_namespace_owner) {
+            SKIP => eprintln!("skipped: no new PID namespace, no ns_last_pid or no robust list here"),
+            code => assert_eq!(code, 0, "1: taken while the owner held it; 2: the live owner was reported dead"),
+        }
+    }
+
+    /// The body of the test above (see [`run_alone`]).
+    ///
+    /// # Safety
+    /// Only in the test's own process; forks.
+    unsafe fn other_namespace_owner() -> i32 {
+        let skip = SKIP;
+        // SAFETY: a fresh shared anonymous mapping holds the lock and two flag words (after it); the forked
+        // children only take the lock, set the flags and `_exit`.
+        unsafe {
+            let Some(ptr) = shared_page() else { return 4 };
+            let m = RobustMutex::init(ptr.cast());
+            let flags = ptr.cast::<u8>().add(MUTEX_BYTES as usize).cast::<AtomicU64>();
+            let (held, released) = (&*flags, &*flags.add(1));
+            if this_thread().pending.is_null() {
+                return skip;
+            }
+            // A number no process has here: the owner gets it in the new namespace.
+            let pid_max: i32 = std::fs::read_to_string("/proc/sys/kernel/pid_max")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(0);
+            let Some(free) = (pid_max.saturating_sub(1000)..pid_max).rev().find(|&n| no_such_thread(n as u32)) else {
+                return skip;
+            };
+            // After this, the process may not start threads: the waiter is this thread.
+            if libc::unshare(libc::CLONE_NEWPID) != 0 {
+                return skip;
+            }
+            let init = libc::fork();
+            if init == 0 {
+                if std::fs::write("/proc/sys/kernel/ns_last_pid", format!("{}", free - 1)).is_err() {
+                    libc::_exit(skip);
+                }
+                let owner = libc::fork();
+                if owner == 0 {
+                    if libc::getpid() != free {
+                        libc::_exit(skip);
+                    }
+                    let g = m.lock();
+                    held.store(1, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(300));
+                    released.store(1, Ordering::SeqCst);
+                    drop(g);
+                    libc::_exit(0);
+                }
+                let mut status = 0;
+                libc::waitpid(owner, &mut status, 0);
+                libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 6 });
+            }
+            let mut status = 0;
+            while held.load(Ordering::SeqCst) == 0 {
+                if libc::waitpid(init, &mut status, libc::WNOHANG) == init {
+                    return if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 6 };
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let code = match m.lock() {
+                Ok(g) if g.previous_owner_died => 2,
+                Ok(_) if released.load(Ordering::SeqCst) == 0 => 1,
+                Ok(_) => 0,
+                Err(_) => 5,
+            };
+            libc::waitpid(init, &mut status, 0);
+            code
         }
     }
 
