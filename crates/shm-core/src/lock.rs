@@ -50,8 +50,9 @@ const SLEEPERS: usize = 1;
 /// Thread ids stay below it (`FUTEX_TID_MASK`), so no live owner's word has it.
 const OWNER_DIED: u32 = 0x4000_0000;
 /// High bit of the owner word: the owner registered the lock with the kernel (see [`ThisThread`]), so
-/// its death marks the word; the 31 bits below it are then its PID namespace's tag. Without it they are
-/// the low 31 bits of the owner thread's start time (0: unreadable).
+/// its death marks the word; the bits below it are then the tag of its PID and time namespaces
+/// ([`process::namespace_tag`]). Without it they are the low 31 bits of the owner thread's start time
+/// (0: unreadable).
 const ROBUST: u64 = 1 << 63;
 const TAG_MASK: u64 = 0x7fff_ffff;
 
@@ -251,7 +252,7 @@ fn futex_wait(word: *const u32, expected: u32, timeout: Duration) {
 /// What a thread puts in a lock it takes: its owner word, and where the kernel learns that it holds one.
 #[derive(Clone, Copy)]
 struct ThisThread {
-    /// Thread id (low 32 bits); [`ROBUST`] and this process's PID namespace tag when `pending` is set,
+    /// Thread id (low 32 bits); [`ROBUST`] and this process's namespace tag when `pending` is set,
     /// else the low 31 bits of the thread's start time (0: unreadable).
     word: u64,
     /// The `list_op_pending` word of the robust-futex list head the C library registered for this thread
@@ -295,7 +296,7 @@ fn this_thread_slow() -> ThisThread {
         let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap_or(0);
         u64::from(tid) | (start & TAG_MASK) << 32
     } else {
-        u64::from(tid) | ROBUST | pid_namespace_tag() << 32
+        u64::from(tid) | ROBUST | process::namespace_tag() << 32
     };
     let me = ThisThread { word, pending, futex_offset };
     ME.set((generation, me));
@@ -329,7 +330,7 @@ fn robust_pending_slot() -> Option<(*mut usize, isize)> {
 ///
 /// An owner that registered the lock with the kernel ([`ROBUST`]) is dead when the kernel marked its
 /// word (seen before this is asked) or when `kill(tid, 0)` finds no such thread — asked only when the
-/// owner and this process are in the same PID namespace (the tag), for an id means nothing in another:
+/// owner and this process are in the same namespaces (the tag), for an id means nothing in another:
 /// across namespaces only the kernel's mark tells, and a waiter waits rather than take a lock whose owner
 /// may be alive. Its start time is not compared: a thread whose death the kernel did not mark (it died
 /// in the few instructions between taking the word and registering it) and whose id was reused meanwhile
@@ -345,7 +346,7 @@ fn robust_pending_slot() -> Option<(*mut usize, isize)> {
 fn owner_alive(word: u64) -> bool {
     let (tid, tag) = (word as u32, word >> 32 & TAG_MASK);
     if word & ROBUST != 0 {
-        let ours = pid_namespace_tag();
+        let ours = process::namespace_tag();
         if tag != ours && tag != 0 && ours != 0 {
             return true;
         }
@@ -366,23 +367,6 @@ fn no_such_thread(tid: u32) -> bool {
     // SAFETY: signal 0 only checks that the target exists.
     let rc = unsafe { libc::kill(tid as libc::pid_t, 0) };
     rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
-}
-
-/// 31 bits of this process's PID namespace (the inode of `/proc/self/ns/pid`), 0 when unknown. Read once
-/// per process (a process never changes PID namespace; its children may, and re-read it after fork).
-fn pid_namespace_tag() -> u64 {
-    static TAG: AtomicU64 = AtomicU64::new(u64::MAX);
-    static READ_IN: AtomicU64 = AtomicU64::new(u64::MAX);
-    let generation = process::fork_generation();
-    let tag = TAG.load(Ordering::Relaxed);
-    if tag != u64::MAX && READ_IN.load(Ordering::Acquire) == generation {
-        return tag;
-    }
-    use std::os::unix::fs::MetadataExt;
-    let tag = std::fs::metadata("/proc/self/ns/pid").map_or(0, |m| m.ino() & TAG_MASK);
-    TAG.store(tag, Ordering::Relaxed);
-    READ_IN.store(generation, Ordering::Release);
-    tag
 }
 
 #[cfg(test)]
