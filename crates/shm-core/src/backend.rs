@@ -617,10 +617,10 @@ impl Backend {
     // ----- writes ------------------------------------------------------------------------------------
 
     /// Takes the write lock, repairing what a dead previous holder left.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
         let g = self.0.write_lock.lock().map_err(|_| StoreError::Lock)?;
-        if g.previous_owner_died {
+        if g.previous_owner_died() {
             self.recover();
         }
         if self.0.journal.take_undone() {

@@ -66,7 +66,8 @@ const RECHECK: Duration = Duration::from_millis(2);
 /// A handle to a lock stored in shared memory.
 #[derive(Clone, Copy)]
 pub struct RobustMutex {
-    words: *const AtomicU64,
+    /// Never null (a guard's `Result` uses that niche).
+    words: std::ptr::NonNull<AtomicU64>,
 }
 
 // SAFETY: the lock lives in shared memory and is designed for use by any thread of any process.
@@ -80,14 +81,16 @@ pub enum LockError {
     Os(i32),
 }
 
-/// Held lock; unlocks on drop. `previous_owner_died` is true exactly once after an owner's death.
+/// Held lock; unlocks on drop. [`MutexGuard::previous_owner_died`] is true exactly once after an owner's
+/// death.
 /// `!Send`: the owner word names the thread that locked it (the raw-pointer marker keeps the guard on its
 /// thread).
 pub struct MutexGuard<'a> {
     mutex: RobustMutex,
-    pub previous_owner_died: bool,
-    /// The holder's robust-list pending slot, null when it has none (see [`ThisThread`]).
-    pending: *mut usize,
+    /// The holder's robust-list pending slot (see [`ThisThread`]; 0 when it has none), an 8-aligned
+    /// address, with [`DIED`] set when the previous owner died. One word, so that a `Result` of the guard
+    /// still comes back in two registers.
+    state: usize,
     _not_send: PhantomData<(&'a (), *const ())>,
 }
 
@@ -96,7 +99,8 @@ impl RobustMutex {
     /// `ptr` must point to `MUTEX_BYTES` bytes of shared memory, 8-aligned, that stay mapped while the
     /// handle is used, and that were initialised with [`RobustMutex::init`] by someone.
     pub unsafe fn at(ptr: *mut u8) -> RobustMutex {
-        RobustMutex { words: ptr.cast() }
+        // SAFETY: the contract makes `ptr` point to mapped memory, so it is not null.
+        RobustMutex { words: unsafe { std::ptr::NonNull::new_unchecked(ptr.cast()) } }
     }
 
     /// Initialises a fresh lock in place, free (segment creation only; nobody else can see it yet).
@@ -113,19 +117,19 @@ impl RobustMutex {
 
     fn owner(&self) -> &AtomicU64 {
         // SAFETY: `words` points to the lock's first 8-aligned word, mapped while the handle is used.
-        unsafe { &*self.words }
+        unsafe { self.words.as_ref() }
     }
 
     fn sleepers(&self) -> &AtomicU64 {
         // SAFETY: as in `owner`; word `SLEEPERS` lies inside the lock's `MUTEX_BYTES`.
-        unsafe { &*self.words.add(SLEEPERS) }
+        unsafe { &*self.words.as_ptr().add(SLEEPERS) }
     }
 
     /// The owner word's low half (the thread id), the futex waiters sleep on.
     fn futex(&self) -> *const u32 {
         let low_half = if cfg!(target_endian = "little") { 0 } else { 1 };
         // SAFETY: both halves of the owner word lie inside the lock.
-        unsafe { self.words.cast::<u32>().add(low_half) }
+        unsafe { self.words.as_ptr().cast::<u32>().add(low_half).cast_const() }
     }
 
     /// Blocks until the lock is held. When the previous owner died holding it, the guard says so: the
@@ -210,7 +214,11 @@ impl RobustMutex {
             // end.
             unsafe { me.pending.write_volatile(entry) };
         }
-        MutexGuard { mutex: *self, previous_owner_died, pending: me.pending, _not_send: PhantomData }
+        MutexGuard {
+            mutex: *self,
+            state: me.pending as usize | usize::from(previous_owner_died),
+            _not_send: PhantomData,
+        }
     }
 
     /// Clears the sleepers flag and wakes every waiter sleeping on the lock.
@@ -224,14 +232,27 @@ impl RobustMutex {
     }
 }
 
+/// Bit of [`MutexGuard::state`]: the previous owner died.
+const DIED: usize = 1;
+
+impl MutexGuard<'_> {
+    /// The previous owner died holding the lock: the caller must repair what it protects.
+    #[inline]
+    pub fn previous_owner_died(&self) -> bool {
+        self.state & DIED != 0
+    }
+}
+
 impl Drop for MutexGuard<'_> {
+    #[inline(always)]
     fn drop(&mut self) {
         // Unregistered before the release: a pending entry never names a lock this thread no longer holds.
         // (No thread holds two of these locks at once; if one did, the inner release would only leave the
         // outer to the liveness check.)
-        if !self.pending.is_null() {
+        let pending = (self.state & !DIED) as *mut usize;
+        if !pending.is_null() {
             // SAFETY: as in `RobustMutex::guard`; the guard is `!Send`, so this is the thread it belongs to.
-            unsafe { self.pending.write_volatile(0) };
+            unsafe { pending.write_volatile(0) };
         }
         self.mutex.owner().store(0, Ordering::Release);
         // A waiter raising the flag just as this load runs may be missed: it sleeps one slice at most.
@@ -388,7 +409,7 @@ mod tests {
     fn lock_try_lock_and_release() {
         let (_slot, m) = fresh();
         let g = m.lock().unwrap();
-        assert!(!g.previous_owner_died);
+        assert!(!g.previous_owner_died());
         let other = std::thread::scope(|s| s.spawn(|| m.try_lock().unwrap().is_none()).join().unwrap());
         assert!(other, "a second thread must not get a held lock");
         assert_eq!(m.lock().err(), Some(LockError::Os(libc::EDEADLK)), "relocking is refused, not a hang");
@@ -412,9 +433,9 @@ mod tests {
             assert_ne!(word as u32 & OWNER_DIED, 0, "the kernel did not mark the dead owner's word: {word:#x}");
         }
         let g = m.lock().unwrap();
-        assert!(g.previous_owner_died);
+        assert!(g.previous_owner_died());
         drop(g);
-        assert!(!m.lock().unwrap().previous_owner_died);
+        assert!(!m.lock().unwrap().previous_owner_died());
     }
 
     #[test]
@@ -427,7 +448,7 @@ mod tests {
         let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap();
         let reused = u64::from(tid) | ((start ^ 1) & TAG_MASK) << 32;
         m.owner().store(reused, Ordering::Relaxed);
-        let g = std::thread::scope(|s| s.spawn(|| m.lock().unwrap().previous_owner_died).join().unwrap());
+        let g = std::thread::scope(|s| s.spawn(|| m.lock().unwrap().previous_owner_died()).join().unwrap());
         assert!(g, "the recorded owner no longer runs");
     }
 
@@ -453,7 +474,7 @@ mod tests {
             let tid = tid_rx.recv().unwrap();
             m.owner().store(u64::from(tid), Ordering::Relaxed);
             let (got_tx, got_rx) = std::sync::mpsc::channel();
-            s.spawn(move || got_tx.send(m.lock().unwrap().previous_owner_died).unwrap());
+            s.spawn(move || got_tx.send(m.lock().unwrap().previous_owner_died()).unwrap());
             // Fifty sleep slices: a waiter that took the owner for dead would have the lock by now.
             assert!(got_rx.recv_timeout(RECHECK * 50).is_err(), "a live owner without a start time was taken over");
             m.owner().store(0, Ordering::Release);
@@ -466,7 +487,7 @@ mod tests {
     fn an_owner_recorded_without_a_start_time_is_taken_over_once_its_thread_is_gone() {
         let (_slot, m) = fresh();
         m.owner().store(u64::from(exited_thread_id()), Ordering::Relaxed);
-        assert!(m.lock().unwrap().previous_owner_died);
+        assert!(m.lock().unwrap().previous_owner_died());
     }
 
     /// A thread of a process `exec`s while the main thread holds the lock: the kernel kills the main
@@ -532,7 +553,7 @@ mod tests {
                     return 3;
                 }
                 let (got_tx, got_rx) = std::sync::mpsc::channel();
-                std::thread::spawn(move || got_tx.send(m.lock().is_ok_and(|g| g.previous_owner_died)));
+                std::thread::spawn(move || got_tx.send(m.lock().is_ok_and(|g| g.previous_owner_died())));
                 match got_rx.recv_timeout(Duration::from_secs(10)) {
                     Ok(true) => 0,
                     Ok(false) => 2,
@@ -639,7 +660,7 @@ mod tests {
             if child == 0 {
                 let g = m.lock();
                 let code = match g {
-                    Ok(g) if g.previous_owner_died => 1,
+                    Ok(g) if g.previous_owner_died() => 1,
                     Ok(_) if released.load(Ordering::SeqCst) == 0 => 2,
                     Ok(_) => 0,
                     Err(_) => 4,
@@ -693,7 +714,7 @@ mod tests {
                 if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
                     libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 4 });
                 }
-                let died = m.lock().is_ok_and(|g| g.previous_owner_died);
+                let died = m.lock().is_ok_and(|g| g.previous_owner_died());
                 libc::_exit(if died { 0 } else { 1 });
             }
             let mut status = 0;
@@ -774,7 +795,7 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(1));
             }
             let code = match m.lock() {
-                Ok(g) if g.previous_owner_died => 2,
+                Ok(g) if g.previous_owner_died() => 2,
                 Ok(_) if released.load(Ordering::SeqCst) == 0 => 1,
                 Ok(_) => 0,
                 Err(_) => 5,
@@ -793,7 +814,7 @@ mod tests {
                 s.spawn(|| {
                     for _ in 0..2000 {
                         let g = m.lock().unwrap();
-                        assert!(!g.previous_owner_died);
+                        assert!(!g.previous_owner_died());
                         // A read-modify-write the lock alone makes atomic.
                         total.store(total.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
                     }

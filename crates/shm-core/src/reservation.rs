@@ -86,7 +86,7 @@ impl ReservationTable {
     /// possibly wrapped below zero; so they are recounted from the slot states, which are always whole.
     fn lock(&self) -> Option<MutexGuard<'_>> {
         let g = self.lock.lock().ok()?;
-        if g.previous_owner_died {
+        if g.previous_owner_died() {
             self.recount();
         }
         Some(g)
