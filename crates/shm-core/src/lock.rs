@@ -344,7 +344,12 @@ fn robust_pending_slot() -> Option<(*mut usize, isize)> {
         return None;
     }
     // SAFETY: as above, the third word of the head.
-    Some((unsafe { head.add(2) }, futex_offset))
+    let pending = unsafe { head.add(2) };
+    // The guard keeps a flag in the address's low bit.
+    if pending as usize & DIED != 0 {
+        return None;
+    }
+    Some((pending, futex_offset))
 }
 
 /// Whether the thread an owner word names still runs.
