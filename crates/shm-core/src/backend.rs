@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub const BACKEND_MAGIC: u64 = u64::from_le_bytes(*b"SCBACKND");
-pub const LAYOUT_VERSION: u64 = 4;
+pub const LAYOUT_VERSION: u64 = 5;
 pub use crate::entry::TAG_INT;
 
 // Header words.
@@ -218,7 +218,7 @@ pub(crate) struct Inner {
     write_lock: RobustMutex,
     pub(crate) readers: ReaderSlots,
     pub(crate) retired: RetireList,
-    reservations: ReservationTable,
+    pub(crate) reservations: ReservationTable,
     pub(crate) clock: Arc<dyn Clock>,
     /// Keeps the mapping alive while any handle exists.
     _mapping: Arc<dyn Send + Sync>,
@@ -617,10 +617,10 @@ impl Backend {
     // ----- writes ------------------------------------------------------------------------------------
 
     /// Takes the write lock, repairing what a dead previous holder left.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn lock(&self) -> Result<MutexGuard<'_>, StoreError> {
         let g = self.0.write_lock.lock().map_err(|_| StoreError::Lock)?;
-        if g.previous_owner_died {
+        if g.previous_owner_died() {
             self.recover();
         }
         if self.0.journal.take_undone() {

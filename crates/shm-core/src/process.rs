@@ -1,8 +1,13 @@
 //! Who is running: process and thread identity that survives PID reuse, and liveness checks.
 //!
-//! A lock or a reservation records its owner as (pid, tid, process start time). The start time (field 22
-//! of /proc/PID/stat, in clock ticks since boot) tells a dead owner from a new process that got the same
-//! PID. The identity of the current process is re-read after fork.
+//! A reservation, a reader slot or a staged store records its owner as (pid, tid, process start time).
+//! The start time (field 22 of /proc/PID/stat, in clock ticks since boot) tells a dead owner from a new
+//! process that got the same PID. Ids and start times mean something only in the namespaces they were
+//! read in (a PID namespace numbers its own processes; a time namespace shifts the start times that
+//! /proc shows its readers), so the start-time word also carries a tag of the owner's PID and time
+//! namespaces ([`namespace_tag`]): an owner of other namespaces cannot be judged from here and is
+//! taken as alive (never two owners; its lease, if any, still ends it). The identity of the current
+//! process is re-read after fork.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -51,9 +56,43 @@ pub fn current() -> Owner {
     }
     // SAFETY: getpid and gettid have no preconditions.
     let (pid, tid) = unsafe { (libc::getpid() as u32, libc::gettid() as u32) };
-    let owner = Owner { pid, tid, start_time: start_time_of(pid).unwrap_or(0) };
+    let start = start_time_of(pid).unwrap_or(0) & START_MASK;
+    let owner = Owner { pid, tid, start_time: start | namespace_tag() << TAG_SHIFT };
     CURRENT.with(|c| c.set(Some((gen, owner))));
     owner
+}
+
+/// Bits of a recorded start time that hold the start time itself (clock ticks: centuries at 100 Hz);
+/// the namespace tag sits above them.
+const START_MASK: u64 = (1 << TAG_SHIFT) - 1;
+const TAG_SHIFT: u32 = 40;
+/// Bits of [`namespace_tag`].
+pub(crate) const TAG_BITS: u32 = 24;
+
+/// A tag of this process's PID and time namespaces (from the inodes of `/proc/self/ns/pid` and
+/// `/proc/self/ns/time`), [`TAG_BITS`] wide, never 0 once read; 0 when `/proc` cannot tell (then owners
+/// are judged as if in the same namespaces). Read once per process: a process never changes PID or time
+/// namespace (its children may, and re-read it after fork).
+pub(crate) fn namespace_tag() -> u64 {
+    static TAG: AtomicU64 = AtomicU64::new(u64::MAX);
+    static READ_IN: AtomicU64 = AtomicU64::new(u64::MAX);
+    let generation = fork_generation();
+    let tag = TAG.load(Ordering::Relaxed);
+    if tag != u64::MAX && READ_IN.load(Ordering::Acquire) == generation {
+        return tag;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let inode = |ns: &str| std::fs::metadata(format!("/proc/self/ns/{ns}")).map(|m| m.ino());
+    let tag = match (inode("pid"), inode("time")) {
+        (Ok(pid), time) => {
+            let h = xxhash_rust::xxh3::xxh3_64(&[pid.to_le_bytes(), time.unwrap_or(0).to_le_bytes()].concat());
+            (h & ((1 << TAG_BITS) - 1)).max(1)
+        }
+        (Err(_), _) => 0,
+    };
+    TAG.store(tag, Ordering::Relaxed);
+    READ_IN.store(generation, Ordering::Release);
+    tag
 }
 
 /// The fields of one reading of `/proc/PROCESS/stat` (proc(5)) after the command name. The name (field 2)
@@ -110,21 +149,35 @@ impl Owner {
     /// or another process that got the PID (another start time). An owner recorded without a start
     /// time is treated as alive while its PID exists.
     pub fn process_alive(&self) -> bool {
+        if self.foreign() {
+            return true;
+        }
         // SAFETY: kill with signal 0 only checks for existence and permission.
         let rc = unsafe { libc::kill(self.pid as libc::pid_t, 0) };
         if rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
             return false;
         }
+        let start = self.start_time & START_MASK;
         match stat_of(self.pid) {
             // A zombie leader whose other threads still run is a live process.
             Some(s) if matches!(s.state, b'Z' | b'X' | b'x') && s.threads <= 1 => false,
-            Some(s) => self.start_time == 0 || s.start_time == self.start_time,
+            Some(s) => start == 0 || s.start_time & START_MASK == start,
             None => rc == 0,
         }
     }
 
+    /// Recorded in other PID or time namespaces than this process's (both tags known): its ids and start
+    /// time cannot be checked from here.
+    fn foreign(&self) -> bool {
+        let (theirs, ours) = (self.start_time >> TAG_SHIFT, namespace_tag());
+        theirs != 0 && ours != 0 && theirs != ours
+    }
+
     /// Process alive and, within it, the thread still exists (ZTS hosts run many threads per process).
     pub fn thread_alive(&self) -> bool {
+        if self.foreign() {
+            return true;
+        }
         if !self.process_alive() {
             return false;
         }
@@ -153,6 +206,26 @@ mod tests {
         assert!(me.start_time > 0);
         assert!(me.process_alive());
         assert!(me.thread_alive());
+    }
+
+    /// An owner recorded in other namespaces, with a pid that names nobody here: alive, since nothing
+    /// here can tell; the same record made in this process's namespaces is dead.
+    #[test]
+    fn an_owner_of_other_namespaces_is_taken_as_alive() {
+        let me = current();
+        let tag = me.start_time >> TAG_SHIFT;
+        assert_ne!(tag, 0, "this process's namespaces are known");
+        let gone = {
+            let mut child = std::process::Command::new("true").spawn().unwrap();
+            let pid = child.id();
+            child.wait().unwrap();
+            pid
+        };
+        let other = tag % ((1 << TAG_BITS) - 1) + 1;
+        let foreign = Owner { pid: gone, tid: gone, start_time: 1 | other << TAG_SHIFT };
+        assert!(foreign.process_alive() && foreign.thread_alive());
+        let here = Owner { start_time: 1 | tag << TAG_SHIFT, ..foreign };
+        assert!(!here.process_alive() && !here.thread_alive());
     }
 
     #[test]

@@ -45,6 +45,8 @@ const OWNER: u64 = 0;
 const START: u64 = 8;
 const PIN: u64 = 16;
 const HAZARD: u64 = 24;
+/// An owner word while the slot of a dead owner is being cleared (no process has pid `u32::MAX`).
+const CLEARING: u64 = u64::MAX;
 /// Hazard words per slot: entries one thread may hold at once in one backend (more are copied out).
 const HAZARDS: u64 = (SLOT_BYTES - HAZARD) / 8;
 /// A pin word's value once the reclaimer has revoked it.
@@ -242,12 +244,8 @@ impl ReaderSlots {
         for pass in 0..2 {
             for slot in 0..self.count {
                 let owner = self.word(slot, OWNER);
-                let cur = owner.load(Ordering::Acquire);
-                if pass == 1 && cur != 0 {
-                    let start = self.word(slot, START).load(Ordering::Acquire);
-                    if !Owner::from_words(cur, start).thread_alive() {
-                        let _ = owner.compare_exchange(cur, 0, Ordering::AcqRel, Ordering::Relaxed);
-                    }
+                if pass == 1 {
+                    self.free_if_dead(slot, owner.load(Ordering::Acquire));
                 }
                 if owner.compare_exchange(0, me.pid_tid(), Ordering::AcqRel, Ordering::Relaxed).is_ok() {
                     self.word(slot, START).store(me.start_time, Ordering::Release);
@@ -362,7 +360,7 @@ impl ReaderSlots {
     fn owner_alive(&self, slot: u64) -> bool {
         let owner = self.word(slot, OWNER).load(Ordering::Acquire);
         let start = self.word(slot, START).load(Ordering::Acquire);
-        owner == 0 || Owner::from_words(owner, start).thread_alive()
+        owner == 0 || owner == CLEARING || Owner::from_words(owner, start).thread_alive()
     }
 
     /// What holds reclamation back (write lock held): the oldest epoch any reader has pinned (`u64::MAX`
@@ -394,14 +392,29 @@ impl ReaderSlots {
 
     /// Clears the slot of a thread that died holding hazards (its entries can go). True when it did.
     pub(crate) fn clear_if_dead(&self, slot: u64) -> bool {
-        if self.owner_alive(slot) {
+        self.free_if_dead(slot, self.word(slot, OWNER).load(Ordering::Acquire))
+    }
+
+    /// Frees `slot` if `owner` (its owner word, just read) names a dead thread. The slot is first taken
+    /// from the dead owner ([`CLEARING`]), so nobody claims it while its words are cleared, and its start
+    /// word is 0 before its owner word is: a thread that has just claimed the slot and not yet written
+    /// its start time is then judged by its id alone, never by the start time of the slot's previous
+    /// owner (which would make a live claimer look dead, and the slot shared by two threads).
+    fn free_if_dead(&self, slot: u64, owner: u64) -> bool {
+        if owner == 0 || owner == CLEARING {
             return false;
         }
-        let owner = self.word(slot, OWNER).load(Ordering::Acquire);
-        for field in (PIN..SLOT_BYTES).step_by(8) {
+        let start = self.word(slot, START).load(Ordering::Acquire);
+        if Owner::from_words(owner, start).thread_alive() {
+            return false;
+        }
+        if self.word(slot, OWNER).compare_exchange(owner, CLEARING, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+            return false;
+        }
+        for field in (START..SLOT_BYTES).step_by(8) {
             self.word(slot, field).store(0, Ordering::Release);
         }
-        let _ = self.word(slot, OWNER).compare_exchange(owner, 0, Ordering::AcqRel, Ordering::Relaxed);
+        self.word(slot, OWNER).store(0, Ordering::Release);
         true
     }
 }
@@ -548,5 +561,41 @@ impl RetireList {
             return Err("retire list tail or byte count mismatch".into());
         }
         Ok(entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A process that has exited and was reaped, as an owner (its pid is free until the pids wrap).
+    fn dead_process() -> Owner {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        let start = process::start_time_of(pid).unwrap();
+        child.wait().unwrap();
+        Owner { pid, tid: pid, start_time: start }
+    }
+
+    /// A thread that has just claimed a slot freed from a dead owner, and not yet written its start time,
+    /// must not look dead to another claimer (who would take the slot: two threads pinning one slot).
+    #[test]
+    fn a_slot_just_claimed_from_a_dead_owner_is_not_taken_by_another_claimer() {
+        let (_seg, p) = crate::backend_tests::partition(8 << 20, 0);
+        let readers = &p.volatile.as_ref().unwrap().0.readers;
+        let me = process::current();
+        let dead = dead_process();
+        for slot in 0..readers.count {
+            readers.word(slot, OWNER).store(me.pid_tid(), Ordering::Relaxed);
+            readers.word(slot, START).store(me.start_time, Ordering::Relaxed);
+        }
+        readers.word(0, OWNER).store(dead.pid_tid(), Ordering::Relaxed);
+        readers.word(0, START).store(dead.start_time, Ordering::Relaxed);
+        assert!(readers.clear_if_dead(0));
+        // A live thread of this process claims slot 0: its owner word is written, its start word not yet.
+        assert!(readers.word(0, OWNER).compare_exchange(0, me.pid_tid(), Ordering::AcqRel, Ordering::Relaxed).is_ok());
+        let other = Owner { tid: me.tid + 1, ..me };
+        assert_eq!(readers.claim(other), None, "a slot of a live claimer was taken");
+        assert_eq!(readers.word(0, OWNER).load(Ordering::Relaxed), me.pid_tid());
     }
 }

@@ -5,9 +5,13 @@
 //! is a single word store that makes it visible (`STATE`), so a holder killed half-way leaves either the
 //! old or the new reservation, never a broken table. Released slots become tombstones; the table is swept
 //! back to empty when tombstones pile up. An owner is a request of a thread of a process: a reservation
-//! is free again when released, when its lease passes, or when its process is gone (PID reuse included).
+//! is free again when released, when its lease passes, or when its thread is gone (its process exited,
+//! PID reuse included, or the thread ended: a ZTS thread leaving, or killed by an `exec` in another
+//! thread of its process). The two counter words are separate from the slot states, so a holder of the
+//! table's lock killed between a state store and a counter update leaves a counter off by one; the next
+//! holder of the lock recounts both (see [`ReservationTable::lock`]).
 
-use crate::lock::RobustMutex;
+use crate::lock::{MutexGuard, RobustMutex};
 use crate::process::Owner;
 use crate::region::Region;
 use std::sync::atomic::Ordering;
@@ -73,7 +77,34 @@ impl ReservationTable {
 
     fn is_stale(&self, slot: u64, now_ms: u64) -> bool {
         let (owner, _, deadline) = self.holder(slot);
-        (deadline != 0 && now_ms >= deadline) || !owner.process_alive()
+        (deadline != 0 && now_ms >= deadline) || !owner.thread_alive()
+    }
+
+    /// Takes the table's lock. When its previous holder died holding it, the counters may be off by one:
+    /// `active` above the true number (raised before a slot turns held, lowered after it turns tombstone)
+    /// and `tombstones` below it (lowered before a tombstone is reused, raised after a slot turns one),
+    /// possibly wrapped below zero; so they are recounted from the slot states, which are always whole.
+    fn lock(&self) -> Option<MutexGuard<'_>> {
+        let g = self.lock.lock().ok()?;
+        if g.previous_owner_died() {
+            self.recount();
+        }
+        Some(g)
+    }
+
+    /// Recomputes both counter words from the slot states (table lock held).
+    #[cold]
+    fn recount(&self) {
+        let (mut held, mut tombstones) = (0, 0);
+        for slot in 0..self.count {
+            match self.w(slot, STATE).load(Ordering::Acquire) {
+                HELD => held += 1,
+                TOMBSTONE => tombstones += 1,
+                _ => {}
+            }
+        }
+        self.region.word(self.active).store(held, Ordering::Release);
+        self.region.word(self.tombstones).store(tombstones, Ordering::Release);
     }
 
     /// The slot holding `key`, and the first reusable slot met on the way.
@@ -109,7 +140,7 @@ impl ReservationTable {
     /// reservation whose lease passed or whose owner died. False when another live request holds it or
     /// the table is full.
     pub fn try_reserve(&self, key: &[u8], me: Owner, req: RequestId, deadline: u64, now_ms: u64) -> bool {
-        let Ok(_g) = self.lock.lock() else { return false };
+        let Some(_g) = self.lock() else { return false };
         let k = key_hash(key);
         match self.probe(k) {
             (Some(slot), _) => {
@@ -164,7 +195,7 @@ impl ReservationTable {
         if self.region.word(self.active).load(Ordering::Acquire) == 0 {
             return false;
         }
-        let Ok(_g) = self.lock.lock() else { return false };
+        let Some(_g) = self.lock() else { return false };
         match self.probe(key_hash(key)) {
             (Some(slot), _) if self.is_mine(slot, me, req) => {
                 let deadline = self.holder(slot).2;
@@ -180,7 +211,7 @@ impl ReservationTable {
         if self.region.word(self.active).load(Ordering::Acquire) == 0 {
             return;
         }
-        let Ok(_g) = self.lock.lock() else { return };
+        let Some(_g) = self.lock() else { return };
         for slot in 0..self.count {
             if self.w(slot, STATE).load(Ordering::Acquire) == HELD && self.is_mine(slot, me, req) {
                 self.drop_slot(slot);
@@ -193,7 +224,7 @@ impl ReservationTable {
         if self.region.word(self.active).load(Ordering::Acquire) == 0 {
             return false;
         }
-        let Ok(_g) = self.lock.lock() else { return false };
+        let Some(_g) = self.lock() else { return false };
         match self.probe(key_hash(key)) {
             (Some(slot), _) => !self.is_mine(slot, me, req) && !self.is_stale(slot, now_ms),
             _ => false,
@@ -203,5 +234,47 @@ impl ReservationTable {
     /// Reservations currently held (tests, statistics).
     pub fn held_count(&self) -> u64 {
         (0..self.count).filter(|&s| self.w(s, STATE).load(Ordering::Acquire) == HELD).count() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::process;
+
+    fn table() -> (crate::Segment, ReservationTable) {
+        let (seg, p) = crate::backend_tests::partition(8 << 20, 0);
+        let table = p.volatile.unwrap().0.reservations;
+        (seg, table)
+    }
+
+    /// A thread that took the table's lock and exited without releasing it; the counters as a holder
+    /// killed half-way through a change could leave them (active too high, tombstones wrapped below 0).
+    #[test]
+    fn counters_left_off_by_a_dead_holder_of_the_table_lock_are_recounted_by_the_next() {
+        let (_seg, t) = table();
+        let me = process::current();
+        assert!(t.try_reserve(b"held", me, RequestId(1), 0, 0));
+        assert!(t.try_reserve(b"released", me, RequestId(1), 0, 0));
+        assert!(t.release(b"released", me, RequestId(1), 0));
+        std::thread::scope(|s| s.spawn(|| std::mem::forget(t.lock.lock().unwrap())).join().unwrap());
+        t.region.word(t.active).store(5, Ordering::Relaxed);
+        t.region.word(t.tombstones).store(u64::MAX, Ordering::Relaxed);
+        assert!(!t.held_by_other(b"held", me, RequestId(1), 0));
+        let counters =
+            (t.region.word(t.active).load(Ordering::Relaxed), t.region.word(t.tombstones).load(Ordering::Relaxed));
+        assert_eq!(counters, (1, 1), "(active, tombstones) after the dead holder");
+    }
+
+    /// The reservation of a request whose thread ended (its process lives on) is free for others.
+    #[test]
+    fn a_reservation_of_a_thread_that_ended_is_free_while_its_process_runs() {
+        let (_seg, t) = table();
+        let me = process::current();
+        let gone = std::thread::spawn(process::current).join().unwrap();
+        assert_eq!(gone.pid, me.pid);
+        assert!(t.try_reserve(b"k", gone, RequestId(1), 0, 0));
+        assert!(!t.held_by_other(b"k", me, RequestId(2), 0), "a reservation of an ended thread counts as held");
+        assert!(t.try_reserve(b"k", me, RequestId(2), 0, 0));
     }
 }
