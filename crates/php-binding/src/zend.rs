@@ -13,6 +13,10 @@ use ext_php_rs::ffi::{
 };
 
 unsafe extern "C" {
+    /// The engine's own nameless internal function, which [`with_frame`]'s frame runs.
+    static zend_pass_function: ffi::zend_internal_function;
+    /// `zend_exceptions.h`: with no frame, reports the pending exception as uncaught (a fatal error).
+    fn zend_throw_exception_internal(exception: *mut ffi::zend_object);
     /// `zend_attributes.h` is not part of ext-php-rs's wrapper header; php8.2 exports it.
     fn zend_internal_attribute_register(ce: *mut zend_class_entry, flags: u32) -> *mut c_void;
     /// `zend_closures.h` is not part of ext-php-rs's wrapper header either.
@@ -501,6 +505,106 @@ pub fn exception_pending() -> bool {
     unsafe { !(*ffi::ext_php_rs_executor_globals()).exception.is_null() }
 }
 
+/// The pending exception as `Class: message` (`None`: none pending), for a report that replaces it.
+pub fn pending_exception_text() -> Option<String> {
+    // SAFETY: executor globals are live during a request; a pending exception is a live Throwable,
+    // whose `message` property every Throwable class declares. Reading it silently runs no userland
+    // code (a declared property, no hook).
+    unsafe {
+        let ex = (*ffi::ext_php_rs_executor_globals()).exception;
+        if ex.is_null() {
+            return None;
+        }
+        let class = String::from_utf8_lossy(zstr_bytes((*(*ex).ce).name)).into_owned();
+        let mut rv = zval::new();
+        let message = ffi::zend_read_property((*ex).ce, ex, c"message".as_ptr(), 7, true, &raw mut rv);
+        let text = if !message.is_null() && type_of(message) == IS_STRING {
+            String::from_utf8_lossy(str_bytes(message)).into_owned()
+        } else {
+            String::new()
+        };
+        Some(if text.is_empty() { class } else { format!("{class}: {text}") })
+    }
+}
+
+thread_local! {
+    /// The frame [`with_frame`] makes current: zeroed (no caller, no call info, no `$this`) but for its
+    /// function.
+    static FRAME: std::cell::UnsafeCell<zend_execute_data> =
+        // SAFETY: all-zero is a valid `zend_execute_data` (null pointers, zero counts).
+        const { std::cell::UnsafeCell::new(unsafe { std::mem::zeroed() }) };
+}
+
+/// Takes the pending exception out of the engine, with its reference (`None`: none pending), so that more
+/// userland code can run before it is reported ([`restore_exception`]).
+pub fn take_exception() -> Option<ptr::NonNull<ffi::zend_object>> {
+    // SAFETY: executor globals are live during a request. Only [`with_frame`]'s step calls this, whose
+    // frame is an internal function's: no opline of a user frame was redirected to the exception.
+    unsafe {
+        let eg = ffi::ext_php_rs_executor_globals();
+        ptr::NonNull::new(std::mem::replace(&mut (*eg).exception, ptr::null_mut()))
+    }
+}
+
+/// Makes an exception [`take_exception`] took pending again, unless another one is (this one is then let go).
+pub fn restore_exception(exception: ptr::NonNull<ffi::zend_object>) {
+    // SAFETY: as in `take_exception`; the reference taken with it is handed back to the engine.
+    unsafe {
+        let eg = ffi::ext_php_rs_executor_globals();
+        if (*eg).exception.is_null() {
+            (*eg).exception = exception.as_ptr();
+        } else {
+            let mut held = zval::new();
+            held.value.obj = exception.as_ptr();
+            held.u1.type_info = crate::zvals::IS_OBJECT_EX;
+            drop(held);
+        }
+    }
+}
+
+/// Whether the current frame is [`with_frame`]'s.
+fn in_own_frame() -> bool {
+    // SAFETY: executor globals are live during a request; only the address is compared.
+    FRAME.with(|frame| unsafe { ptr::eq((*ffi::ext_php_rs_executor_globals()).current_execute_data, frame.get()) })
+}
+
+/// Runs `step`, which may call userland code, with a frame current where the engine has none (request
+/// shutdown). Without one, `zend_call_function` turns an exception the called code throws into an
+/// "Uncaught" fatal error at once, which would end the whole step there; with one, the exception stays
+/// pending for `step` to handle. One `step` leaves pending is reported as uncaught once `step` is
+/// done. The frame is an internal function's, so errors and backtraces name no file or function for
+/// it, as they do without a frame. A bailout out of `step` takes the frame down before it is handed on.
+pub fn with_frame(step: impl FnOnce()) {
+    // SAFETY: executor globals are live during a request.
+    let eg = unsafe { ffi::ext_php_rs_executor_globals() };
+    // SAFETY: as above.
+    if unsafe { !(*eg).current_execute_data.is_null() } {
+        return step();
+    }
+    let outcome = FRAME.with(|frame| {
+        let frame = frame.get();
+        // SAFETY: the frame is this thread's and only the engine reads it, while it is current; the
+        // function is the engine's static one.
+        unsafe {
+            (*frame).func = (&raw const zend_pass_function).cast_mut().cast();
+            (*eg).current_execute_data = frame;
+        }
+        let outcome = ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(step));
+        // SAFETY: as above; there was no frame before.
+        unsafe { (*eg).current_execute_data = ptr::null_mut() };
+        outcome
+    });
+    match outcome {
+        // SAFETY: no frame is current again: the engine reports the exception as uncaught and bails
+        // out (this frame owns nothing).
+        Ok(()) if exception_pending() => unsafe { zend_throw_exception_internal(ptr::null_mut()) },
+        Ok(()) => {}
+        // SAFETY: the frame is taken down and this frame owns nothing.
+        Err(ext_php_rs::zend::CatchError::Bailout) => unsafe { ext_php_rs::zend::bailout() },
+        Err(other) => panic!("{other}"),
+    }
+}
+
 /// The SAPI name (`cli`, `fpm-fcgi`, ...).
 pub fn sapi_name() -> String {
     // SAFETY: sapi_module is initialised by the SAPI before module startup; `name` is a C string.
@@ -548,9 +652,15 @@ pub fn message(text: &[u8]) -> CString {
     CString::new(out).expect("NUL bytes were escaped")
 }
 
-/// `E_WARNING` through `php_error_docref`, so PHP prefixes `Class::method(): `.
+/// `E_WARNING` through `php_error_docref`, so PHP prefixes `Class::method(): `. Under
+/// [`with_frame`]'s frame, whose function has no name for the prefix, through `zend_error`.
 pub fn warning_docref(text: &[u8]) {
     let msg = message(text);
+    if in_own_frame() {
+        // SAFETY: the format is a fixed "%s" with one C string argument.
+        unsafe { ffi::zend_error(ffi::E_WARNING as i32, c"%s".as_ptr(), msg.as_ptr()) };
+        return;
+    }
     // SAFETY: called during a method call; the format is a fixed "%s" with one C string argument.
     unsafe { ffi::php_error_docref(ptr::null(), ffi::E_WARNING as i32, c"%s".as_ptr(), msg.as_ptr()) }
 }

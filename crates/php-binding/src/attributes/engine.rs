@@ -1248,6 +1248,10 @@ pub fn publish_at_end(worker: bool) {
         }
     }
     let mut published = Vec::new();
+    // The first exception a `VolatileStatic`'s hook threw at RSHUTDOWN, reported as uncaught once every
+    // other unit is published (`zend::with_frame`); in worker mode, between HTTP requests, such
+    // failures are silent like the unit's other publication failures.
+    let mut unreported = None;
     for id in first..count {
         let (restored, suppressed, at_write) = STATE.with_borrow(|s| {
             let u = &s.units[id];
@@ -1273,9 +1277,14 @@ pub fn publish_at_end(worker: bool) {
                 });
                 let message = match e {
                     PublishError::Message(m) => m,
+                    PublishError::Thrown if !pinned && !worker && unreported.is_none() => {
+                        unreported = zend::take_exception();
+                        continue;
+                    }
                     PublishError::Thrown => {
+                        let thrown = zend::pending_exception_text().unwrap_or_default();
                         zvals::clear_exception();
-                        "a serialization hook threw".to_owned()
+                        format!("a serialization hook threw {thrown}")
                     }
                 };
                 if pinned {
@@ -1289,6 +1298,9 @@ pub fn publish_at_end(worker: bool) {
             remember_published(id);
             rebase(id);
         }
+    }
+    if let Some(exception) = unreported {
+        zend::restore_exception(exception);
     }
 }
 

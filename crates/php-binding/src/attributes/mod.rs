@@ -108,9 +108,11 @@ pub fn begin_request() {
     observers::scan_preloaded();
 }
 
-/// RSHUTDOWN: end-of-request publication (§16.6).
+/// RSHUTDOWN: end-of-request publication (§16.6). Serialization hooks run there with no frame of the
+/// request left: an exception one throws is reported for its unit (as a `PinnedStatic` warning) and the
+/// other units are still published, instead of ending the shutdown as an uncaught exception.
 pub fn publish_at_request_end() {
-    engine::publish_at_end(false);
+    zend::with_frame(|| engine::publish_at_end(false));
 }
 
 /// RSHUTDOWN, after publication whatever its outcome: the request's attribute state is dropped.
