@@ -539,18 +539,15 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
             let last = last[tier.index()].as_ref();
             (last.is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key), last.is_some())
         });
-        // Looked up once, whichever of the tests below asks first.
-        let names_class = std::cell::OnceCell::new();
-        let names_loaded_class = || *names_class.get_or_init(|| call.names_loaded_class(1, key));
         // A class loaded since is a selector with request-local effects (§16.8): the full path.
-        if !repeated || names_loaded_class() {
+        if !repeated || call.names_loaded_class(1, key) {
             // A class name or an RFC attribute key also selects attribute state; the explicit entry
             // stored under exactly that string goes either way. Until attribute state was first stored
             // in this backend, a key that names no loaded class and no attribute unit selects nothing
             // (a class that is not loaded has no state of this request either): no search.
             let search = backend.internal_stores_noted()
                 || attributes::addressed_unit(tier, key).is_some()
-                || names_loaded_class();
+                || call.names_loaded_class(1, key);
             let selects_state = search && attributes::delete_addressed(tier, backend, key, true);
             let removed = backend.delete(key);
             let after = backend.epoch();
