@@ -697,31 +697,23 @@ mod tests {
             let Some(ptr) = shared_page() else { return 3 };
             let m = RobustMutex::init(ptr.cast());
             let outer = libc::getpid();
-            if libc::unshare(libc::CLONE_NEWPID) != 0 {
-                return skip;
-            }
-            let init = libc::fork();
-            if init == 0 {
-                // Pid 1 of the new namespace; /proc is still the outer one.
-                if std::fs::write("/proc/sys/kernel/ns_last_pid", format!("{}", outer - 1)).is_err() {
-                    libc::_exit(skip);
-                }
-                let owner = libc::fork();
-                if owner == 0 {
-                    if libc::getpid() != outer {
-                        libc::_exit(skip);
+            let Some(init) = fork_owner_in_new_pid_namespace(
+                outer,
+                || std::mem::forget(m.lock()),
+                |status| {
+                    if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
+                        return if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 4 };
                     }
-                    std::mem::forget(m.lock());
-                    libc::_exit(0);
-                }
-                let mut status = 0;
-                libc::waitpid(owner, &mut status, 0);
-                if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
-                    libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 4 });
-                }
-                let died = m.lock().is_ok_and(|g| g.previous_owner_died());
-                libc::_exit(if died { 0 } else { 1 });
-            }
+                    let died = m.lock().is_ok_and(|g| g.previous_owner_died());
+                    if died {
+                        0
+                    } else {
+                        1
+                    }
+                },
+            ) else {
+                return skip;
+            };
             let mut status = 0;
             libc::waitpid(init, &mut status, 0);
             if libc::WIFEXITED(status) {
@@ -729,6 +721,44 @@ mod tests {
             } else {
                 5
             }
+        }
+    }
+
+    /// Forks, in a new PID namespace, its pid 1, which forks an owner numbered `pid` there (`/proc` stays
+    /// the outer one) to run `owner` and `_exit(0)`; pid 1 then `_exit`s with what `after` makes of the
+    /// owner's wait status. Returns pid 1's id here, or `None` where no new PID namespace is allowed.
+    /// Either child `_exit`s with [`SKIP`] where the owner cannot be given `pid`.
+    ///
+    /// # Safety
+    /// Only in the test's own process (see [`run_alone`]): it may start no thread afterwards.
+    unsafe fn fork_owner_in_new_pid_namespace(
+        pid: i32,
+        owner: impl FnOnce(),
+        after: impl FnOnce(i32) -> i32,
+    ) -> Option<libc::pid_t> {
+        // SAFETY: as above; the children run only `owner`, `after` and `_exit`.
+        unsafe {
+            if libc::unshare(libc::CLONE_NEWPID) != 0 {
+                return None;
+            }
+            let init = libc::fork();
+            if init == 0 {
+                if std::fs::write("/proc/sys/kernel/ns_last_pid", format!("{}", pid - 1)).is_err() {
+                    libc::_exit(SKIP);
+                }
+                let child = libc::fork();
+                if child == 0 {
+                    if libc::getpid() != pid {
+                        libc::_exit(SKIP);
+                    }
+                    owner();
+                    libc::_exit(0);
+                }
+                let mut status = 0;
+                libc::waitpid(child, &mut status, 0);
+                libc::_exit(after(status));
+            }
+            Some(init)
         }
     }
 
@@ -768,30 +798,19 @@ mod tests {
                 return skip;
             };
             // After this, the process may not start threads: the waiter is this thread.
-            if libc::unshare(libc::CLONE_NEWPID) != 0 {
-                return skip;
-            }
-            let init = libc::fork();
-            if init == 0 {
-                if std::fs::write("/proc/sys/kernel/ns_last_pid", format!("{}", free - 1)).is_err() {
-                    libc::_exit(skip);
-                }
-                let owner = libc::fork();
-                if owner == 0 {
-                    if libc::getpid() != free {
-                        libc::_exit(skip);
-                    }
+            let Some(init) = fork_owner_in_new_pid_namespace(
+                free,
+                || {
                     let g = m.lock();
                     held.store(1, Ordering::SeqCst);
                     std::thread::sleep(Duration::from_millis(300));
                     released.store(1, Ordering::SeqCst);
                     drop(g);
-                    libc::_exit(0);
-                }
-                let mut status = 0;
-                libc::waitpid(owner, &mut status, 0);
-                libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 6 });
-            }
+                },
+                |status| if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 6 },
+            ) else {
+                return skip;
+            };
             let mut status = 0;
             while held.load(Ordering::SeqCst) == 0 {
                 if libc::waitpid(init, &mut status, libc::WNOHANG) == init {
