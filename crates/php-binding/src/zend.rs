@@ -509,7 +509,7 @@ pub fn exception_pending() -> bool {
 pub fn pending_exception_text() -> Option<String> {
     // SAFETY: executor globals are live during a request; a pending exception is a live Throwable,
     // whose `message` property every Throwable class declares. Reading it silently runs no userland
-    // code (a declared property, no hook).
+    // code unless a subclass unset it and declares `__get` (whose result `rv` then owns and drops).
     unsafe {
         let ex = (*ffi::ext_php_rs_executor_globals()).exception;
         if ex.is_null() {
@@ -571,8 +571,8 @@ fn in_own_frame() -> bool {
 /// Runs `step`, which may call userland code, with a frame current where the engine has none (request
 /// shutdown). Without one, `zend_call_function` turns an exception the called code throws into an
 /// "Uncaught" fatal error at once, which would end the whole step there; with one, the exception stays
-/// pending for `step` to handle. One `step` leaves pending is reported as uncaught once `step` is
-/// done. The frame is an internal function's, so errors and backtraces name no file or function for
+/// pending for `step` to handle. An exception `step` leaves pending is reported as uncaught once
+/// `step` is done. The frame is an internal function's, so errors and backtraces name no file or function for
 /// it, as they do without a frame. A bailout out of `step` takes the frame down before it is handed on.
 pub fn with_frame(step: impl FnOnce()) {
     // SAFETY: executor globals are live during a request.
