@@ -393,10 +393,19 @@ const FIXED_KNOWN: bool = cfg!(any(not(php83), php84));
 
 /// `spl_fixedarray`'s `should_rebuild_properties` (PHP 8.2), which its constructors set for a filled
 /// array (object creation leaves it zeroed); PHP 8.4 has none.
-#[cfg(not(php83))]
-const FIXED_REBUILD_AT: Option<usize> = Some(16);
-#[cfg(php83)]
-const FIXED_REBUILD_AT: Option<usize> = None;
+const FIXED_REBUILD_AT: Option<usize> = if cfg!(php83) { None } else { Some(16) };
+
+/// The offset of a field in a struct this module mirrors for PHP 8.2 (`php82`) and 8.4 (`php84`);
+/// `None` on PHP 8.3, whose structs are not mirrored (the engine's own paths are used there).
+const fn mirrored(php82: usize, php84: usize) -> Option<usize> {
+    if cfg!(php84) {
+        Some(php84)
+    } else if cfg!(php83) {
+        None
+    } else {
+        Some(php82)
+    }
+}
 
 /// Takes the elements out of `prototype` (its array or list is left empty), so that its clone handler
 /// copies none of them; [`return_elements`] must follow the clone at once. `None` (nothing changed)
@@ -454,8 +463,7 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
     unsafe {
         match lent.elements {
             Lent::Fixed { size, elements } => {
-                lent.at.cast::<i64>().write(size);
-                lent.at.add(8).cast::<*mut zval>().write(elements);
+                set_fixed_fields(lent.at, size, elements);
                 if copy.is_null() {
                     return Ok(());
                 }
@@ -567,21 +575,11 @@ pub unsafe fn restore_usual(
 
 /// `spl_dllist_object`'s traverse pointer: after the list pointer and the traverse position (PHP 8.2),
 /// or right after the list pointer (PHP 8.4).
-#[cfg(not(php83))]
-const LIST_TRAVERSE_AT: Option<usize> = Some(16);
-#[cfg(php84)]
-const LIST_TRAVERSE_AT: Option<usize> = Some(8);
-#[cfg(all(php83, not(php84)))]
-const LIST_TRAVERSE_AT: Option<usize> = None;
+const LIST_TRAVERSE_AT: Option<usize> = mirrored(16, 8);
 
 /// `spl_dllist_object`'s `flags`: after the list pointer, the traverse position and the traverse pointer
 /// (PHP 8.2), or the traverse pointer and the traverse position (PHP 8.4).
-#[cfg(not(php83))]
-const LIST_FLAGS_AT: Option<usize> = Some(24);
-#[cfg(php84)]
-const LIST_FLAGS_AT: Option<usize> = Some(20);
-#[cfg(all(php83, not(php84)))]
-const LIST_FLAGS_AT: Option<usize> = None;
+const LIST_FLAGS_AT: Option<usize> = mirrored(24, 20);
 
 /// The values of a packed array without holes, in order (`None` for any other array).
 ///
@@ -631,8 +629,7 @@ unsafe fn copy_elements(values: &[zval]) -> *mut zval {
 unsafe fn set_fixed(at: *mut u8, elements: *mut zval, len: usize) {
     // SAFETY: as above.
     unsafe {
-        at.add(8).cast::<*mut zval>().write(elements);
-        at.cast::<i64>().write(len as i64);
+        set_fixed_fields(at, len as i64, elements);
         if let Some(rebuild) = FIXED_REBUILD_AT {
             at.add(rebuild).cast::<bool>().write(true);
         }
@@ -648,17 +645,26 @@ unsafe fn fixed_fields(at: *mut u8) -> (i64, *mut zval) {
     unsafe { (at.cast::<i64>().read(), at.add(8).cast::<*mut zval>().read()) }
 }
 
-/// Leaves the fixed array at `at` empty, as object creation does, without releasing what it held (the
-/// caller keeps or frees it).
+/// Writes the fixed array at `at`'s `size` and `elements`, releasing nothing it held (the caller keeps
+/// or frees it).
+///
+/// # Safety
+/// As for [`fixed_fields`].
+unsafe fn set_fixed_fields(at: *mut u8, size: i64, elements: *mut zval) {
+    // SAFETY: as above: the struct starts with `size`, then `elements`.
+    unsafe {
+        at.cast::<i64>().write(size);
+        at.add(8).cast::<*mut zval>().write(elements);
+    }
+}
+
+/// Leaves the fixed array at `at` empty, as object creation does (see [`set_fixed_fields`]).
 ///
 /// # Safety
 /// As for [`fixed_fields`].
 unsafe fn clear_fixed(at: *mut u8) {
     // SAFETY: as above.
-    unsafe {
-        at.cast::<i64>().write(0);
-        at.add(8).cast::<*mut zval>().write(ptr::null_mut());
-    }
+    unsafe { set_fixed_fields(at, 0, ptr::null_mut()) }
 }
 
 /// The values of the list starting at `head` (null: none), in order.
