@@ -159,13 +159,6 @@ struct ShapeClass {
     /// internal ancestor that creates its objects): the standard clone handler copies their properties
     /// and nothing else.
     plain: bool,
-    /// The safe-direct family of the class, which [`clone_object`] needs: the `ArrayStorage` family,
-    /// fixed arrays and lists are copied as their allocation ([`internal_state::copy_prototype`]) where
-    /// they can be; else a copy of the `ArrayStorage` family made by the clone handler may share the
-    /// original's storage (`ArrayIterator`), which [`internal_state::separate_array_clone`] then
-    /// replaces with its own, and the elements of a fixed array or a list are copied around the clone
-    /// handler ([`internal_state::lend_elements`]).
-    family: Option<StateFamily>,
     /// Restoring an object's state runs userland code: a `SplObjectStorage` subclass's own `getHash()`,
     /// which the class's `__unserialize` calls for each object it attaches (as `unserialize()` does).
     userland_state: bool,
@@ -348,8 +341,8 @@ pub fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<
     // A prototype is only kept for a class resolved in this request, without `__clone`.
     let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable)?;
     // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no userland code
-    // runs; `family` is its class's family.
-    unsafe { clone_object(prototype.value.obj, class.family) }
+    // runs; the family is its class's.
+    unsafe { clone_object(prototype.value.obj, class.facts.family()) }
 }
 
 /// The vectors of a finished run, empty, kept for the next one: a repeated fetch allocates none. A run
@@ -573,9 +566,9 @@ impl Run<'_, '_> {
         }
         let bp = self.bp;
         let plan = &bp.objects[index];
-        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable, c.family));
+        let class = self.shape_class(plan.shape as usize)?.map(|c| (c.ce, c.facts, c.clonable));
         let ce = match class {
-            Some((ce, facts, clonable, family)) => {
+            Some((ce, facts, clonable)) => {
                 if let RestorePlan::Internal(family, _) = plan.restore {
                     if facts.family() != Some(family) {
                         return Err(DecodeError::Undecodable);
@@ -584,8 +577,8 @@ impl Run<'_, '_> {
                 if clonable && plan.self_contained {
                     if let Prototype::Kept(prototype) = &self.memo.prototypes[index] {
                         // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so
-                        // no userland code runs; `family` is its class's family.
-                        let copy = unsafe { clone_object(prototype.value.obj, family) };
+                        // no userland code runs; the family is its class's.
+                        let copy = unsafe { clone_object(prototype.value.obj, facts.family()) };
                         if let Some(copy) = copy {
                             self.objects.push(copy);
                             self.cloned[index] = true;
@@ -1008,7 +1001,7 @@ impl Run<'_, '_> {
             if !by_clone {
                 continue;
             }
-            let family = class.family;
+            let family = class.facts.family();
             let prototype = &mut self.memo.prototypes[index];
             match prototype {
                 Prototype::Unseen => *prototype = Prototype::Seen,
@@ -1115,7 +1108,6 @@ unsafe fn resolve_shape(
             forbids_dynamic,
             clonable,
             plain,
-            family,
             userland_state,
         };
         let count = zvals::slot_count(ce);
