@@ -17,6 +17,8 @@ unsafe extern "C" {
     static zend_pass_function: ffi::zend_internal_function;
     /// `zend_exceptions.h`: with no frame, reports the pending exception as uncaught (a fatal error).
     fn zend_throw_exception_internal(exception: *mut ffi::zend_object);
+    /// `zend_exceptions.h`: whether `ex` is the exception `exit()` unwinds the stack with.
+    fn zend_is_unwind_exit(ex: *const ffi::zend_object) -> bool;
     /// `zend_attributes.h` is not part of ext-php-rs's wrapper header; php8.2 exports it.
     fn zend_internal_attribute_register(ce: *mut zend_class_entry, flags: u32) -> *mut c_void;
     /// `zend_closures.h` is not part of ext-php-rs's wrapper header either.
@@ -503,6 +505,15 @@ pub unsafe fn lazy_state(obj: *mut ffi::zend_object) -> Result<*mut ffi::zend_ob
 pub fn exception_pending() -> bool {
     // SAFETY: executor globals are live during a request.
     unsafe { !(*ffi::ext_php_rs_executor_globals()).exception.is_null() }
+}
+
+/// Whether the pending exception is `exit()` unwinding the request.
+pub fn exit_pending() -> bool {
+    // SAFETY: executor globals are live during a request; a pending exception is a live object.
+    unsafe {
+        let ex = (*ffi::ext_php_rs_executor_globals()).exception;
+        !ex.is_null() && zend_is_unwind_exit(ex)
+    }
 }
 
 /// The pending exception as `Class: message` (`None`: none pending), for a report that replaces it.

@@ -471,32 +471,8 @@ enum Unfetched {
     ClassMissing,
     /// The engine bailed out in a hook or an autoloader (see [`DecodeError::Bailout`]): the caller drops
     /// what it owns (the unit's shared description, for one: a longjmp past it kept it for the process's
-    /// life), then hands the bailout on ([`reraise_bailout`]).
+    /// life), then hands the bailout on ([`crate::zval_out::reraise_bailout`]).
     Bailout,
-}
-
-/// Hands on a bailout [`fetch`] reported.
-///
-/// # Safety
-/// The caller's frame must own nothing that needs dropping; the frames above it (the restore's
-/// callers) own only a few small things.
-unsafe fn reraise_bailout() -> ! {
-    // SAFETY: as above.
-    unsafe { crate::zval_out::reraise_bailout() }
-}
-
-unsafe extern "C" {
-    /// `zend_exceptions.h`: whether `ex` is the exception `exit()` unwinds the stack with.
-    fn zend_is_unwind_exit(ex: *const ffi::zend_object) -> bool;
-}
-
-/// Whether the pending exception is `exit()` unwinding the request.
-fn exiting() -> bool {
-    // SAFETY: executor globals are live during a request; a pending exception is a live object.
-    unsafe {
-        let ex = (*ffi::ext_php_rs_executor_globals()).exception;
-        !ex.is_null() && zend_is_unwind_exit(ex)
-    }
 }
 
 /// Reads the stored value of unit `id` (without counting a lookup); `Ok(None)` when absent or unusable
@@ -514,7 +490,7 @@ fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, Unfetched> {
             Err(DecodeError::Thrown) => {
                 // A restore hook's exception is dropped (the defaults stand), but not `exit()`'s: the request
                 // ends, as after `exit()` anywhere else (the VM unwinds once the restore returns).
-                if !exiting() {
+                if !zend::exit_pending() {
                     zvals::clear_exception();
                 }
                 Ok(None)
@@ -588,8 +564,9 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => {
             drop(unit);
-            // SAFETY: nothing else in this frame needs dropping (the armed record is let go at request end).
-            unsafe { reraise_bailout() }
+            // SAFETY: nothing else in this frame needs dropping (the armed record is let go at request end);
+            // a caller holding a list of units to restore loses it (a few bytes).
+            unsafe { crate::zval_out::reraise_bailout() }
         }
     };
     let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
@@ -631,7 +608,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
                 Err(Unfetched::Bailout) => {
                     drop((fetched, unit));
                     // SAFETY: nothing else in this frame needs dropping.
-                    unsafe { reraise_bailout() }
+                    unsafe { crate::zval_out::reraise_bailout() }
                 }
             };
         }
@@ -1393,7 +1370,7 @@ fn rebase(id: usize) {
         Err(Unfetched::Bailout) => {
             drop((key, names));
             // SAFETY: nothing else in this frame needs dropping.
-            unsafe { reraise_bailout() }
+            unsafe { crate::zval_out::reraise_bailout() }
         }
         _ => return,
     };
