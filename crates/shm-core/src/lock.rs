@@ -314,7 +314,7 @@ fn this_thread_slow() -> ThisThread {
     let tid = unsafe { libc::gettid() } as u32;
     let (pending, futex_offset) = robust_pending_slot().unwrap_or((std::ptr::null_mut(), 0));
     let word = if pending.is_null() {
-        let start = ProcStat::read(&tid.to_string()).and_then(|s| s.number::<u64>(22)).unwrap_or(0);
+        let start = process::start_time_of(tid).unwrap_or(0);
         u64::from(tid) | (start & TAG_MASK) << 32
     } else {
         u64::from(tid) | ROBUST | process::namespace_tag() << 32
@@ -372,11 +372,7 @@ fn robust_pending_slot() -> Option<(*mut usize, isize)> {
 fn owner_alive(word: u64) -> bool {
     let (tid, tag) = (word as u32, word >> 32 & TAG_MASK);
     if word & ROBUST != 0 {
-        let ours = process::namespace_tag();
-        if tag != ours && tag != 0 && ours != 0 {
-            return true;
-        }
-        return !no_such_thread(tid);
+        return process::of_other_namespaces(tag) || !no_such_thread(tid);
     }
     if no_such_thread(tid) {
         return false;

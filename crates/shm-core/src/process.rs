@@ -95,6 +95,13 @@ pub(crate) fn namespace_tag() -> u64 {
     tag
 }
 
+/// Whether `tag` ([`namespace_tag`] as an owner recorded it) names other PID or time namespaces than
+/// this process's, both tags known: the owner's ids and start time cannot be checked from here.
+pub(crate) fn of_other_namespaces(tag: u64) -> bool {
+    let ours = namespace_tag();
+    tag != 0 && ours != 0 && tag != ours
+}
+
 /// The fields of one reading of `/proc/PROCESS/stat` (proc(5)) after the command name. The name (field 2)
 /// may hold spaces and parentheses, so the fields resume after its last `)`; this is the one parser of
 /// that file in the project.
@@ -169,8 +176,7 @@ impl Owner {
     /// Recorded in other PID or time namespaces than this process's (both tags known): its ids and start
     /// time cannot be checked from here.
     fn foreign(&self) -> bool {
-        let (theirs, ours) = (self.start_time >> TAG_SHIFT, namespace_tag());
-        theirs != 0 && ours != 0 && theirs != ours
+        of_other_namespaces(self.start_time >> TAG_SHIFT)
     }
 
     /// Process alive and, within it, the thread still exists (ZTS hosts run many threads per process).
