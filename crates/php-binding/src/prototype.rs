@@ -265,9 +265,7 @@ impl Copier {
             for i in 0..count {
                 let dst = zvals::property_slot(new, i);
                 if type_of(&*dst) <= ffi::IS_STRING {
-                    if zvals::is_refcounted(dst) {
-                        (*(*dst).value.counted).gc.refcount += 1;
-                    }
+                    zvals::add_ref(dst);
                 } else {
                     (*dst).u1.type_info = IS_UNDEF;
                     deep = true;

@@ -29,18 +29,30 @@ pub unsafe fn is_refcounted(z: *const zval) -> bool {
     unsafe { ((*z).u1.type_info >> Z_TYPE_FLAGS_SHIFT) & IS_TYPE_REFCOUNTED != 0 }
 }
 
+/// `Z_TRY_ADDREF_P`: one more reference to the value of `z` if it is refcounted (a copy of its bits
+/// became a second owner).
+///
+/// # Safety
+/// `z` must point to a live zval.
+#[inline(always)]
+pub unsafe fn add_ref(z: *const zval) {
+    // SAFETY: caller guarantees a live zval; refcounted values start with a zend_refcounted header.
+    unsafe {
+        if is_refcounted(z) {
+            (*(*z).value.counted).gc.refcount += 1;
+        }
+    }
+}
+
 /// `ZVAL_COPY`: a second owner of the same value (ext-php-rs's `Drop` for `zval` releases it).
 ///
 /// # Safety
 /// `z` must point to a live zval.
 pub unsafe fn copy(z: *const zval) -> zval {
-    // SAFETY: caller guarantees a live zval; refcounted values start with a zend_refcounted header.
+    // SAFETY: caller guarantees a live zval.
     unsafe {
-        let copy = ptr::read(z);
-        if is_refcounted(z) {
-            (*copy.value.counted).gc.refcount += 1;
-        }
-        copy
+        add_ref(z);
+        ptr::read(z)
     }
 }
 
@@ -491,9 +503,7 @@ impl Ready {
         // its own reference.
         unsafe {
             self.write(&raw mut z);
-            if is_refcounted(&raw const z) {
-                (*z.value.counted).gc.refcount += 1;
-            }
+            add_ref(&raw const z);
         }
         z
     }

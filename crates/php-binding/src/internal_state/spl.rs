@@ -612,10 +612,7 @@ unsafe fn copy_elements(values: &[zval]) -> *mut zval {
         let own = ffi::_emalloc(size_of_val(values)).cast::<zval>();
         ptr::copy_nonoverlapping(values.as_ptr(), own, values.len());
         for i in 0..values.len() {
-            let z = own.add(i);
-            if zvals::is_refcounted(z) {
-                (*(*z).value.counted).gc.refcount += 1;
-            }
+            zvals::add_ref(own.add(i));
         }
         own
     }
@@ -777,10 +774,7 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
         };
         let copy = crate::prototype::copy_allocation(prototype, ce, offset);
         for i in 0..count {
-            let z = zvals::property_slot(copy, i);
-            if zvals::is_refcounted(z) {
-                (*(*z).value.counted).gc.refcount += 1;
-            }
+            zvals::add_ref(zvals::property_slot(copy, i));
         }
         let copy_at = copy.cast::<u8>().sub(offset);
         match own {
