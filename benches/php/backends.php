@@ -43,6 +43,70 @@ final class LocalBackend implements BenchCache
 }
 
 /**
+ * No cache either: the value this request built, handed back as a copy made by PHP's own `clone` of its
+ * objects (the value itself, or each element of a list of objects). For a value whose objects hold no
+ * objects (see `clone_gap()`) that copy is as independent as a cache's: the engine's own object copy,
+ * which a cache handing out independent copies can match but hardly beat by much.
+ */
+final class CloneBackend implements BenchCache
+{
+    private array $values = [];
+    public function get(string $key): mixed
+    {
+        $value = $this->values[$key] ?? null;
+        if (is_object($value)) {
+            return clone $value;
+        }
+        foreach ($value ?? [] as $k => $element) {
+            $value[$k] = clone $element;
+        }
+        return $value;
+    }
+    public function getMultiple(array $keys): array
+    {
+        $out = [];
+        foreach (array_intersect_key($this->values, array_flip($keys)) as $key => $_) {
+            $out[$key] = $this->get($key);
+        }
+        return $out;
+    }
+    public function set(string $key, mixed $value): bool { $this->values[$key] = $value; return true; }
+    public function clear(): void { $this->values = []; }
+}
+
+/**
+ * Why CloneBackend's copy of `$value` is not an independent copy (null when it is): the value must be an
+ * object or a list of objects, and no object may hold an object, in a property or in its internal state,
+ * or run userland code when cloned.
+ */
+function clone_gap(mixed $value): ?string
+{
+    $objects = is_object($value) ? [$value] : (is_array($value) && array_is_list($value) ? $value : null);
+    if ($objects === null || $objects === [] || array_filter($objects, fn($o) => !is_object($o)) !== []) {
+        return 'the value is not an object or a list of objects';
+    }
+    $holds = function (array $values) use (&$holds): bool {
+        foreach ($values as $v) {
+            if (is_object($v) || (is_array($v) && $holds($v))) {
+                return true;
+            }
+        }
+        return false;
+    };
+    foreach ($objects as $o) {
+        if (method_exists($o, '__clone')) {
+            return get_class($o) . ' has a __clone() method';
+        }
+        // (array) shows declared and dynamic properties, and the state SPL and date classes expose; an
+        // iterator's elements are read from a copy (iterating a heap empties it).
+        if ($holds((array) $o) || ($o instanceof Traversable && $holds(iterator_to_array(clone $o, false)))) {
+            return get_class($o) . ' holds an object: clone would share it';
+        }
+    }
+    return null;
+}
+
+/**
  * Symfony's PhpFilesAdapter (Debian php-symfony-cache 5.4) as Symfony's system cache makes it
  * (append-only): each value exported to a PHP file that OPcache keeps in shared memory, objects rebuilt
  * through VarExporter on every fetch. Needs OPcache. PSR-6 keys cannot hold ':', hence the mapping.
@@ -99,6 +163,7 @@ function backend(string $name): ?BenchCache
         'apcu' => function_exists('apcu_enabled') && apcu_enabled() ? new ApcuBackend() : null,
         'phpfiles' => PhpFilesBackend::open(),
         'probe' => new LocalBackend(),
+        'clone' => new CloneBackend(),
         default => null,
     };
 }

@@ -5,7 +5,8 @@
  *
  *   php cli.php SECTION WORKLOAD BACKEND ITERATIONS OPS WARMUP
  *   SECTION: read | store | resident | bulk      BACKEND: volatile | pinned | apcu | phpfiles | resident
- *   | probe (read only: the probe of a local value, no cache)
+ *   | probe (read only: the probe of a local value, no cache) | clone (read only: the probe of a copy of a
+ *   local value made by PHP's clone, for values where that copy is independent: see CloneBackend)
  *   (bulk: WORKLOAD is bulk_read_32_keys or bulk_read_128_keys; BACKEND adds "-multi" or "-loop")
  * A peer (APCu, PhpFilesAdapter) that cannot carry a workload's value is reported as unsupported, with
  * the reason; the same from static_cache is an error. Every timed read is checked.
@@ -39,10 +40,15 @@ if (!isset($all[$workload])) {
 $w = $all[$workload];
 $payload = ($w['build'])();
 $expected = ($w['probe'])(($w['build'])());
-// "probe": no cache at all, the probe of a local value (the harness's floor: see benches/run).
-$cache = $mode === 'resident' || $backend === 'probe' ? null : backend($backend);
-if ($mode !== 'resident' && $backend !== 'probe' && $cache === null) {
+// "probe": no cache at all, the probe of a local value (the harness's floor: see benches/run); "clone": the
+// probe of PHP's own copy of it.
+$local = in_array($backend, ['probe', 'clone'], true);
+$cache = $mode === 'resident' || $local ? null : backend($backend);
+if ($mode !== 'resident' && !$local && $cache === null) {
     emit($base + ['error' => "backend $backend unavailable"]);
+}
+if ($backend === 'clone' && ($gap = clone_gap($payload)) !== null) {
+    emit($base + ['unsupported' => "clone is no independent copy here: $gap"]);
 }
 
 $samples = [];
@@ -74,6 +80,17 @@ switch ($mode) {
                         break;
                     case 'probe':
                         for ($i = 0; $i < $ops; $i++) { $wrong += $probe($payload) !== $expected; }
+                        break;
+                    case 'clone':
+                        if (is_object($payload)) {
+                            for ($i = 0; $i < $ops; $i++) { $wrong += $probe(clone $payload) !== $expected; }
+                            break;
+                        }
+                        for ($i = 0; $i < $ops; $i++) {
+                            $copy = $payload;
+                            foreach ($copy as $k => $object) { $copy[$k] = clone $object; }
+                            $wrong += $probe($copy) !== $expected;
+                        }
                         break;
                     case 'phpfiles':
                         for ($i = 0; $i < $ops; $i++) { $item = $pool->getItem('bench'); $wrong += $probe($item->isHit() ? $item->get() : null) !== $expected; }

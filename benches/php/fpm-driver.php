@@ -7,7 +7,8 @@
  *   php fpm-driver.php BASE_URL fpm_attr ROUNDS REQUESTS 1 MODES BACKENDS
  *
  * fpm_one / fpm_hot: BASE_URL/fpm.php (see there). Every answer's probe must equal the probe of a fresh
- * payload: a peer that cannot carry the value is reported as unsupported, anything else is an error.
+ * payload: a peer that cannot carry the value (or `clone`, where its copy is not independent: see
+ * CloneBackend) is reported as unsupported, anything else is an error.
  * fpm_attr: BASE_URL/MODE/fpm-attributes.php for each attribute mode (one FPM master each), sequential
  * requests; three rows per mode and backend: restore or fetch + checksum (wall µs), the worker CPU
  * outside the script (request end + next start) minus that of an empty request ("none") in the same
@@ -17,7 +18,7 @@ declare(strict_types=1);
 require __DIR__ . '/http.php';
 
 [, $base, $section, $rounds, $requests, $concurrency, $workloads, $backends] = $argv;
-const PEERS = ['apcu', 'phpfiles'];
+const PEERS = ['apcu', 'phpfiles', 'clone'];
 
 /** The FPM master runs APCu with its default serializer (php). */
 function label(string $backend): string
@@ -61,6 +62,10 @@ for ($round = 0; $round < (int) $rounds; $round++) {
             $id = "$wl/$b";
             if ($round === 0) {
                 $prime = json_answers($url($b, '&prime=1'), 1, 1)[0];
+                if (isset($prime['unsupported']) && in_array($b, PEERS, true)) {
+                    emit($row + ['unsupported' => $prime['unsupported']]);
+                    continue;
+                }
                 if (isset($prime['error']) || !array_key_exists('expected', $prime)) {
                     emit($row + ['error' => 'priming failed: ' . ($prime['error'] ?? json_encode($prime))]);
                     continue;

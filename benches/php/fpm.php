@@ -1,10 +1,12 @@
 <?php
 /**
- * FPM endpoint of the harness. Query: w=WORKLOAD, b=volatile|pinned|apcu|phpfiles|probe, mode=one|hot,
+ * FPM endpoint of the harness. Query: w=WORKLOAD, b=volatile|pinned|apcu|phpfiles|probe|clone, mode=one|hot,
  * n=fetches (hot), prime=1. "probe" is no cache (the harness's ceiling): the request builds the value
- * before the timed part and hands it to the probe. A prime request stores the payload if it is missing and answers
- * {"expected": probe of a fresh payload, "r": probe of a fetch}; any other request times fetch + probe
- * inside the worker with hrtime() and answers {"us": time per fetch, "pid": worker, "r": probe}.
+ * before the timed part and hands it to the probe; "clone" hands over PHP's clone of it (CloneBackend), and
+ * answers {"unsupported": why} where that is no independent copy. A prime request stores the payload if it
+ * is missing and answers {"expected": probe of a fresh payload, "r": probe of a fetch}; any other request
+ * times fetch + probe inside the worker with hrtime() and answers {"us": time per fetch, "pid": worker,
+ * "r": probe}.
  * "one": the request's single fetch. "hot": mean of fetches 2..n, each checked against the first.
  * A miss outside a prime request is an error (503).
  */
@@ -27,6 +29,10 @@ if (!isset($all[$wname]) || $cache === null) {
 $w = $all[$wname];
 $key = "fpm:$wname";
 $probe = $w['probe'];
+if ($cache instanceof CloneBackend && ($gap = clone_gap(($w['build'])())) !== null) {
+    echo json_encode(['unsupported' => "clone is no independent copy here: $gap"]);
+    return;
+}
 if (isset($_GET['prime'])) {
     if ($cache->get($key) === null && (!$cache->set($key, ($w['build'])()) || $cache->get($key) === null)) {
         http_response_code(503);
@@ -41,7 +47,7 @@ if (isset($_GET['prime'])) {
     echo json_encode(['expected' => $probe(($w['build'])()), 'r' => $r]);
     return;
 }
-if ($cache instanceof LocalBackend) {
+if ($cache instanceof LocalBackend || $cache instanceof CloneBackend) {
     $cache->set($key, ($w['build'])());
 }
 try {

@@ -45,11 +45,13 @@ const TITLES = [
 const NOTES = [
     'read' => "`phpfiles` is Symfony's PhpFilesAdapter (php-symfony-cache 5.4, append-only as Symfony's system cache), read through `getItem()`. "
         . "`probe` is the workload's probe of a local value, with no cache: every backend's loop pays it on top of its fetch, so "
-        . "APCu ÷ probe is the highest ratio any cache can show here (a reference above it cannot be met in this harness).\n\n",
+        . "APCu ÷ probe is the highest ratio any cache can show here (a reference above it cannot be met in this harness). "
+        . "`clone` is the probe of a copy PHP code makes itself with `clone` (of the value, or of each object of a list in a `foreach`), where that copy is as independent as a cache's (objects that hold no objects; `n/a` elsewhere): the engine's own object copy, which a cache handing out independent copies can match but hardly beat by much.\n\n",
     'fpm_one' => "`probe` is no cache: the request builds the value before the timed part and times the probe of it "
         . "alone, with the backend wrapper's call, so APCu ÷ probe is the highest ratio any cache can show here (it "
         . "leaves out the class loading a first fetch can trigger, which every cache pays).\n\n",
-    'fpm_hot' => "`probe` as in the previous section: APCu ÷ probe is the highest ratio any cache can show here.\n\n",
+    'fpm_hot' => "`probe` as in the previous section: APCu ÷ probe is the highest ratio any cache can show here. "
+        . "`clone` is the probe of a copy PHP code makes itself with `clone` (of the value, or of each object of a list in a `foreach`), where that copy is as independent as a cache's (objects that hold no objects; `n/a` elsewhere): the engine's own object copy, which a cache handing out independent copies can match but hardly beat by much.\n\n",
     'fpm_attr' => "The state of benches/app: 300 compiled routes and the config in `#[PinnedStatic]` (attributes) or under "
         . "two keys, 200 product objects (DateTimeImmutable and array properties) in `#[VolatileStatic]` or under one "
         . "key; sequential requests, one FPM master per attribute mode (exact: the run's configuration without the JIT; "
@@ -136,6 +138,9 @@ foreach (TITLES as $section => $title) {
     // The harness's ceiling: no cache can beat the probe of a local value, which every loop pays.
     $ceiling = in_array('probe', $labels, true);
     $head .= $ceiling ? ' ceiling: APCu ÷ probe alone |' : '';
+    // The engine's own copy: what handing out an independent copy costs at the least, where PHP's clone makes one.
+    $cloned = in_array('clone', $labels, true);
+    $head .= $cloned ? " APCu ÷ PHP's clone |" : '';
     $refs = isset(REFERENCE[$section]) || $section === 'scalar';
     $head .= $refs ? ' reference | target met |' : '';
     $md .= $head . "\n|" . str_repeat('---|', substr_count($head, '|') - 1) . "\n";
@@ -173,6 +178,9 @@ foreach (TITLES as $section => $title) {
         }
         if ($ceiling) {
             $line .= isset($med[APCU], $med['probe']) && $med['probe'] > 0 ? sprintf(' %.2f× |', $med[APCU] / $med['probe']) : ' – |';
+        }
+        if ($cloned) {
+            $line .= isset($med[APCU], $med['clone']) && $med['clone'] > 0 ? sprintf(' %.2f× |', $med[APCU] / $med['clone']) : ' n/a |';
         }
         $target = match ($section) {
             'store', 'scalar' => 1.0,
