@@ -211,12 +211,69 @@ impl State {
 /// At most this many classes' units are kept between requests.
 const KEPT_CLASSES: usize = 4096;
 
+/// A restore's fetch caught a bailout ([`Unfetched::Bailout`]). Every function between the restore
+/// and the public entry point returns it, so their frames drop what they own (a list of units to
+/// restore, for one: a longjmp past it leaked it for the process's life); the entry point hands it
+/// on ([`Bailout::reraise`]) once its own frame owns nothing.
+struct Bailout;
+
+impl Bailout {
+    /// Hands the bailout on to the engine.
+    ///
+    /// # Safety
+    /// As [`crate::zval_out::reraise_bailout`].
+    unsafe fn reraise(self) -> ! {
+        // SAFETY: as above.
+        unsafe { crate::zval_out::reraise_bailout() }
+    }
+}
+
+/// Why registering classes stopped.
+enum Failed {
+    /// A declaration error, to raise as a fatal error.
+    Declaration(String),
+    Bailout,
+}
+
+impl From<String> for Failed {
+    fn from(message: String) -> Self {
+        Failed::Declaration(message)
+    }
+}
+
+impl From<Bailout> for Failed {
+    fn from(_: Bailout) -> Self {
+        Failed::Bailout
+    }
+}
+
+/// The outcome of an entry point that registers classes: a declaration error to raise, or a bailout
+/// handed on here, after the frames that returned it have dropped what they owned.
+fn handed_on(outcome: Result<(), Failed>) -> Result<(), String> {
+    match outcome {
+        Ok(()) => Ok(()),
+        Err(Failed::Declaration(message)) => Err(message),
+        // SAFETY: the registering frames have returned; this one holds only the moved-out outcome,
+        // and the callers (observer and interrupt hooks) own nothing.
+        Err(Failed::Bailout) => unsafe { Bailout.reraise() },
+    }
+}
+
 /// A class was linked (or, preloaded, is present at request start): register its units and, in
 /// deferred mode, restore them now. Returns a declaration error to raise as a fatal error.
 ///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
+    // SAFETY: as above.
+    handed_on(unsafe { link(ce) })
+}
+
+/// [`class_linked`], returning a caught bailout.
+///
+/// # Safety
+/// As [`class_linked`].
+unsafe fn link(ce: *mut zend_class_entry) -> Result<(), Failed> {
     let Some(mode) = STATE.with_borrow(|s| s.mode.filter(|m| *m != AttributeMode::Off)) else { return Ok(()) };
     // Most linked classes carry no attribute of ours: for them, with no restore to retry, this test is
     // the only work (it runs for every class linked in every request).
@@ -239,7 +296,7 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
         (class.is_some_and(|c| c.active), kept, retry)
     });
     if !retry.is_empty() {
-        restore_again(retry);
+        restore_again(retry)?;
         // The retries ran userland code: the state is looked at again.
         // SAFETY: as above.
         return unsafe { register(ce, true) };
@@ -265,12 +322,17 @@ fn userland_may_run() -> bool {
 /// The VM's first check after classes were linked without a frame (the main script's first
 /// opline): register them. Returns a declaration error to raise as a fatal error.
 pub fn register_pending() -> Result<(), String> {
+    handed_on(register_pending_in())
+}
+
+/// [`register_pending`], returning a caught bailout.
+fn register_pending_in() -> Result<(), Failed> {
     if mode().is_none() {
         return Ok(());
     }
     let pending = STATE.with_borrow_mut(|s| std::mem::take(&mut s.pending_links));
     // Earlier restores that missed classes first: those linked since may be what they need.
-    retry_restores();
+    retry_restores()?;
     for ce in pending {
         // SAFETY: classes linked earlier in this request stay in the class table.
         unsafe { register(ce, false)? };
@@ -279,16 +341,18 @@ pub fn register_pending() -> Result<(), String> {
 }
 
 /// Restores again the units whose stored value needed classes that were not loaded then.
-fn retry_restores() {
-    restore_again(STATE.with_borrow_mut(|s| std::mem::take(&mut s.retry)));
+fn retry_restores() -> Result<(), Bailout> {
+    restore_again(STATE.with_borrow_mut(|s| std::mem::take(&mut s.retry)))
 }
 
-/// Restores units `ids` taken from the retry list.
-fn restore_again(ids: Vec<usize>) {
+/// Restores units `ids` taken from the retry list (after a bailout the rest are dropped: the request
+/// is ending).
+fn restore_again(ids: Vec<usize>) -> Result<(), Bailout> {
     for id in ids {
         // SAFETY: registered units belong to live classes.
-        unsafe { restore_unit(id, false) };
+        unsafe { restore_unit(id, false)? };
     }
+    Ok(())
 }
 
 /// Registers the units of `ce` and restores them unless exact mode waits for the first access.
@@ -297,7 +361,7 @@ fn restore_again(ids: Vec<usize>) {
 ///
 /// # Safety
 /// As [`class_linked`].
-unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), String> {
+unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), Failed> {
     let mode = STATE.with_borrow(|s| {
         let registered = s.classes.get(&ce).is_some_and(|c| c.active);
         s.mode.filter(|m| *m != AttributeMode::Off && !registered)
@@ -317,7 +381,7 @@ unsafe fn register_in(
     linked_now: bool,
     mode: AttributeMode,
     kept: Option<plan::Declaration>,
-) -> Result<(), String> {
+) -> Result<(), Failed> {
     // SAFETY: caller guarantees a linked class.
     let units = match kept.and_then(|d| unsafe { plan::replan(ce, &d) }) {
         Some(units) => units,
@@ -389,7 +453,7 @@ unsafe fn register_in(
     if !lazy {
         for id in ids {
             // SAFETY: as above.
-            unsafe { restore_unit(id, false) };
+            unsafe { restore_unit(id, false)? };
         }
     }
     Ok(())
@@ -452,7 +516,10 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
         });
         for id in ids {
             // SAFETY: registered units belong to live classes.
-            unsafe { restore_unit(id, true) };
+            if let Err(bailout) = unsafe { restore_unit(id, true) } {
+                // SAFETY: this frame owns nothing but a range; the opcode handler that called it nothing.
+                unsafe { bailout.reraise() }
+            }
         }
         // SAFETY: a linked class's parent pointer is a class entry (or null).
         class = unsafe { (*class).__bindgen_anon_1.parent };
@@ -469,9 +536,8 @@ pub fn idle() -> bool {
 enum Unfetched {
     /// A stored value needs a class that is not declared yet (see [`DecodeError::ClassMissing`]).
     ClassMissing,
-    /// The engine bailed out in a hook or an autoloader (see [`DecodeError::Bailout`]): the caller drops
-    /// what it owns (the unit's shared description, for one: a longjmp past it kept it for the process's
-    /// life), then hands the bailout on ([`crate::zval_out::reraise_bailout`]).
+    /// The engine bailed out in a hook or an autoloader (see [`DecodeError::Bailout`]): the caller
+    /// returns [`Bailout`].
     Bailout,
 }
 
@@ -525,16 +591,17 @@ unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut z
 
 /// Restores the properties of unit `id`, keeps what its method statics will need, and records the
 /// baselines of §16.6. `only_new`: nothing happens if the unit was restored already (a retry passes
-/// false).
+/// false). A bailout in a hook is returned for the caller to pass on (the armed record, if any, is
+/// let go at request end).
 ///
 /// # Safety
 /// During a request; the unit's class is live.
-unsafe fn restore_unit(id: usize, only_new: bool) {
+unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
     // Not while an exception is pending (an earlier restore's hook called `exit()`): the read path would
     // take it for its own, discard it and delete the entry as undecodable. The unit is left unrestored
     // (a later access in exact mode restores it; nothing of it is published meanwhile).
     if zend::exception_pending() {
-        return;
+        return Ok(());
     }
     // The unit's description is shared (reference-counted), so the rest needs no borrow to read it.
     let first = STATE.with_borrow_mut(|s| {
@@ -549,7 +616,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
         let retried = u.members.iter().any(|m| m.live);
         Some((mode, u.unit.clone(), !u.at_write(mode), retried, u.recorded.is_some()))
     });
-    let Some((mode, unit, needs_baseline, retried, had_record)) = first else { return };
+    let Some((mode, unit, needs_baseline, retried, had_record)) = first else { return Ok(()) };
     let (tier, key, blob) = (unit.spec.tier, &unit.key, unit.blob);
     let has_vars = unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
@@ -562,12 +629,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
     let (mut fetched, class_missing) = match fetch(tier, key) {
         Ok(fetched) => (fetched, false),
         Err(Unfetched::ClassMissing) => (None, true),
-        Err(Unfetched::Bailout) => {
-            drop(unit);
-            // SAFETY: nothing else in this frame needs dropping (the armed record is let go at request end);
-            // a caller holding a list of units to restore loses it (a few bytes).
-            unsafe { crate::zval_out::reraise_bailout() }
-        }
+        Err(Unfetched::Bailout) => return Err(Bailout),
     };
     let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
@@ -605,11 +667,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
             baseline_source = match fetch(tier, key) {
                 Ok(source) => source,
                 Err(Unfetched::ClassMissing) => None,
-                Err(Unfetched::Bailout) => {
-                    drop((fetched, unit));
-                    // SAFETY: nothing else in this frame needs dropping.
-                    unsafe { crate::zval_out::reraise_bailout() }
-                }
+                Err(Unfetched::Bailout) => return Err(Bailout),
             };
         }
         if let Some(b) = &baseline_source {
@@ -670,6 +728,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) {
             }
         }
     }
+    Ok(())
 }
 
 /// The distinct methods whose static variables unit `id` covers.
@@ -805,10 +864,23 @@ unsafe fn walk_objects(z: &zval, mut f: impl FnMut(*mut ffi::zend_object)) {
 /// # Safety
 /// `op` must be the live op_array being called, during a request.
 pub unsafe fn method_begin(op: *mut zend_op_array) {
-    let Some(mode) = mode() else { return };
+    // SAFETY: as above.
+    if let Err(bailout) = unsafe { begin_method(op) } {
+        // SAFETY: `begin_method` dropped its list of units; this frame and the opcode handler that
+        // called it own nothing.
+        unsafe { bailout.reraise() }
+    }
+}
+
+/// [`method_begin`], returning a caught bailout.
+///
+/// # Safety
+/// As [`method_begin`].
+unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
+    let Some(mode) = mode() else { return Ok(()) };
     let ids = STATE.with_borrow(|s| s.method_units(op));
     if ids.is_empty() {
-        return;
+        return Ok(());
     }
     if mode == AttributeMode::Exact {
         check_written(&ids);
@@ -816,10 +888,11 @@ pub unsafe fn method_begin(op: *mut zend_op_array) {
     }
     for id in ids {
         // SAFETY: the unit's class is live (its method is being called).
-        unsafe { restore_unit(id, true) };
+        unsafe { restore_unit(id, true)? };
         // SAFETY: as above.
         unsafe { install_vars(id, op, mode) };
     }
+    Ok(())
 }
 
 /// Exact mode, a method with static variables returns: publish its attributed roots if written.
