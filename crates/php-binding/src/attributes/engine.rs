@@ -776,15 +776,22 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: 
     }
 }
 
-/// Stores `v` in `slot` (through a reference if the slot is one) and releases the old value.
+/// Stores `v` in `slot` (through a reference if the slot is one) and releases the old value. Only the
+/// value and its type are written, as the engine's `ZVAL_COPY_VALUE` does: the slot keeps its `u2`, which
+/// in a static-variable table is the bucket's link to the next one of its hash chain (overwritten, a
+/// lookup of another name could loop forever on the chain).
 ///
 /// # Safety
 /// `slot` must be a live, writable zval.
 unsafe fn replace(slot: *mut zval, v: zval) {
-    // SAFETY: as above; the old value is released after the slot holds the new one.
+    // SAFETY: as above; the old value is released after the slot holds the new one, whose ownership
+    // moves into the slot.
     unsafe {
         let target = zend::deref(slot);
-        let old = std::ptr::replace(target, v);
+        let old = std::ptr::read(target);
+        let v = std::mem::ManuallyDrop::new(v);
+        (*target).value = v.value;
+        (*target).u1 = v.u1;
         drop(old);
     }
 }
