@@ -319,7 +319,7 @@ pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result
         match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
             Ok(s) => break (s, true),
             Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
-                match open_formatted(&name, binding) {
+                match Segment::open_named(&name, binding) {
                     Ok(s) => break (s, false),
                     // Gone between the two calls: the worker of this pool that created it lost the partition
                     // claim and removed it again (below). Start over as the first to attach, so this worker
@@ -391,20 +391,6 @@ fn parse_claim(record: &str) -> Option<(&str, bool, &str)> {
     let from_title = rest.starts_with(CLAIM_TITLE);
     let label = rest.strip_prefix(CLAIM_TITLE).or_else(|| rest.strip_prefix(CLAIM_SET))?;
     pool.bytes().all(|b| b.is_ascii_hexdigit()).then_some((pool, from_title, label))
-}
-
-/// Opens a segment another worker of the pool may be creating right now: it is valid once its creator
-/// has written the magic (well under a second).
-fn open_formatted(name: &str, binding: u64) -> Result<Segment, SegmentError> {
-    let mut last = SegmentError::BadMagic;
-    for _ in 0..200 {
-        match Segment::open_named(name, binding) {
-            Err(SegmentError::BadMagic) => last = SegmentError::BadMagic,
-            other => return other,
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    Err(last)
 }
 
 /// At exit (or at dlclose of the module in a worker) of a process of a generation loaded with

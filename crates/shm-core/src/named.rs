@@ -65,6 +65,38 @@ pub(crate) fn create_exclusive(name: &str) -> Result<OwnedFd, SegmentError> {
     Ok(fd)
 }
 
+/// Creates an object in `/dev/shm` that has no name yet (`O_TMPFILE`), mode 0600 whatever the umask: it
+/// is made ready unseen, then given its name by [`link_new`].
+pub(crate) fn create_unnamed() -> Result<OwnedFd, SegmentError> {
+    let dir = CString::new(SHM_DIR).map_err(|_| SegmentError::BadName)?;
+    // SAFETY: dir is a valid C string; the mode argument is read with O_TMPFILE.
+    let fd =
+        unsafe { libc::open(dir.as_ptr(), libc::O_TMPFILE | libc::O_RDWR | libc::O_CLOEXEC, MODE as libc::c_uint) };
+    if fd < 0 {
+        return Err(os("open"));
+    }
+    // SAFETY: fd was just returned by open and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: fd is the object just created.
+    if unsafe { libc::fchmod(fd.as_raw_fd(), MODE as libc::mode_t) } != 0 {
+        return Err(os("fchmod"));
+    }
+    Ok(fd)
+}
+
+/// Gives the unnamed object `fd` (from [`create_unnamed`]) the name `name`, which must be free: an
+/// existing object is never replaced (`EEXIST`), so whoever opens `name` finds the object whole.
+pub(crate) fn link_new(fd: &OwnedFd, name: &str) -> Result<(), SegmentError> {
+    let p = path(name)?;
+    // linkat(fd, "", AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the descriptor's /proc link does not.
+    let own = CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).map_err(|_| SegmentError::BadName)?;
+    // SAFETY: both are valid C strings; linkat only reads them.
+    if unsafe { libc::linkat(libc::AT_FDCWD, own.as_ptr(), libc::AT_FDCWD, p.as_ptr(), libc::AT_SYMLINK_FOLLOW) } != 0 {
+        return Err(os("link"));
+    }
+    Ok(())
+}
+
 /// Opens the existing object `name` for reading and writing, if it is this user's private object.
 pub(crate) fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError> {
     let fd = open(name, libc::O_RDWR)?;

@@ -4,7 +4,8 @@
 //! `php -S` workers) or a named POSIX shared-memory object (`/dev/shm/NAME`) that unrelated processes open
 //! by name (php-fpm pools). Page 0 is the segment header; the partition directory follows it; each backend
 //! is a page-aligned region after that. The magic word is written last, so an opener never sees a
-//! half-formatted segment as valid. A named segment is made and opened through [`crate::named`] (this
+//! half-formatted segment as valid; a named segment gets its name only once formatted, its memory
+//! reserved. A named segment is made and opened through [`crate::named`] (this
 //! user's private object or nothing) and carries a binding word its creator chose (php-fpm: derived from
 //! the master generation's secret and the pool), checked on every open. Dropping a handle unmaps; it never
 //! unlinks (the `shared_memory` crate's owner-unlinks-on-drop would let the first FPM worker to exit
@@ -207,23 +208,28 @@ impl Segment {
 
     /// Creates the named object `/dev/shm/NAME` (it must not exist) as this user's private object,
     /// formats it, and records `binding` for [`Segment::open_named`] to check.
+    ///
+    /// The object is made without a name, its memory reserved and formatted, and only then linked to
+    /// `NAME`: a tmpfs allocates pages when they are first written, so memory left sparse would be taken
+    /// by whoever fills `/dev/shm` (any local user can) and the pool's workers would die of SIGBUS at
+    /// their next store; and an object named before it is formatted would, if its creator were killed
+    /// in between, stay refused (bad magic) by every worker of the pool for the master's life.
     pub fn create_named(name: &str, parts: &[PartitionSpec], binding: u64) -> Result<Segment, SegmentError> {
         let (offsets, total) = plan(parts)?;
-        let fd = named::create_exclusive(name)?;
-        let result = (|| {
-            // SAFETY: fd is the object just created; ftruncate grows it (sparse, zero-filled).
-            if unsafe { libc::ftruncate(fd.as_raw_fd(), total as libc::off_t) } != 0 {
-                return Err(os("ftruncate"));
-            }
-            let seg = Segment { mapping: Arc::new(map_fd(&fd, total)?), model: SharedModel::Posix };
-            seg.header().word(BINDING).store(binding, Ordering::Relaxed);
-            seg.format(parts, &offsets, total)?;
-            Ok(seg)
-        })();
-        if result.is_err() {
-            let _ = named::unlink(name);
+        let fd = named::create_unnamed()?;
+        // SAFETY: fd is the object just created; ftruncate sets its size.
+        if unsafe { libc::ftruncate(fd.as_raw_fd(), total as libc::off_t) } != 0 {
+            return Err(os("ftruncate"));
         }
-        result
+        // SAFETY: as above; fallocate allocates the object's pages (ENOSPC when /dev/shm has no room).
+        if unsafe { libc::fallocate(fd.as_raw_fd(), 0, 0, total as libc::off_t) } != 0 {
+            return Err(os("fallocate"));
+        }
+        let seg = Segment { mapping: Arc::new(map_fd(&fd, total)?), model: SharedModel::Posix };
+        seg.header().word(BINDING).store(binding, Ordering::Relaxed);
+        seg.format(parts, &offsets, total)?;
+        named::link_new(&fd, name)?;
+        Ok(seg)
     }
 
     /// Opens and maps an existing named segment: this user's private object (see [`crate::named`]),
@@ -360,4 +366,33 @@ fn map_fd(fd: &OwnedFd, size: u64) -> Result<Mapping, SegmentError> {
         return Err(os("mmap"));
     }
     Ok(Mapping { base: base.cast(), len: size as usize })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::named::test_name as unique;
+
+    fn spec(bytes: u64) -> PartitionSpec {
+        PartitionSpec { name: "p".to_owned(), volatile_bytes: bytes, pinned_bytes: bytes }
+    }
+
+    #[test]
+    fn a_named_segment_has_its_memory_reserved_before_anyone_can_open_it() {
+        let name = unique("reserved");
+        let seg = Segment::create_named(&name, &[spec(4 << 20)], 7).unwrap();
+        let allocated = std::fs::metadata(format!("{}/{name}", named::SHM_DIR)).map_or(0, |m| {
+            use std::os::unix::fs::MetadataExt;
+            m.blocks() * 512
+        });
+        let reopened = Segment::open_named(&name, 7).map(|s| s.partition_names());
+        let again = Segment::create_named(&name, &[spec(4 << 20)], 7);
+        let still = Segment::open_named(&name, 7).is_ok();
+        let _ = named::unlink(&name);
+        // Every page is allocated: nobody filling /dev/shm can take them any more (no SIGBUS on a store).
+        assert!(allocated >= seg.size() as u64, "{allocated} of {} bytes allocated", seg.size());
+        assert_eq!(reopened.unwrap(), ["p"]);
+        assert!(matches!(again, Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST)));
+        assert!(still, "a failed create leaves the existing segment alone");
+    }
 }
