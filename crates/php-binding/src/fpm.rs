@@ -27,7 +27,7 @@ use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
 use shm_core::named;
-use shm_core::{presence, PartitionSpec, PresenceLock, Segment, SegmentError, Vacancy};
+use shm_core::{presence, PartitionSpec, PresenceLock, ProcStat, Segment, SegmentError, Vacancy};
 
 use crate::zend;
 
@@ -270,7 +270,11 @@ fn join_pool(generation: &Generation) -> Result<Membership, String> {
     let lock_name = generation.pool_lock_name(&identity);
     let (lock, created) = PresenceLock::join(&lock_name).map_err(|e| format!("{}/{lock_name}: {e}", named::SHM_DIR))?;
     if created {
-        remove_previous_generations(&generation.id, &identity.socket_tag());
+        let master = master_record();
+        if let Some(record) = &master {
+            let _ = named::write_record(&lock_name, record);
+        }
+        remove_previous_generations(&generation.id, &identity.socket_tag(), master.as_deref());
         remove_vacant_scopes(&generation.id);
         let label = pool_name().unwrap_or_default();
         if let Err(e) = keeper::spawn(&lock_name, &generation.segment_name(&identity), &label) {
@@ -452,25 +456,45 @@ pub(crate) fn remove_claims_of(segment: &str) {
     }
 }
 
+/// This worker's master, as recorded in its pool's lock: `master <pid> <start time> <pid namespace>`. A
+/// reload re-executes the same process, so every generation of one master records the same; no other
+/// live process has the same pid, start time and namespace.
+fn master_record() -> Option<String> {
+    // SAFETY: getppid has no preconditions; while php-fpm sets a worker up, its parent is its master.
+    let pid = unsafe { libc::getppid() };
+    let start: u64 = ProcStat::read(&pid.to_string())?.number(22)?;
+    let namespace = std::fs::read_link("/proc/self/ns/pid").ok()?;
+    Some(format!("master {pid} {start} {}", namespace.to_string_lossy()))
+}
+
 /// After a reload (the master re-executes itself once its workers are gone, keeping the listening
-/// sockets) the pool's previous generation is over: removes this user's per-pool objects of other
-/// generations of the same socket. Their keeper sees its lock's name gone and exits.
-fn remove_previous_generations(own: &str, socket_tag: &str) {
+/// sockets) the previous generation is over: removes this user's per-pool objects of the earlier
+/// generations of this master. Their keepers see their locks' names gone and exit. An earlier generation's
+/// lock records this master (pools the reload dropped or moved to another socket included: no later
+/// worker of theirs would remove them); a lock that records nothing (made by an earlier release) is
+/// matched by the pool's socket, as before; a lock recording another master is another master's, whatever
+/// its socket (socket inode numbers are reused once the kernel's counter wraps).
+fn remove_previous_generations(own: &str, socket_tag: &str, master: Option<&str>) {
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
     for name in named::list(PREFIX) {
         let Some((g, Some(pool))) = parse(&name) else { continue };
-        if g == own || !pool.starts_with(socket_tag) || !name.ends_with(LOCK_SUFFIX) {
+        if g == own || !name.ends_with(LOCK_SUFFIX) || named::owner(&name) != Some(me) {
+            continue;
+        }
+        let earlier = match named::read_record(&name) {
+            Some(record) if !record.is_empty() => master == Some(record.as_str()),
+            _ => pool.starts_with(socket_tag),
+        };
+        if !earlier {
             continue;
         }
         let segment = format!("{PREFIX}{g}.{pool}");
-        if named::owner(&name) == Some(me) {
-            if named::owner(&segment) == Some(me) {
-                let _ = named::unlink(&segment);
-            }
-            remove_claims_of(&segment);
-            let _ = named::unlink(&name);
+        if named::owner(&segment) == Some(me) {
+            let _ = named::unlink(&segment);
         }
+        remove_claims_of(&segment);
+        let _ = named::unlink(&name);
     }
 }
 

@@ -172,6 +172,25 @@ pub fn claim_record(name: &str) -> Option<String> {
     std::fs::read_link(format!("{SHM_DIR}/{name}")).ok().map(|t| t.to_string_lossy().into_owned())
 }
 
+/// Longest record [`read_record`] returns.
+const RECORD_MAX: u64 = 256;
+
+/// Writes `record` into this user's private object `name` (a lock's note of who made it).
+pub fn write_record(name: &str, record: &str) -> Result<(), SegmentError> {
+    use std::io::Write;
+    let (fd, _) = open_own(name)?;
+    std::fs::File::from(fd).write_all(record.as_bytes()).map_err(|e| SegmentError::Os("write", e))
+}
+
+/// The record [`write_record`] left in this user's private object `name` (empty if none yet).
+pub fn read_record(name: &str) -> Option<String> {
+    use std::io::Read;
+    let (fd, _) = open_own(name).ok()?;
+    let mut text = String::new();
+    std::fs::File::from(fd).take(RECORD_MAX).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
 /// Whether object `name` exists (of any kind, anyone's).
 pub fn exists(name: &str) -> bool {
     lstat(name).is_some()
@@ -240,6 +259,23 @@ mod tests {
         assert_eq!(second.ok(), Some(Some("owner:alpha".to_owned())));
         assert_eq!(read.as_deref(), Some("owner:alpha"));
         assert!(matches!(on_file, Err(SegmentError::Foreign { regular: true, .. })), "{:?}", on_file);
+    }
+
+    #[test]
+    fn a_record_is_read_back_only_from_a_private_object_of_this_user() {
+        let name = unique("record");
+        let fd = create_exclusive(&name).unwrap();
+        let empty = read_record(&name);
+        let written = write_record(&name, "master 12 34 pid:[5]");
+        let read = read_record(&name);
+        std::fs::set_permissions(shm_path(&name), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let widened = read_record(&name);
+        let _ = unlink(&name);
+        drop(fd);
+        assert_eq!(empty.as_deref(), Some(""));
+        assert!(written.is_ok());
+        assert_eq!(read.as_deref(), Some("master 12 34 pid:[5]"));
+        assert_eq!(widened, None);
     }
 
     #[test]
