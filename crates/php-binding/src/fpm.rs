@@ -263,8 +263,8 @@ fn join_generation(generation: &Generation) -> Result<Membership, String> {
 }
 
 /// A worker of a pool that loads the extension itself. The pool's first worker of this generation also
-/// removes the pool's previous generation (a reload), cleans up after masters that are gone, and starts
-/// the pool's keeper.
+/// removes the pool's previous generation (a reload) and cleans up after masters that are gone; it, or a
+/// later worker that finds the keeper gone, starts the pool's keeper.
 fn join_pool(generation: &Generation) -> Result<Membership, String> {
     let identity = PoolIdentity::of_worker_setup()?;
     let lock_name = generation.pool_lock_name(&identity);
@@ -276,6 +276,8 @@ fn join_pool(generation: &Generation) -> Result<Membership, String> {
         }
         remove_previous_generations(&generation.id, &identity.socket_tag(), master.as_deref());
         remove_vacant_scopes(&generation.id);
+    }
+    if created || !keeper::running(&lock_name) {
         let label = pool_name().unwrap_or_default();
         if let Err(e) = keeper::spawn(&lock_name, &generation.segment_name(&identity), &label) {
             eprintln!(

@@ -191,6 +191,37 @@ pub fn read_record(name: &str) -> Option<String> {
     Some(text)
 }
 
+/// The open-file-description lock on the first byte of an object: a lock of its own, independent of the
+/// `flock` a presence lock takes on the same object.
+fn first_byte(kind: libc::c_short) -> libc::flock {
+    // SAFETY: an all-zero flock is a valid value; the fields that matter are set below.
+    let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+    lock.l_type = kind;
+    lock.l_whence = libc::SEEK_SET as libc::c_short;
+    lock.l_len = 1;
+    lock
+}
+
+/// Marks this user's private object `name` as having a holder (one at most): an exclusive lock on its
+/// first byte, held until the returned descriptor is closed (or its process exits). `None` if another
+/// process holds the mark, or the object is not this user's.
+pub fn hold_mark(name: &str) -> Option<OwnedFd> {
+    let (fd, _) = open_own(name).ok()?;
+    let lock = first_byte(libc::F_WRLCK as libc::c_short);
+    // SAFETY: fd is open for writing; F_OFD_SETLK only reads `lock`.
+    (unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_OFD_SETLK, &lock) } == 0).then_some(fd)
+}
+
+/// Whether some process holds the mark ([`hold_mark`]) of this user's private object `name`.
+pub fn is_marked(name: &str) -> bool {
+    let Ok((fd, _)) = open_own(name) else { return false };
+    let mut lock = first_byte(libc::F_WRLCK as libc::c_short);
+    // SAFETY: fd is open; F_OFD_GETLK writes the conflicting lock, if any, into `lock`.
+    unsafe {
+        libc::fcntl(fd.as_raw_fd(), libc::F_OFD_GETLK, &mut lock) == 0 && lock.l_type != libc::F_UNLCK as libc::c_short
+    }
+}
+
 /// Whether object `name` exists (of any kind, anyone's).
 pub fn exists(name: &str) -> bool {
     lstat(name).is_some()
@@ -276,6 +307,25 @@ mod tests {
         assert!(written.is_ok());
         assert_eq!(read.as_deref(), Some("master 12 34 pid:[5]"));
         assert_eq!(widened, None);
+    }
+
+    #[test]
+    fn a_mark_has_one_holder_and_is_independent_of_flock() {
+        let name = unique("mark");
+        let fd = create_exclusive(&name).unwrap();
+        // SAFETY: fd is open; a shared flock, as a presence lock takes.
+        assert_eq!(unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+        let unmarked = is_marked(&name);
+        let mark = hold_mark(&name);
+        let marked = is_marked(&name);
+        let second = hold_mark(&name);
+        drop(mark);
+        let released = is_marked(&name);
+        let _ = unlink(&name);
+        assert!(!unmarked);
+        assert!(marked, "held beside an exclusive flock");
+        assert!(second.is_none(), "one holder at most");
+        assert!(!released);
     }
 
     #[test]
