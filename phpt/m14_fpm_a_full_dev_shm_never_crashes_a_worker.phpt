@@ -1,5 +1,5 @@
 --TEST--
-FPM: another user filling /dev/shm neither crashes a pool's workers nor takes its memory: a segment's memory is reserved when it is made (a worker storing into pages the tmpfs could not give would die of SIGBUS), and a pool that finds no room is unavailable with the reason (issue 15)
+FPM: another user filling /dev/shm neither crashes a pool's workers nor takes its memory: a segment's memory is reserved when it is made (a worker storing into pages the tmpfs could not give would die of SIGBUS), and a pool that finds no room is unavailable with the reason; workers making their pool's segment at the same time allocate it once (issue 15)
 --SKIPIF--
 <?php
 if (!is_executable(getenv('PHP_FPM') ?: '/usr/sbin/php-fpm8.2')) die('skip php-fpm8.2 not installed');
@@ -13,6 +13,7 @@ require __DIR__ . '/inc/fpm.inc';
 $app = <<<'PHP'
 <?php
 use OPcache\VolatileCache as V;
+usleep((int) ($_GET['sleep'] ?? 0));
 $i = V::info();
 $r = match ($_GET['op']) {
     'fill' => count(array_filter(array_map(fn($j) => V::set("f$j", str_repeat(chr(65 + $j % 26), 100000)), range(1, 120)))) > 100,
@@ -24,6 +25,16 @@ echo json_encode(['pid' => getmypid(), 'r' => $r]);
 PHP;
 $shm = sc_shm_private();
 echo sc_shm_run($shm, 'mount -o remount,size=40m /dev/shm');
+
+echo "-- four workers attach at once to a 24 MB segment in a 40 MB /dev/shm: one makes it, all use it\n";
+$many = sc_fpm_start(['many' => ['children' => 4, 'admin' => ['static_cache.volatile_size_mb' => '24', 'static_cache.pinned_size_mb' => '0']]],
+    $app, ['shm' => $shm]);
+$first = sc_fcgi_all($many, 'many', array_fill(0, 4, 'op=info&sleep=300000'));
+var_dump(count(array_unique(array_column($first, 'pid'))), array_column(array_column($first, 'r'), 0));
+sc_fpm_stop($many);
+sc_fpm_cleanup($many);
+var_dump(sc_shm_settles($shm, []));
+
 $sizes = ['static_cache.volatile_size_mb' => '16', 'static_cache.pinned_size_mb' => '0'];
 $fpm = sc_fpm_start([
     'alpha' => ['children' => 1, 'conf' => ['user' => 'www-data', 'group' => 'www-data'], 'admin' => $sizes],
@@ -55,6 +66,20 @@ sc_shm_close($shm);
 sc_fpm_cleanup($fpm);
 ?>
 --EXPECT--
+-- four workers attach at once to a 24 MB segment in a 40 MB /dev/shm: one makes it, all use it
+int(4)
+array(4) {
+  [0]=>
+  bool(true)
+  [1]=>
+  bool(true)
+  [2]=>
+  bool(true)
+  [3]=>
+  bool(true)
+}
+array(0) {
+}
 -- alpha attaches; then another user fills /dev/shm
 bool(true)
 0 MiB free

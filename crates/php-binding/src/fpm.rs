@@ -325,11 +325,12 @@ pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result
         match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
             Ok(s) => break (s, true),
             Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
-                match Segment::open_named(&name, binding) {
+                match Segment::open_named_when_ready(&name, binding) {
                     Ok(s) => break (s, false),
                     // Gone between the two calls: the worker of this pool that created it lost the partition
-                    // claim and removed it again (below). Start over as the first to attach, so this worker
-                    // reports that reason too, not the vanished file.
+                    // claim and removed it again (below), could not allocate it, or died before formatting it
+                    // (removed by the opener that found it so). Start over as the first to attach, so this
+                    // worker reports that reason too, not the vanished file.
                     Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::ENOENT) && attempts < 4 => {}
                     Err(e) => return Err(at(e)),
                 }

@@ -207,9 +207,22 @@ fn first_byte(kind: libc::c_short) -> libc::flock {
 /// process holds the mark, or the object is not this user's.
 pub fn hold_mark(name: &str) -> Option<OwnedFd> {
     let (fd, _) = open_own(name).ok()?;
+    mark(&fd).then_some(fd)
+}
+
+/// Takes the mark of the object open as `fd` (see [`hold_mark`]); false if someone else holds it. It is
+/// released by [`unmark`] or when the open file description goes (a mapping of it keeps it).
+pub(crate) fn mark(fd: &OwnedFd) -> bool {
     let lock = first_byte(libc::F_WRLCK as libc::c_short);
     // SAFETY: fd is open for writing; F_OFD_SETLK only reads `lock`.
-    (unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_OFD_SETLK, &lock) } == 0).then_some(fd)
+    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_OFD_SETLK, &lock) == 0 }
+}
+
+/// Releases the mark [`mark`] took through `fd`.
+pub(crate) fn unmark(fd: &OwnedFd) {
+    let lock = first_byte(libc::F_UNLCK as libc::c_short);
+    // SAFETY: fd is open; F_OFD_SETLK only reads `lock`.
+    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_OFD_SETLK, &lock) };
 }
 
 /// Whether some process holds the mark ([`hold_mark`]) of this user's private object `name`.
