@@ -254,25 +254,31 @@ impl Segment {
     pub fn open_named(name: &str, binding: u64) -> Result<Segment, SegmentError> {
         let (fd, st) = named::open_own(name)?;
         let size = st.st_size as u64;
-        if size < HEADER_BYTES {
+        // The header is read, not mapped, until it is valid: a segment still being made has pages its
+        // creator has not allocated yet, and reading such a page through a mapping is a SIGBUS when
+        // /dev/shm is full (a read of the file just gives zeroes). Its creator writes the magic once every
+        // page is allocated.
+        let mut header = [0u8; BINDING as usize + 8];
+        // SAFETY: header is a writable buffer of the length passed.
+        let read = unsafe { libc::pread(fd.as_raw_fd(), header.as_mut_ptr().cast(), header.len(), 0) };
+        if size < HEADER_BYTES || read != header.len() as isize {
             return Err(SegmentError::BadMagic);
         }
-        let seg = Segment { mapping: Arc::new(map_fd(&fd, size)?), model: SharedModel::Posix };
-        let h = seg.header();
-        if h.word(MAGIC).load(Ordering::Acquire) != SEGMENT_MAGIC {
+        let word = |off: u64| u64::from_ne_bytes(header[off as usize..off as usize + 8].try_into().unwrap_or_default());
+        if word(MAGIC) != SEGMENT_MAGIC {
             return Err(SegmentError::BadMagic);
         }
-        let v = h.word(VERSION).load(Ordering::Acquire);
+        let v = word(VERSION);
         if v != SEGMENT_LAYOUT_VERSION {
             return Err(SegmentError::BadVersion(v));
         }
-        if h.word(TOTAL).load(Ordering::Acquire) != size {
+        if word(TOTAL) != size {
             return Err(SegmentError::BadSize);
         }
-        if h.word(BINDING).load(Ordering::Acquire) != binding {
+        if word(BINDING) != binding {
             return Err(SegmentError::Binding);
         }
-        Ok(seg)
+        Ok(Segment { mapping: Arc::new(map_fd(&fd, size)?), model: SharedModel::Posix })
     }
 
     /// [`Segment::open_named`], waiting (up to [`READY_WAIT`]) while the segment's creator is still making
