@@ -23,6 +23,8 @@
 //!   that finds it vacant.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::os::fd::{AsRawFd, IntoRawFd};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
@@ -258,8 +260,41 @@ pub fn startup() {
 fn join_generation(generation: &Generation) -> Result<Membership, String> {
     let name = generation.lock_name();
     let (lock, _) = PresenceLock::join(&name).map_err(|e| format!("{}/{name}: {e}", named::SHM_DIR))?;
+    hold_for_the_master(&name);
     remove_vacant_scopes(&generation.id);
     Ok(Membership::Generation(lock))
+}
+
+/// The master's own hold on its generation's lock (a descriptor of its own, -1 when none), which no
+/// worker has: every child closes it as it is forked. The lock every worker inherits is one open file
+/// description shared with the master, and `flock(LOCK_UN)` on it (native code in any pool's worker: FFI,
+/// an extension) drops it for all its holders; the generation would then look vacant to the next
+/// php-fpm start (`php-fpm -t` included), which would remove every pool's objects under the workers
+/// still using them. With this hold it stays in use while the master lives.
+static MASTER_HOLD: AtomicI32 = AtomicI32::new(-1);
+
+fn hold_for_the_master(lock_name: &str) {
+    let Ok(fd) = named::open_private(lock_name) else { return };
+    // SAFETY: fd is open; flock has no memory effects.
+    if unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } != 0 {
+        return;
+    }
+    MASTER_HOLD.store(fd.into_raw_fd(), Ordering::Relaxed);
+    static AT_FORK: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a plain extern "C" handler that only swaps an atomic and calls close.
+    AT_FORK.call_once(|| unsafe {
+        libc::pthread_atfork(None, None, Some(release_master_hold));
+    });
+}
+
+/// In every child of the master as it is forked (and in the master as it leaves): closes the master's
+/// own hold.
+extern "C" fn release_master_hold() {
+    let fd = MASTER_HOLD.swap(-1, Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: fd is the master's hold, opened by hold_for_the_master and used by nothing else.
+        unsafe { libc::close(fd) };
+    }
 }
 
 /// A worker of a pool that loads the extension itself. The pool's first worker of this generation also
@@ -406,6 +441,7 @@ fn parse_claim(record: &str) -> Option<(&str, bool, &str)> {
 extern "C" fn leave_generation() {
     let _ = std::panic::catch_unwind(|| {
         let Some(fpm) = FPM.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
+        release_master_hold();
         if let Ok(Membership::Generation(lock)) = fpm.membership {
             if let Some(vacancy) = lock.leave() {
                 remove_objects(&fpm.generation.id, &vacancy);

@@ -110,6 +110,11 @@ pub(crate) fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError
     Ok((fd, st))
 }
 
+/// [`open_own`]'s descriptor alone.
+pub fn open_private(name: &str) -> Result<OwnedFd, SegmentError> {
+    open_own(name).map(|(fd, _)| fd)
+}
+
 /// Opens the existing regular object `name` read-only, whoever owns it (for locking it, never for
 /// reading what it holds).
 /// Returns the descriptor and the owner's uid.
