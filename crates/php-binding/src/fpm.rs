@@ -314,7 +314,8 @@ fn join_pool(generation: &Generation) -> Result<Membership, String> {
     }
     if created || !keeper::running(&lock_name) {
         let label = pool_name().unwrap_or_default();
-        if let Err(e) = keeper::spawn(&lock_name, &generation.segment_name(&identity), &label) {
+        // Said once, by the pool's first worker (later ones try again in silence).
+        if let (Err(e), true) = (keeper::spawn(&lock_name, &generation.segment_name(&identity), &label), created) {
             eprintln!(
                 "static_cache: cannot start the keeper of pool \"{label}\" ({e}): its shared memory stays in {} \
                  after the master exits, until a later start removes it",
