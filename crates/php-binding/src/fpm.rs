@@ -23,11 +23,13 @@
 //!   that finds it vacant.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::os::fd::{AsRawFd, IntoRawFd};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
 use shm_core::named;
-use shm_core::{presence, PartitionSpec, PresenceLock, Segment, SegmentError, Vacancy};
+use shm_core::{presence, PartitionSpec, PresenceLock, ProcStat, Segment, SegmentError, Vacancy};
 
 use crate::zend;
 
@@ -258,22 +260,62 @@ pub fn startup() {
 fn join_generation(generation: &Generation) -> Result<Membership, String> {
     let name = generation.lock_name();
     let (lock, _) = PresenceLock::join(&name).map_err(|e| format!("{}/{name}: {e}", named::SHM_DIR))?;
+    hold_for_the_master(&name);
     remove_vacant_scopes(&generation.id);
     Ok(Membership::Generation(lock))
 }
 
+/// The master's own hold on its generation's lock (a descriptor of its own, -1 when none), which no
+/// worker has: every child closes it as it is forked. The lock every worker inherits is one open file
+/// description shared with the master, and `flock(LOCK_UN)` on it (native code in any pool's worker: FFI,
+/// an extension) drops it for all its holders; the generation would then look vacant to the next
+/// php-fpm start (`php-fpm -t` included), which would remove every pool's objects under the workers
+/// still using them. With this hold it stays in use while the master lives.
+static MASTER_HOLD: AtomicI32 = AtomicI32::new(-1);
+
+fn hold_for_the_master(lock_name: &str) {
+    let Ok(fd) = named::open_private(lock_name) else { return };
+    // SAFETY: fd is open; flock has no memory effects.
+    if unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } != 0 {
+        return;
+    }
+    MASTER_HOLD.store(fd.into_raw_fd(), Ordering::Relaxed);
+    static AT_FORK: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a plain extern "C" handler that only swaps an atomic and calls close.
+    AT_FORK.call_once(|| unsafe {
+        libc::pthread_atfork(None, None, Some(release_master_hold));
+    });
+}
+
+/// In every child of the master as it is forked (and in the master as it leaves): closes the master's
+/// own hold.
+extern "C" fn release_master_hold() {
+    let fd = MASTER_HOLD.swap(-1, Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: fd is the master's hold, opened by hold_for_the_master and used by nothing else.
+        unsafe { libc::close(fd) };
+    }
+}
+
 /// A worker of a pool that loads the extension itself. The pool's first worker of this generation also
-/// removes the pool's previous generation (a reload), cleans up after masters that are gone, and starts
-/// the pool's keeper.
+/// removes the pool's previous generation (a reload) and cleans up after masters that are gone; it, or a
+/// later worker that finds the keeper gone, starts the pool's keeper.
 fn join_pool(generation: &Generation) -> Result<Membership, String> {
     let identity = PoolIdentity::of_worker_setup()?;
     let lock_name = generation.pool_lock_name(&identity);
     let (lock, created) = PresenceLock::join(&lock_name).map_err(|e| format!("{}/{lock_name}: {e}", named::SHM_DIR))?;
     if created {
-        remove_previous_generations(&generation.id, &identity.socket_tag());
+        let master = master_record();
+        if let Some(record) = &master {
+            let _ = named::write_record(&lock_name, record);
+        }
+        remove_previous_generations(&generation.id, &identity.socket_tag(), master.as_deref());
         remove_vacant_scopes(&generation.id);
+    }
+    if created || !keeper::running(&lock_name) {
         let label = pool_name().unwrap_or_default();
-        if let Err(e) = keeper::spawn(&lock_name, &generation.segment_name(&identity), &label) {
+        // Said once, by the pool's first worker (later ones try again in silence).
+        if let (Err(e), true) = (keeper::spawn(&lock_name, &generation.segment_name(&identity), &label), created) {
             eprintln!(
                 "static_cache: cannot start the keeper of pool \"{label}\" ({e}): its shared memory stays in {} \
                  after the master exits, until a later start removes it",
@@ -319,11 +361,12 @@ pub fn attach(partition: &str, volatile_bytes: u64, pinned_bytes: u64) -> Result
         match Segment::create_named(&name, std::slice::from_ref(&spec), binding) {
             Ok(s) => break (s, true),
             Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST) => {
-                match open_formatted(&name, binding) {
+                match Segment::open_named_when_ready(&name, binding) {
                     Ok(s) => break (s, false),
                     // Gone between the two calls: the worker of this pool that created it lost the partition
-                    // claim and removed it again (below). Start over as the first to attach, so this worker
-                    // reports that reason too, not the vanished file.
+                    // claim and removed it again (below), could not allocate it, or died before formatting it
+                    // (removed by the opener that found it so). Start over as the first to attach, so this
+                    // worker reports that reason too, not the vanished file.
                     Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::ENOENT) && attempts < 4 => {}
                     Err(e) => return Err(at(e)),
                 }
@@ -393,26 +436,13 @@ fn parse_claim(record: &str) -> Option<(&str, bool, &str)> {
     pool.bytes().all(|b| b.is_ascii_hexdigit()).then_some((pool, from_title, label))
 }
 
-/// Opens a segment another worker of the pool may be creating right now: it is valid once its creator
-/// has written the magic (well under a second).
-fn open_formatted(name: &str, binding: u64) -> Result<Segment, SegmentError> {
-    let mut last = SegmentError::BadMagic;
-    for _ in 0..200 {
-        match Segment::open_named(name, binding) {
-            Err(SegmentError::BadMagic) => last = SegmentError::BadMagic,
-            other => return other,
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    Err(last)
-}
-
 /// At exit (or at dlclose of the module in a worker) of a process of a generation loaded with
 /// `extension=`: leave it, and remove its objects if this process was the last one (normally the master,
 /// which exits after its workers).
 extern "C" fn leave_generation() {
     let _ = std::panic::catch_unwind(|| {
         let Some(fpm) = FPM.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
+        release_master_hold();
         if let Ok(Membership::Generation(lock)) = fpm.membership {
             if let Some(vacancy) = lock.leave() {
                 remove_objects(&fpm.generation.id, &vacancy);
@@ -466,25 +496,45 @@ pub(crate) fn remove_claims_of(segment: &str) {
     }
 }
 
+/// This worker's master, as recorded in its pool's lock: `master <pid> <start time> <pid namespace>`. A
+/// reload re-executes the same process, so every generation of one master records the same; no other
+/// live process has the same pid, start time and namespace.
+fn master_record() -> Option<String> {
+    // SAFETY: getppid has no preconditions; while php-fpm sets a worker up, its parent is its master.
+    let pid = unsafe { libc::getppid() };
+    let start: u64 = ProcStat::read(&pid.to_string())?.number(22)?;
+    let namespace = std::fs::read_link("/proc/self/ns/pid").ok()?;
+    Some(format!("master {pid} {start} {}", namespace.to_string_lossy()))
+}
+
 /// After a reload (the master re-executes itself once its workers are gone, keeping the listening
-/// sockets) the pool's previous generation is over: removes this user's per-pool objects of other
-/// generations of the same socket. Their keeper sees its lock's name gone and exits.
-fn remove_previous_generations(own: &str, socket_tag: &str) {
+/// sockets) the previous generation is over: removes this user's per-pool objects of the earlier
+/// generations of this master. Their keepers see their locks' names gone and exit. An earlier generation's
+/// lock records this master (pools the reload dropped or moved to another socket included: no later
+/// worker of theirs would remove them); a lock that records nothing (made by an earlier release) is
+/// matched by the pool's socket, as before; a lock recording another master is another master's, whatever
+/// its socket (socket inode numbers are reused once the kernel's counter wraps).
+fn remove_previous_generations(own: &str, socket_tag: &str, master: Option<&str>) {
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
     for name in named::list(PREFIX) {
         let Some((g, Some(pool))) = parse(&name) else { continue };
-        if g == own || !pool.starts_with(socket_tag) || !name.ends_with(LOCK_SUFFIX) {
+        if g == own || !name.ends_with(LOCK_SUFFIX) || named::owner(&name) != Some(me) {
+            continue;
+        }
+        let earlier = match named::read_record(&name) {
+            Some(record) if !record.is_empty() => master == Some(record.as_str()),
+            _ => pool.starts_with(socket_tag),
+        };
+        if !earlier {
             continue;
         }
         let segment = format!("{PREFIX}{g}.{pool}");
-        if named::owner(&name) == Some(me) {
-            if named::owner(&segment) == Some(me) {
-                let _ = named::unlink(&segment);
-            }
-            remove_claims_of(&segment);
-            let _ = named::unlink(&name);
+        if named::owner(&segment) == Some(me) {
+            let _ = named::unlink(&segment);
         }
+        remove_claims_of(&segment);
+        let _ = named::unlink(&name);
     }
 }
 

@@ -1,7 +1,8 @@
 //! `opcache_reset()` and `opcache_invalidate()` as the RFC has them (§14.6), when OPcache is loaded.
 //!
 //! OPcache registers its functions after every extension's MINIT, so the wrappers are installed from
-//! the engine's post-startup callback (which OPcache chains to), before any request or thread exists.
+//! the engine's post-startup callback (which OPcache chains to), before any request or thread exists;
+//! loaded after startup (per FPM pool, with `php_admin_value[extension]`), from MINIT itself.
 //! Each wrapper runs OPcache's own function first and keeps its result; then `opcache_reset()` empties
 //! both backends of the calling partition (releasing the caller's reservations, no publication of
 //! attribute state for the rest of the request), and `opcache_invalidate($file, true)` deletes the
@@ -35,6 +36,12 @@ static ORIGINAL_INVALIDATE: AtomicUsize = AtomicUsize::new(0);
 /// MINIT: asks the engine to call [`post_startup`] once every extension, OPcache included, has
 /// started.
 pub fn install() {
+    if zend::loaded_after_startup() {
+        // Loaded once PHP has started (per pool, with php_admin_value[extension], in an FPM worker being
+        // set up): the post-startup callbacks ran long ago, and OPcache's functions are in the table now.
+        wrap_functions();
+        return;
+    }
     // SAFETY: MINIT, single-threaded; the engine reads the callback after all startups.
     unsafe {
         let previous = zend_post_startup_cb.map_or(0, |f| f as usize);
@@ -52,17 +59,22 @@ unsafe extern "C" fn post_startup() -> i32 {
             return result;
         }
     }
+    wrap_functions();
+    0
+}
+
+fn wrap_functions() {
     let _ = std::panic::catch_unwind(|| {
         wrap(c"opcache_reset", &ORIGINAL_RESET, reset);
         wrap(c"opcache_invalidate", &ORIGINAL_INVALIDATE, invalidate);
     });
-    0
 }
 
 /// Replaces the handler of internal function `name`, keeping the original in `original`.
 fn wrap(name: &CStr, original: &AtomicUsize, handler: Handler) {
-    // SAFETY: startup, single-threaded: the compiler's function table is complete (it becomes the
-    // process's, and every thread's copy, right after this); entries are internal functions.
+    // SAFETY: startup (or, loaded after it, a process that runs no request yet), single-threaded: the
+    // compiler's function table is complete (it becomes the process's, and every thread's copy, right
+    // after this); entries are internal functions.
     unsafe {
         let table = (*ffi::ext_php_rs_compiler_globals()).function_table;
         if table.is_null() {

@@ -65,6 +65,38 @@ pub(crate) fn create_exclusive(name: &str) -> Result<OwnedFd, SegmentError> {
     Ok(fd)
 }
 
+/// Creates an object in `/dev/shm` that has no name yet (`O_TMPFILE`), mode 0600 whatever the umask: it
+/// is made ready unseen, then given its name by [`link_new`].
+pub(crate) fn create_unnamed() -> Result<OwnedFd, SegmentError> {
+    let dir = CString::new(SHM_DIR).map_err(|_| SegmentError::BadName)?;
+    // SAFETY: dir is a valid C string; the mode argument is read with O_TMPFILE.
+    let fd =
+        unsafe { libc::open(dir.as_ptr(), libc::O_TMPFILE | libc::O_RDWR | libc::O_CLOEXEC, MODE as libc::c_uint) };
+    if fd < 0 {
+        return Err(os("open"));
+    }
+    // SAFETY: fd was just returned by open and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: fd is the object just created.
+    if unsafe { libc::fchmod(fd.as_raw_fd(), MODE as libc::mode_t) } != 0 {
+        return Err(os("fchmod"));
+    }
+    Ok(fd)
+}
+
+/// Gives the unnamed object `fd` (from [`create_unnamed`]) the name `name`, which must be free: an
+/// existing object is never replaced (`EEXIST`), so whoever opens `name` finds the object whole.
+pub(crate) fn link_new(fd: &OwnedFd, name: &str) -> Result<(), SegmentError> {
+    let p = path(name)?;
+    // linkat(fd, "", AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; the descriptor's /proc link does not.
+    let own = CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).map_err(|_| SegmentError::BadName)?;
+    // SAFETY: both are valid C strings; linkat only reads them.
+    if unsafe { libc::linkat(libc::AT_FDCWD, own.as_ptr(), libc::AT_FDCWD, p.as_ptr(), libc::AT_SYMLINK_FOLLOW) } != 0 {
+        return Err(os("link"));
+    }
+    Ok(())
+}
+
 /// Opens the existing object `name` for reading and writing, if it is this user's private object.
 pub(crate) fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError> {
     let fd = open(name, libc::O_RDWR)?;
@@ -76,6 +108,11 @@ pub(crate) fn open_own(name: &str) -> Result<(OwnedFd, libc::stat), SegmentError
         return Err(SegmentError::Foreign { uid: st.st_uid, mode: st.st_mode & 0o7777, regular });
     }
     Ok((fd, st))
+}
+
+/// [`open_own`]'s descriptor alone.
+pub fn open_private(name: &str) -> Result<OwnedFd, SegmentError> {
+    open_own(name).map(|(fd, _)| fd)
 }
 
 /// Opens the existing regular object `name` read-only, whoever owns it (for locking it, never for
@@ -138,6 +175,69 @@ const CLAIM_ROUNDS: usize = 4;
 pub fn claim_record(name: &str) -> Option<String> {
     path(name).ok()?;
     std::fs::read_link(format!("{SHM_DIR}/{name}")).ok().map(|t| t.to_string_lossy().into_owned())
+}
+
+/// Longest record [`read_record`] returns.
+const RECORD_MAX: u64 = 256;
+
+/// Writes `record` into this user's private object `name` (a lock's note of who made it).
+pub fn write_record(name: &str, record: &str) -> Result<(), SegmentError> {
+    use std::io::Write;
+    let (fd, _) = open_own(name)?;
+    std::fs::File::from(fd).write_all(record.as_bytes()).map_err(|e| SegmentError::Os("write", e))
+}
+
+/// The record [`write_record`] left in this user's private object `name` (empty if none yet).
+pub fn read_record(name: &str) -> Option<String> {
+    use std::io::Read;
+    let (fd, _) = open_own(name).ok()?;
+    let mut text = String::new();
+    std::fs::File::from(fd).take(RECORD_MAX).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// The open-file-description lock on the first byte of an object: a lock of its own, independent of the
+/// `flock` a presence lock takes on the same object.
+fn first_byte(kind: libc::c_short) -> libc::flock {
+    // SAFETY: an all-zero flock is a valid value; the fields that matter are set below.
+    let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+    lock.l_type = kind;
+    lock.l_whence = libc::SEEK_SET as libc::c_short;
+    lock.l_len = 1;
+    lock
+}
+
+/// Marks this user's private object `name` as having a holder (one at most): an exclusive lock on its
+/// first byte, held until the returned descriptor is closed (or its process exits). `None` if another
+/// process holds the mark, or the object is not this user's.
+pub fn hold_mark(name: &str) -> Option<OwnedFd> {
+    let (fd, _) = open_own(name).ok()?;
+    mark(&fd).then_some(fd)
+}
+
+/// Takes the mark of the object open as `fd` (see [`hold_mark`]); false if someone else holds it. It is
+/// released by [`unmark`] or when the open file description goes (a mapping of it keeps it).
+pub(crate) fn mark(fd: &OwnedFd) -> bool {
+    let lock = first_byte(libc::F_WRLCK as libc::c_short);
+    // SAFETY: fd is open for writing; F_OFD_SETLK only reads `lock`.
+    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_OFD_SETLK, &lock) == 0 }
+}
+
+/// Releases the mark [`mark`] took through `fd`.
+pub(crate) fn unmark(fd: &OwnedFd) {
+    let lock = first_byte(libc::F_UNLCK as libc::c_short);
+    // SAFETY: fd is open; F_OFD_SETLK only reads `lock`.
+    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_OFD_SETLK, &lock) };
+}
+
+/// Whether some process holds the mark ([`hold_mark`]) of this user's private object `name`.
+pub fn is_marked(name: &str) -> bool {
+    let Ok((fd, _)) = open_own(name) else { return false };
+    let mut lock = first_byte(libc::F_WRLCK as libc::c_short);
+    // SAFETY: fd is open; F_OFD_GETLK writes the conflicting lock, if any, into `lock`.
+    unsafe {
+        libc::fcntl(fd.as_raw_fd(), libc::F_OFD_GETLK, &mut lock) == 0 && lock.l_type != libc::F_UNLCK as libc::c_short
+    }
 }
 
 /// Whether object `name` exists (of any kind, anyone's).
@@ -208,6 +308,42 @@ mod tests {
         assert_eq!(second.ok(), Some(Some("owner:alpha".to_owned())));
         assert_eq!(read.as_deref(), Some("owner:alpha"));
         assert!(matches!(on_file, Err(SegmentError::Foreign { regular: true, .. })), "{:?}", on_file);
+    }
+
+    #[test]
+    fn a_record_is_read_back_only_from_a_private_object_of_this_user() {
+        let name = unique("record");
+        let fd = create_exclusive(&name).unwrap();
+        let empty = read_record(&name);
+        let written = write_record(&name, "master 12 34 pid:[5]");
+        let read = read_record(&name);
+        std::fs::set_permissions(shm_path(&name), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let widened = read_record(&name);
+        let _ = unlink(&name);
+        drop(fd);
+        assert_eq!(empty.as_deref(), Some(""));
+        assert!(written.is_ok());
+        assert_eq!(read.as_deref(), Some("master 12 34 pid:[5]"));
+        assert_eq!(widened, None);
+    }
+
+    #[test]
+    fn a_mark_has_one_holder_and_is_independent_of_flock() {
+        let name = unique("mark");
+        let fd = create_exclusive(&name).unwrap();
+        // SAFETY: fd is open; a shared flock, as a presence lock takes.
+        assert_eq!(unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+        let unmarked = is_marked(&name);
+        let mark = hold_mark(&name);
+        let marked = is_marked(&name);
+        let second = hold_mark(&name);
+        drop(mark);
+        let released = is_marked(&name);
+        let _ = unlink(&name);
+        assert!(!unmarked);
+        assert!(marked, "held beside an exclusive flock");
+        assert!(second.is_none(), "one holder at most");
+        assert!(!released);
     }
 
     #[test]

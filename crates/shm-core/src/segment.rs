@@ -4,7 +4,8 @@
 //! `php -S` workers) or a named POSIX shared-memory object (`/dev/shm/NAME`) that unrelated processes open
 //! by name (php-fpm pools). Page 0 is the segment header; the partition directory follows it; each backend
 //! is a page-aligned region after that. The magic word is written last, so an opener never sees a
-//! half-formatted segment as valid. A named segment is made and opened through [`crate::named`] (this
+//! half-formatted segment as valid; a named segment's memory is allocated before it is formatted. A
+//! named segment is made and opened through [`crate::named`] (this
 //! user's private object or nothing) and carries a binding word its creator chose (php-fpm: derived from
 //! the master generation's secret and the pool), checked on every open. Dropping a handle unmaps; it never
 //! unlinks (the `shared_memory` crate's owner-unlinks-on-drop would let the first FPM worker to exit
@@ -31,6 +32,9 @@ const DIRECTORY: u64 = 128;
 const DIR_ENTRY: u64 = 128; // name_len, name[64], volatile off/size, pinned off/size
 pub const MAX_PARTITIONS: usize = ((HEADER_BYTES - DIRECTORY) / DIR_ENTRY) as usize;
 pub const MAX_NAME: usize = 64;
+/// How long [`Segment::open_named_when_ready`] waits for a creator at work (allocating a large segment
+/// takes about a quarter of a second per GiB).
+pub const READY_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// One partition to create: a volatile and a pinned backend (0 bytes = that backend is absent).
 #[derive(Clone, Debug)]
@@ -207,23 +211,42 @@ impl Segment {
 
     /// Creates the named object `/dev/shm/NAME` (it must not exist) as this user's private object,
     /// formats it, and records `binding` for [`Segment::open_named`] to check.
+    ///
+    /// The object is made without a name and marked ([`named::mark`]) before it is linked to `NAME`, and
+    /// its memory is allocated (`fallocate`) before it is formatted: a tmpfs allocates pages when they are
+    /// first written, so memory left sparse would be taken by whoever fills `/dev/shm` (any local user
+    /// can) and the pool's workers would die of SIGBUS at their next store. A concurrent creator loses at
+    /// the link (`EEXIST`), before allocating anything; openers wait while the mark is held
+    /// ([`Segment::open_named_when_ready`]), and remove an unformatted object whose creator died.
     pub fn create_named(name: &str, parts: &[PartitionSpec], binding: u64) -> Result<Segment, SegmentError> {
         let (offsets, total) = plan(parts)?;
-        let fd = named::create_exclusive(name)?;
-        let result = (|| {
-            // SAFETY: fd is the object just created; ftruncate grows it (sparse, zero-filled).
-            if unsafe { libc::ftruncate(fd.as_raw_fd(), total as libc::off_t) } != 0 {
-                return Err(os("ftruncate"));
+        let fd = named::create_unnamed()?;
+        // SAFETY: fd is the object just created; ftruncate sets its size.
+        if unsafe { libc::ftruncate(fd.as_raw_fd(), total as libc::off_t) } != 0 {
+            return Err(os("ftruncate"));
+        }
+        if !named::mark(&fd) {
+            return Err(os("fcntl"));
+        }
+        named::link_new(&fd, name)?;
+        let made = (|| {
+            // SAFETY: fd is the object; fallocate allocates its pages (ENOSPC when /dev/shm has no room).
+            // Nothing is written before: a write to a page the tmpfs cannot give is a SIGBUS.
+            if unsafe { libc::fallocate(fd.as_raw_fd(), 0, 0, total as libc::off_t) } != 0 {
+                return Err(os("fallocate"));
             }
             let seg = Segment { mapping: Arc::new(map_fd(&fd, total)?), model: SharedModel::Posix };
             seg.header().word(BINDING).store(binding, Ordering::Relaxed);
             seg.format(parts, &offsets, total)?;
             Ok(seg)
         })();
-        if result.is_err() {
+        if made.is_err() {
+            // Still unformatted and marked: nobody uses it.
             let _ = named::unlink(name);
+        } else {
+            named::unmark(&fd);
         }
-        result
+        made
     }
 
     /// Opens and maps an existing named segment: this user's private object (see [`crate::named`]),
@@ -231,25 +254,58 @@ impl Segment {
     pub fn open_named(name: &str, binding: u64) -> Result<Segment, SegmentError> {
         let (fd, st) = named::open_own(name)?;
         let size = st.st_size as u64;
-        if size < HEADER_BYTES {
+        // The header is read, not mapped, until it is valid: a segment still being made has pages its
+        // creator has not allocated yet, and reading such a page through a mapping is a SIGBUS when
+        // /dev/shm is full (a read of the file just gives zeroes). Its creator writes the magic once every
+        // page is allocated.
+        let mut header = [0u8; BINDING as usize + 8];
+        // SAFETY: header is a writable buffer of the length passed.
+        let read = unsafe { libc::pread(fd.as_raw_fd(), header.as_mut_ptr().cast(), header.len(), 0) };
+        if size < HEADER_BYTES || read != header.len() as isize {
             return Err(SegmentError::BadMagic);
         }
-        let seg = Segment { mapping: Arc::new(map_fd(&fd, size)?), model: SharedModel::Posix };
-        let h = seg.header();
-        if h.word(MAGIC).load(Ordering::Acquire) != SEGMENT_MAGIC {
+        let word = |off: u64| u64::from_ne_bytes(header[off as usize..off as usize + 8].try_into().unwrap_or_default());
+        if word(MAGIC) != SEGMENT_MAGIC {
             return Err(SegmentError::BadMagic);
         }
-        let v = h.word(VERSION).load(Ordering::Acquire);
+        let v = word(VERSION);
         if v != SEGMENT_LAYOUT_VERSION {
             return Err(SegmentError::BadVersion(v));
         }
-        if h.word(TOTAL).load(Ordering::Acquire) != size {
+        if word(TOTAL) != size {
             return Err(SegmentError::BadSize);
         }
-        if h.word(BINDING).load(Ordering::Acquire) != binding {
+        if word(BINDING) != binding {
             return Err(SegmentError::Binding);
         }
-        Ok(seg)
+        Ok(Segment { mapping: Arc::new(map_fd(&fd, size)?), model: SharedModel::Posix })
+    }
+
+    /// [`Segment::open_named`], waiting (up to [`READY_WAIT`]) while the segment's creator is still making
+    /// it. An unformatted segment whose creator died is removed, and `ENOENT` returned: make it again.
+    pub fn open_named_when_ready(name: &str, binding: u64) -> Result<Segment, SegmentError> {
+        let started = std::time::Instant::now();
+        loop {
+            match Segment::open_named(name, binding) {
+                Err(SegmentError::BadMagic) => {}
+                other => return other,
+            }
+            // Holding the mark ourselves: no creator is at work, and no other opener is removing it.
+            if let Some(fd) = named::hold_mark(name) {
+                match Segment::open_named(name, binding) {
+                    Err(SegmentError::BadMagic) if named::names(name, &fd) => {
+                        let _ = named::unlink(name);
+                        return Err(SegmentError::Os("open", std::io::Error::from_raw_os_error(libc::ENOENT)));
+                    }
+                    Err(SegmentError::BadMagic) => {}
+                    other => return other,
+                }
+            }
+            if started.elapsed() > READY_WAIT {
+                return Err(SegmentError::BadMagic);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 
     /// Removes a named segment (processes that mapped it keep their mapping).
@@ -360,4 +416,70 @@ fn map_fd(fd: &OwnedFd, size: u64) -> Result<Mapping, SegmentError> {
         return Err(os("mmap"));
     }
     Ok(Mapping { base: base.cast(), len: size as usize })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::named::test_name as unique;
+
+    fn spec(bytes: u64) -> PartitionSpec {
+        PartitionSpec { name: "p".to_owned(), volatile_bytes: bytes, pinned_bytes: bytes }
+    }
+
+    #[test]
+    fn a_named_segment_has_its_memory_reserved_before_anyone_can_open_it() {
+        let name = unique("reserved");
+        let seg = Segment::create_named(&name, &[spec(4 << 20)], 7).unwrap();
+        let allocated = std::fs::metadata(format!("{}/{name}", named::SHM_DIR)).map_or(0, |m| {
+            use std::os::unix::fs::MetadataExt;
+            m.blocks() * 512
+        });
+        let reopened = Segment::open_named(&name, 7).map(|s| s.partition_names());
+        let again = Segment::create_named(&name, &[spec(4 << 20)], 7);
+        let still = Segment::open_named(&name, 7).is_ok();
+        let _ = named::unlink(&name);
+        // Every page is allocated: nobody filling /dev/shm can take them any more (no SIGBUS on a store).
+        assert!(allocated >= seg.size() as u64, "{allocated} of {} bytes allocated", seg.size());
+        assert_eq!(reopened.unwrap(), ["p"]);
+        assert!(matches!(again, Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::EEXIST)));
+        assert!(still, "a failed create leaves the existing segment alone");
+    }
+
+    /// An unformatted object at `name`, as a creator leaves it before formatting.
+    fn unformatted(name: &str) -> std::os::fd::OwnedFd {
+        let fd = named::create_exclusive(name).unwrap();
+        // SAFETY: fd is the object just created.
+        assert_eq!(unsafe { libc::ftruncate(fd.as_raw_fd(), 2 * HEADER_BYTES as libc::off_t) }, 0);
+        fd
+    }
+
+    #[test]
+    fn an_opener_waits_for_a_creator_at_work_and_removes_what_a_dead_one_left() {
+        let enoent = |r: &Result<Segment, SegmentError>| matches!(r, Err(SegmentError::Os(_, e)) if e.raw_os_error() == Some(libc::ENOENT));
+        // A creator at work (it holds the mark) is waited for, here until it gives up and removes it.
+        let name = unique("at-work");
+        let fd = unformatted(&name);
+        assert!(named::mark(&fd));
+        let opener = std::thread::spawn({
+            let name = name.clone();
+            move || {
+                let started = std::time::Instant::now();
+                (Segment::open_named_when_ready(&name, 7), started.elapsed())
+            }
+        });
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        named::unlink(&name).unwrap();
+        drop(fd);
+        let (waited, took) = opener.join().unwrap();
+        assert!(enoent(&waited) && took >= std::time::Duration::from_millis(50), "{:?} after {took:?}", waited.err());
+        // A dead creator's object (unformatted, unmarked) is removed: the opener makes the segment again.
+        let name = unique("dead");
+        drop(unformatted(&name));
+        let found = Segment::open_named_when_ready(&name, 7);
+        let left = named::exists(&name);
+        let _ = named::unlink(&name);
+        assert!(enoent(&found), "{:?}", found.err());
+        assert!(!left);
+    }
 }

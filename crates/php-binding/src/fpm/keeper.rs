@@ -8,6 +8,8 @@
 //! this one's objects and the keeper exits. It runs as the pool's user, keeps no descriptor of FPM's
 //! (listening sockets, pipes), ignores the signals a service manager sends to a whole group (it leaves by
 //! itself once the master is gone), and shows in `ps` as `php-fpm: static_cache keeper of pool NAME`.
+//! It marks the pool's lock while it runs ([`named::hold_mark`]): a worker of the pool that finds no mark
+//! (the keeper was killed) starts another.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::time::{Duration, Instant};
@@ -65,6 +67,12 @@ pub fn spawn(lock_name: &str, segment_name: &str, label: &str) -> std::io::Resul
             Ok(())
         }
     }
+}
+
+/// Whether the pool whose lock is `lock_name` has its keeper. One killed (by the OOM killer, by hand)
+/// is started again by the pool's next worker: without it the pool's objects would outlive the master.
+pub fn running(lock_name: &str) -> bool {
+    named::is_marked(lock_name)
 }
 
 fn keep(master: &OwnedFd, lock_name: &str, segment_name: &str, title: &str) -> ! {
@@ -131,6 +139,8 @@ fn run(master: &OwnedFd, lock_name: &str, segment_name: &str) {
         }
         return;
     }
+    // The pool's one keeper: workers that find no keeper's mark start another ([`running`]).
+    let Some(_mark) = named::hold_mark(lock_name) else { return };
     let mut watch = libc::pollfd { fd: master.as_raw_fd(), events: libc::POLLIN, revents: 0 };
     loop {
         // SAFETY: one valid pollfd; a pidfd polls readable once its process has exited.
