@@ -12,9 +12,12 @@
  *            of one generation, then module, SAPI and TSRM shutdown. After each generation the host
  *            counts the process's shared mappings, open descriptors and RSS; the last line of its
  *            output is a JSON object with those figures.
+ *            With -S every generation runs on the process's own main thread instead, as an embedder
+ *            that restarts PHP in the thread it started it from: what that thread keeps (thread-locals)
+ *            outlives the generation, and its -f script runs in every generation.
  *
  * usage: zts-host [-t threads] [-n requests-per-thread] [-m classic|worker] [-s sapi-name]
- *                 [-r reloads] [-f final.php] [-d name=value]... script.php
+ *                 [-r reloads [-S]] [-f final.php] [-d name=value]... script.php
  * -f runs one more request with final.php on the main thread after every thread has finished (to print
  * what the threads left in the cache); in reload mode, once per generation.
  * The SAPI name defaults to "frankenphp" (the name static_cache treats as FrankenPHP).
@@ -34,7 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int threads = 2, requests = 1, worker_mode = 0, reloads = -1;
+static int threads = 2, requests = 1, worker_mode = 0, reloads = -1, same_thread = 0;
 static const char *script, *final_script, *sapi_name = "frankenphp";
 static char *ini;
 
@@ -209,7 +212,7 @@ int main(int argc, char **argv)
 	int opt;
 	ini = malloc(ini_cap);
 	ini[0] = '\0';
-	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:r:S")) != -1) {
 		switch (opt) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': requests = atoi(optarg); break;
@@ -217,6 +220,7 @@ int main(int argc, char **argv)
 		case 's': sapi_name = optarg; break;
 		case 'f': final_script = optarg; break;
 		case 'r': reloads = atoi(optarg); break;
+		case 'S': same_thread = 1; break;
 		case 'd': {
 			size_t n = strlen(optarg);
 			while (ini_len + n + 2 > ini_cap) ini = realloc(ini, ini_cap *= 2);
@@ -227,7 +231,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		default:
-			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-r reloads] [-d k=v]... script\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-r reloads [-S]] [-d k=v]... script\n", argv[0]);
 			return 2;
 		}
 	}
@@ -248,8 +252,12 @@ int main(int argc, char **argv)
 	for (int g = 0; g <= reloads; g++) {
 		pthread_t main_thread;
 		void *r;
-		pthread_create(&main_thread, NULL, generation_main, NULL);
-		pthread_join(main_thread, &r);
+		if (same_thread) {
+			r = generation_main(NULL);
+		} else {
+			pthread_create(&main_thread, NULL, generation_main, NULL);
+			pthread_join(main_thread, &r);
+		}
 		failures += (long)r;
 		long maps = shared_writable_mappings() - maps_before, fds = open_descriptors() - fds_before;
 		maps_max = maps > maps_max ? maps : maps_max;
