@@ -4,17 +4,22 @@
  *
  *   classic: N threads, each running a full request (RINIT..RSHUTDOWN) per "HTTP request";
  *   worker:  N threads, each running ONE long request (the worker script) that loops on
- *            static_cache_host_handle_request(callable); per HTTP request only the SAPI is
- *            deactivated/activated, as FrankenPHP's worker mode does.
+ *            static_cache_host_handle_request(callable); per HTTP request only the output layer and
+ *            the SAPI are activated and deactivated, in FrankenPHP's order, each shutdown step in its
+ *            own zend_try as there (the first call also ends the request the worker script started
+ *            in, as FrankenPHP ends its "dummy" request).
  *
  *   reload (-r R): the whole PHP lifecycle is run R + 1 times in one process, as FrankenPHP does on
  *            `caddy reload`: a new main thread runs TSRM, SAPI and module startup, the request threads
  *            of one generation, then module, SAPI and TSRM shutdown. After each generation the host
  *            counts the process's shared mappings, open descriptors and RSS; the last line of its
  *            output is a JSON object with those figures.
+ *            With -S every generation runs on the process's own main thread instead, as an embedder
+ *            that restarts PHP in the thread it started it from: what that thread keeps (thread-locals)
+ *            outlives the generation, and its -f script runs in every generation.
  *
  * usage: zts-host [-t threads] [-n requests-per-thread] [-m classic|worker] [-s sapi-name]
- *                 [-r reloads] [-f final.php] [-d name=value]... script.php
+ *                 [-r reloads [-S]] [-f final.php] [-d name=value]... script.php
  * -f runs one more request with final.php on the main thread after every thread has finished (to print
  * what the threads left in the cache); in reload mode, once per generation.
  * The SAPI name defaults to "frankenphp" (the name static_cache treats as FrankenPHP).
@@ -34,11 +39,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static int threads = 2, requests = 1, worker_mode = 0, reloads = -1;
+static int threads = 2, requests = 1, worker_mode = 0, reloads = -1, same_thread = 0;
 static const char *script, *final_script, *sapi_name = "frankenphp";
 static char *ini;
 
-static __thread int cur_thread, cur_request, requests_left;
+static __thread int cur_thread, cur_request, requests_left, dummy_ended;
 
 PHP_FUNCTION(static_cache_host_request)
 {
@@ -48,8 +53,25 @@ PHP_FUNCTION(static_cache_host_request)
 	add_next_index_long(return_value, cur_request);
 }
 
-/* Worker mode: runs the handler for the next HTTP request; false when none are left. Between two
- * requests only the SAPI is deactivated and activated again (no RSHUTDOWN/RINIT). */
+/* The end of an HTTP request in worker mode, in FrankenPHP's order (frankenphp_worker_request_shutdown):
+ * output flushed and deactivated, then the SAPI deactivated, each step in its own zend_try (a bailout in
+ * one does not end the worker script). No RSHUTDOWN. */
+static void worker_request_shutdown(void)
+{
+	zend_try {
+		php_output_end_all();
+	} zend_end_try();
+	zend_try {
+		php_output_deactivate();
+	} zend_end_try();
+	zend_try {
+		sapi_deactivate();
+	} zend_end_try();
+}
+
+/* Worker mode: runs the handler for the next HTTP request; false when none are left. As FrankenPHP does,
+ * the first call ends the "dummy" request the worker script started in, and each HTTP request is
+ * output and SAPI activation, the handler, then worker_request_shutdown (no RINIT/RSHUTDOWN). */
 PHP_FUNCTION(static_cache_host_handle_request)
 {
 	zend_fcall_info fci;
@@ -57,21 +79,22 @@ PHP_FUNCTION(static_cache_host_handle_request)
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_FUNC(fci, fcc)
 	ZEND_PARSE_PARAMETERS_END();
+	if (cur_request == 0 && !dummy_ended) {
+		dummy_ended = 1;
+		worker_request_shutdown();
+	}
 	if (requests_left <= 0) {
 		RETURN_FALSE;
 	}
-	if (cur_request > 0) {
-		php_output_end_all();
-		sapi_deactivate();
-		sapi_activate();
-		php_output_activate();
-		SG(headers_sent) = 1;
-		SG(request_info).no_headers = 1;
-	}
+	php_output_activate();
+	sapi_activate();
+	SG(headers_sent) = 1;
+	SG(request_info).no_headers = 1;
 	zval retval;
 	fci.retval = &retval;
 	zend_call_function(&fci, &fcc);
 	zval_ptr_dtor(&retval);
+	worker_request_shutdown();
 	cur_request++;
 	requests_left--;
 	RETURN_BOOL(EG(exception) == NULL);
@@ -115,6 +138,7 @@ static void *thread_main(void *arg)
 	if (worker_mode) {
 		requests_left = requests;
 		cur_request = 0;
+		dummy_ended = 0;
 		failures += run_script(script);
 	} else {
 		for (cur_request = 0; cur_request < requests; cur_request++) {
@@ -209,7 +233,7 @@ int main(int argc, char **argv)
 	int opt;
 	ini = malloc(ini_cap);
 	ini[0] = '\0';
-	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:r:S")) != -1) {
 		switch (opt) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': requests = atoi(optarg); break;
@@ -217,6 +241,7 @@ int main(int argc, char **argv)
 		case 's': sapi_name = optarg; break;
 		case 'f': final_script = optarg; break;
 		case 'r': reloads = atoi(optarg); break;
+		case 'S': same_thread = 1; break;
 		case 'd': {
 			size_t n = strlen(optarg);
 			while (ini_len + n + 2 > ini_cap) ini = realloc(ini, ini_cap *= 2);
@@ -227,7 +252,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		default:
-			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-r reloads] [-d k=v]... script\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-r reloads [-S]] [-d k=v]... script\n", argv[0]);
 			return 2;
 		}
 	}
@@ -248,8 +273,12 @@ int main(int argc, char **argv)
 	for (int g = 0; g <= reloads; g++) {
 		pthread_t main_thread;
 		void *r;
-		pthread_create(&main_thread, NULL, generation_main, NULL);
-		pthread_join(main_thread, &r);
+		if (same_thread) {
+			r = generation_main(NULL);
+		} else {
+			pthread_create(&main_thread, NULL, generation_main, NULL);
+			pthread_join(main_thread, &r);
+		}
 		failures += (long)r;
 		long maps = shared_writable_mappings() - maps_before, fds = open_descriptors() - fds_before;
 		maps_max = maps > maps_max ? maps : maps_max;

@@ -128,6 +128,12 @@ pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32
 
 /// RSHUTDOWN: publication of attributed statics (userland serialization hooks may run and fail
 /// fatally), then everything that must not outlive the request, whatever publication did.
+///
+/// Userland code can still run after this: the RSHUTDOWN of extensions registered before this one
+/// (session's write handler) and the resources the engine closes after every RSHUTDOWN (a user stream
+/// wrapper's `stream_close()`). That code gets a request identity of its own, ended at post-deactivate:
+/// without one, its fetches kept prototypes that the next request of the thread read after this
+/// request's heap was gone (a crash), and its reservations had no owner to release them.
 pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i32 {
     let mut steps = Steps::default();
     if active() {
@@ -136,14 +142,21 @@ pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i3
         steps.run(read_cache::drop_prototypes);
     }
     steps.run(request::end);
+    if active() {
+        steps.run(request::begin);
+    }
     steps.finish_reraising()
 }
 
-/// After the request's variables are gone: superseded immutable copies can no longer be reached.
+/// After the request's variables are gone (no PHP code runs any more): the late identity
+/// [`request_shutdown`] began ends, its reservations released; what its fetches kept is forgotten,
+/// not released (the objects are already freed); superseded immutable copies can no longer be reached.
 /// The engine runs every extension's post-deactivate inside one `zend_try`, so a bailout here is not
 /// handed on (it would skip the other extensions).
 pub unsafe extern "C" fn post_deactivate() -> i32 {
     let mut steps = Steps::default();
+    steps.run(read_cache::forget_prototypes);
+    steps.run(request::end);
     steps.run(read_cache::free_superseded);
     steps.finish()
 }

@@ -405,6 +405,24 @@ pub fn drop_prototypes() {
     }
 }
 
+/// Forgets this request's prototypes and request memos without releasing them (post-deactivate: the
+/// objects they hold were freed with the executor, and the heap goes with the request).
+pub fn forget_prototypes() {
+    let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
+        c.restoring.clear();
+        forget_hot(c);
+        (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
+    });
+    for (_, (_, proto)) in prototypes.into_iter().flat_map(HashMap::into_iter) {
+        std::mem::forget(proto);
+    }
+    for local in memos {
+        if let Some(memo) = local.memo.borrow_mut().as_mut() {
+            memo.end_request(false);
+        }
+    }
+}
+
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.
 pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
