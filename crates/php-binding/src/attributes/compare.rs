@@ -605,22 +605,13 @@ impl Planned {
         copied
     }
 
-    /// Gives back the references to the objects.
+    /// Gives back the references to the objects through `give_back` (see [`Recorded::let_go`]).
     ///
     /// # Safety
     /// As [`Planned::untouched`].
-    unsafe fn release(mut self) {
+    unsafe fn release(mut self, give_back: impl Fn(&mut zval)) {
         for z in &mut self.made {
-            // SAFETY: the record's own references, to live objects (refcounted, so the count is read
-            // without looking at the type first).
-            unsafe {
-                let counted = z.value.counted;
-                if (*counted).gc.refcount > 1 {
-                    (*counted).gc.refcount -= 1;
-                } else {
-                    release_shared(z);
-                }
-            }
+            give_back(z);
         }
         // SAFETY: every reference is given back: no zval may have its drop run.
         unsafe { self.made.set_len(0) };
@@ -1180,24 +1171,41 @@ impl Recorded {
     ///
     /// # Safety
     /// At the end of the request that recorded the values.
-    pub unsafe fn release_at_request_end(mut self) {
+    pub unsafe fn release_at_request_end(self) {
+        // SAFETY: as above; each zval given is one of the record's own references, to a live value.
+        unsafe { self.let_go(|z| release_shared(z)) };
+    }
+
+    /// In the middle of a request (a worker script's record replaced at the end of an HTTP request):
+    /// lets go of the record as the engine releases values, offering those still shared to the cycle
+    /// collector, since the script runs on.
+    ///
+    /// # Safety
+    /// During the request that recorded the values.
+    pub unsafe fn release(self) {
+        // SAFETY: as above; each zval given owns its reference, released by the engine and left null.
+        unsafe { self.let_go(|z| drop(std::mem::replace(z, zval::new()))) };
+    }
+
+    /// Gives back every reference the record holds through `give_back` (which must leave the zval it is
+    /// given null), and keeps the record's vectors for the next one.
+    ///
+    /// # Safety
+    /// The values the record refers to are live.
+    unsafe fn let_go(mut self, give_back: impl Fn(&mut zval)) {
         if let Some(planned) = self.planned.take() {
             // SAFETY: as above.
-            unsafe { planned.release() };
+            unsafe { planned.release(&give_back) };
         }
         for &at in &self.held {
             if let Some(z) = self.slots.get_mut(at as usize) {
-                // SAFETY: the record's own references, to live values.
-                unsafe { release_shared(z) };
+                give_back(z);
             }
         }
         for o in &self.objects {
-            // SAFETY: as above.
-            unsafe {
-                release_held(o.object.cast(), zvals::IS_OBJECT_EX);
-                if !o.dynamic.is_null() {
-                    release_held(o.dynamic.cast(), zvals::IS_ARRAY_EX);
-                }
+            give_back(&mut held_zval(o.object.cast(), zvals::IS_OBJECT_EX));
+            if !o.dynamic.is_null() {
+                give_back(&mut held_zval(o.dynamic.cast(), zvals::IS_ARRAY_EX));
             }
         }
         // Every slot copy has given its reference back (or never held one): none may have its drop run.
@@ -1373,17 +1381,14 @@ unsafe fn release_shared(z: &mut zval) {
     }
 }
 
-/// Gives back a reference the record took to `counted` (of type `type_info`), as [`release_shared`].
-///
-/// # Safety
-/// `counted` must be a live value the caller owns a reference to.
+/// A zval owning the reference the record took to `counted` (of type `type_info`), for a give-back
+/// function (which leaves it owning nothing: its drop then does nothing).
 #[inline(always)]
-unsafe fn release_held(counted: *mut ffi::zend_refcounted, type_info: u32) {
+fn held_zval(counted: *mut ffi::zend_refcounted, type_info: u32) -> zval {
     let mut z = zval::new();
     z.value.counted = counted;
     z.u1.type_info = type_info;
-    // SAFETY: as above; `z` owns the caller's reference and is left null.
-    unsafe { release_shared(&mut z) };
+    z
 }
 
 /// Whether `ht` is an engine-immutable array (object- and reference-free by construction).

@@ -1412,6 +1412,15 @@ pub fn forget_request() {
     });
 }
 
+/// Gives back what a record replaced in the middle of a worker script held (a record has no drop that
+/// would: dropped, its objects stayed alive for the rest of the script).
+fn release_replaced(record: Option<Recorded>) {
+    if let Some(record) = record {
+        // SAFETY: the record of this request (the worker script), whose values are live.
+        unsafe { record.release() };
+    }
+}
+
 /// Worker mode: after publishing unit `id`, its baselines become what is now stored: the live values,
 /// recorded again, or a fresh copy of the stored value when they cannot be recorded.
 fn rebase(id: usize) {
@@ -1433,17 +1442,17 @@ fn rebase(id: usize) {
             }
         }
         if recordable {
-            let old = STATE.with_borrow_mut(|s| {
+            let (old, replaced) = STATE.with_borrow_mut(|s| {
                 let u = &mut s.units[id];
                 let old: Vec<_> =
                     u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
                 (old, u.recorded.replace(objects))
             });
             drop(old);
+            release_replaced(replaced);
             return;
         }
-        let old = STATE.with_borrow_mut(|s| s.units[id].recorded.take());
-        drop(old);
+        release_replaced(STATE.with_borrow_mut(|s| s.units[id].recorded.take()));
     }
     let stored = match fetch(tier, &key) {
         Ok(Some(stored)) => stored,
