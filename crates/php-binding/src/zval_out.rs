@@ -162,6 +162,9 @@ struct ShapeClass {
     /// Restoring an object's state runs userland code: a `SplObjectStorage` subclass's own `getHash()`,
     /// which the class's `__unserialize` calls for each object it attaches (as `unserialize()` does).
     userland_state: bool,
+    /// An internal class, which lives as long as the module: its shape is kept from one request to the
+    /// next (told here, not by reading the class entry then: a user class's may be freed by then).
+    internal: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -207,8 +210,7 @@ impl RequestMemo {
             }
         }
         for shape in &mut self.shapes {
-            // SAFETY: a class resolved in a live request; internal classes live as long as the module.
-            if shape.as_ref().is_some_and(|c| unsafe { (*c.ce).type_ } != ZEND_INTERNAL_CLASS) {
+            if shape.as_ref().is_some_and(|c| !c.internal) {
                 *shape = None;
             }
         }
@@ -1109,6 +1111,7 @@ unsafe fn resolve_shape(
             clonable,
             plain,
             userland_state,
+            internal: (*ce).type_ == ZEND_INTERNAL_CLASS,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {
