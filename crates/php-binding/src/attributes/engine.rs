@@ -885,6 +885,8 @@ pub unsafe fn method_begin(op: *mut zend_op_array) {
 /// As [`method_begin`].
 unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
     let Some(mode) = mode() else { return Ok(()) };
+    // SAFETY: as above.
+    let op = unsafe { method_of(op) };
     let ids = STATE.with_borrow(|s| s.method_units(op));
     if ids.is_empty() {
         return Ok(());
@@ -903,13 +905,45 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
 }
 
 /// Exact mode, a method with static variables returns: publish its attributed roots if written.
-pub fn method_end(op: *mut zend_op_array) {
+///
+/// # Safety
+/// `op` must be the live op_array returning, during a request.
+pub unsafe fn method_end(op: *mut zend_op_array) {
     if mode() != Some(AttributeMode::Exact) {
         return;
     }
+    // SAFETY: as above.
+    let op = unsafe { method_of(op) };
     let ids = STATE.with_borrow(|s| s.method_units(op));
     check_written(&ids);
     check_watched();
+}
+
+/// The method whose static variables `op` runs with: `op` itself, or, for a closure made from a method
+/// (`A::m(...)`, `Closure::fromCallable()`, `ReflectionMethod::getClosure()`), the method. Such a "fake"
+/// closure runs a copy of the method's op_array (same opcodes) bound to the method's very static-variable
+/// table, which the engine creates with the defaults if the method has none yet: keyed by the copy, the
+/// method's units were never restored through it, and a later direct call restored over what the
+/// closure's calls had written.
+///
+/// # Safety
+/// `op` must be a live user op_array, during a request.
+unsafe fn method_of(op: *mut zend_op_array) -> *mut zend_op_array {
+    // SAFETY: as above; the scope of a closure made from a method is that method's live class, whose
+    // function table holds `zend_function` pointers.
+    unsafe {
+        let scope = (*op).scope;
+        if (*op).fn_flags & abi::ZEND_ACC_FAKE_CLOSURE == 0 || scope.is_null() {
+            return op;
+        }
+        let name = zend::zstr_bytes((*op).function_name);
+        let found: *mut ffi::zend_function =
+            ffi::zend_hash_str_find_ptr_lc(&raw const (*scope).function_table, name.as_ptr().cast(), name.len()).cast();
+        if found.is_null() || (*found).type_ != zend::ZEND_USER_FUNCTION || (*found).op_array.opcodes != (*op).opcodes {
+            return op;
+        }
+        &raw mut (*found).op_array
+    }
 }
 
 /// # Safety

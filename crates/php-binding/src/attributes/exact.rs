@@ -19,7 +19,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_STRING, IS_UNDEF,
+    self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_OBJECT, IS_STRING,
+    IS_UNDEF,
 };
 
 use super::abi::{
@@ -258,7 +259,8 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
             // SAFETY: the frame's function is live and is executing its `static` statement.
             unsafe { engine::method_begin(op) };
         } else {
-            engine::method_end(op);
+            // SAFETY: as above; the frame's function is returning.
+            unsafe { engine::method_end(op) };
         }
         true
     }));
@@ -385,11 +387,19 @@ unsafe fn target_class(ex: *mut zend_execute_data, opline: *const zend_op) -> Op
                 match (*opline).op2.num & 0x0f {
                     ZEND_FETCH_CLASS_SELF => scope,
                     ZEND_FETCH_CLASS_PARENT if !scope.is_null() => (*scope).__bindgen_anon_1.parent,
-                    ZEND_FETCH_CLASS_STATIC => abi::class_of(&raw const (*ex).This),
+                    // The called scope, as `zend_get_called_scope()` finds it for a user frame: `$this`'s
+                    // class, or in a static call the class `This` names by its value alone (its type
+                    // bits hold the call's flags, never `IS_PTR`).
+                    ZEND_FETCH_CLASS_STATIC if zend::type_of(&raw const (*ex).This) == IS_OBJECT => {
+                        (*(*ex).This.value.obj).ce
+                    }
+                    ZEND_FETCH_CLASS_STATIC => (*ex).This.value.ce,
                     _ => std::ptr::null_mut(),
                 }
             }
-            IS_VAR | IS_TMP_VAR => abi::class_of(abi::frame_var(ex, (*opline).op2.var)),
+            // A variable class (`$cls::$x`, `$obj::$x`): the result of the `FETCH_CLASS` before, which
+            // writes only the class pointer (`Z_CE_P`), never the type: the engine reads it the same way.
+            IS_VAR | IS_TMP_VAR => (*abi::frame_var(ex, (*opline).op2.var)).value.ce,
             _ => std::ptr::null_mut(),
         };
         (!ce.is_null()).then_some(ce)
