@@ -720,11 +720,14 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             (std::mem::replace(&mut u.fetched, fetched), std::mem::replace(&mut u.fetched_baseline, baseline_source))
         });
         drop(old);
-        if mode == AttributeMode::Deferred {
-            // Deferred mode has no hook at a method's first call: install its table now.
-            for op in unit_methods(id) {
-                // SAFETY: the methods of a registered unit belong to its live class.
-                unsafe { install_vars(id, op, mode) };
+        for op in unit_methods(id) {
+            // Deferred mode has no hook at a method's first call: install its table now. A retry installs
+            // the stored values also over the defaults an earlier attempt installed (in exact mode, in a
+            // method that has its table already; the others wait for their first call).
+            // SAFETY: the methods of a registered unit belong to its live class.
+            if mode == AttributeMode::Deferred || (retried && unsafe { !abi::static_table(op).is_null() }) {
+                // SAFETY: as above.
+                unsafe { install_vars(id, op, mode, retried) };
             }
         }
     }
@@ -899,7 +902,7 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
         // SAFETY: the unit's class is live (its method is being called).
         unsafe { restore_unit(id, true)? };
         // SAFETY: as above.
-        unsafe { install_vars(id, op, mode) };
+        unsafe { install_vars(id, op, mode, false) };
     }
     Ok(())
 }
@@ -946,16 +949,30 @@ unsafe fn method_of(op: *mut zend_op_array) -> *mut zend_op_array {
     }
 }
 
+/// Installs the values of unit `id`'s static variables of method `op` that are not installed yet, and
+/// for a `retried` restore (the first attempt installed the defaults, a class its value names being
+/// missing then) also those the request has not changed since, as a retry does for properties.
+///
 /// # Safety
 /// `op` must be a live user op_array with static variables, during a request.
-unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
+unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, retried: bool) {
     let todo: Vec<(usize, Vec<u8>, *mut ffi::zend_string)> = STATE.with_borrow(|s| {
         let u = &s.units[id];
         u.unit
             .members
             .iter()
             .enumerate()
-            .filter(|(i, (_, m))| matches!(m, Member::Var(o, _) if *o == op) && !u.members[*i].live)
+            .filter(|(_, (_, m))| matches!(m, Member::Var(o, _) if *o == op))
+            .filter(|(i, _)| {
+                let m = &u.members[*i];
+                // SAFETY: a live member's slot and the state's own copy of it are live; nothing here
+                // runs userland code.
+                !m.live
+                    || retried
+                        && unsafe { live_value_in(s, id, *i) }
+                            .zip(m.published.as_ref())
+                            .is_some_and(|(slot, p)| unsafe { compare::identical(zend::deref(slot), p) })
+            })
             .map(|(i, (name, m))| match *m {
                 Member::Var(_, var) => (i, name.clone(), var),
                 Member::Prop(_) => unreachable!("filtered to variables"),
