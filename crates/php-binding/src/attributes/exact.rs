@@ -249,7 +249,9 @@ unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
 
 unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
     // SAFETY: the engine passes the executing frame of a user function.
-    let (opcode, op) = unsafe { ((*(*ex).opline).opcode, &raw mut (*(*ex).func).op_array) };
+    let (opline, op) = unsafe { ((*ex).opline, &raw mut (*(*ex).func).op_array) };
+    // SAFETY: as above.
+    let opcode = unsafe { (*opline).opcode };
     let published = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as above.
         if unsafe { (*op).static_variables.is_null() } || engine::idle() {
@@ -265,7 +267,15 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
         true
     }));
     if matches!(published, Ok(true)) && zend::exception_pending() {
-        // A PinnedStatic publication failed: the exception is raised here, the frame redirected.
+        // A PinnedStatic publication failed: the exception is raised here, the frame redirected. A
+        // `return` consumes its operand, which the exception's unwinding therefore does not release
+        // (a temporary is live only up to the opline that uses it): released here, as the engine's
+        // handler would have, or it leaked for the request's life, its objects' destructors with it.
+        if !is_static_statement(placement::original(opcode)) {
+            // SAFETY: `opline` is the frame's `return` (the frame now points at the exception's), its
+            // operand not yet consumed.
+            unsafe { release_op1(ex, opline) };
+        }
         return ZEND_USER_OPCODE_CONTINUE;
     }
     // SAFETY: as above.
@@ -468,7 +478,7 @@ unsafe fn assign(
             && !ffi::zend_verify_property_type(info, &raw mut value, strict)
         {
             drop(value);
-            release_op_data(ex, data);
+            release_op1(ex, data);
             abandon(ex, opline);
             return true;
         }
@@ -586,7 +596,7 @@ unsafe fn target(
         let mut info: *mut zend_property_info = std::ptr::null_mut();
         let slot = abi::zend_std_get_static_property_with_info(ce, name, fetch, &raw mut info);
         if slot.is_null() {
-            release_op_data(ex, data);
+            release_op1(ex, data);
             abandon(ex, opline);
             return Err(true);
         }
@@ -598,12 +608,12 @@ unsafe fn target(
     }
 }
 
-/// Releases the `OP_DATA` operand an assignment consumes (temporaries and vars), as the engine's
-/// `FREE_OP_DATA` does.
+/// Releases the operand `opline` consumes in op1 (temporaries and vars), as the engine's `FREE_OP1` and
+/// `FREE_OP_DATA` do: a `return`'s value, an assignment's `OP_DATA`.
 ///
 /// # Safety
-/// `data` must be the `OP_DATA` opline of the live frame `ex`, not yet released.
-unsafe fn release_op_data(ex: *mut zend_execute_data, data: *const zend_op) {
+/// `opline` must be an opline of the live frame `ex` whose op1 is not yet released.
+unsafe fn release_op1(ex: *mut zend_execute_data, data: *const zend_op) {
     // SAFETY: as above.
     unsafe {
         if matches!((*data).op1_type, IS_TMP_VAR | IS_VAR) {
@@ -624,7 +634,7 @@ unsafe fn finish_assignment(ex: *mut zend_execute_data, opline: *const zend_op, 
         if used {
             std::ptr::write(abi::frame_var(ex, (*opline).result.var), zvals::copy(slot));
         }
-        release_op_data(ex, opline.add(1));
+        release_op1(ex, opline.add(1));
         if !zend::exception_pending() {
             engine::published_assignment(unit);
         }
