@@ -284,13 +284,23 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
 
 unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
     // SAFETY: the engine passes the executing frame; its opline is the static-property opcode.
-    let opcode = unsafe { (*(*ex).opline).opcode };
+    let opline = unsafe { (*ex).opline };
+    // SAFETY: as above.
+    let opcode = unsafe { (*opline).opcode };
     let handled = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as above.
         unsafe { handle(ex) }
     }));
     match handled {
-        Ok(true) => ZEND_USER_OPCODE_CONTINUE,
+        Ok(true) => {
+            // The opline was performed (or given up for an exception) here, not by the engine, whose
+            // handler releases a property name computed at run time (`Foo::${'a' . $b}`, a temporary):
+            // so must this one, or every such write leaked its name.
+            // SAFETY: `opline` is the static-property opline just handled (the frame has moved on); its
+            // op1 was read, never consumed.
+            unsafe { release_op1(ex, opline) };
+            ZEND_USER_OPCODE_CONTINUE
+        }
         // SAFETY: as above.
         _ => unsafe {
             if placement::original(opcode) == ISSET_ISEMPTY_STATIC_PROP && opcode != ISSET_ISEMPTY_STATIC_PROP {
