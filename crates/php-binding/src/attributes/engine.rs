@@ -697,15 +697,24 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             if !untouched {
                 continue;
             }
-            if let Some(value) = fetched.as_ref().and_then(|f| part(f, i)) {
-                assign_checked(info, slot, value);
+            // Exact mode restores at the first static-property opcode: a write without one before it
+            // (`ReflectionProperty::setValue()`, an internal function) is the request's value, which the
+            // stored one must not overwrite, and a change to publish at the next check point.
+            let default = (*(*info).ce).default_static_members_table.add((*info).offset as usize);
+            let written_before = !retried && !holds_default(slot, default);
+            let value = fetched.as_ref().and_then(|f| part(f, i));
+            match value {
+                Some(value) if !written_before => assign_checked(info, slot, value),
+                _ => {}
             }
+            // What the request's value is compared with: the restored one (or the default).
+            let restored = if written_before { value.unwrap_or(default) } else { slot };
             let baseline = match &baseline_source {
                 _ if !needs_baseline => None,
                 Some(b) => part(b, i).map(|z| zvals::copy(zend::deref(z))),
-                None => Some(zvals::copy(zend::deref(slot))),
+                None => Some(zvals::copy(zend::deref(restored))),
             };
-            let published = zvals::copy(zend::deref(slot));
+            let published = zvals::copy(zend::deref(if written_before { default } else { slot }));
             STATE.with_borrow_mut(|s| {
                 let m = &mut s.units[id].members[i];
                 m.live = true;
@@ -759,6 +768,17 @@ unsafe fn names_missing_class(z: &zval) -> bool {
     // SAFETY: as above.
     unsafe { walk_objects(z, |obj| found |= (*obj).ce == incomplete) };
     found
+}
+
+/// Whether static property `slot` still holds its declared `default` (the very value the class's
+/// statics were initialised with). A default that is a constant expression counts as held: once
+/// evaluated, the slot cannot be told from a written one.
+///
+/// # Safety
+/// `slot` and `default` must be live zvals.
+unsafe fn holds_default(slot: *mut zval, default: *mut zval) -> bool {
+    // SAFETY: as above.
+    unsafe { zend::type_of(default) == IS_CONSTANT_AST || compare::identical(zend::deref(slot), default) }
 }
 
 /// Writes a restored value into a static property slot, unless it no longer fits the declared type
