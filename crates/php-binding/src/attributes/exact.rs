@@ -19,8 +19,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_OBJECT, IS_STRING,
-    IS_UNDEF,
+    self, zend_class_entry, zend_execute_data, zend_op, zend_op_array, zend_property_info, zend_string, zval,
+    IS_OBJECT, IS_STRING, IS_UNDEF,
 };
 
 use super::abi::{
@@ -260,10 +260,17 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
         if is_static_statement(placement::original(opcode)) {
             // SAFETY: the frame's function is live and is executing its `static` statement.
             unsafe { engine::method_begin(op) };
-        } else {
-            // SAFETY: as above; the frame's function is returning.
-            unsafe { engine::method_end(op) };
+            return true;
         }
+        // SAFETY: `opline` is the frame's current opline, a `return` of `op`.
+        if unsafe { returns_through_finally(op, opline) } {
+            // Not a check point: the engine ran the `finally` block on the way to this `return`, and
+            // an exception raised here would run it a second time. What the call wrote is found at
+            // the next check point.
+            return false;
+        }
+        // SAFETY: as above; the frame's function is returning.
+        unsafe { engine::method_end(op) };
         true
     }));
     if matches!(published, Ok(true)) && zend::exception_pending() {
@@ -280,6 +287,23 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
     }
     // SAFETY: as above.
     unsafe { dispatch(ex, opcode) }
+}
+
+/// Whether `opline`, a `return` of `op`, is in a `try` or `catch` block that has a `finally`: the
+/// compiler puts the `finally` block's call (`FAST_CALL`) before such a `return`, and the engine runs the
+/// block again for an exception raised at any opline of that range.
+///
+/// # Safety
+/// `opline` must be an opline of the live op_array `op`.
+unsafe fn returns_through_finally(op: *const zend_op_array, opline: *const zend_op) -> bool {
+    // SAFETY: as above; the try/catch table has `last_try_catch` entries.
+    unsafe {
+        let at = opline.offset_from((*op).opcodes) as u32;
+        (0..(*op).last_try_catch as usize).any(|i| {
+            let t = &*(*op).try_catch_array.add(i);
+            t.finally_op != 0 && t.try_op <= at && at < t.finally_op
+        })
+    }
 }
 
 unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
