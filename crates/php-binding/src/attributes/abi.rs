@@ -7,7 +7,7 @@ use std::ptr;
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_execute_data, zend_op, zend_op_array, zend_property_info, zend_string, zval,
-    HashTable, IS_INDIRECT, IS_OBJECT, IS_PTR,
+    HashTable, IS_INDIRECT,
 };
 
 use crate::zend;
@@ -92,6 +92,9 @@ pub const ZEND_ACC_LINKED: u32 = 1 << 3;
 /// A class OPcache keeps in shared memory, the same in every request.
 pub const ZEND_ACC_IMMUTABLE: u32 = 1 << 7;
 pub const ZEND_ACC_PRELOADED: u32 = 1 << 10;
+/// A closure made from a function or method (`f(...)`, `Closure::fromCallable()`): it shares the
+/// function's static variables.
+pub const ZEND_ACC_FAKE_CLOSURE: u32 = 1 << 23;
 pub const ZEND_ACC_STRICT_TYPES: u32 = 1 << 31;
 pub const IS_CONST: u8 = 1;
 pub const IS_TMP_VAR: u8 = 2;
@@ -182,21 +185,6 @@ pub unsafe fn literal(opline: *const zend_op, constant: u32) -> *mut zval {
 pub unsafe fn frame_var(ex: *mut zend_execute_data, var: u32) -> *mut zval {
     // SAFETY: temporaries and CVs are stored at byte offsets from the frame start.
     unsafe { ex.cast::<u8>().add(var as usize).cast() }
-}
-
-/// The class a zval of type `IS_PTR` (a fetched class) or an object names.
-///
-/// # Safety
-/// `z` must be a live zval.
-pub unsafe fn class_of(z: *const zval) -> *mut zend_class_entry {
-    // SAFETY: caller guarantees a live zval; the union member read matches its type.
-    unsafe {
-        match zend::type_of(z) {
-            IS_OBJECT => (*(*z).value.obj).ce,
-            IS_PTR => (*z).value.ce,
-            _ => ptr::null_mut(),
-        }
-    }
 }
 
 /// `EG(class_table)` lookup by lower-case name, without autoloading.

@@ -697,15 +697,24 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             if !untouched {
                 continue;
             }
-            if let Some(value) = fetched.as_ref().and_then(|f| part(f, i)) {
-                assign_checked(info, slot, value);
+            // Exact mode restores at the first static-property opcode: a write without one before it
+            // (`ReflectionProperty::setValue()`, an internal function) is the request's value, which the
+            // stored one must not overwrite, and a change to publish at the next check point.
+            let default = (*(*info).ce).default_static_members_table.add((*info).offset as usize);
+            let written_before = !retried && !holds_default(slot, default);
+            let value = fetched.as_ref().and_then(|f| part(f, i));
+            match value {
+                Some(value) if !written_before => assign_checked(info, slot, value),
+                _ => {}
             }
+            // What the request's value is compared with: the restored one (or the default).
+            let restored = if written_before { value.unwrap_or(default) } else { slot };
             let baseline = match &baseline_source {
                 _ if !needs_baseline => None,
                 Some(b) => part(b, i).map(|z| zvals::copy(zend::deref(z))),
-                None => Some(zvals::copy(zend::deref(slot))),
+                None => Some(zvals::copy(zend::deref(restored))),
             };
-            let published = zvals::copy(zend::deref(slot));
+            let published = zvals::copy(zend::deref(if written_before { default } else { slot }));
             STATE.with_borrow_mut(|s| {
                 let m = &mut s.units[id].members[i];
                 m.live = true;
@@ -720,11 +729,14 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             (std::mem::replace(&mut u.fetched, fetched), std::mem::replace(&mut u.fetched_baseline, baseline_source))
         });
         drop(old);
-        if mode == AttributeMode::Deferred {
-            // Deferred mode has no hook at a method's first call: install its table now.
-            for op in unit_methods(id) {
-                // SAFETY: the methods of a registered unit belong to its live class.
-                unsafe { install_vars(id, op, mode) };
+        for op in unit_methods(id) {
+            // Deferred mode has no hook at a method's first call: install its table now. A retry installs
+            // the stored values also over the defaults an earlier attempt installed (in exact mode, in a
+            // method that has its table already; the others wait for their first call).
+            // SAFETY: the methods of a registered unit belong to its live class.
+            if mode == AttributeMode::Deferred || (retried && unsafe { !abi::static_table(op).is_null() }) {
+                // SAFETY: as above.
+                unsafe { install_vars(id, op, mode, retried) };
             }
         }
     }
@@ -756,6 +768,17 @@ unsafe fn names_missing_class(z: &zval) -> bool {
     // SAFETY: as above.
     unsafe { walk_objects(z, |obj| found |= (*obj).ce == incomplete) };
     found
+}
+
+/// Whether static property `slot` still holds its declared `default` (the very value the class's
+/// statics were initialised with). A default that is a constant expression counts as held: once
+/// evaluated, the slot cannot be told from a written one.
+///
+/// # Safety
+/// `slot` and `default` must be live zvals.
+unsafe fn holds_default(slot: *mut zval, default: *mut zval) -> bool {
+    // SAFETY: as above.
+    unsafe { zend::type_of(default) == IS_CONSTANT_AST || compare::identical(zend::deref(slot), default) }
 }
 
 /// Writes a restored value into a static property slot, unless it no longer fits the declared type
@@ -885,6 +908,8 @@ pub unsafe fn method_begin(op: *mut zend_op_array) {
 /// As [`method_begin`].
 unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
     let Some(mode) = mode() else { return Ok(()) };
+    // SAFETY: as above.
+    let op = unsafe { method_of(op) };
     let ids = STATE.with_borrow(|s| s.method_units(op));
     if ids.is_empty() {
         return Ok(());
@@ -897,31 +922,77 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
         // SAFETY: the unit's class is live (its method is being called).
         unsafe { restore_unit(id, true)? };
         // SAFETY: as above.
-        unsafe { install_vars(id, op, mode) };
+        unsafe { install_vars(id, op, mode, false) };
     }
     Ok(())
 }
 
 /// Exact mode, a method with static variables returns: publish its attributed roots if written.
-pub fn method_end(op: *mut zend_op_array) {
+///
+/// # Safety
+/// `op` must be the live op_array returning, during a request.
+pub unsafe fn method_end(op: *mut zend_op_array) {
     if mode() != Some(AttributeMode::Exact) {
         return;
     }
+    // SAFETY: as above.
+    let op = unsafe { method_of(op) };
     let ids = STATE.with_borrow(|s| s.method_units(op));
     check_written(&ids);
     check_watched();
 }
 
+/// The method whose static variables `op` runs with: `op` itself, or, for a closure made from a method
+/// (`A::m(...)`, `Closure::fromCallable()`, `ReflectionMethod::getClosure()`), the method. Such a "fake"
+/// closure runs a copy of the method's op_array (same opcodes) bound to the method's very static-variable
+/// table, which the engine creates with the defaults if the method has none yet: keyed by the copy, the
+/// method's units were never restored through it, and a later direct call restored over what the
+/// closure's calls had written.
+///
+/// # Safety
+/// `op` must be a live user op_array, during a request.
+unsafe fn method_of(op: *mut zend_op_array) -> *mut zend_op_array {
+    // SAFETY: as above; the scope of a closure made from a method is that method's live class, whose
+    // function table holds `zend_function` pointers.
+    unsafe {
+        let scope = (*op).scope;
+        if (*op).fn_flags & abi::ZEND_ACC_FAKE_CLOSURE == 0 || scope.is_null() {
+            return op;
+        }
+        let name = zend::zstr_bytes((*op).function_name);
+        let found: *mut ffi::zend_function =
+            ffi::zend_hash_str_find_ptr_lc(&raw const (*scope).function_table, name.as_ptr().cast(), name.len()).cast();
+        if found.is_null() || (*found).type_ != zend::ZEND_USER_FUNCTION || (*found).op_array.opcodes != (*op).opcodes {
+            return op;
+        }
+        &raw mut (*found).op_array
+    }
+}
+
+/// Installs the values of unit `id`'s static variables of method `op` that are not installed yet, and
+/// for a `retried` restore (the first attempt installed the defaults, a class its value names being
+/// missing then) also those the request has not changed since, as a retry does for properties.
+///
 /// # Safety
 /// `op` must be a live user op_array with static variables, during a request.
-unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode) {
+unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, retried: bool) {
     let todo: Vec<(usize, Vec<u8>, *mut ffi::zend_string)> = STATE.with_borrow(|s| {
         let u = &s.units[id];
         u.unit
             .members
             .iter()
             .enumerate()
-            .filter(|(i, (_, m))| matches!(m, Member::Var(o, _) if *o == op) && !u.members[*i].live)
+            .filter(|(_, (_, m))| matches!(m, Member::Var(o, _) if *o == op))
+            .filter(|(i, _)| {
+                let m = &u.members[*i];
+                // SAFETY: a live member's slot and the state's own copy of it are live; nothing here
+                // runs userland code.
+                !m.live
+                    || retried
+                        && unsafe { live_value_in(s, id, *i) }
+                            .zip(m.published.as_ref())
+                            .is_some_and(|(slot, p)| unsafe { compare::identical(zend::deref(slot), p) })
+            })
             .map(|(i, (name, m))| match *m {
                 Member::Var(_, var) => (i, name.clone(), var),
                 Member::Prop(_) => unreachable!("filtered to variables"),

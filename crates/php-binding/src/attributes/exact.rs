@@ -19,7 +19,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::ffi::{
-    self, zend_class_entry, zend_execute_data, zend_op, zend_property_info, zend_string, zval, IS_STRING, IS_UNDEF,
+    self, zend_class_entry, zend_execute_data, zend_op, zend_op_array, zend_property_info, zend_string, zval,
+    IS_OBJECT, IS_STRING, IS_UNDEF,
 };
 
 use super::abi::{
@@ -248,7 +249,9 @@ unsafe fn dispatch(ex: *mut zend_execute_data, opcode: u8) -> c_int {
 
 unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
     // SAFETY: the engine passes the executing frame of a user function.
-    let (opcode, op) = unsafe { ((*(*ex).opline).opcode, &raw mut (*(*ex).func).op_array) };
+    let (opline, op) = unsafe { ((*ex).opline, &raw mut (*(*ex).func).op_array) };
+    // SAFETY: as above.
+    let opcode = unsafe { (*opline).opcode };
     let published = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as above.
         if unsafe { (*op).static_variables.is_null() } || engine::idle() {
@@ -257,28 +260,71 @@ unsafe extern "C" fn on_function_opcode(ex: *mut zend_execute_data) -> c_int {
         if is_static_statement(placement::original(opcode)) {
             // SAFETY: the frame's function is live and is executing its `static` statement.
             unsafe { engine::method_begin(op) };
-        } else {
-            engine::method_end(op);
+            return true;
         }
+        // SAFETY: `opline` is the frame's current opline, a `return` of `op`.
+        if unsafe { returns_through_finally(op, opline) } {
+            // Not a check point: the engine ran the `finally` block on the way to this `return`, and
+            // an exception raised here would run it a second time. What the call wrote is found at
+            // the next check point.
+            return false;
+        }
+        // SAFETY: as above; the frame's function is returning.
+        unsafe { engine::method_end(op) };
         true
     }));
     if matches!(published, Ok(true)) && zend::exception_pending() {
-        // A PinnedStatic publication failed: the exception is raised here, the frame redirected.
+        // A PinnedStatic publication failed: the exception is raised here, the frame redirected. A
+        // `return` consumes its operand, which the exception's unwinding therefore does not release
+        // (a temporary is live only up to the opline that uses it): released here, as the engine's
+        // handler would have, or it leaked for the request's life, its objects' destructors with it.
+        if !is_static_statement(placement::original(opcode)) {
+            // SAFETY: `opline` is the frame's `return` (the frame now points at the exception's), its
+            // operand not yet consumed.
+            unsafe { release_op1(ex, opline) };
+        }
         return ZEND_USER_OPCODE_CONTINUE;
     }
     // SAFETY: as above.
     unsafe { dispatch(ex, opcode) }
 }
 
+/// Whether `opline`, a `return` of `op`, is in a `try` or `catch` block that has a `finally`: the
+/// compiler puts the `finally` block's call (`FAST_CALL`) before such a `return`, and the engine runs the
+/// block again for an exception raised at any opline of that range.
+///
+/// # Safety
+/// `opline` must be an opline of the live op_array `op`.
+unsafe fn returns_through_finally(op: *const zend_op_array, opline: *const zend_op) -> bool {
+    // SAFETY: as above; the try/catch table has `last_try_catch` entries.
+    unsafe {
+        let at = opline.offset_from((*op).opcodes) as u32;
+        (0..(*op).last_try_catch as usize).any(|i| {
+            let t = &*(*op).try_catch_array.add(i);
+            t.finally_op != 0 && t.try_op <= at && at < t.finally_op
+        })
+    }
+}
+
 unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
     // SAFETY: the engine passes the executing frame; its opline is the static-property opcode.
-    let opcode = unsafe { (*(*ex).opline).opcode };
+    let opline = unsafe { (*ex).opline };
+    // SAFETY: as above.
+    let opcode = unsafe { (*opline).opcode };
     let handled = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: as above.
         unsafe { handle(ex) }
     }));
     match handled {
-        Ok(true) => ZEND_USER_OPCODE_CONTINUE,
+        Ok(true) => {
+            // The opline was performed (or given up for an exception) here, not by the engine, whose
+            // handler releases a property name computed at run time (`Foo::${'a' . $b}`, a temporary):
+            // so must this one, or every such write leaked its name.
+            // SAFETY: `opline` is the static-property opline just handled (the frame has moved on); its
+            // op1 was read, never consumed.
+            unsafe { release_op1(ex, opline) };
+            ZEND_USER_OPCODE_CONTINUE
+        }
         // SAFETY: as above.
         _ => unsafe {
             if placement::original(opcode) == ISSET_ISEMPTY_STATIC_PROP && opcode != ISSET_ISEMPTY_STATIC_PROP {
@@ -385,11 +431,19 @@ unsafe fn target_class(ex: *mut zend_execute_data, opline: *const zend_op) -> Op
                 match (*opline).op2.num & 0x0f {
                     ZEND_FETCH_CLASS_SELF => scope,
                     ZEND_FETCH_CLASS_PARENT if !scope.is_null() => (*scope).__bindgen_anon_1.parent,
-                    ZEND_FETCH_CLASS_STATIC => abi::class_of(&raw const (*ex).This),
+                    // The called scope, as `zend_get_called_scope()` finds it for a user frame: `$this`'s
+                    // class, or in a static call the class `This` names by its value alone (its type
+                    // bits hold the call's flags, never `IS_PTR`).
+                    ZEND_FETCH_CLASS_STATIC if zend::type_of(&raw const (*ex).This) == IS_OBJECT => {
+                        (*(*ex).This.value.obj).ce
+                    }
+                    ZEND_FETCH_CLASS_STATIC => (*ex).This.value.ce,
                     _ => std::ptr::null_mut(),
                 }
             }
-            IS_VAR | IS_TMP_VAR => abi::class_of(abi::frame_var(ex, (*opline).op2.var)),
+            // A variable class (`$cls::$x`, `$obj::$x`): the result of the `FETCH_CLASS` before, which
+            // writes only the class pointer (`Z_CE_P`), never the type: the engine reads it the same way.
+            IS_VAR | IS_TMP_VAR => (*abi::frame_var(ex, (*opline).op2.var)).value.ce,
             _ => std::ptr::null_mut(),
         };
         (!ce.is_null()).then_some(ce)
@@ -458,7 +512,7 @@ unsafe fn assign(
             && !ffi::zend_verify_property_type(info, &raw mut value, strict)
         {
             drop(value);
-            release_op_data(ex, data);
+            release_op1(ex, data);
             abandon(ex, opline);
             return true;
         }
@@ -576,7 +630,7 @@ unsafe fn target(
         let mut info: *mut zend_property_info = std::ptr::null_mut();
         let slot = abi::zend_std_get_static_property_with_info(ce, name, fetch, &raw mut info);
         if slot.is_null() {
-            release_op_data(ex, data);
+            release_op1(ex, data);
             abandon(ex, opline);
             return Err(true);
         }
@@ -588,12 +642,12 @@ unsafe fn target(
     }
 }
 
-/// Releases the `OP_DATA` operand an assignment consumes (temporaries and vars), as the engine's
-/// `FREE_OP_DATA` does.
+/// Releases the operand `opline` consumes in op1 (temporaries and vars), as the engine's `FREE_OP1` and
+/// `FREE_OP_DATA` do: a `return`'s value, an assignment's `OP_DATA`.
 ///
 /// # Safety
-/// `data` must be the `OP_DATA` opline of the live frame `ex`, not yet released.
-unsafe fn release_op_data(ex: *mut zend_execute_data, data: *const zend_op) {
+/// `opline` must be an opline of the live frame `ex` whose op1 is not yet released.
+unsafe fn release_op1(ex: *mut zend_execute_data, data: *const zend_op) {
     // SAFETY: as above.
     unsafe {
         if matches!((*data).op1_type, IS_TMP_VAR | IS_VAR) {
@@ -614,7 +668,7 @@ unsafe fn finish_assignment(ex: *mut zend_execute_data, opline: *const zend_op, 
         if used {
             std::ptr::write(abi::frame_var(ex, (*opline).result.var), zvals::copy(slot));
         }
-        release_op_data(ex, opline.add(1));
+        release_op1(ex, opline.add(1));
         if !zend::exception_pending() {
             engine::published_assignment(unit);
         }
