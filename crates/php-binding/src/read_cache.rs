@@ -389,36 +389,36 @@ fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
 /// Releases this request's prototypes and request memos (request end; in worker mode, each HTTP
 /// request's end).
 pub fn drop_prototypes() {
-    let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
-        c.restoring.clear();
-        forget_hot(c);
-        (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
-    });
-    drop(prototypes);
-    for local in memos {
-        let memo = local.memo.borrow_mut().take();
-        if let Some(mut memo) = memo {
-            memo.end_request(true);
-            let replaced = local.memo.borrow_mut().replace(memo);
-            drop(replaced);
-        }
-    }
+    end_prototypes(true);
 }
 
 /// Forgets this request's prototypes and request memos without releasing them (post-deactivate: the
 /// objects they hold were freed with the executor, and the heap goes with the request).
 pub fn forget_prototypes() {
+    end_prototypes(false);
+}
+
+/// Ends this request's prototypes and request memos: released, or (`release` false) forgotten.
+fn end_prototypes(release: bool) {
     let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
         c.restoring.clear();
         forget_hot(c);
         (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
     });
-    for (_, (_, proto)) in prototypes.into_iter().flat_map(HashMap::into_iter) {
-        std::mem::forget(proto);
+    if release {
+        drop(prototypes);
+    } else {
+        for (_, (_, proto)) in prototypes.into_iter().flat_map(HashMap::into_iter) {
+            std::mem::forget(proto);
+        }
     }
     for local in memos {
-        if let Some(memo) = local.memo.borrow_mut().as_mut() {
-            memo.end_request(false);
+        // Taken out while it ends: a released prototype's destructor may fetch this key again.
+        let memo = local.memo.borrow_mut().take();
+        if let Some(mut memo) = memo {
+            memo.end_request(release);
+            let replaced = local.memo.borrow_mut().replace(memo);
+            drop(replaced);
         }
     }
 }
