@@ -45,8 +45,6 @@ const CONST_IS_CASE: u32 = 1 << 6;
 /// `ZEND_FETCH_CLASS_SILENT`.
 const FETCH_SILENT: u32 = 0x100;
 const INCOMPLETE_CLASS_NAME: &[u8] = b"__PHP_Incomplete_Class_Name";
-/// `ZEND_INTERNAL_CLASS`.
-const ZEND_INTERNAL_CLASS: std::ffi::c_char = 1;
 
 pub enum DecodeError {
     /// The bytes are not a valid encoding (or disagree with their tag).
@@ -162,9 +160,15 @@ struct ShapeClass {
     /// Restoring an object's state runs userland code: a `SplObjectStorage` subclass's own `getHash()`,
     /// which the class's `__unserialize` calls for each object it attaches (as `unserialize()` does).
     userland_state: bool,
+}
+
+impl ShapeClass {
     /// An internal class, which lives as long as the module: its shape is kept from one request to the
-    /// next (told here, not by reading the class entry then: a user class's may be freed by then).
-    internal: bool,
+    /// next. Told by the class facts' pointers, never by reading the class entry then: a user class's
+    /// may be freed by then.
+    fn internal(&self) -> bool {
+        ptr::eq(self.facts.internal_base, self.ce)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -210,7 +214,7 @@ impl RequestMemo {
             }
         }
         for shape in &mut self.shapes {
-            if shape.as_ref().is_some_and(|c| !c.internal) {
+            if shape.as_ref().is_some_and(|c| !c.internal()) {
                 *shape = None;
             }
         }
@@ -1111,7 +1115,6 @@ unsafe fn resolve_shape(
             clonable,
             plain,
             userland_state,
-            internal: (*ce).type_ == ZEND_INTERNAL_CLASS,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {
