@@ -647,11 +647,11 @@ unsafe fn target(
 ///
 /// # Safety
 /// `opline` must be an opline of the live frame `ex` whose op1 is not yet released.
-unsafe fn release_op1(ex: *mut zend_execute_data, data: *const zend_op) {
+unsafe fn release_op1(ex: *mut zend_execute_data, opline: *const zend_op) {
     // SAFETY: as above.
     unsafe {
-        if matches!((*data).op1_type, IS_TMP_VAR | IS_VAR) {
-            drop(std::ptr::replace(abi::frame_var(ex, (*data).op1.var), zval::new()));
+        if matches!((*opline).op1_type, IS_TMP_VAR | IS_VAR) {
+            drop(std::ptr::replace(abi::frame_var(ex, (*opline).op1.var), zval::new()));
         }
     }
 }
