@@ -331,7 +331,7 @@ mod tests {
     fn a_mark_has_one_holder_and_is_independent_of_flock() {
         let name = unique("mark");
         let fd = create_exclusive(&name).unwrap();
-        // SAFETY: fd is open; a shared flock, as a presence lock takes.
+        // SAFETY: fd is open; an exclusive flock, the strongest a presence lock takes.
         assert_eq!(unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
         let unmarked = is_marked(&name);
         let mark = hold_mark(&name);
