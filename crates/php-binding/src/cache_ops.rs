@@ -539,15 +539,18 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
             let last = last[tier.index()].as_ref();
             (last.is_some_and(|n| n.epoch == before && n.instance == instance && n.key == key), last.is_some())
         });
+        // A loaded class has request-local attribute state only once this request registered an
+        // attributed class; without it, a class name selects only stored state, which the unchanged
+        // epoch says is still absent.
+        let local_state = || !attributes::request_idle() && call.names_loaded_class(1, key);
         // A class loaded since is a selector with request-local effects (§16.8): the full path.
-        if !repeated || call.names_loaded_class(1, key) {
+        if !repeated || local_state() {
             // A class name or an RFC attribute key also selects attribute state; the explicit entry
             // stored under exactly that string goes either way. Until attribute state was first stored
-            // in this backend, a key that names no loaded class and no attribute unit selects nothing
-            // (a class that is not loaded has no state of this request either): no search.
-            let search = backend.internal_stores_noted()
-                || attributes::addressed_unit(tier, key).is_some()
-                || call.names_loaded_class(1, key);
+            // in this backend, a key that names no attribute unit and no class with state in this
+            // request selects nothing: no search.
+            let search =
+                backend.internal_stores_noted() || attributes::addressed_unit(tier, key).is_some() || local_state();
             let selects_state = search && attributes::delete_addressed(tier, backend, key, true);
             let removed = backend.delete(key);
             let after = backend.epoch();

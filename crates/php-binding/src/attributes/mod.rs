@@ -126,6 +126,12 @@ pub fn publish_at_http_request_end() {
     engine::publish_at_end(true);
 }
 
+/// Whether this request has no attributed class registered: a loaded class then has no request-local
+/// attribute state for a class selector (`delete()`) to reach, only what is stored in the backend.
+pub fn request_idle() -> bool {
+    engine::idle()
+}
+
 /// The attribute entry an RFC attribute key (`volatile_static:Foo::$bar`, `pinned_static:Foo::m()::$v`)
 /// addresses in `tier`'s backend (§16.3); `None` for other keys.
 pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
