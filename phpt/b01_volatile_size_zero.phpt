@@ -3,6 +3,7 @@ B1 Volatile size 0: every method returns false
 --EXTENSIONS--
 static_cache
 --INI--
+opcache.jit=disable
 static_cache.volatile_size_mb=0
 --FILE--
 <?php

@@ -3,6 +3,7 @@ B6 INI: an invalid attribute_mode falls back to auto
 --EXTENSIONS--
 static_cache
 --INI--
+opcache.jit=disable
 static_cache.attribute_mode=bogus
 --FILE--
 <?php

@@ -2,6 +2,8 @@
 K7 Partition and mode (default)
 --EXTENSIONS--
 static_cache
+--INI--
+opcache.jit=disable
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';

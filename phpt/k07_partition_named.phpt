@@ -3,6 +3,7 @@ K7 Partition and mode (static_cache.partition=shop)
 --EXTENSIONS--
 static_cache
 --INI--
+opcache.jit=disable
 static_cache.partition=shop
 --FILE--
 <?php

@@ -2,6 +2,8 @@
 phpinfo() shows a static_cache section
 --EXTENSIONS--
 static_cache
+--INI--
+opcache.jit=disable
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';

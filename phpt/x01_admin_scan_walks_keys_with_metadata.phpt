@@ -2,6 +2,8 @@
 X1 StaticCache\Admin::scan() walks a backend by cursor with per-entry metadata; attribute state is reported as such; entry() reads one key
 --EXTENSIONS--
 static_cache
+--INI--
+opcache.jit=disable
 --FILE--
 <?php
 use OPcache\{VolatileCache as V, PinnedCache as P, CacheStoreType};

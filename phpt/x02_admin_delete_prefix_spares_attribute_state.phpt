@@ -2,6 +2,8 @@
 X2 StaticCache\Admin::deletePrefix() deletes the explicit keys of a prefix, never attribute state, and releases the caller's reservations like delete()
 --EXTENSIONS--
 static_cache
+--INI--
+opcache.jit=disable
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';
