@@ -218,6 +218,18 @@ const KEPT_CLASSES: usize = 4096;
 struct Bailout;
 
 impl Bailout {
+    /// Runs `f`, a call into the engine that may run userland code (a constructor, an autoloader, a
+    /// destructor), turning a bailout out of it into `Err(Bailout)`; a panic goes on unwinding, as it
+    /// would without the catch. `f` must own nothing that needs dropping: a longjmp out of it skips its
+    /// own drops.
+    fn catching<T>(f: impl FnOnce() -> T) -> Result<T, Bailout> {
+        match ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(f)) {
+            Ok(value) => Ok(value),
+            Err(ext_php_rs::zend::CatchError::Bailout) => Err(Bailout),
+            Err(other) => std::panic::resume_unwind(Box::new(other.to_string())),
+        }
+    }
+
     /// Hands the bailout on to the engine.
     ///
     /// # Safety
@@ -736,7 +748,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             // SAFETY: the methods of a registered unit belong to its live class.
             if mode == AttributeMode::Deferred || (retried && unsafe { !abi::static_table(op).is_null() }) {
                 // SAFETY: as above.
-                unsafe { install_vars(id, op, mode, retried) };
+                unsafe { install_vars(id, op, mode, retried)? };
             }
         }
     }
@@ -922,7 +934,7 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
         // SAFETY: the unit's class is live (its method is being called).
         unsafe { restore_unit(id, true)? };
         // SAFETY: as above.
-        unsafe { install_vars(id, op, mode, false) };
+        unsafe { install_vars(id, op, mode, false)? };
     }
     Ok(())
 }
@@ -971,11 +983,13 @@ unsafe fn method_of(op: *mut zend_op_array) -> *mut zend_op_array {
 
 /// Installs the values of unit `id`'s static variables of method `op` that are not installed yet, and
 /// for a `retried` restore (the first attempt installed the defaults, a class its value names being
-/// missing then) also those the request has not changed since, as a retry does for properties.
+/// missing then) also those the request has not changed since, as a retry does for properties. A
+/// bailout while a default is evaluated (a constructor or an autoloader it runs) is returned, after
+/// this frame has dropped its list of the variables to install.
 ///
 /// # Safety
 /// `op` must be a live user op_array with static variables, during a request.
-unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, retried: bool) {
+unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, retried: bool) -> Result<(), Bailout> {
     let todo: Vec<(usize, Vec<u8>, *mut ffi::zend_string)> = STATE.with_borrow(|s| {
         let u = &s.units[id];
         u.unit
@@ -1000,7 +1014,7 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
             .collect()
     });
     if todo.is_empty() {
-        return;
+        return Ok(());
     }
     // SAFETY: caller guarantees a live op_array; the table is PHP's own duplicate of the template
     // (A.8: BIND_STATIC addresses slots by offset), values replaced in place.
@@ -1027,8 +1041,9 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
             if let Some(v) = value {
                 replace(slot, restored_static_variable(slot, v));
             } else if zend::type_of(slot) == IS_CONSTANT_AST {
-                // The declared default is a constant expression: evaluate it as BIND_STATIC would.
-                if abi::zval_update_constant_ex(slot, (*op).scope) != 0 {
+                // The declared default is a constant expression: evaluate it as BIND_STATIC would
+                // (`new Foo`, `Foo::C` can run a constructor or an autoloader).
+                if Bailout::catching(|| abi::zval_update_constant_ex(slot, (*op).scope))? != 0 {
                     zvals::clear_exception();
                 }
             }
@@ -1055,6 +1070,7 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
             drop(fetched);
         }
     }
+    Ok(())
 }
 
 /// The live zval of member `i` of unit `id`, or `None` while it does not exist yet.
