@@ -1148,17 +1148,18 @@ enum PublishError {
     Thrown,
 }
 
-/// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens).
+/// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens). While the
+/// value is encoded, which runs its serialization hooks, this frame holds nothing outside the request's
+/// heap: a bailout out of a hook longjmps past it (a clone of the runtime held here kept the runtime, and
+/// its shared memory mapped, for the life of the process).
 fn publish(id: usize) -> Result<(), PublishError> {
-    let (tier, key, ttl, off) = STATE.with_borrow(|s| {
+    let (tier, ttl, off) = STATE.with_borrow(|s| {
         let u = &s.units[id].unit;
-        (u.spec.tier, u.key.clone(), u.spec.ttl, s.publication_off)
+        (u.spec.tier, u.spec.ttl, s.publication_off)
     });
-    if off {
+    if off || request::with_runtime(|runtime| runtime.and_then(|r| r.backend(tier)).is_none()) {
         return Ok(());
     }
-    let Some(runtime) = request::runtime() else { return Ok(()) };
-    let Some(backend) = runtime.backend(tier) else { return Ok(()) };
     // SAFETY: during a request.
     let mut value = unsafe { unit_value(id) };
     let encoded = match zval_in::encode(&raw mut value) {
@@ -1169,26 +1170,30 @@ fn publish(id: usize) -> Result<(), PublishError> {
         }
         Err(EncodeError::Thrown) => return Err(PublishError::Thrown),
     };
-    let blob = STATE.with_borrow(|s| s.units[id].unit.blob);
-    let created = !blob && backend.peek(&key).is_none();
-    // Before the store: a delete() that finds no mark skips the search for attribute state.
-    backend.note_internal_store();
-    backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
-        // §16.9's texts, plus the backend and the directive that gives it more room.
-        let problem = match e {
-            shm_core::StoreError::TableFull => "cache hash table is full",
-            _ => "not enough shared memory left",
-        };
-        let directive = match tier {
-            Tier::Volatile => "static_cache.volatile_size_mb",
-            Tier::Pinned => "static_cache.pinned_size_mb",
-        };
-        PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
-    })?;
-    if created {
-        super::member_search::note_created(tier, backend);
-    }
-    Ok(())
+    let (key, blob) = STATE.with_borrow(|s| (s.units[id].unit.key.clone(), s.units[id].unit.blob));
+    // The runtime is borrowed, not cloned (nothing below runs userland code).
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|r| r.backend(tier)) else { return Ok(()) };
+        let created = !blob && backend.peek(&key).is_none();
+        // Before the store: a delete() that finds no mark skips the search for attribute state.
+        backend.note_internal_store();
+        backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
+            // §16.9's texts, plus the backend and the directive that gives it more room.
+            let problem = match e {
+                shm_core::StoreError::TableFull => "cache hash table is full",
+                _ => "not enough shared memory left",
+            };
+            let directive = match tier {
+                Tier::Volatile => "static_cache.volatile_size_mb",
+                Tier::Pinned => "static_cache.pinned_size_mb",
+            };
+            PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
+        })?;
+        if created {
+            super::member_search::note_created(tier, backend);
+        }
+        Ok(())
+    })
 }
 
 /// Publishes unit `id` now, from inside the request (exact mode): a `PinnedStatic` failure throws
