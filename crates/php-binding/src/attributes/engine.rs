@@ -218,6 +218,18 @@ const KEPT_CLASSES: usize = 4096;
 struct Bailout;
 
 impl Bailout {
+    /// Runs `f`, a call into the engine that may run userland code (a constructor, an autoloader, a
+    /// destructor), turning a bailout out of it into `Err(Bailout)`; a panic goes on unwinding, as it
+    /// would without the catch. `f` must own nothing that needs dropping: a longjmp out of it skips its
+    /// own drops.
+    fn catching<T>(f: impl FnOnce() -> T) -> Result<T, Bailout> {
+        match ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(f)) {
+            Ok(value) => Ok(value),
+            Err(ext_php_rs::zend::CatchError::Bailout) => Err(Bailout),
+            Err(other) => std::panic::resume_unwind(Box::new(other.to_string())),
+        }
+    }
+
     /// Hands the bailout on to the engine.
     ///
     /// # Safety
@@ -736,7 +748,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             // SAFETY: the methods of a registered unit belong to its live class.
             if mode == AttributeMode::Deferred || (retried && unsafe { !abi::static_table(op).is_null() }) {
                 // SAFETY: as above.
-                unsafe { install_vars(id, op, mode, retried) };
+                unsafe { install_vars(id, op, mode, retried)? };
             }
         }
     }
@@ -922,7 +934,7 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
         // SAFETY: the unit's class is live (its method is being called).
         unsafe { restore_unit(id, true)? };
         // SAFETY: as above.
-        unsafe { install_vars(id, op, mode, false) };
+        unsafe { install_vars(id, op, mode, false)? };
     }
     Ok(())
 }
@@ -971,11 +983,13 @@ unsafe fn method_of(op: *mut zend_op_array) -> *mut zend_op_array {
 
 /// Installs the values of unit `id`'s static variables of method `op` that are not installed yet, and
 /// for a `retried` restore (the first attempt installed the defaults, a class its value names being
-/// missing then) also those the request has not changed since, as a retry does for properties.
+/// missing then) also those the request has not changed since, as a retry does for properties. A
+/// bailout while a default is evaluated (a constructor or an autoloader it runs) is returned, after
+/// this frame has dropped its list of the variables to install.
 ///
 /// # Safety
 /// `op` must be a live user op_array with static variables, during a request.
-unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, retried: bool) {
+unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, retried: bool) -> Result<(), Bailout> {
     let todo: Vec<(usize, Vec<u8>, *mut ffi::zend_string)> = STATE.with_borrow(|s| {
         let u = &s.units[id];
         u.unit
@@ -1000,7 +1014,7 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
             .collect()
     });
     if todo.is_empty() {
-        return;
+        return Ok(());
     }
     // SAFETY: caller guarantees a live op_array; the table is PHP's own duplicate of the template
     // (A.8: BIND_STATIC addresses slots by offset), values replaced in place.
@@ -1027,8 +1041,9 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
             if let Some(v) = value {
                 replace(slot, restored_static_variable(slot, v));
             } else if zend::type_of(slot) == IS_CONSTANT_AST {
-                // The declared default is a constant expression: evaluate it as BIND_STATIC would.
-                if abi::zval_update_constant_ex(slot, (*op).scope) != 0 {
+                // The declared default is a constant expression: evaluate it as BIND_STATIC would
+                // (`new Foo`, `Foo::C` can run a constructor or an autoloader).
+                if Bailout::catching(|| abi::zval_update_constant_ex(slot, (*op).scope))? != 0 {
                     zvals::clear_exception();
                 }
             }
@@ -1055,6 +1070,7 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
             drop(fetched);
         }
     }
+    Ok(())
 }
 
 /// The live zval of member `i` of unit `id`, or `None` while it does not exist yet.
@@ -1132,17 +1148,18 @@ enum PublishError {
     Thrown,
 }
 
-/// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens).
+/// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens). While the
+/// value is encoded, which runs its serialization hooks, this frame holds nothing outside the request's
+/// heap: a bailout out of a hook longjmps past it (a clone of the runtime held here kept the runtime, and
+/// its shared memory mapped, for the life of the process).
 fn publish(id: usize) -> Result<(), PublishError> {
-    let (tier, key, ttl, off) = STATE.with_borrow(|s| {
+    let (tier, ttl, off) = STATE.with_borrow(|s| {
         let u = &s.units[id].unit;
-        (u.spec.tier, u.key.clone(), u.spec.ttl, s.publication_off)
+        (u.spec.tier, u.spec.ttl, s.publication_off)
     });
-    if off {
+    if off || request::with_runtime(|runtime| runtime.and_then(|r| r.backend(tier)).is_none()) {
         return Ok(());
     }
-    let Some(runtime) = request::runtime() else { return Ok(()) };
-    let Some(backend) = runtime.backend(tier) else { return Ok(()) };
     // SAFETY: during a request.
     let mut value = unsafe { unit_value(id) };
     let encoded = match zval_in::encode(&raw mut value) {
@@ -1153,26 +1170,30 @@ fn publish(id: usize) -> Result<(), PublishError> {
         }
         Err(EncodeError::Thrown) => return Err(PublishError::Thrown),
     };
-    let blob = STATE.with_borrow(|s| s.units[id].unit.blob);
-    let created = !blob && backend.peek(&key).is_none();
-    // Before the store: a delete() that finds no mark skips the search for attribute state.
-    backend.note_internal_store();
-    backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
-        // §16.9's texts, plus the backend and the directive that gives it more room.
-        let problem = match e {
-            shm_core::StoreError::TableFull => "cache hash table is full",
-            _ => "not enough shared memory left",
-        };
-        let directive = match tier {
-            Tier::Volatile => "static_cache.volatile_size_mb",
-            Tier::Pinned => "static_cache.pinned_size_mb",
-        };
-        PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
-    })?;
-    if created {
-        super::member_search::note_created(tier, backend);
-    }
-    Ok(())
+    let (key, blob) = STATE.with_borrow(|s| (s.units[id].unit.key.clone(), s.units[id].unit.blob));
+    // The runtime is borrowed, not cloned (nothing below runs userland code).
+    request::with_runtime(|runtime| {
+        let Some(backend) = runtime.and_then(|r| r.backend(tier)) else { return Ok(()) };
+        let created = !blob && backend.peek(&key).is_none();
+        // Before the store: a delete() that finds no mark skips the search for attribute state.
+        backend.note_internal_store();
+        backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
+            // §16.9's texts, plus the backend and the directive that gives it more room.
+            let problem = match e {
+                shm_core::StoreError::TableFull => "cache hash table is full",
+                _ => "not enough shared memory left",
+            };
+            let directive = match tier {
+                Tier::Volatile => "static_cache.volatile_size_mb",
+                Tier::Pinned => "static_cache.pinned_size_mb",
+            };
+            PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
+        })?;
+        if created {
+            super::member_search::note_created(tier, backend);
+        }
+        Ok(())
+    })
 }
 
 /// Publishes unit `id` now, from inside the request (exact mode): a `PinnedStatic` failure throws
@@ -1181,24 +1202,26 @@ fn publish_at_write(id: usize) {
     let pinned = STATE.with_borrow(|s| s.units[id].unit.spec.tier == Tier::Pinned);
     let outcome = publish(id);
     // Failed or not, this write has had its publication: request end does not retry it.
-    remember_published(id);
+    drop(remember_published(id));
     if let (Err(PublishError::Message(m)), true) = (outcome, pinned) {
         exception::throw(&m);
     }
 }
 
 /// After a publication: the published copies become the reference for the next root-write check.
-fn remember_published(id: usize) {
+/// Returns the copies they replace, for the caller to let go (a destructor may run then).
+fn remember_published(id: usize) -> Vec<zval> {
     let n = STATE.with_borrow(|s| s.units[id].members.len());
+    let mut replaced = Vec::new();
     for i in 0..n {
         // SAFETY: during a request.
         if let Some(z) = unsafe { live_value(id, i) } {
             // SAFETY: `z` is a live slot.
             let copy = unsafe { zvals::copy(zend::deref(z)) };
-            let old = STATE.with_borrow_mut(|s| s.units[id].members[i].published.replace(copy));
-            drop(old);
+            replaced.extend(STATE.with_borrow_mut(|s| s.units[id].members[i].published.replace(copy)));
         }
     }
+    replaced
 }
 
 /// Whether any live member of unit `id` differs from its reference copy under `how`.
@@ -1341,9 +1364,10 @@ pub fn published_assignment(id: usize) {
 }
 
 /// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`): publishes what
-/// §16.6 publishes at the end. In worker mode the statics live on, so the published units' reference
-/// copies are re-based on what is now stored. A userland hook may bail out in here (at RSHUTDOWN a
-/// throw is fatal): the caller drops the state separately ([`forget_request`]).
+/// §16.6 publishes at the end. In worker mode the statics live on, so each published unit's reference
+/// copies are re-based on what is now stored, right after its publication. A userland hook may bail out
+/// in here (at RSHUTDOWN a throw is fatal): the caller drops the state separately ([`forget_request`]).
+/// A bailout while a unit is re-based is handed on from here, once this frame owns nothing.
 pub fn publish_at_end(worker: bool) {
     // One pass with the state borrowed answers for the leading units that still hold what they were
     // restored or published with (a request that changed nothing allocates nothing); from the first
@@ -1361,7 +1385,8 @@ pub fn publish_at_end(worker: bool) {
             if !untouched_in(s, id, how) {
                 return Some((mode, id, s.units.len(), served));
             }
-            if u.recorded.is_some() {
+            // Worker mode keeps the records (nothing is allocated for them here).
+            if u.recorded.is_some() && !worker {
                 served.push(id);
             }
         }
@@ -1375,7 +1400,7 @@ pub fn publish_at_end(worker: bool) {
             release_record(id);
         }
     }
-    let mut published = Vec::new();
+    let mut bailout = None;
     // The first exception a `VolatileStatic`'s hook threw at RSHUTDOWN, reported as uncaught once every
     // other unit is published (`zend::with_frame`); in worker mode, between HTTP requests, such
     // failures are silent like the unit's other publication failures.
@@ -1396,7 +1421,15 @@ pub fn publish_at_end(worker: bool) {
             continue;
         }
         match publish(id) {
-            Ok(()) => published.push(id),
+            // What was just published becomes the reference before any later unit's hook runs (one that
+            // changes this unit is then seen at the next HTTP request's end).
+            Ok(()) if worker => {
+                if let Err(b) = rebase(id) {
+                    bailout = Some(b);
+                    break;
+                }
+            }
+            Ok(()) => {}
             Err(e) => {
                 let (pinned, target) = STATE.with_borrow(|s| {
                     let u = &s.units[id].unit;
@@ -1421,14 +1454,13 @@ pub fn publish_at_end(worker: bool) {
             }
         }
     }
-    if worker {
-        for id in published {
-            remember_published(id);
-            rebase(id);
-        }
-    }
     if let Some(exception) = unreported {
         zend::restore_exception(exception);
+    }
+    if let Some(bailout) = bailout {
+        // SAFETY: this frame owns nothing that needs dropping (in worker mode nothing was served and no
+        // exception kept); its caller, the end of the HTTP request, owns nothing either.
+        unsafe { bailout.reraise() }
     }
 }
 
@@ -1483,18 +1515,33 @@ pub fn forget_request() {
     });
 }
 
-/// Gives back what a record replaced in the middle of a worker script held (a record has no drop that
-/// would: dropped, its objects stayed alive for the rest of the script).
-fn release_replaced(record: Option<Recorded>) {
-    if let Some(record) = record {
-        // SAFETY: the record of this request (the worker script), whose values are live.
-        unsafe { record.release() };
+/// Lets go, in the middle of a worker script, of what a unit held as its reference before it was
+/// re-based: copies of values, then the record, each behind its own catch (their objects' destructors
+/// may run here). A bailout in one is returned; what is left is let go on the way out without running
+/// userland code (a fatal error marks every object destructed). A bailout in a destructor the record
+/// runs still leaves the record's own vectors behind: it gives them back only once it has given back
+/// every reference.
+fn let_go(values: Vec<zval>, record: Option<Recorded>) -> Result<(), Bailout> {
+    for value in values {
+        Bailout::catching(|| drop(value))?;
     }
+    if let Some(record) = record {
+        // SAFETY: the record of this request (the worker script), whose values are live. A record has
+        // no drop that would give its references back: dropped, its objects stayed alive for the rest
+        // of the script.
+        Bailout::catching(|| unsafe { record.release() })?;
+    }
+    Ok(())
 }
 
-/// Worker mode: after publishing unit `id`, its baselines become what is now stored: the live values,
-/// recorded again, or a fresh copy of the stored value when they cannot be recorded.
-fn rebase(id: usize) {
+/// Worker mode: after publishing unit `id`, its reference copies become what is now stored: the
+/// published copies and the baselines the live values, recorded again, or, when they cannot be recorded,
+/// the baselines a fresh copy of the stored value. The unit is switched to its new reference before what
+/// it held is let go ([`let_go`]), and keeps its old one when the stored value cannot be read (its
+/// hooks run then): a bailout in either is returned with the unit's baselines and record still
+/// describing one and the same state.
+fn rebase(id: usize) -> Result<(), Bailout> {
+    let replaced = remember_published(id);
     let (tier, key, blob, names, was_recorded) = STATE.with_borrow(|s| {
         let u = &s.units[id];
         let names = u.unit.members.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
@@ -1513,35 +1560,39 @@ fn rebase(id: usize) {
             }
         }
         if recordable {
-            let (old, replaced) = STATE.with_borrow_mut(|s| {
+            let (old, record) = STATE.with_borrow_mut(|s| {
                 let u = &mut s.units[id];
                 let old: Vec<_> =
                     u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
                 (old, u.recorded.replace(objects))
             });
-            drop(old);
-            release_replaced(replaced);
-            return;
+            return let_go(replaced.into_iter().chain(old.into_iter().flatten()).collect(), record);
         }
-        release_replaced(STATE.with_borrow_mut(|s| s.units[id].recorded.take()));
+        // What the record took before it gave up is held by the live values it was taken from as well:
+        // giving it back destroys nothing.
+        // SAFETY: the record of this request (the worker script), whose values are live.
+        unsafe { objects.release() };
     }
     let stored = match fetch(tier, &key) {
         Ok(Some(stored)) => stored,
-        Err(Unfetched::Bailout) => {
-            drop((key, names));
-            // SAFETY: nothing else in this frame needs dropping.
-            unsafe { crate::zval_out::reraise_bailout() }
-        }
-        _ => return,
+        // The unit keeps the reference it was compared against (the value is found changed again).
+        Ok(None) | Err(Unfetched::ClassMissing) => return let_go(replaced, None),
+        Err(Unfetched::Bailout) => return Err(Bailout),
     };
     // SAFETY: a fresh private copy.
     unsafe { mark_no_destructors(&stored) };
-    for (i, name) in names.iter().enumerate() {
+    let copies: Vec<Option<zval>> = names
+        .iter()
         // SAFETY: `stored` is live.
-        let copy = unsafe { member_value(&stored, blob, name).map(|z| zvals::copy(zend::deref(z))) };
-        let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].members[i].baseline, copy));
-        drop(old);
-    }
+        .map(|name| unsafe { member_value(&stored, blob, name).map(|z| zvals::copy(zend::deref(z))) })
+        .collect();
+    let (old, record) = STATE.with_borrow_mut(|s| {
+        let u = &mut s.units[id];
+        let old: Vec<_> =
+            u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
+        (old, u.recorded.take())
+    });
+    let_go(replaced.into_iter().chain(old.into_iter().flatten()).collect(), record)
 }
 
 /// `clear()` of `tier` (§16.8): attribute state of that backend the request has touched is not

@@ -156,7 +156,10 @@ pub(super) unsafe fn accessed_now(ce: *mut zend_class_entry) -> bool {
     }
 }
 
-/// RINIT: preloaded classes are linked at startup, not per request; register them now.
+/// RINIT: preloaded classes are linked at startup, not per request; register them now. No frame exists
+/// at RINIT, so [`engine::class_linked`] only queues them for the main script's first opline (where a
+/// bailout out of their restore is handed on as for any class linked before it): nothing here runs PHP
+/// code.
 pub fn scan_preloaded() {
     if !PRELOAD.load(Ordering::Relaxed) {
         return;
