@@ -911,7 +911,9 @@ impl Backend {
         removed
     }
 
-    /// Removes every entry. Readers holding values keep them valid (reclamation waits for them).
+    /// Removes every entry. Readers holding values keep them valid (reclamation waits for them). The
+    /// freed blocks parked on quick lists are returned to the bins, so that an emptied heap coalesces
+    /// into one free block (`info()->fragmentation` 0) instead of keeping the parked ones apart.
     pub fn clear(&self) {
         let Ok(_g) = self.lock() else { return };
         for bucket in 0..self.0.index.bucket_count {
@@ -925,6 +927,7 @@ impl Backend {
         }
         self.bump_epoch();
         self.reclaim();
+        self.0.alloc.drain_quick(&self.0.journal);
     }
 
     /// Atomically adds `step` to an integer entry (creating it as `0 + step`). An existing integer is
