@@ -220,6 +220,9 @@ pub(crate) struct Inner {
     pub(crate) retired: RetireList,
     pub(crate) reservations: ReservationTable,
     pub(crate) clock: Arc<dyn Clock>,
+    /// This process's hint (clock ms) that eviction need not look ahead for expired entries before
+    /// then: the last look found none (see `eviction::EXPIRED_LOOKAHEAD`).
+    pub(crate) no_expired_until: AtomicU64,
     /// Keeps the mapping alive while any handle exists.
     _mapping: Arc<dyn Send + Sync>,
 }
@@ -322,6 +325,7 @@ impl Backend {
                 lock: res_lock,
             },
             clock: Arc::new(MonotonicClock),
+            no_expired_until: AtomicU64::new(0),
             _mapping: mapping,
         })))
     }
@@ -341,6 +345,7 @@ impl Backend {
             retired: i.retired,
             reservations: i.reservations,
             clock,
+            no_expired_until: AtomicU64::new(0),
             _mapping: i._mapping.clone(),
         }))
     }
