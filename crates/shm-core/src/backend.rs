@@ -58,6 +58,8 @@ const RETIRE_TAIL: u64 = 80;
 const RETIRED_BYTES: u64 = 88;
 /// The bucket where the next sweep for expired entries starts (a hint).
 pub(crate) const EXPIRY_HAND: u64 = 96;
+/// Least interval (clock ms) between two drops of stale reservations by one process's writers.
+const STALE_SWEEP_MS: u64 = 1000;
 const HITS: u64 = 104;
 const MISSES: u64 = 112;
 const INSERTS: u64 = 120;
@@ -223,6 +225,9 @@ pub(crate) struct Inner {
     /// This process's hint (clock ms) that eviction need not look ahead for expired entries before
     /// then: the last look found none (see `eviction::EXPIRED_LOOKAHEAD`).
     pub(crate) no_expired_until: AtomicU64,
+    /// This process's next time (clock ms) to drop stale reservations before a write (see
+    /// [`Backend::reserved_by_other`]).
+    stale_sweep_after: AtomicU64,
     /// Keeps the mapping alive while any handle exists.
     _mapping: Arc<dyn Send + Sync>,
 }
@@ -326,6 +331,7 @@ impl Backend {
             },
             clock: Arc::new(MonotonicClock),
             no_expired_until: AtomicU64::new(0),
+            stale_sweep_after: AtomicU64::new(0),
             _mapping: mapping,
         })))
     }
@@ -346,6 +352,7 @@ impl Backend {
             reservations: i.reservations,
             clock,
             no_expired_until: AtomicU64::new(0),
+            stale_sweep_after: AtomicU64::new(0),
             _mapping: i._mapping.clone(),
         }))
     }
@@ -1000,13 +1007,21 @@ impl Backend {
         self.word(RES_ACTIVE).load(Ordering::Acquire) != 0
     }
 
-    /// True when another live request holds `key` (unexpired lease).
+    /// True when another live request holds `key` (unexpired lease). While reservations are held, this
+    /// process also drops the stale ones (dead holders, passed leases) at most once per `STALE_SWEEP_MS`:
+    /// a reservation a killed request left under a key nobody reserves or writes again would otherwise
+    /// keep every writer consulting the table (see `any_reservation`) until the table filled up.
     pub fn reserved_by_other(&self, key: &[u8], req: RequestId) -> bool {
         // One load when nobody holds anything (the common case), before any clock or identity lookup.
         if !self.any_reservation() {
             return false;
         }
-        self.0.reservations.held_by_other(key, process::current(), req, self.0.clock.now_ms())
+        let now = self.0.clock.now_ms();
+        if now >= self.0.stale_sweep_after.load(Ordering::Relaxed) {
+            self.0.stale_sweep_after.store(now + STALE_SWEEP_MS, Ordering::Relaxed);
+            self.0.reservations.sweep_stale(now);
+        }
+        self.0.reservations.held_by_other(key, process::current(), req, now)
     }
 
     /// Waits while another live request holds `key`: until it unlocks, writes, ends, dies, or its

@@ -172,8 +172,15 @@ impl ReservationTable {
         }
     }
 
-    /// Drops every held slot whose lease passed or whose holder is gone (table lock held): the full
-    /// table's last resort, one liveness check per held slot. True when a slot was freed.
+    /// Drops every held slot whose lease passed or whose holder is gone (see `Backend::reserved_by_other`).
+    pub fn sweep_stale(&self, now_ms: u64) {
+        if let Some(_g) = self.lock() {
+            self.drop_stale(now_ms);
+        }
+    }
+
+    /// Drops every held slot whose lease passed or whose holder is gone (table lock held), one liveness
+    /// check per held slot whose lease runs. True when a slot was freed.
     #[cold]
     fn drop_stale(&self, now_ms: u64) -> bool {
         let mut dropped = false;
@@ -309,6 +316,25 @@ mod tests {
             assert!(t.try_reserve(format!("live:{i}").as_bytes(), me, RequestId(2), 0, 0));
         }
         assert!(!t.try_reserve(b"one more", me, RequestId(3), 0, 0), "a table of live reservations is full");
+    }
+
+    /// A writer drops the stale reservations of other requests, whatever their keys (at most once a
+    /// second per process): none is left counted as held.
+    #[test]
+    fn a_writer_drops_stale_reservations_of_other_keys() {
+        let (seg, p) = crate::backend_tests::partition(8 << 20, 0);
+        let clock = crate::ManualClock::new(1000);
+        let b = p.volatile.unwrap().with_clock(clock.clone());
+        let t = b.0.reservations;
+        let gone = std::thread::spawn(process::current).join().unwrap();
+        assert!(t.try_reserve(b"left by a killed request", gone, RequestId(1), 0, 0));
+        assert!(b.try_reserve(b"leased", RequestId(7), 1));
+        assert!(b.try_reserve(b"mine", RequestId(2), 0));
+        b.release_all(RequestId(2));
+        clock.advance_ms(1000);
+        assert!(!b.reserved_by_other(b"written", RequestId(3)));
+        assert!(!b.any_reservation(), "{} reservations left", t.held_count());
+        drop(seg);
     }
 
     /// A writer that finds the key's reservation stale drops it: nothing counts as held afterwards.
