@@ -85,20 +85,24 @@ pub unsafe fn register() {
     }
 }
 
-/// The backend argument #1 names, or `None` when it is unavailable (the method returns false, §5.1).
-fn backend_of(call: &Call) -> Parsed<Option<(Tier, Backend)>> {
-    let tier = args::backend_name(1, call.string(1)?)?;
-    Ok(request::runtime().and_then(|rt| rt.backend(tier).cloned()).map(|b| (tier, b)))
+/// The backend of `tier`, or `None` when it is unavailable (the method returns false, §5.1).
+fn backend_of(tier: Tier) -> Option<(Tier, Backend)> {
+    request::runtime().and_then(|rt| rt.backend(tier).cloned()).map(|b| (tier, b))
 }
 
 /// `scan(string $backend, string $prefix = '', int $cursor = 0, int $limit = 100): array|false`:
 /// `['entries' => [...], 'cursor' => ?int]`, `cursor` null once the walk is complete.
 fn scan(call: &Call) -> Parsed<()> {
     call.expect_args(1, 4)?;
+    // Types left to right, then the values' rules, as PHP checks them (§4.1).
+    let name = call.string(1)?;
     let prefix = if call.num_args() >= 2 { call.string(2)?.to_vec() } else { Vec::new() };
-    let cursor = if call.num_args() >= 3 { args::non_negative(3, call.long(3)?)? } else { 0 };
-    let limit = if call.num_args() >= 4 { args::within(4, call.long(4)?, 1, MAX_SCAN_LIMIT)? } else { 100 };
-    let Some((_tier, backend)) = backend_of(call)? else {
+    let cursor = if call.num_args() >= 3 { call.long(3)? } else { 0 };
+    let limit = if call.num_args() >= 4 { call.long(4)? } else { 100 };
+    let tier = args::backend_name(1, name)?;
+    let cursor = args::non_negative(3, cursor)?;
+    let limit = args::within(4, limit, 1, MAX_SCAN_LIMIT)?;
+    let Some((_tier, backend)) = backend_of(tier) else {
         call.ret().set_bool(false);
         return Ok(());
     };
@@ -181,8 +185,9 @@ fn entry_array(e: &EntryInfo) -> zval {
 /// bytes and hits are figures of the walk only (the lookup reads the entry's header, not its block).
 fn entry(call: &Call) -> Parsed<()> {
     call.expect_args(2, 2)?;
+    let name = call.string(1)?;
     let key = call.string(2)?;
-    let Some((_tier, backend)) = backend_of(call)? else {
+    let Some((_tier, backend)) = backend_of(args::backend_name(1, name)?) else {
         call.ret().set_bool(false);
         return Ok(());
     };
@@ -204,9 +209,11 @@ fn entry(call: &Call) -> Parsed<()> {
 /// stored while the walk runs may survive; entries present throughout are deleted.
 fn delete_prefix(call: &Call) -> Parsed<()> {
     call.expect_args(2, 2)?;
+    let name = call.string(1)?;
     let prefix = call.string(2)?.to_vec();
+    let tier = args::backend_name(1, name)?;
     args::non_empty(2, &prefix)?;
-    let Some((tier, backend)) = backend_of(call)? else {
+    let Some((tier, backend)) = backend_of(tier) else {
         call.ret().set_bool(false);
         return Ok(());
     };
@@ -236,7 +243,7 @@ fn delete_prefix(call: &Call) -> Parsed<()> {
 /// overhead, used, free, largest free block, retired blocks awaiting reclamation) and its counters.
 fn memory(call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
-    let Some((tier, backend)) = backend_of(call)? else {
+    let Some((tier, backend)) = backend_of(args::backend_name(1, call.string(1)?)?) else {
         call.ret().set_bool(false);
         return Ok(());
     };

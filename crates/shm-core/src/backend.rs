@@ -58,6 +58,8 @@ const RETIRE_TAIL: u64 = 80;
 const RETIRED_BYTES: u64 = 88;
 /// The bucket where the next sweep for expired entries starts (a hint).
 pub(crate) const EXPIRY_HAND: u64 = 96;
+/// Least interval (clock ms) between two drops of stale reservations by one process's writers.
+const STALE_SWEEP_MS: u64 = 1000;
 const HITS: u64 = 104;
 const MISSES: u64 = 112;
 const INSERTS: u64 = 120;
@@ -220,6 +222,12 @@ pub(crate) struct Inner {
     pub(crate) retired: RetireList,
     pub(crate) reservations: ReservationTable,
     pub(crate) clock: Arc<dyn Clock>,
+    /// This process's hint (clock ms) that eviction need not look ahead for expired entries before
+    /// then: the last look found none (see `eviction::EXPIRED_LOOKAHEAD`).
+    pub(crate) no_expired_until: AtomicU64,
+    /// This process's next time (clock ms) to drop stale reservations before a write (see
+    /// [`Backend::reserved_by_other`]).
+    stale_sweep_after: AtomicU64,
     /// Keeps the mapping alive while any handle exists.
     _mapping: Arc<dyn Send + Sync>,
 }
@@ -322,6 +330,8 @@ impl Backend {
                 lock: res_lock,
             },
             clock: Arc::new(MonotonicClock),
+            no_expired_until: AtomicU64::new(0),
+            stale_sweep_after: AtomicU64::new(0),
             _mapping: mapping,
         })))
     }
@@ -341,6 +351,8 @@ impl Backend {
             retired: i.retired,
             reservations: i.reservations,
             clock,
+            no_expired_until: AtomicU64::new(0),
+            stale_sweep_after: AtomicU64::new(0),
             _mapping: i._mapping.clone(),
         }))
     }
@@ -911,7 +923,9 @@ impl Backend {
         removed
     }
 
-    /// Removes every entry. Readers holding values keep them valid (reclamation waits for them).
+    /// Removes every entry. Readers holding values keep them valid (reclamation waits for them). The
+    /// freed blocks parked on quick lists are returned to the bins, so that an emptied heap coalesces
+    /// into one free block (`info()->fragmentation` 0) instead of keeping the parked ones apart.
     pub fn clear(&self) {
         let Ok(_g) = self.lock() else { return };
         for bucket in 0..self.0.index.bucket_count {
@@ -925,6 +939,7 @@ impl Backend {
         }
         self.bump_epoch();
         self.reclaim();
+        self.0.alloc.drain_quick(&self.0.journal);
     }
 
     /// Atomically adds `step` to an integer entry (creating it as `0 + step`). An existing integer is
@@ -992,13 +1007,21 @@ impl Backend {
         self.word(RES_ACTIVE).load(Ordering::Acquire) != 0
     }
 
-    /// True when another live request holds `key` (unexpired lease).
+    /// True when another live request holds `key` (unexpired lease). While reservations are held, this
+    /// process also drops the stale ones (dead holders, passed leases) at most once per `STALE_SWEEP_MS`:
+    /// a reservation a killed request left under a key nobody reserves or writes again would otherwise
+    /// keep every writer consulting the table (see `any_reservation`) until the table filled up.
     pub fn reserved_by_other(&self, key: &[u8], req: RequestId) -> bool {
         // One load when nobody holds anything (the common case), before any clock or identity lookup.
         if !self.any_reservation() {
             return false;
         }
-        self.0.reservations.held_by_other(key, process::current(), req, self.0.clock.now_ms())
+        let now = self.0.clock.now_ms();
+        if now >= self.0.stale_sweep_after.load(Ordering::Relaxed) {
+            self.0.stale_sweep_after.store(now + STALE_SWEEP_MS, Ordering::Relaxed);
+            self.0.reservations.sweep_stale(now);
+        }
+        self.0.reservations.held_by_other(key, process::current(), req, now)
     }
 
     /// Waits while another live request holds `key`: until it unlocks, writes, ends, dies, or its

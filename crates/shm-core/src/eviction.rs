@@ -10,6 +10,8 @@
 //! and only those: a store evicts at most what it needs plus one block, never more than one run, never
 //! the whole cache. Entries a reader may still hold (retired) end a run too. Expired entries are purged
 //! rather than evicted: every one a walk meets, plus a small sweep of the index per store under pressure.
+//! Before a walk takes a cold entry, a short look past the cursor (`EXPIRED_LOOKAHEAD` blocks) takes a
+//! run of expired entries and free space alone when there is one, so that expired entries go first.
 //! No step scans the whole index or heap: each is bounded by a multiple of the request's size.
 //!
 //! Second chances are limited (`SECOND_CHANCES` blocks, and a walk's first pass over the heap): when
@@ -45,6 +47,12 @@ const HOT_SPARES: u64 = 64;
 /// since it was stored). A store is one mutation and the eviction that makes room for it another, so an
 /// entry read between every two stores is well within it.
 const HOT_MUTATIONS: u64 = 4;
+/// Blocks past the walk cursor that a volatile store under pressure looks through for expired entries
+/// (or free space) alone, before it evicts anything live: expired entries go first (spec §8, §9.2).
+const EXPIRED_LOOKAHEAD: u64 = 32;
+/// After a look ahead found nothing expired, this process's stores skip it for this long (clock ms):
+/// a store under steady eviction with nothing expired then pays for one look in many.
+const EXPIRED_LOOKAHEAD_PAUSE_MS: u64 = 20;
 /// Rounds of making room a store attempts before it gives up (each round does real work).
 pub(crate) const MAX_ROUNDS: usize = 4;
 
@@ -135,11 +143,26 @@ impl Backend {
         purged
     }
 
-    /// Frees one entry-table slot of a full volatile backend: the first entry the walk meets that is
-    /// expired (purged) or not read lately (evicted). False when nothing can go.
+    /// Frees one entry-table slot of a full volatile backend: an expired entry just past the cursor
+    /// (purged) if the look ahead finds one, else the first entry the walk meets that is expired
+    /// (purged) or not read lately (evicted). False when nothing can go.
     #[cold]
     #[inline(never)]
     pub(crate) fn free_table_slot(&self, now: u64) -> bool {
+        if self.looking_ahead(now) {
+            let mut ahead = self.0.alloc.walk(u64::MAX);
+            while let Some(step) = ahead.next().filter(|_| ahead.blocks <= EXPIRED_LOOKAHEAD) {
+                if let Step::Block(b) = step {
+                    if let Walked::Space(Some(h)) = self.walked(&b, now) {
+                        if self.remove_walked(&h, true, Some(b.start + b.size)) {
+                            self.bump_epoch();
+                            return true;
+                        }
+                    }
+                }
+            }
+            self.pause_lookahead(now);
+        }
         let alloc = &self.0.alloc;
         let mut chances = self.chances();
         let mut walk = alloc.walk(2 * (alloc.top() - alloc.heap_start()) + MIN_WALK);
@@ -244,10 +267,69 @@ impl Backend {
         self.0.alloc.drain_quick(&self.0.journal);
     }
 
+    /// Whether a store should look ahead for expired entries now (see `EXPIRED_LOOKAHEAD_PAUSE_MS`).
+    fn looking_ahead(&self, now: u64) -> bool {
+        now >= self.0.no_expired_until.load(Ordering::Relaxed)
+    }
+
+    fn pause_lookahead(&self, now: u64) {
+        self.0.no_expired_until.store(now + EXPIRED_LOOKAHEAD_PAUSE_MS, Ordering::Relaxed);
+    }
+
+    /// [`Backend::look_ahead`], unless this process's last look found nothing expired a moment ago (then
+    /// false); a look that finds nothing pauses looking. True when a run was found and emptied.
+    fn purge_run(&self, size: u64, now: u64) -> bool {
+        if !self.looking_ahead(now) {
+            return false;
+        }
+        let found = self.look_ahead(size, now);
+        if !found {
+            self.pause_lookahead(now);
+        }
+        found
+    }
+
+    /// Purges the first run of adjacent free or expired blocks within `EXPIRED_LOOKAHEAD` blocks of the
+    /// cursor that covers `size` bytes, evicting nothing live. True when one was found and emptied.
+    fn look_ahead(&self, size: u64, now: u64) -> bool {
+        let alloc = &self.0.alloc;
+        let mut run_bytes = 0u64;
+        let mut run: Vec<(EntryHeader, bool)> = Vec::new();
+        let mut walk = alloc.walk(u64::MAX);
+        while let Some(step) = walk.next().filter(|_| walk.blocks <= EXPIRED_LOOKAHEAD) {
+            let b = match step {
+                Step::Block(b) => b,
+                Step::End if run_bytes + alloc.untouched() >= size => return self.evict(&run, alloc.heap_start()),
+                Step::End => {
+                    run.clear();
+                    run_bytes = 0;
+                    continue;
+                }
+            };
+            match self.walked(&b, now) {
+                Walked::Space(expired) => run.extend(expired.map(|h| (h, true))),
+                Walked::Live(_) | Walked::Fixed => {
+                    run.clear();
+                    run_bytes = 0;
+                    continue;
+                }
+            }
+            run_bytes += b.size;
+            if run_bytes >= size {
+                return self.evict(&run, b.start + b.size);
+            }
+        }
+        false
+    }
+
     /// Evicts the entries of the first run of adjacent free, expired or cold blocks (from the cursor) that
     /// covers `size` bytes, sparing read and hot entries within the walk's budgets (see `evictable`).
-    /// True when a run was found and emptied.
+    /// A run of expired entries and free space alone just ahead of the cursor is taken first
+    /// ([`Backend::purge_run`]). True when a run was found and emptied.
     fn evict_run(&self, size: u64, now: u64) -> bool {
+        if self.purge_run(size, now) {
+            return true;
+        }
         let alloc = &self.0.alloc;
         let mut chances = self.chances();
         let limit = (WALK_FACTOR * size).max(MIN_WALK);

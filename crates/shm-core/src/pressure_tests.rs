@@ -326,3 +326,27 @@ fn more_reader_threads_than_slots_read_while_a_writer_holds_the_write_lock() {
     });
     b.verify().unwrap();
 }
+
+/// A full volatile backend, every other entry of which has expired, takes in as many fresh entries as
+/// expired without evicting a live one: expired entries go first (spec §8, §9.2), for lack of memory and
+/// of table slots alike.
+#[test]
+fn expired_entries_make_room_before_any_live_entry_is_evicted() {
+    for (len, n) in [(KB, 7_000), (8, 32_768)] {
+        let clock = ManualClock::new(1000);
+        let (_seg, p) = backends(8 * MB, 0);
+        let v = p.volatile.unwrap().with_clock(clock.clone());
+        let ttl = |i: usize| u64::from(i.is_multiple_of(2));
+        let stored = (0..n).filter(|&i| v.store(format!("old{i}").as_bytes(), 2, &vec![1u8; len], ttl(i)).is_ok());
+        assert_eq!(stored.count(), n);
+        clock.advance_ms(1001);
+        for i in 0..n / 2 {
+            v.store(format!("new{i}").as_bytes(), 2, &vec![2u8; len], 0).unwrap();
+        }
+        let s = v.stats();
+        assert_eq!(s.evictions, 0, "{len}-byte values: live entries evicted while expired ones remained");
+        assert!((0..n / 2).all(|i| v.contains(format!("new{i}").as_bytes())));
+        assert!((1..n).step_by(2).all(|i| v.contains(format!("old{i}").as_bytes())));
+        v.verify().unwrap();
+    }
+}

@@ -138,11 +138,17 @@ impl ReservationTable {
 
     /// Non-blocking try-lock. Re-entrant for the same request (the lease is replaced). Takes over a
     /// reservation whose lease passed or whose owner died. False when another live request holds it or
-    /// the table is full.
+    /// every slot is held by a live request. A table whose slots are all taken first drops the stale
+    /// ones (dead holders, passed leases): reservations of killed processes under keys nobody reserves
+    /// again would otherwise fill it for good, and every `lock()` of a new key would fail.
     pub fn try_reserve(&self, key: &[u8], me: Owner, req: RequestId, deadline: u64, now_ms: u64) -> bool {
         let Some(_g) = self.lock() else { return false };
         let k = key_hash(key);
-        match self.probe(k) {
+        let mut probed = self.probe(k);
+        if probed == (None, None) && self.drop_stale(now_ms) {
+            probed = self.probe(k);
+        }
+        match probed {
             (Some(slot), _) => {
                 if self.is_mine(slot, me, req) || self.is_stale(slot, now_ms) {
                     self.write_holder(slot, me, req, deadline);
@@ -164,6 +170,27 @@ impl ReservationTable {
             }
             (None, None) => false,
         }
+    }
+
+    /// Drops every held slot whose lease passed or whose holder is gone (see `Backend::reserved_by_other`).
+    pub fn sweep_stale(&self, now_ms: u64) {
+        if let Some(_g) = self.lock() {
+            self.drop_stale(now_ms);
+        }
+    }
+
+    /// Drops every held slot whose lease passed or whose holder is gone (table lock held), one liveness
+    /// check per held slot whose lease runs. True when a slot was freed.
+    #[cold]
+    fn drop_stale(&self, now_ms: u64) -> bool {
+        let mut dropped = false;
+        for slot in 0..self.count {
+            if self.w(slot, STATE).load(Ordering::Acquire) == HELD && self.is_stale(slot, now_ms) {
+                self.drop_slot(slot);
+                dropped = true;
+            }
+        }
+        dropped
     }
 
     fn drop_slot(&self, slot: u64) {
@@ -219,14 +246,21 @@ impl ReservationTable {
         }
     }
 
-    /// True when another live request holds `key` with an unexpired lease.
+    /// True when another live request holds `key` with an unexpired lease. A stale reservation of `key`
+    /// (its lease passed, or its holder is gone) is dropped on the way, so that it no longer counts as
+    /// held: writers stop consulting the table once no live reservation is left.
     pub fn held_by_other(&self, key: &[u8], me: Owner, req: RequestId, now_ms: u64) -> bool {
         if self.region.word(self.active).load(Ordering::Acquire) == 0 {
             return false;
         }
         let Some(_g) = self.lock() else { return false };
         match self.probe(key_hash(key)) {
-            (Some(slot), _) => !self.is_mine(slot, me, req) && !self.is_stale(slot, now_ms),
+            (Some(slot), _) if self.is_mine(slot, me, req) => false,
+            (Some(slot), _) if self.is_stale(slot, now_ms) => {
+                self.drop_slot(slot);
+                false
+            }
+            (Some(_), _) => true,
             _ => false,
         }
     }
@@ -264,6 +298,57 @@ mod tests {
         let counters =
             (t.region.word(t.active).load(Ordering::Relaxed), t.region.word(t.tombstones).load(Ordering::Relaxed));
         assert_eq!(counters, (1, 1), "(active, tombstones) after the dead holder");
+    }
+
+    /// A table filled by reservations of a thread that ended (a killed request, under keys nobody
+    /// reserves again) still grants new keys, while a table full of live reservations does not.
+    #[test]
+    fn a_table_full_of_stale_reservations_still_grants_new_keys() {
+        let (_seg, t) = table();
+        let me = process::current();
+        let gone = std::thread::spawn(process::current).join().unwrap();
+        for i in 0..t.count {
+            assert!(t.try_reserve(format!("job:{i}").as_bytes(), gone, RequestId(1), 0, 0));
+        }
+        assert!(t.try_reserve(b"fresh", me, RequestId(2), 0, 0), "stale slots fill the table for good");
+        assert_eq!(t.held_count(), 1);
+        for i in 0..t.count - 1 {
+            assert!(t.try_reserve(format!("live:{i}").as_bytes(), me, RequestId(2), 0, 0));
+        }
+        assert!(!t.try_reserve(b"one more", me, RequestId(3), 0, 0), "a table of live reservations is full");
+    }
+
+    /// A writer drops the stale reservations of other requests, whatever their keys (at most once a
+    /// second per process): none is left counted as held.
+    #[test]
+    fn a_writer_drops_stale_reservations_of_other_keys() {
+        let (seg, p) = crate::backend_tests::partition(8 << 20, 0);
+        let clock = crate::ManualClock::new(1000);
+        let b = p.volatile.unwrap().with_clock(clock.clone());
+        let t = b.0.reservations;
+        let gone = std::thread::spawn(process::current).join().unwrap();
+        assert!(t.try_reserve(b"left by a killed request", gone, RequestId(1), 0, 0));
+        assert!(b.try_reserve(b"leased", RequestId(7), 1));
+        assert!(b.try_reserve(b"mine", RequestId(2), 0));
+        b.release_all(RequestId(2));
+        clock.advance_ms(1000);
+        assert!(!b.reserved_by_other(b"written", RequestId(3)));
+        assert!(!b.any_reservation(), "{} reservations left", t.held_count());
+        drop(seg);
+    }
+
+    /// A writer that finds the key's reservation stale drops it: nothing counts as held afterwards.
+    #[test]
+    fn a_stale_reservation_met_by_a_writer_is_dropped() {
+        let (_seg, t) = table();
+        let me = process::current();
+        let gone = std::thread::spawn(process::current).join().unwrap();
+        assert!(t.try_reserve(b"k", gone, RequestId(1), 0, 0));
+        assert!(t.try_reserve(b"leased", me, RequestId(1), 5, 0));
+        assert!(!t.held_by_other(b"k", me, RequestId(2), 10));
+        assert!(!t.held_by_other(b"leased", me, RequestId(2), 10));
+        assert_eq!(t.region.word(t.active).load(Ordering::Relaxed), 0, "stale reservations still counted");
+        assert!(!t.release(b"leased", me, RequestId(1), 10));
     }
 
     /// The reservation of a request whose thread ended (its process lives on) is free for others.

@@ -175,7 +175,10 @@ fn plan(parts: &[PartitionSpec]) -> Result<(Vec<(u64, u64)>, u64), SegmentError>
                 return Err(SegmentError::BadSize);
             }
             let off = at;
-            at = at.checked_add(round_page(bytes)).ok_or(SegmentError::BadSize)?;
+            // A size no address space holds (a configured size of about 2^44 MiB or more) fails as the
+            // mapping of any size too large would, not by wrapping round to a small one.
+            let too_large = || SegmentError::Os("mmap", std::io::Error::from_raw_os_error(libc::ENOMEM));
+            at = bytes.checked_next_multiple_of(PAGE).and_then(|b| at.checked_add(b)).ok_or_else(too_large)?;
             Ok(off)
         };
         let v = place(p.volatile_bytes)?;
@@ -425,6 +428,15 @@ mod tests {
 
     fn spec(bytes: u64) -> PartitionSpec {
         PartitionSpec { name: "p".to_owned(), volatile_bytes: bytes, pinned_bytes: bytes }
+    }
+
+    /// A size whose page rounding does not fit 64 bits is refused as too large for a mapping.
+    #[test]
+    fn a_size_beyond_the_address_space_is_refused_as_out_of_memory() {
+        for bytes in [u64::MAX, u64::MAX - PAGE, 1 << 63] {
+            let err = Segment::create_anonymous(&[spec(bytes)]).err().map(|e| e.to_string());
+            assert_eq!(err.as_deref(), Some("mmap: Cannot allocate memory (os error 12)"), "{bytes} bytes");
+        }
     }
 
     #[test]
