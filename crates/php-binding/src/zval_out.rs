@@ -34,8 +34,6 @@ use crate::internal_state::{self, DateSnapshot, StateError};
 use crate::zend;
 use crate::zvals;
 
-/// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
-const TYPE_MASK: u32 = (1 << 25) - 1;
 /// `HASH_FLAG_HAS_EMPTY_IND`: a property table's entry may point to an empty slot (counted again).
 const HASH_FLAG_HAS_EMPTY_IND: u32 = 1 << 5;
 /// `IS_PROP_UNINIT`: the slot flag of a typed property that was never initialized.
@@ -1176,7 +1174,7 @@ unsafe fn taken_as_is(cell: &Cell, target: SlotTarget) -> Option<(usize, zvals::
 unsafe fn takes_as_is(info: *mut zend_property_info, type_code: u32) -> bool {
     // SAFETY: as above.
     let mask = if info.is_null() { 0 } else { unsafe { (*info).type_.type_mask } };
-    mask & TYPE_MASK == 0 || mask & (1 << type_code) != 0
+    mask & zvals::TYPE_MASK == 0 || mask & (1 << type_code) != 0
 }
 
 /// Writes the owned `value` into declared slot `slot` of an object made by this run, releasing the
@@ -1213,7 +1211,7 @@ unsafe fn write_slot(
     // is moved in, and dropped after; the object's property table, when built, is live and its own.
     unsafe {
         let target = zvals::property_slot(obj, slot);
-        let typed = !info.is_null() && (*info).type_.type_mask & TYPE_MASK != 0;
+        let typed = zvals::is_typed(info);
         let old = ptr::read(target);
         match value {
             None => {

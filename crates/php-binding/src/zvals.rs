@@ -4,6 +4,7 @@
 
 use std::ptr;
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_function, zend_object, zend_property_info, zend_reference, zend_string, zval, Bucket,
     HashTable, IS_ARRAY, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
@@ -11,6 +12,12 @@ use ext_php_rs::ffi::{
 use ext_php_rs::types::ZendStr;
 
 use crate::zend;
+
+unsafe extern "C" {
+    /// `zend_operators.h` (`zval_try_get_string`): the string `(string)$z` gives, or null with an
+    /// exception pending (an object without `__toString()`, or one that threw).
+    fn zval_try_get_string_func(op: *mut zval) -> *mut zend_string;
+}
 
 const Z_TYPE_FLAGS_SHIFT: u32 = 8;
 const IS_TYPE_REFCOUNTED: u32 = 1;
@@ -257,6 +264,38 @@ pub unsafe fn slot_info(ce: *mut zend_class_entry, index: usize) -> *mut zend_pr
         } else {
             *table.add(index)
         }
+    }
+}
+
+/// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
+pub const TYPE_MASK: u32 = (1 << 25) - 1;
+
+/// Whether the property `info` describes (null: none) declares a type.
+///
+/// # Safety
+/// `info` must be null or a live property info.
+#[inline(always)]
+pub unsafe fn is_typed(info: *const zend_property_info) -> bool {
+    // SAFETY: caller guarantees null or a live property info.
+    unsafe { !info.is_null() && (*info).type_.type_mask & TYPE_MASK != 0 }
+}
+
+/// `(string)$z` as a zval owning the string (conversion notices and warnings as PHP gives them; may run
+/// `__toString()`); `Err` with the exception pending when the conversion threw.
+///
+/// # Safety
+/// `z` must point to a live zval; called during a request, where userland code may run.
+pub unsafe fn try_string(z: *mut zval) -> Result<zval, ()> {
+    // SAFETY: caller guarantees a live zval; the engine returns a string we own (or null on exception),
+    // which the new zval takes over (ext-php-rs's `Drop` releases it).
+    unsafe {
+        let s = zval_try_get_string_func(z);
+        if s.is_null() {
+            return Err(());
+        }
+        let mut out = zval::new();
+        out.set_zend_string(ZBox::from_raw(s));
+        Ok(out)
     }
 }
 
