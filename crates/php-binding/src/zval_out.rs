@@ -101,6 +101,10 @@ pub struct RequestMemo {
     /// requests, with the thread's copy of its zone), so later restores, in any request, copy it
     /// instead of parsing the date and loading the zone.
     dates: Vec<Option<DateSnapshot>>,
+    /// A class resolved this request has gained `__unserialize()` or `__wakeup()` since objects of the
+    /// blueprint that ran none were stored ([`ShapeClass::hook`]): restores run those hooks, as
+    /// `unserialize()` would, and so only where the caller guards against a hook fetching the key again.
+    gained: bool,
 }
 
 impl Drop for RequestMemo {
@@ -117,9 +121,14 @@ impl Drop for RequestMemo {
 }
 
 /// Materialises `blueprint` with a memo used for this one call (a blueprint kept for one fetch).
-pub fn materialise_once(blueprint: &Blueprint, request: u64, out: &mut zval) -> Result<(), DecodeError> {
+pub fn materialise_once(
+    blueprint: &Blueprint,
+    request: u64,
+    out: &mut zval,
+    guarded: bool,
+) -> Result<Materialised, DecodeError> {
     let mut memo = RequestMemo::new(request, blueprint);
-    let result = materialise(blueprint, &mut memo, out, None);
+    let result = materialise(blueprint, &mut memo, out, None, guarded);
     memo.end_request(true);
     result
 }
@@ -158,6 +167,14 @@ struct ShapeClass {
     /// Restoring an object's state runs userland code: a `SplObjectStorage` subclass's own `getHash()`,
     /// which the class's `__unserialize` calls for each object it attaches (as `unserialize()` does).
     userland_state: bool,
+    /// The userland restore hook of a userland class (`__unserialize()`, else `__wakeup()`).
+    hook: Option<RestoreHook>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RestoreHook {
+    Unserialize,
+    Wakeup,
 }
 
 impl ShapeClass {
@@ -184,6 +201,7 @@ impl RequestMemo {
             enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
             prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
             dates: (0..blueprint.objects.len()).map(|_| None).collect(),
+            gained: false,
         }
     }
 
@@ -195,7 +213,8 @@ impl RequestMemo {
     /// resolved this request (no autoloader runs), and no class restores its objects' state through
     /// userland code ([`ShapeClass::userland_state`]).
     fn userland_free(&self) -> bool {
-        self.shapes.iter().all(|class| class.as_ref().is_some_and(|c| !c.userland_state))
+        !self.gained
+            && self.shapes.iter().all(|class| class.as_ref().is_some_and(|c| !c.userland_state))
             && self.enum_cases.iter().all(|case| !case.is_null())
     }
 
@@ -217,6 +236,8 @@ impl RequestMemo {
             }
         }
         self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
+        // Only user classes have restore hooks ([`ShapeClass::hook`]), and their shapes are gone.
+        self.gained = false;
         self.request = 0;
     }
 
@@ -232,20 +253,34 @@ impl RequestMemo {
     }
 }
 
+/// How a materialisation that did not fail ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Materialised {
+    /// `out` holds the value.
+    Done,
+    /// Nothing was written: a class of the value gained `__unserialize()` or `__wakeup()` since the value
+    /// was stored ([`RequestMemo::gained`]), and hooks only run where the caller guards against one
+    /// fetching the key again: the caller materialises again, guarded.
+    NeedsGuard,
+}
+
 /// Writes the value of `blueprint` into `out` (a null zval). `keeper` gives what keeps `blueprint` alive,
 /// for a record of the restore that checks against its cells (`None`: a blueprint for this call only).
+/// `guarded`: the caller guards against a hook fetching the key again (else a value whose restore has
+/// come to run hooks its blueprint does not plan ends as [`Materialised::NeedsGuard`]).
 pub fn materialise(
     blueprint: &Blueprint,
     memo: &mut RequestMemo,
     out: &mut zval,
     keeper: Option<&dyn Fn() -> Rc<dyn Any>>,
-) -> Result<(), DecodeError> {
+    guarded: bool,
+) -> Result<Materialised, DecodeError> {
     // The record of a value being restored into an attributed static (`compare::arm`) is taken before
     // any userland code can run here, so a fetch nested in a hook or autoloader never takes it. One
     // not filled below leaves the restore to walk the value.
     let capture = compare::claim();
     if let Some(serialized) = &blueprint.php_serialized {
-        return catching_bailout(|| php_unserialize(serialized, out));
+        return catching_bailout(|| php_unserialize(serialized, out)).map(|()| Materialised::Done);
     }
     if let Cell::Ready(ready) = blueprint.root {
         *out = ready.to_zval();
@@ -253,7 +288,7 @@ pub fn materialise(
             // SAFETY: no object made.
             unsafe { compare::captured(record, &[], true) };
         }
-        return Ok(());
+        return Ok(Materialised::Done);
     }
     // Userland code (a hook, an autoloader, a `getHash()`) can only run in a run that calls hooks, resolves
     // a class or an enum this request, or restores a state through userland code: only such a run pays for
@@ -272,6 +307,9 @@ pub fn materialise(
         arrays: scratch.arrays,
         hooks: scratch.hooks,
         late_states: Vec::new(),
+        guarded,
+        needs_guard: false,
+        gained_data: Vec::new(),
     };
     let objects = blueprint.objects.len();
     run.objects.reserve(objects);
@@ -290,6 +328,7 @@ pub fn materialise(
                 // `getHash()`) ran, and each one made is in the value when no property was dropped.
                 let describable = blueprint.references.is_empty()
                     && blueprint.hook_order.is_empty()
+                    && !run.memo.gained
                     && run.late_states.is_empty()
                     && !run.dropped;
                 // What each object holds can be told from the cells when no value was coerced to a
@@ -313,18 +352,26 @@ pub fn materialise(
                     None => unsafe { compare::captured(record, &run.objects, describable) },
                 }
             }
-            Ok(())
+            Ok(Materialised::Done)
         }
         // A bailout too: its values are released as PHP's own request end would release them (the fatal
         // error marked every object destructed).
         Err(e) => {
             run.abandon();
-            Err(e)
+            if run.needs_guard {
+                Ok(Materialised::NeedsGuard)
+            } else {
+                Err(e)
+            }
         }
     };
     // Every object and array the run made is in the value handed out when no property was dropped and
     // no hook (nor a `getHash()`) ran (one could unset a property or keep an object elsewhere).
-    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty() && run.late_states.is_empty();
+    let held = result.is_ok()
+        && !run.dropped
+        && blueprint.hook_order.is_empty()
+        && !run.memo.gained
+        && run.late_states.is_empty();
     run.recycle(held);
     result
 }
@@ -381,6 +428,8 @@ fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError>
 #[derive(Clone, Copy)]
 enum Deferred {
     Unserialize(Cell),
+    /// `__unserialize()` with the run's array [`Run::gained_data`]`[i]` (a class that gained it).
+    UnserializeGained(u32),
     Wakeup,
 }
 
@@ -405,12 +454,31 @@ struct Run<'b, 'm> {
     /// Objects whose state is restored through userland code ([`ShapeClass::userland_state`]): once
     /// every object is filled, as `unserialize()` restores them (their `getHash()` reads the objects).
     late_states: Vec<usize>,
+    /// The caller guards against a hook fetching the key again: hooks a class gained may run.
+    guarded: bool,
+    /// The run stopped because a class gained hooks and the caller does not guard
+    /// ([`Materialised::NeedsGuard`]).
+    needs_guard: bool,
+    /// The property arrays of objects whose class gained `__unserialize()`.
+    gained_data: Vec<zval>,
 }
 
 impl Run<'_, '_> {
     fn all(&mut self) -> Result<zval, DecodeError> {
+        if self.memo.gained && !self.guarded {
+            self.needs_guard = true;
+            return Err(DecodeError::Undecodable);
+        }
         for index in 0..self.bp.objects.len() {
             self.create_object(index)?;
+        }
+        if self.memo.gained {
+            // Found while the classes were resolved (the first restore in the request).
+            if !self.guarded {
+                self.needs_guard = true;
+                return Err(DecodeError::Undecodable);
+            }
+            self.hooks.resize(self.bp.objects.len(), None);
         }
         for _ in 0..self.bp.references.len() {
             self.references.push(zvals::new_reference(zval::new()));
@@ -558,6 +626,11 @@ impl Run<'_, '_> {
             }
             // SAFETY: as above.
             let class = unsafe { resolve_shape(ce, stored) }?;
+            self.memo.gained |= match class.hook {
+                Some(RestoreHook::Unserialize) => stored.restored_plain || stored.restored_with_wakeup,
+                Some(RestoreHook::Wakeup) => stored.restored_plain,
+                None => false,
+            };
             self.memo.shapes[shape] = Some(class);
         }
         Ok(self.memo.shapes[shape].as_ref())
@@ -701,6 +774,9 @@ impl Run<'_, '_> {
         let bp = self.bp;
         let plan = &bp.objects[index];
         match &plan.restore {
+            RestorePlan::Properties | RestorePlan::PropertiesThenWakeup if self.memo.gained => {
+                self.fill_gained(index, plan)
+            }
             RestorePlan::Properties => self.write_properties(index, plan),
             RestorePlan::PropertiesThenWakeup => {
                 self.write_properties(index, plan)?;
@@ -743,6 +819,48 @@ impl Run<'_, '_> {
                 self.write_properties(index, plan)
             }
         }
+    }
+
+    /// Fills an object stored without `__unserialize()` (restored from its properties, then perhaps
+    /// `__wakeup()`) whose class may have gained a restore hook since: `unserialize()` would pass the
+    /// properties to a gained `__unserialize()`, or call a gained `__wakeup()` after writing them.
+    #[inline(never)]
+    fn fill_gained(&mut self, index: usize, plan: &ObjectPlan) -> Result<(), DecodeError> {
+        let bp = self.bp;
+        let hook = self.memo.shapes[plan.shape as usize].as_ref().and_then(|c| c.hook);
+        if hook == Some(RestoreHook::Unserialize) {
+            // The properties as `serialize()` wrote them: declared ones that are set, by mangled name,
+            // then dynamic ones (a decimal name becomes an integer key, as `unserialize()` makes it).
+            let shape = &bp.shapes[plan.shape as usize];
+            let cells = &bp.cells[plan.declared.range()];
+            let dynamic = &bp.entries[plan.dynamic.range()];
+            let data = zvals::new_array(cells.len() + dynamic.len(), false);
+            // SAFETY: `data` holds the array just made.
+            let ht = unsafe { zvals::table(&raw const data) };
+            for (k, cell) in cells.iter().enumerate() {
+                if matches!(cell, Cell::Ready(r) if r.is_undef()) {
+                    continue;
+                }
+                let name = shape.properties.get(k).ok_or(DecodeError::Corrupted)?.1.as_string();
+                let value = self.cell(*cell)?;
+                // SAFETY: `data` is new and private to this run; the name is a string the blueprint keeps.
+                unsafe { zvals::insert_symtable(ht, name, value) };
+            }
+            for (key, cell) in dynamic {
+                let Key::Str(name) = key else { return Err(DecodeError::Corrupted) };
+                let value = self.cell(*cell)?;
+                // SAFETY: as above.
+                unsafe { zvals::insert_symtable(ht, name.as_string(), value) };
+            }
+            self.gained_data.push(data);
+            self.defer(index, Deferred::UnserializeGained(self.gained_data.len() as u32 - 1));
+            return Ok(());
+        }
+        self.write_properties(index, plan)?;
+        if hook == Some(RestoreHook::Wakeup) || matches!(plan.restore, RestorePlan::PropertiesThenWakeup) {
+            self.defer_wakeup(index);
+        }
+        Ok(())
     }
 
     // Inlined into both callers: most objects with a state are dates restored from a snapshot, where a
@@ -963,7 +1081,16 @@ impl Run<'_, '_> {
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
         // The hooks are read in place (a vector taken out of the run would be lost to a bailout in one).
         let bp = self.bp;
-        for &object in &bp.hook_order {
+        // Objects whose class gained a hook are not in the blueprint's order: every object is visited
+        // in the same order, those without a hook skipped.
+        let everything;
+        let order = if self.memo.gained {
+            everything = bp.post_order(|_| true);
+            &everything
+        } else {
+            &bp.hook_order
+        };
+        for &object in order {
             let Some(&Some(call)) = self.hooks.get(object as usize) else { continue };
             let obj = self.object_ptr(object as usize);
             let ce = self.class_of(object as usize);
@@ -975,6 +1102,11 @@ impl Run<'_, '_> {
                 match call {
                     Deferred::Unserialize(data) => {
                         let mut args = [self.cell(data)?];
+                        zvals::call_method((*ce).__unserialize, obj, &mut args)
+                    }
+                    Deferred::UnserializeGained(data) => {
+                        let data = self.gained_data.get(data as usize).ok_or(DecodeError::Corrupted)?;
+                        let mut args = [zvals::copy(data)];
                         zvals::call_method((*ce).__unserialize, obj, &mut args)
                     }
                     Deferred::Wakeup => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
@@ -999,7 +1131,8 @@ impl Run<'_, '_> {
             };
             let by_clone = match plan.restore {
                 RestorePlan::Internal(..) => true,
-                RestorePlan::Properties => class.plain,
+                // Not an object whose class gained a restore hook: each restore runs it.
+                RestorePlan::Properties => class.plain && class.hook.is_none(),
                 _ => false,
             };
             if !by_clone {
@@ -1102,6 +1235,12 @@ unsafe fn resolve_shape(
             !get_hash.is_null() && (*get_hash).type_ == zend::ZEND_USER_FUNCTION
         };
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
+        let hooks = facts.info.userland_hooks;
+        let hook = match facts.info.kind {
+            graph_codec::ClassKind::Userland if hooks.unserialize => Some(RestoreHook::Unserialize),
+            graph_codec::ClassKind::Userland if hooks.wakeup => Some(RestoreHook::Wakeup),
+            _ => None,
+        };
         let mut class = ShapeClass {
             ce,
             facts,
@@ -1113,6 +1252,7 @@ unsafe fn resolve_shape(
             clonable,
             plain,
             userland_state,
+            hook,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {

@@ -17,6 +17,9 @@ unsafe extern "C" {
     /// `zend_operators.h` (`zval_try_get_string`): the string `(string)$z` gives, or null with an
     /// exception pending (an object without `__toString()`, or one that threw).
     fn zval_try_get_string_func(op: *mut zval) -> *mut zend_string;
+    /// `zend_hash.h` (`ZEND_HANDLE_NUMERIC_STR`): whether `key` is a canonical decimal integer, written
+    /// to `idx`.
+    fn _zend_handle_numeric_str_ex(key: *const std::ffi::c_char, length: usize, idx: *mut u64) -> bool;
 }
 
 const Z_TYPE_FLAGS_SHIFT: u32 = 8;
@@ -149,6 +152,26 @@ pub unsafe fn insert_zstr(ht: *mut HashTable, key: *mut ffi::zend_string, value:
     // SAFETY: caller guarantees a private writable table and a live key; the table takes the value.
     unsafe {
         ffi::zend_hash_update(ht, key, &raw mut *value);
+    }
+}
+
+/// Inserts (moves) `value` under `key` as `$a[$key] = $value` does: a canonical decimal integer string
+/// becomes an integer key.
+///
+/// # Safety
+/// `ht` must be a live array owned by the caller alone (refcount 1); `key` a live string.
+pub unsafe fn insert_symtable(ht: *mut HashTable, key: *mut ffi::zend_string, value: zval) {
+    // SAFETY: caller guarantees a private writable table and a live key.
+    unsafe {
+        let bytes = zend::zstr_bytes(key);
+        let mut index = 0u64;
+        if bytes.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-')
+            && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &raw mut index)
+        {
+            insert_int(ht, index as i64, value);
+        } else {
+            insert_zstr(ht, key, value);
+        }
     }
 }
 
