@@ -165,7 +165,9 @@ pub unsafe fn insert_symtable(ht: *mut HashTable, key: *mut ffi::zend_string, va
     unsafe {
         let bytes = zend::zstr_bytes(key);
         let mut index = 0u64;
-        if bytes.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-')
+        // The macro's own first test: a digit, or a minus and a digit.
+        let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+        if digits.first().is_some_and(u8::is_ascii_digit)
             && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &raw mut index)
         {
             insert_int(ht, index as i64, value);
