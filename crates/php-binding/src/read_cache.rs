@@ -29,7 +29,7 @@ use crate::prototype;
 use crate::request;
 use crate::runtime::Tier;
 use crate::zend;
-use crate::zval_out::{self, DecodeError, Materialised, RequestMemo};
+use crate::zval_out::{self, DecodeError, RequestMemo};
 use crate::zvals::{self, Ready};
 
 /// Keys remembered per backend before the lookup cache starts over.
@@ -302,14 +302,13 @@ fn still_stored(backend: &Backend, key: &[u8], version: u64, expires_ms: u64) ->
     backend.fetch(key).is_some_and(|e| e.version() == version && e.expires_ms() == expires_ms)
 }
 
-/// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request); `guarded`
-/// as for [`zval_out::materialise`].
-fn materialise(
+/// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request); `GUARDED`
+/// as `guarded` for [`zval_out::materialise`] (a constant: the unguarded copy is the common one).
+fn materialise<const GUARDED: bool>(
     local: &Rc<Local>,
     blueprint: &Blueprint,
     out: &mut zval,
-    guarded: bool,
-) -> Result<Materialised, DecodeError> {
+) -> Result<(), DecodeError> {
     let request = request::owner().0;
     // A lone object copied from this request's prototype runs no userland code: the memo is used in
     // place.
@@ -318,7 +317,7 @@ fn materialise(
             memo.as_ref().filter(|m| m.request() == request).and_then(|m| zval_out::copy_lone_prototype(blueprint, m));
         if let Some(copy) = copy {
             *out = copy;
-            return Ok(Materialised::Done);
+            return Ok(());
         }
     }
     // The memo is taken out for the call (hooks may fetch this key again) and put back after.
@@ -329,7 +328,7 @@ fn materialise(
         CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
     }
     let keeper = || -> Rc<dyn Any> { local.clone() };
-    let result = zval_out::materialise(blueprint, &mut memo, out, Some(&keeper), guarded);
+    let result = zval_out::materialise(blueprint, &mut memo, out, Some(&keeper), GUARDED);
     // A nested fetch of this key (from a hook) put its own memo back meanwhile: release it.
     if let Some(mut nested) = local.memo.borrow_mut().replace(memo) {
         nested.end_request(true);
@@ -353,16 +352,29 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
         return Ok(());
     }
     if !blueprint.runs_hooks() {
-        let done = match &local.value {
-            LocalValue::Built(_) => materialise(local, blueprint, out, false)?,
-            LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, false)?,
+        let result = match &local.value {
+            LocalValue::Built(_) => materialise::<false>(local, blueprint, out),
+            LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, false),
         };
-        if done == Materialised::Done {
-            return Ok(());
+        // `Reentered` from an unguarded restore: a class of the value has gained `__unserialize()` or
+        // `__wakeup()` since it was stored, so its restore runs hooks, which are guarded and kept as for
+        // any value whose restore runs hooks.
+        if !matches!(result, Err(DecodeError::Reentered)) {
+            return result;
         }
-        // A class of the value has gained `__unserialize()` or `__wakeup()` since it was stored: its
-        // restore runs hooks, which are guarded and kept as below.
     }
+    hand_out_hooked(tier, key, local, blueprint, out)
+}
+
+/// [`hand_out`] for values whose restore runs hooks: a copy of this request's prototype, or a restore
+/// guarded against a hook fetching the key again, kept as the prototype.
+fn hand_out_hooked(
+    tier: Tier,
+    key: &[u8],
+    local: &Rc<Local>,
+    blueprint: &Blueprint,
+    out: &mut zval,
+) -> Result<(), DecodeError> {
     let from_prototype = CACHE.with_borrow(|c| match c.prototypes[tier.index()].get(key) {
         // SAFETY: the prototype is a live value of this request.
         Some((version, proto)) if *version == local.version => unsafe { prototype::copy(proto, false) },
@@ -378,7 +390,7 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
     }
     CACHE.with_borrow_mut(|c| c.restoring.push(restoring.clone()));
     let result = match &local.value {
-        LocalValue::Built(_) => materialise(local, blueprint, out, true),
+        LocalValue::Built(_) => materialise::<true>(local, blueprint, out),
         LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, true),
     };
     CACHE.with_borrow_mut(|c| c.restoring.retain(|r| *r != restoring));

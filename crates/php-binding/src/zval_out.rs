@@ -121,12 +121,7 @@ impl Drop for RequestMemo {
 }
 
 /// Materialises `blueprint` with a memo used for this one call (a blueprint kept for one fetch).
-pub fn materialise_once(
-    blueprint: &Blueprint,
-    request: u64,
-    out: &mut zval,
-    guarded: bool,
-) -> Result<Materialised, DecodeError> {
+pub fn materialise_once(blueprint: &Blueprint, request: u64, out: &mut zval, guarded: bool) -> Result<(), DecodeError> {
     let mut memo = RequestMemo::new(request, blueprint);
     let result = materialise(blueprint, &mut memo, out, None, guarded);
     memo.end_request(true);
@@ -253,34 +248,25 @@ impl RequestMemo {
     }
 }
 
-/// How a materialisation that did not fail ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Materialised {
-    /// `out` holds the value.
-    Done,
-    /// Nothing was written: a class of the value gained `__unserialize()` or `__wakeup()` since the value
-    /// was stored ([`RequestMemo::gained`]), and hooks only run where the caller guards against one
-    /// fetching the key again: the caller materialises again, guarded.
-    NeedsGuard,
-}
-
 /// Writes the value of `blueprint` into `out` (a null zval). `keeper` gives what keeps `blueprint` alive,
 /// for a record of the restore that checks against its cells (`None`: a blueprint for this call only).
-/// `guarded`: the caller guards against a hook fetching the key again (else a value whose restore has
-/// come to run hooks its blueprint does not plan ends as [`Materialised::NeedsGuard`]).
+/// `guarded`: the caller guards against a hook fetching the key again. Unguarded, a value whose restore
+/// has come to run hooks its blueprint does not plan (a class gained `__unserialize()` or `__wakeup()`
+/// since the value was stored, [`RequestMemo::gained`]) is not restored: `Err(DecodeError::Reentered)`,
+/// which nothing else returns here, tells the caller to materialise it again, guarded.
 pub fn materialise(
     blueprint: &Blueprint,
     memo: &mut RequestMemo,
     out: &mut zval,
     keeper: Option<&dyn Fn() -> Rc<dyn Any>>,
     guarded: bool,
-) -> Result<Materialised, DecodeError> {
+) -> Result<(), DecodeError> {
     // The record of a value being restored into an attributed static (`compare::arm`) is taken before
     // any userland code can run here, so a fetch nested in a hook or autoloader never takes it. One
     // not filled below leaves the restore to walk the value.
     let capture = compare::claim();
     if let Some(serialized) = &blueprint.php_serialized {
-        return catching_bailout(|| php_unserialize(serialized, out)).map(|()| Materialised::Done);
+        return catching_bailout(|| php_unserialize(serialized, out));
     }
     if let Cell::Ready(ready) = blueprint.root {
         *out = ready.to_zval();
@@ -288,7 +274,7 @@ pub fn materialise(
             // SAFETY: no object made.
             unsafe { compare::captured(record, &[], true) };
         }
-        return Ok(Materialised::Done);
+        return Ok(());
     }
     // Userland code (a hook, an autoloader, a `getHash()`) can only run in a run that calls hooks, resolves
     // a class or an enum this request, or restores a state through userland code: only such a run pays for
@@ -309,7 +295,6 @@ pub fn materialise(
         late_states: Vec::new(),
         guarded,
         needs_guard: false,
-        gained_data: Vec::new(),
     };
     let objects = blueprint.objects.len();
     run.objects.reserve(objects);
@@ -352,17 +337,13 @@ pub fn materialise(
                     None => unsafe { compare::captured(record, &run.objects, describable) },
                 }
             }
-            Ok(Materialised::Done)
+            Ok(())
         }
         // A bailout too: its values are released as PHP's own request end would release them (the fatal
         // error marked every object destructed).
         Err(e) => {
             run.abandon();
-            if run.needs_guard {
-                Ok(Materialised::NeedsGuard)
-            } else {
-                Err(e)
-            }
+            Err(if run.needs_guard { DecodeError::Reentered } else { e })
         }
     };
     // Every object and array the run made is in the value handed out when no property was dropped and
@@ -427,9 +408,9 @@ fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError>
 /// A userland hook to run once every object is filled.
 #[derive(Clone, Copy)]
 enum Deferred {
+    /// `__unserialize()` with this array (one of the blueprint's, or one the run made for a class that
+    /// gained the method, see [`Run::fill_gained`]).
     Unserialize(Cell),
-    /// `__unserialize()` with the run's array [`Run::gained_data`]`[i]` (a class that gained it).
-    UnserializeGained(u32),
     Wakeup,
 }
 
@@ -456,29 +437,21 @@ struct Run<'b, 'm> {
     late_states: Vec<usize>,
     /// The caller guards against a hook fetching the key again: hooks a class gained may run.
     guarded: bool,
-    /// The run stopped because a class gained hooks and the caller does not guard
-    /// ([`Materialised::NeedsGuard`]).
+    /// The run stopped because a class gained hooks and the caller does not guard (see [`materialise`]).
     needs_guard: bool,
-    /// The property arrays of objects whose class gained `__unserialize()`.
-    gained_data: Vec<zval>,
 }
 
 impl Run<'_, '_> {
     fn all(&mut self) -> Result<zval, DecodeError> {
-        if self.memo.gained && !self.guarded {
-            self.needs_guard = true;
-            return Err(DecodeError::Undecodable);
+        if self.memo.gained {
+            self.gained_hooks()?;
         }
         for index in 0..self.bp.objects.len() {
             self.create_object(index)?;
         }
         if self.memo.gained {
             // Found while the classes were resolved (the first restore in the request).
-            if !self.guarded {
-                self.needs_guard = true;
-                return Err(DecodeError::Undecodable);
-            }
-            self.hooks.resize(self.bp.objects.len(), None);
+            self.gained_hooks()?;
         }
         for _ in 0..self.bp.references.len() {
             self.references.push(zvals::new_reference(zval::new()));
@@ -512,6 +485,20 @@ impl Run<'_, '_> {
         }
         self.keep_prototypes();
         self.cell(self.bp.root)
+    }
+
+    /// A class of the value gained a restore hook ([`RequestMemo::gained`]): the run stops unless the
+    /// caller guards against a hook fetching the key again (see [`materialise`]), else it gets a slot for
+    /// every object's hook.
+    #[cold]
+    #[inline(never)]
+    fn gained_hooks(&mut self) -> Result<(), DecodeError> {
+        if !self.guarded {
+            self.needs_guard = true;
+            return Err(DecodeError::Undecodable);
+        }
+        self.hooks.resize(self.bp.objects.len(), None);
+        Ok(())
     }
 
     /// Releases the run's values (as dropping it would) and keeps its vectors for the next run. `held`:
@@ -852,8 +839,10 @@ impl Run<'_, '_> {
                 // SAFETY: as above.
                 unsafe { zvals::insert_symtable(ht, name.as_string(), value) };
             }
-            self.gained_data.push(data);
-            self.defer(index, Deferred::UnserializeGained(self.gained_data.len() as u32 - 1));
+            // Kept with the run's arrays, after the blueprint's: `Deferred::Unserialize` finds it there.
+            let cell = Cell::Array(u32::try_from(self.arrays.len()).map_err(|_| DecodeError::Corrupted)?);
+            self.arrays.push(data);
+            self.defer(index, Deferred::Unserialize(cell));
             return Ok(());
         }
         self.write_properties(index, plan)?;
@@ -1102,11 +1091,6 @@ impl Run<'_, '_> {
                 match call {
                     Deferred::Unserialize(data) => {
                         let mut args = [self.cell(data)?];
-                        zvals::call_method((*ce).__unserialize, obj, &mut args)
-                    }
-                    Deferred::UnserializeGained(data) => {
-                        let data = self.gained_data.get(data as usize).ok_or(DecodeError::Corrupted)?;
-                        let mut args = [zvals::copy(data)];
                         zvals::call_method((*ce).__unserialize, obj, &mut args)
                     }
                     Deferred::Wakeup => zvals::call_method(class_info::method(ce, b"__wakeup"), obj, &mut []),
