@@ -1,5 +1,5 @@
 --TEST--
-D36 __sleep() names select properties as serialize() does: a missing name is left out, a name given twice is stored once, each with serialize()'s warning
+D36 __sleep() names select properties as serialize() does: a missing name is left out, a name given twice is stored once, each with serialize()'s warning or notice
 --EXTENSIONS--
 static_cache
 --FILE--
@@ -8,8 +8,8 @@ require __DIR__ . '/inc/util.inc';
 use OPcache\{VolatileCache as V, PinnedCache as P};
 // serialize() (PHP 8.2, ext/standard/var.c php_var_serialize_get_sleep_props) warns for a name that
 // matches no set property and writes nothing for it, so unserialize() leaves that property at its
-// default and makes no dynamic property; a name matching an already selected property warns and is
-// written once; a name that is not a string warns and is looked up as (string) gives it.
+// default and makes no dynamic property; a name matching an already selected property gets a notice
+// and is written once; a name that is not a string warns and is looked up as (string) gives it.
 class Strict { public $a = 'default'; protected $b = 'default'; public $untyped = 'default'; public $names = [];
     public function __sleep(): array { return $this->names; } }
 #[AllowDynamicProperties] class Loose { public $a = 'default'; public function __sleep(): array { return ['a', 'zz']; } }
@@ -88,9 +88,9 @@ array(1) {
 }
 names given twice, bare and mangled
 
-Warning: OPcache\VolatileCache::set(): "a" is returned from __sleep() multiple times in %s on line %d
+Notice: OPcache\VolatileCache::set(): "a" is returned from __sleep() multiple times in %s on line %d
 
-Warning: OPcache\VolatileCache::set(): "b" is returned from __sleep() multiple times in %s on line %d
+Notice: OPcache\VolatileCache::set(): "b" is returned from __sleep() multiple times in %s on line %d
 bool(true)
 ["changed","default","default",[]]
 an unset untyped property is missing

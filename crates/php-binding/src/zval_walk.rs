@@ -1183,7 +1183,8 @@ impl Walk {
                                 readonly: slot.readonly,
                             });
                         } else {
-                            zend::warning_docref(
+                            // A notice, where a missing name gets a warning (PHP 8.2's `serialize()`).
+                            zend::notice_docref(
                                 format!("\"{}\" is returned from __sleep() multiple times", printed(&name)).as_bytes(),
                             );
                         }
