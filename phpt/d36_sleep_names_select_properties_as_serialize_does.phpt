@@ -9,7 +9,8 @@ use OPcache\{VolatileCache as V, PinnedCache as P};
 // serialize() (PHP 8.2, ext/standard/var.c php_var_serialize_get_sleep_props) warns for a name that
 // matches no set property and writes nothing for it, so unserialize() leaves that property at its
 // default and makes no dynamic property; a name matching an already selected property gets a notice
-// and is written once; a name that is not a string warns and is looked up as (string) gives it.
+// (a warning from PHP 8.4 on) and is written once; a name that is not a string warns and is looked up
+// as (string) gives it.
 class Strict { public $a = 'default'; protected $b = 'default'; public $untyped = 'default'; public $names = [];
     public function __sleep(): array { return $this->names; } }
 #[AllowDynamicProperties] class Loose { public $a = 'default'; public function __sleep(): array { return ['a', 'zz']; } }
@@ -33,7 +34,14 @@ var_dump(V::get('k_keys')->keys);
 
 echo "names given twice, bare and mangled\n";
 $o = new Strict; $o->a = 'changed'; $o->names = ['a', 'a', "\0*\0b", 'b'];
+$seen = [];
+set_error_handler(function ($level, $message) use (&$seen) {
+    $seen[] = ($level === (PHP_VERSION_ID >= 80400 ? E_WARNING : E_NOTICE) ? "serialize()'s level: " : 'another level: ') . $message;
+    return true;
+});
 var_dump(V::set('k_twice', $o));
+restore_error_handler();
+echo implode("\n", $seen), "\n";
 echo json_encode(array_values((array) V::get('k_twice'))), "\n";
 
 echo "an unset untyped property is missing\n";
@@ -87,11 +95,9 @@ array(1) {
   string(1) "a"
 }
 names given twice, bare and mangled
-
-Notice: OPcache\VolatileCache::set(): "a" is returned from __sleep() multiple times in %s on line %d
-
-Notice: OPcache\VolatileCache::set(): "b" is returned from __sleep() multiple times in %s on line %d
 bool(true)
+serialize()'s level: OPcache\VolatileCache::set(): "a" is returned from __sleep() multiple times
+serialize()'s level: OPcache\VolatileCache::set(): "b" is returned from __sleep() multiple times
 ["changed","default","default",[]]
 an unset untyped property is missing
 

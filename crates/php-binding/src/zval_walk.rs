@@ -1183,10 +1183,12 @@ impl Walk {
                                 readonly: slot.readonly,
                             });
                         } else {
-                            // A notice, where a missing name gets a warning (PHP 8.2's `serialize()`).
-                            zend::notice_docref(
-                                format!("\"{}\" is returned from __sleep() multiple times", printed(&name)).as_bytes(),
-                            );
+                            // `serialize()` gives a notice in PHP 8.2, a warning in 8.4.
+                            let message = format!("\"{}\" is returned from __sleep() multiple times", printed(&name));
+                            #[cfg(not(php84))]
+                            zend::notice_docref(message.as_bytes());
+                            #[cfg(php84)]
+                            zend::warning_docref(message.as_bytes());
                         }
                     }
                     None => zend::warning_docref(
