@@ -669,12 +669,8 @@ pub fn warning_docref(text: &[u8]) {
     docref(ffi::E_WARNING as i32, text);
 }
 
-/// `E_NOTICE`, as [`warning_docref`] gives a warning.
-pub fn notice_docref(text: &[u8]) {
-    docref(ffi::E_NOTICE as i32, text);
-}
-
-fn docref(level: i32, text: &[u8]) {
+/// A diagnostic of `level` (`E_NOTICE`, `E_WARNING`, …), as [`warning_docref`] gives a warning.
+pub fn docref(level: i32, text: &[u8]) {
     let msg = message(text);
     if in_own_frame() {
         // SAFETY: the format is a fixed "%s" with one C string argument.

@@ -20,8 +20,9 @@ use std::collections::VecDeque;
 use foldhash::{HashMap, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
-    zend_class_entry, zend_function, zend_object, zend_reference, zend_string, zval, Bucket, HashTable, IS_ARRAY,
-    IS_DOUBLE, IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE, IS_UNDEF,
+    self as ffi, zend_class_entry, zend_function, zend_object, zend_reference, zend_string, zval, Bucket, HashTable,
+    IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE,
+    IS_UNDEF,
 };
 use ext_php_rs::zend::ce;
 use graph_codec::{
@@ -1184,11 +1185,11 @@ impl Walk {
                             });
                         } else {
                             // `serialize()` gives a notice in PHP 8.2, a warning in 8.4.
-                            let message = format!("\"{}\" is returned from __sleep() multiple times", printed(&name));
-                            #[cfg(not(php84))]
-                            zend::notice_docref(message.as_bytes());
-                            #[cfg(php84)]
-                            zend::warning_docref(message.as_bytes());
+                            let level = if cfg!(php84) { ffi::E_WARNING } else { ffi::E_NOTICE };
+                            zend::docref(
+                                level as i32,
+                                format!("\"{}\" is returned from __sleep() multiple times", printed(&name)).as_bytes(),
+                            );
                         }
                     }
                     None => zend::warning_docref(
