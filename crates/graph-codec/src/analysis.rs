@@ -170,7 +170,8 @@ pub(crate) fn analyze(graph: &Graph<'_>, tier: StoreTier) -> Result<Analysis, St
             ObjectState::Internal { state, properties } => {
                 contains_dynamic |= !properties.dynamic.is_empty();
                 if let InternalState::ObjectStorage(storage) = state {
-                    if storage.entries.iter().any(|e| !matches!(e.object, Value::Object(_))) {
+                    // A key is an object, an enum case among them.
+                    if storage.entries.iter().any(|e| !matches!(e.object, Value::Object(_) | Value::EnumCase(_))) {
                         return Err(StructureError::StorageKeyNotObject(ObjectId(index as u32)));
                     }
                 }

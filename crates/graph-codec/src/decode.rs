@@ -525,7 +525,12 @@ impl<'a> CheckedGraph<'a> {
                     contains_dynamic |= object.dynamic_len() > 0;
                     let state = object.internal_state()?;
                     if let InternalState::ObjectStorage(storage) = &state {
-                        if storage.entries.iter().any(|e| !matches!(e.object, CheckedSlot::Object(_))) {
+                        // A key is an object, an enum case among them (restored as the engine's singleton).
+                        if storage
+                            .entries
+                            .iter()
+                            .any(|e| !matches!(e.object, CheckedSlot::Object(_) | CheckedSlot::EnumCase(_)))
+                        {
                             return Err(StructureError::StorageKeyNotObject(ObjectId(id as u32)).into());
                         }
                     }

@@ -262,3 +262,20 @@ fn a_storage_key_that_is_not_an_object_is_refused() {
         Err(EncodeError::Structure(StructureError::StorageKeyNotObject(storage)))
     );
 }
+
+#[test]
+fn an_enum_case_is_a_storage_key() {
+    // `$s[Suit::Hearts] = 'h'`: an enum case is an object, and SplObjectStorage takes it as a key.
+    let hearts = Value::EnumCase(Box::new(EnumCase { class_name: s("Suit"), case_name: s("Hearts") }));
+    let mut graph = Graph::new(Value::Null);
+    let storage = graph.push_object(internal_object(
+        "SplObjectStorage",
+        InternalState::ObjectStorage(ObjectStorageState {
+            entries: vec![ObjectStorageEntry { object: hearts.clone(), data: hearts }],
+        }),
+        no_properties(),
+    ));
+    graph.root = Value::Object(storage);
+    let bytes = encode(&graph, StoreTier::SharedGraph).unwrap();
+    assert_eq!(decode(&bytes).unwrap().graph, graph);
+}

@@ -116,6 +116,11 @@ pub struct Shape {
     pub lookup: Option<(Ready, Ready)>,
     /// Name bytes and the name as a string value (for dynamic properties).
     pub properties: Vec<(Box<[u8]>, Ready)>,
+    /// Some object of the shape is restored from its properties alone (no hook ran when it was stored),
+    /// and some with `__wakeup()` after them: a class that has since gained `__unserialize()` or
+    /// `__wakeup()` restores those through it, as `unserialize()` would (see `zval_out`).
+    pub restored_plain: bool,
+    pub restored_with_wakeup: bool,
 }
 
 /// An enum class name and a case name.
@@ -319,6 +324,67 @@ impl Blueprint {
         }
     }
 
+    /// The objects `wanted` picks, in depth-first post-order from the root (children before parents,
+    /// siblings in order), as `unserialize()` runs its delayed calls.
+    pub fn post_order(&self, wanted: impl Fn(&ObjectPlan) -> bool) -> Vec<u32> {
+        let bp = self;
+        let mut seen_objects = vec![false; bp.objects.len()];
+        let mut seen_arrays = vec![false; bp.arrays.len()];
+        let mut seen_references = vec![false; bp.references.len()];
+        let mut order = Vec::new();
+        let mut stack: Vec<(Cell, bool)> = vec![(bp.root, false)];
+        let mut children = Vec::new();
+        while let Some((cell, expanded)) = stack.pop() {
+            if expanded {
+                if let Cell::Object(o) = cell {
+                    if wanted(&bp.objects[o as usize]) {
+                        order.push(o);
+                    }
+                }
+                continue;
+            }
+            let first_visit = match cell {
+                Cell::Array(a) => !std::mem::replace(&mut seen_arrays[a as usize], true),
+                Cell::Object(o) => !std::mem::replace(&mut seen_objects[o as usize], true),
+                Cell::Reference(r) => !std::mem::replace(&mut seen_references[r as usize], true),
+                _ => false,
+            };
+            if !first_visit {
+                continue;
+            }
+            stack.push((cell, true));
+            children.clear();
+            match cell {
+                Cell::Array(a) => {
+                    let plan = &bp.arrays[a as usize];
+                    if plan.packed {
+                        children.extend_from_slice(&bp.cells[plan.span.range()]);
+                    } else {
+                        children.extend(bp.entries[plan.span.range()].iter().map(|(_, c)| *c));
+                    }
+                }
+                Cell::Reference(r) => children.push(bp.references[r as usize]),
+                Cell::Object(o) => {
+                    let plan = &bp.objects[o as usize];
+                    match &plan.restore {
+                        RestorePlan::Unserialize(data) => children.push(*data),
+                        RestorePlan::Internal(_, StatePlan::Unserialize(argument)) => children.push(*argument),
+                        RestorePlan::Internal(_, StatePlan::Heap { elements, .. }) => {
+                            children.extend_from_slice(&bp.cells[elements.range()])
+                        }
+                        _ => {}
+                    }
+                    children.extend_from_slice(&bp.cells[plan.declared.range()]);
+                    children.extend(bp.entries[plan.dynamic.range()].iter().map(|(_, c)| *c));
+                }
+                _ => {}
+            }
+            // Pushed in reverse so the first child is expanded (and finishes) first.
+            stack.extend(children.iter().rev().map(|&c| (c, false)));
+        }
+        order
+    }
+
     /// Whether fetching runs userland code (`__wakeup`, `__unserialize`, `unserialize()`), so a request
     /// keeps a prototype to run it once per key and version (§6.4).
     pub fn runs_hooks(&self) -> bool {
@@ -403,7 +469,13 @@ impl<'c, 'a> Builder<'c, 'a> {
                 let lower = name.bytes.to_ascii_lowercase();
                 (self.graph_string(name.id, name.bytes, name.hash), self.extra_string(&lower))
             });
-            self.bp.shapes.push(Shape { class_name: name.bytes.into(), lookup, properties });
+            self.bp.shapes.push(Shape {
+                class_name: name.bytes.into(),
+                lookup,
+                properties,
+                restored_plain: false,
+                restored_with_wakeup: false,
+            });
         }
         for id in 0..self.checked.enum_case_count() {
             let (class, case) = self.checked.enum_case(graph_codec::EnumCaseId(id as u32)).map_err(corrupt)?;
@@ -423,13 +495,23 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
         let root = self.checked.root().map_err(corrupt)?;
         self.bp.root = self.cell(root)?;
+        for object in &self.bp.objects {
+            let Some(shape) = self.bp.shapes.get_mut(object.shape as usize) else { continue };
+            match object.restore {
+                RestorePlan::Properties => shape.restored_plain = true,
+                RestorePlan::PropertiesThenWakeup => shape.restored_with_wakeup = true,
+                _ => {}
+            }
+        }
         if self
             .bp
             .objects
             .iter()
             .any(|o| matches!(o.restore, RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)))
         {
-            self.bp.hook_order = self.hook_order();
+            self.bp.hook_order = self
+                .bp
+                .post_order(|o| matches!(o.restore, RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)));
         }
         Ok(self.bp)
     }
@@ -620,69 +702,5 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
         let count = entries.len() as u32;
         self.plan_array(packed, entries, count, next_free)
-    }
-
-    /// Objects restored through hooks, in depth-first post-order from the root (children before
-    /// parents, siblings in order), as `unserialize()` runs its delayed calls.
-    fn hook_order(&self) -> Vec<u32> {
-        let bp = &self.bp;
-        let mut seen_objects = vec![false; bp.objects.len()];
-        let mut seen_arrays = vec![false; bp.arrays.len()];
-        let mut seen_references = vec![false; bp.references.len()];
-        let mut order = Vec::new();
-        let mut stack: Vec<(Cell, bool)> = vec![(bp.root, false)];
-        let mut children = Vec::new();
-        while let Some((cell, expanded)) = stack.pop() {
-            if expanded {
-                if let Cell::Object(o) = cell {
-                    if matches!(
-                        bp.objects[o as usize].restore,
-                        RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)
-                    ) {
-                        order.push(o);
-                    }
-                }
-                continue;
-            }
-            let first_visit = match cell {
-                Cell::Array(a) => !std::mem::replace(&mut seen_arrays[a as usize], true),
-                Cell::Object(o) => !std::mem::replace(&mut seen_objects[o as usize], true),
-                Cell::Reference(r) => !std::mem::replace(&mut seen_references[r as usize], true),
-                _ => false,
-            };
-            if !first_visit {
-                continue;
-            }
-            stack.push((cell, true));
-            children.clear();
-            match cell {
-                Cell::Array(a) => {
-                    let plan = &bp.arrays[a as usize];
-                    if plan.packed {
-                        children.extend_from_slice(&bp.cells[plan.span.range()]);
-                    } else {
-                        children.extend(bp.entries[plan.span.range()].iter().map(|(_, c)| *c));
-                    }
-                }
-                Cell::Reference(r) => children.push(bp.references[r as usize]),
-                Cell::Object(o) => {
-                    let plan = &bp.objects[o as usize];
-                    match &plan.restore {
-                        RestorePlan::Unserialize(data) => children.push(*data),
-                        RestorePlan::Internal(_, StatePlan::Unserialize(argument)) => children.push(*argument),
-                        RestorePlan::Internal(_, StatePlan::Heap { elements, .. }) => {
-                            children.extend_from_slice(&bp.cells[elements.range()])
-                        }
-                        _ => {}
-                    }
-                    children.extend_from_slice(&bp.cells[plan.declared.range()]);
-                    children.extend(bp.entries[plan.dynamic.range()].iter().map(|(_, c)| *c));
-                }
-                _ => {}
-            }
-            // Pushed in reverse so the first child is expanded (and finishes) first.
-            stack.extend(children.iter().rev().map(|&c| (c, false)));
-        }
-        order
     }
 }

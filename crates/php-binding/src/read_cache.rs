@@ -302,8 +302,13 @@ fn still_stored(backend: &Backend, key: &[u8], version: u64, expires_ms: u64) ->
     backend.fetch(key).is_some_and(|e| e.version() == version && e.expires_ms() == expires_ms)
 }
 
-/// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request).
-fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
+/// Materialises `blueprint` with `local`'s request memo (made, or renewed, for this request); `GUARDED`
+/// as `guarded` for [`zval_out::materialise`] (a constant: the unguarded copy is the common one).
+fn materialise<const GUARDED: bool>(
+    local: &Rc<Local>,
+    blueprint: &Blueprint,
+    out: &mut zval,
+) -> Result<(), DecodeError> {
     let request = request::owner().0;
     // A lone object copied from this request's prototype runs no userland code: the memo is used in
     // place.
@@ -323,7 +328,7 @@ fn materialise(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Resu
         CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
     }
     let keeper = || -> Rc<dyn Any> { local.clone() };
-    let result = zval_out::materialise(blueprint, &mut memo, out, Some(&keeper));
+    let result = zval_out::materialise(blueprint, &mut memo, out, Some(&keeper), GUARDED);
     // A nested fetch of this key (from a hook) put its own memo back meanwhile: release it.
     if let Some(mut nested) = local.memo.borrow_mut().replace(memo) {
         nested.end_request(true);
@@ -347,11 +352,29 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
         return Ok(());
     }
     if !blueprint.runs_hooks() {
-        return match &local.value {
-            LocalValue::Built(_) => materialise(local, blueprint, out),
-            LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out),
+        let result = match &local.value {
+            LocalValue::Built(_) => materialise::<false>(local, blueprint, out),
+            LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, false),
         };
+        // `Reentered` from an unguarded restore: a class of the value has gained `__unserialize()` or
+        // `__wakeup()` since it was stored, so its restore runs hooks, which are guarded and kept as for
+        // any value whose restore runs hooks.
+        if !matches!(result, Err(DecodeError::Reentered)) {
+            return result;
+        }
     }
+    hand_out_hooked(tier, key, local, blueprint, out)
+}
+
+/// [`hand_out`] for values whose restore runs hooks: a copy of this request's prototype, or a restore
+/// guarded against a hook fetching the key again, kept as the prototype.
+fn hand_out_hooked(
+    tier: Tier,
+    key: &[u8],
+    local: &Rc<Local>,
+    blueprint: &Blueprint,
+    out: &mut zval,
+) -> Result<(), DecodeError> {
     let from_prototype = CACHE.with_borrow(|c| match c.prototypes[tier.index()].get(key) {
         // SAFETY: the prototype is a live value of this request.
         Some((version, proto)) if *version == local.version => unsafe { prototype::copy(proto, false) },
@@ -367,8 +390,8 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
     }
     CACHE.with_borrow_mut(|c| c.restoring.push(restoring.clone()));
     let result = match &local.value {
-        LocalValue::Built(_) => materialise(local, blueprint, out),
-        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out),
+        LocalValue::Built(_) => materialise::<true>(local, blueprint, out),
+        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, true),
     };
     CACHE.with_borrow_mut(|c| c.restoring.retain(|r| *r != restoring));
     result?;

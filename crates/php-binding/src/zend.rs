@@ -666,14 +666,19 @@ pub fn message(text: &[u8]) -> CString {
 /// `E_WARNING` through `php_error_docref`, so PHP prefixes `Class::method(): `. Under
 /// [`with_frame`]'s frame, whose function has no name for the prefix, through `zend_error`.
 pub fn warning_docref(text: &[u8]) {
+    docref(ffi::E_WARNING as i32, text);
+}
+
+/// A diagnostic of `level` (`E_NOTICE`, `E_WARNING`, …), as [`warning_docref`] gives a warning.
+pub fn docref(level: i32, text: &[u8]) {
     let msg = message(text);
     if in_own_frame() {
         // SAFETY: the format is a fixed "%s" with one C string argument.
-        unsafe { ffi::zend_error(ffi::E_WARNING as i32, c"%s".as_ptr(), msg.as_ptr()) };
+        unsafe { ffi::zend_error(level, c"%s".as_ptr(), msg.as_ptr()) };
         return;
     }
     // SAFETY: called during a method call; the format is a fixed "%s" with one C string argument.
-    unsafe { ffi::php_error_docref(ptr::null(), ffi::E_WARNING as i32, c"%s".as_ptr(), msg.as_ptr()) }
+    unsafe { ffi::php_error_docref(ptr::null(), level, c"%s".as_ptr(), msg.as_ptr()) }
 }
 
 /// `E_WARNING` through `zend_error`, without prefix (startup warnings).

@@ -34,8 +34,6 @@ use crate::internal_state::{self, DateSnapshot, StateError};
 use crate::zend;
 use crate::zvals;
 
-/// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
-const TYPE_MASK: u32 = (1 << 25) - 1;
 /// `HASH_FLAG_HAS_EMPTY_IND`: a property table's entry may point to an empty slot (counted again).
 const HASH_FLAG_HAS_EMPTY_IND: u32 = 1 << 5;
 /// `IS_PROP_UNINIT`: the slot flag of a typed property that was never initialized.
@@ -103,6 +101,10 @@ pub struct RequestMemo {
     /// requests, with the thread's copy of its zone), so later restores, in any request, copy it
     /// instead of parsing the date and loading the zone.
     dates: Vec<Option<DateSnapshot>>,
+    /// A class resolved this request has gained `__unserialize()` or `__wakeup()` since objects of the
+    /// blueprint that ran none were stored ([`ShapeClass::hook`]): restores run those hooks, as
+    /// `unserialize()` would, and so only where the caller guards against a hook fetching the key again.
+    gained: bool,
 }
 
 impl Drop for RequestMemo {
@@ -119,9 +121,9 @@ impl Drop for RequestMemo {
 }
 
 /// Materialises `blueprint` with a memo used for this one call (a blueprint kept for one fetch).
-pub fn materialise_once(blueprint: &Blueprint, request: u64, out: &mut zval) -> Result<(), DecodeError> {
+pub fn materialise_once(blueprint: &Blueprint, request: u64, out: &mut zval, guarded: bool) -> Result<(), DecodeError> {
     let mut memo = RequestMemo::new(request, blueprint);
-    let result = materialise(blueprint, &mut memo, out, None);
+    let result = materialise(blueprint, &mut memo, out, None, guarded);
     memo.end_request(true);
     result
 }
@@ -160,6 +162,14 @@ struct ShapeClass {
     /// Restoring an object's state runs userland code: a `SplObjectStorage` subclass's own `getHash()`,
     /// which the class's `__unserialize` calls for each object it attaches (as `unserialize()` does).
     userland_state: bool,
+    /// The userland restore hook of a userland class (`__unserialize()`, else `__wakeup()`).
+    hook: Option<RestoreHook>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RestoreHook {
+    Unserialize,
+    Wakeup,
 }
 
 impl ShapeClass {
@@ -186,6 +196,7 @@ impl RequestMemo {
             enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
             prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
             dates: (0..blueprint.objects.len()).map(|_| None).collect(),
+            gained: false,
         }
     }
 
@@ -197,7 +208,8 @@ impl RequestMemo {
     /// resolved this request (no autoloader runs), and no class restores its objects' state through
     /// userland code ([`ShapeClass::userland_state`]).
     fn userland_free(&self) -> bool {
-        self.shapes.iter().all(|class| class.as_ref().is_some_and(|c| !c.userland_state))
+        !self.gained
+            && self.shapes.iter().all(|class| class.as_ref().is_some_and(|c| !c.userland_state))
             && self.enum_cases.iter().all(|case| !case.is_null())
     }
 
@@ -219,6 +231,8 @@ impl RequestMemo {
             }
         }
         self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
+        // Only user classes have restore hooks ([`ShapeClass::hook`]), and their shapes are gone.
+        self.gained = false;
         self.request = 0;
     }
 
@@ -236,11 +250,16 @@ impl RequestMemo {
 
 /// Writes the value of `blueprint` into `out` (a null zval). `keeper` gives what keeps `blueprint` alive,
 /// for a record of the restore that checks against its cells (`None`: a blueprint for this call only).
+/// `guarded`: the caller guards against a hook fetching the key again. Unguarded, a value whose restore
+/// has come to run hooks its blueprint does not plan (a class gained `__unserialize()` or `__wakeup()`
+/// since the value was stored, [`RequestMemo::gained`]) is not restored: `Err(DecodeError::Reentered)`,
+/// which nothing else returns here, tells the caller to materialise it again, guarded.
 pub fn materialise(
     blueprint: &Blueprint,
     memo: &mut RequestMemo,
     out: &mut zval,
     keeper: Option<&dyn Fn() -> Rc<dyn Any>>,
+    guarded: bool,
 ) -> Result<(), DecodeError> {
     // The record of a value being restored into an attributed static (`compare::arm`) is taken before
     // any userland code can run here, so a fetch nested in a hook or autoloader never takes it. One
@@ -274,6 +293,8 @@ pub fn materialise(
         arrays: scratch.arrays,
         hooks: scratch.hooks,
         late_states: Vec::new(),
+        guarded,
+        needs_guard: false,
     };
     let objects = blueprint.objects.len();
     run.objects.reserve(objects);
@@ -292,6 +313,7 @@ pub fn materialise(
                 // `getHash()`) ran, and each one made is in the value when no property was dropped.
                 let describable = blueprint.references.is_empty()
                     && blueprint.hook_order.is_empty()
+                    && !run.memo.gained
                     && run.late_states.is_empty()
                     && !run.dropped;
                 // What each object holds can be told from the cells when no value was coerced to a
@@ -321,12 +343,16 @@ pub fn materialise(
         // error marked every object destructed).
         Err(e) => {
             run.abandon();
-            Err(e)
+            Err(if run.needs_guard { DecodeError::Reentered } else { e })
         }
     };
     // Every object and array the run made is in the value handed out when no property was dropped and
     // no hook (nor a `getHash()`) ran (one could unset a property or keep an object elsewhere).
-    let held = result.is_ok() && !run.dropped && blueprint.hook_order.is_empty() && run.late_states.is_empty();
+    let held = result.is_ok()
+        && !run.dropped
+        && blueprint.hook_order.is_empty()
+        && !run.memo.gained
+        && run.late_states.is_empty();
     run.recycle(held);
     result
 }
@@ -382,6 +408,8 @@ fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError>
 /// A userland hook to run once every object is filled.
 #[derive(Clone, Copy)]
 enum Deferred {
+    /// `__unserialize()` with this array (one of the blueprint's, or one the run made for a class that
+    /// gained the method, see [`Run::fill_gained`]).
     Unserialize(Cell),
     Wakeup,
 }
@@ -407,12 +435,23 @@ struct Run<'b, 'm> {
     /// Objects whose state is restored through userland code ([`ShapeClass::userland_state`]): once
     /// every object is filled, as `unserialize()` restores them (their `getHash()` reads the objects).
     late_states: Vec<usize>,
+    /// The caller guards against a hook fetching the key again: hooks a class gained may run.
+    guarded: bool,
+    /// The run stopped because a class gained hooks and the caller does not guard (see [`materialise`]).
+    needs_guard: bool,
 }
 
 impl Run<'_, '_> {
     fn all(&mut self) -> Result<zval, DecodeError> {
+        if self.memo.gained {
+            self.gained_hooks()?;
+        }
         for index in 0..self.bp.objects.len() {
             self.create_object(index)?;
+        }
+        if self.memo.gained {
+            // Found while the classes were resolved (the first restore in the request).
+            self.gained_hooks()?;
         }
         for _ in 0..self.bp.references.len() {
             self.references.push(zvals::new_reference(zval::new()));
@@ -446,6 +485,20 @@ impl Run<'_, '_> {
         }
         self.keep_prototypes();
         self.cell(self.bp.root)
+    }
+
+    /// A class of the value gained a restore hook ([`RequestMemo::gained`]): the run stops unless the
+    /// caller guards against a hook fetching the key again (see [`materialise`]), else it gets a slot for
+    /// every object's hook.
+    #[cold]
+    #[inline(never)]
+    fn gained_hooks(&mut self) -> Result<(), DecodeError> {
+        if !self.guarded {
+            self.needs_guard = true;
+            return Err(DecodeError::Undecodable);
+        }
+        self.hooks.resize(self.bp.objects.len(), None);
+        Ok(())
     }
 
     /// Releases the run's values (as dropping it would) and keeps its vectors for the next run. `held`:
@@ -560,6 +613,11 @@ impl Run<'_, '_> {
             }
             // SAFETY: as above.
             let class = unsafe { resolve_shape(ce, stored) }?;
+            self.memo.gained |= match class.hook {
+                Some(RestoreHook::Unserialize) => stored.restored_plain || stored.restored_with_wakeup,
+                Some(RestoreHook::Wakeup) => stored.restored_plain,
+                None => false,
+            };
             self.memo.shapes[shape] = Some(class);
         }
         Ok(self.memo.shapes[shape].as_ref())
@@ -703,6 +761,9 @@ impl Run<'_, '_> {
         let bp = self.bp;
         let plan = &bp.objects[index];
         match &plan.restore {
+            RestorePlan::Properties | RestorePlan::PropertiesThenWakeup if self.memo.gained => {
+                self.fill_gained(index, plan)
+            }
             RestorePlan::Properties => self.write_properties(index, plan),
             RestorePlan::PropertiesThenWakeup => {
                 self.write_properties(index, plan)?;
@@ -745,6 +806,50 @@ impl Run<'_, '_> {
                 self.write_properties(index, plan)
             }
         }
+    }
+
+    /// Fills an object stored without `__unserialize()` (restored from its properties, then perhaps
+    /// `__wakeup()`) whose class may have gained a restore hook since: `unserialize()` would pass the
+    /// properties to a gained `__unserialize()`, or call a gained `__wakeup()` after writing them.
+    #[inline(never)]
+    fn fill_gained(&mut self, index: usize, plan: &ObjectPlan) -> Result<(), DecodeError> {
+        let bp = self.bp;
+        let hook = self.memo.shapes[plan.shape as usize].as_ref().and_then(|c| c.hook);
+        if hook == Some(RestoreHook::Unserialize) {
+            // The properties as `serialize()` wrote them: declared ones that are set, by mangled name,
+            // then dynamic ones (a decimal name becomes an integer key, as `unserialize()` makes it).
+            let shape = &bp.shapes[plan.shape as usize];
+            let cells = &bp.cells[plan.declared.range()];
+            let dynamic = &bp.entries[plan.dynamic.range()];
+            let data = zvals::new_array(cells.len() + dynamic.len(), false);
+            // SAFETY: `data` holds the array just made.
+            let ht = unsafe { zvals::table(&raw const data) };
+            for (k, cell) in cells.iter().enumerate() {
+                if matches!(cell, Cell::Ready(r) if r.is_undef()) {
+                    continue;
+                }
+                let name = shape.properties.get(k).ok_or(DecodeError::Corrupted)?.1.as_string();
+                let value = self.cell(*cell)?;
+                // SAFETY: `data` is new and private to this run; the name is a string the blueprint keeps.
+                unsafe { zvals::insert_symtable(ht, name, value) };
+            }
+            for (key, cell) in dynamic {
+                let Key::Str(name) = key else { return Err(DecodeError::Corrupted) };
+                let value = self.cell(*cell)?;
+                // SAFETY: as above.
+                unsafe { zvals::insert_symtable(ht, name.as_string(), value) };
+            }
+            // Kept with the run's arrays, after the blueprint's: `Deferred::Unserialize` finds it there.
+            let cell = Cell::Array(u32::try_from(self.arrays.len()).map_err(|_| DecodeError::Corrupted)?);
+            self.arrays.push(data);
+            self.defer(index, Deferred::Unserialize(cell));
+            return Ok(());
+        }
+        self.write_properties(index, plan)?;
+        if hook == Some(RestoreHook::Wakeup) || matches!(plan.restore, RestorePlan::PropertiesThenWakeup) {
+            self.defer_wakeup(index);
+        }
+        Ok(())
     }
 
     // Inlined into both callers: most objects with a state are dates restored from a snapshot, where a
@@ -965,7 +1070,16 @@ impl Run<'_, '_> {
     fn run_hooks(&mut self) -> Result<(), DecodeError> {
         // The hooks are read in place (a vector taken out of the run would be lost to a bailout in one).
         let bp = self.bp;
-        for &object in &bp.hook_order {
+        // Objects whose class gained a hook are not in the blueprint's order: every object is visited
+        // in the same order, those without a hook skipped.
+        let everything;
+        let order = if self.memo.gained {
+            everything = bp.post_order(|_| true);
+            &everything
+        } else {
+            &bp.hook_order
+        };
+        for &object in order {
             let Some(&Some(call)) = self.hooks.get(object as usize) else { continue };
             let obj = self.object_ptr(object as usize);
             let ce = self.class_of(object as usize);
@@ -1001,7 +1115,8 @@ impl Run<'_, '_> {
             };
             let by_clone = match plan.restore {
                 RestorePlan::Internal(..) => true,
-                RestorePlan::Properties => class.plain,
+                // Not an object whose class gained a restore hook: each restore runs it.
+                RestorePlan::Properties => class.plain && class.hook.is_none(),
                 _ => false,
             };
             if !by_clone {
@@ -1104,6 +1219,12 @@ unsafe fn resolve_shape(
             !get_hash.is_null() && (*get_hash).type_ == zend::ZEND_USER_FUNCTION
         };
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
+        let hooks = facts.info.userland_hooks;
+        let hook = match facts.info.kind {
+            graph_codec::ClassKind::Userland if hooks.unserialize => Some(RestoreHook::Unserialize),
+            graph_codec::ClassKind::Userland if hooks.wakeup => Some(RestoreHook::Wakeup),
+            _ => None,
+        };
         let mut class = ShapeClass {
             ce,
             facts,
@@ -1115,6 +1236,7 @@ unsafe fn resolve_shape(
             clonable,
             plain,
             userland_state,
+            hook,
         };
         let count = zvals::slot_count(ce);
         for (k, (name, _)) in stored.properties.iter().enumerate() {
@@ -1176,7 +1298,7 @@ unsafe fn taken_as_is(cell: &Cell, target: SlotTarget) -> Option<(usize, zvals::
 unsafe fn takes_as_is(info: *mut zend_property_info, type_code: u32) -> bool {
     // SAFETY: as above.
     let mask = if info.is_null() { 0 } else { unsafe { (*info).type_.type_mask } };
-    mask & TYPE_MASK == 0 || mask & (1 << type_code) != 0
+    mask & zvals::TYPE_MASK == 0 || mask & (1 << type_code) != 0
 }
 
 /// Writes the owned `value` into declared slot `slot` of an object made by this run, releasing the
@@ -1213,7 +1335,7 @@ unsafe fn write_slot(
     // is moved in, and dropped after; the object's property table, when built, is live and its own.
     unsafe {
         let target = zvals::property_slot(obj, slot);
-        let typed = !info.is_null() && (*info).type_.type_mask & TYPE_MASK != 0;
+        let typed = zvals::is_typed(info);
         let old = ptr::read(target);
         match value {
             None => {

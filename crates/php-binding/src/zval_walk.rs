@@ -20,8 +20,9 @@ use std::collections::VecDeque;
 use foldhash::{HashMap, HashSet, HashSetExt};
 
 use ext_php_rs::ffi::{
-    zend_class_entry, zend_function, zend_object, zend_reference, zend_string, zval, Bucket, HashTable, IS_ARRAY,
-    IS_DOUBLE, IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE, IS_UNDEF,
+    self as ffi, zend_class_entry, zend_function, zend_object, zend_reference, zend_string, zval, Bucket, HashTable,
+    IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_INDIRECT, IS_LONG, IS_NULL, IS_OBJECT, IS_REFERENCE, IS_STRING, IS_TRUE,
+    IS_UNDEF,
 };
 use ext_php_rs::zend::ce;
 use graph_codec::{
@@ -100,17 +101,25 @@ pub struct PropertySlot {
     pub name: PropertyName,
     pub slot: *mut zval,
     pub declared: bool,
+    /// A declared property with a type (it may be uninitialized rather than unset).
+    pub typed: bool,
     pub readonly: bool,
 }
 
-/// A property chosen for the record of a hooked object; `value` is `None` for an uninitialized
-/// declared property, or for a name `__sleep()` returned that the object does not have (stored as
-/// `null`, as `serialize()` does).
+/// A property chosen for the record of a hooked object; `value` is `None` for an unset or
+/// uninitialized declared property (only when no `__sleep()` selected the properties).
 struct Selected {
     name: StringRef,
     value: Option<*mut zval>,
     declared: bool,
     readonly: bool,
+}
+
+/// A name `__sleep()` returned, as a string; `warn` when it was a scalar of another type, whose warning
+/// is given when the name is looked up, as `serialize()` gives it.
+struct SleepName {
+    name: Vec<u8>,
+    warn: bool,
 }
 
 /// The walk's state, reused from one encoding to the next.
@@ -1027,14 +1036,9 @@ impl Walk {
                 self.writer.end()?;
                 self.writer.begin_hash_array(array, i64::MIN, properties.len())?;
                 for property in &properties {
-                    if property.declared && property.value.is_none() {
-                        continue;
-                    }
+                    let Some(z) = property.value else { continue };
                     self.writer.slot(Slot::String(property.name));
-                    let value = match property.value {
-                        Some(z) => self.slot(z)?,
-                        None => Slot::Null,
-                    };
+                    let value = self.slot(z)?;
                     self.writer.slot(value);
                 }
                 self.writer.end()?;
@@ -1057,10 +1061,9 @@ impl Walk {
             }
             let mut dynamic = false;
             for property in properties.iter().filter(|p| !p.declared) {
-                let value = match property.value {
-                    Some(z) => self.slot(z)?,
-                    None => Slot::Null,
-                };
+                // Dynamic properties are live table entries: always set.
+                let Some(z) = property.value else { continue };
+                let value = self.slot(z)?;
                 self.writer.dynamic_property(property.name, value)?;
                 dynamic = true;
             }
@@ -1077,7 +1080,11 @@ impl Walk {
     ///
     /// # Safety
     /// `obj` must be a live object and `sleep` its class's `__sleep`.
-    unsafe fn sleep(&mut self, obj: *mut zend_object, sleep: *mut zend_function) -> Result<Option<Vec<Vec<u8>>>, Stop> {
+    unsafe fn sleep(
+        &mut self,
+        obj: *mut zend_object,
+        sleep: *mut zend_function,
+    ) -> Result<Option<Vec<SleepName>>, Stop> {
         // SAFETY: caller guarantees the method belongs to the object's class.
         unsafe {
             let class = String::from_utf8_lossy(zend::zstr_bytes((*(*obj).ce).name)).into_owned();
@@ -1095,29 +1102,37 @@ impl Walk {
             let mut selected = Vec::new();
             for (_, z) in zvals::entries(zvals::table(&raw const names)) {
                 let z = zend::deref(if zend::type_of(z) == IS_INDIRECT { (*z).value.zv } else { z });
-                match zend::type_of(z) {
-                    IS_STRING => selected.push(zend::str_bytes(z).to_vec()),
-                    IS_LONG => {
-                        warn_shape();
-                        selected.push((*z).value.lval.to_string().into_bytes());
-                    }
-                    _ => warn_shape(),
+                let kind = zend::type_of(z);
+                if kind == IS_STRING {
+                    selected.push(SleepName { name: zend::str_bytes(z).to_vec(), warn: false });
+                    continue;
                 }
+                // As `serialize()`: a warning, then the name `(string)` gives (`null` is "", `true` "1").
+                // An array ("Array", with its own warning) or an object (its `__toString()`, which may
+                // throw) is converted, and so warned about, now, before the properties are looked at.
+                let now = matches!(kind, IS_ARRAY | IS_OBJECT);
+                if now {
+                    warn_shape();
+                }
+                let name = zvals::try_string(z).map_err(|()| Stop::Thrown)?;
+                selected.push(SleepName { name: zend::str_bytes(&raw const name).to_vec(), warn: !now });
             }
             Ok(Some(selected))
         }
     }
 
-    /// The properties of `obj` a hook selected: all of them, or those `__sleep()` named (a name matches
-    /// a set property, public, private or protected; an uninitialized typed one is skipped; an unknown
-    /// one warns and is stored as `null`, as `serialize()` does).
+    /// The properties of `obj` a hook selected: all of them, or those `__sleep()` named, as `serialize()`
+    /// selects them: a name matches a set property (by its own name, then as a private property of the
+    /// object's class, then as a protected one); an uninitialized typed property is skipped; a name that
+    /// matches nothing (an unset untyped property included) warns and is left out; a property named
+    /// twice warns and is written once.
     ///
     /// # Safety
     /// `obj` must be a live object; no userland code may run before the selection is written.
     unsafe fn select_properties(
         &mut self,
         obj: *mut zend_object,
-        selection: Option<Vec<Vec<u8>>>,
+        selection: Option<Vec<SleepName>>,
     ) -> Result<Vec<Selected>, Stop> {
         // SAFETY: caller guarantees a live object; slots are read before any userland code runs.
         unsafe {
@@ -1136,13 +1151,26 @@ impl Walk {
             };
             let class = zend::zstr_bytes((*(*obj).ce).name);
             let mut seen = HashSet::new();
-            for name in names {
+            // The name as `serialize()`'s "%s" prints it: up to its first NUL byte.
+            let printed = |name: &[u8]| {
+                let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+                String::from_utf8_lossy(&name[..end]).into_owned()
+            };
+            for SleepName { name, warn } in names {
+                if warn {
+                    zend::warning_docref(
+                        format!(
+                            "{}::__sleep() should return an array only containing the names of instance-variables to serialize",
+                            String::from_utf8_lossy(class)
+                        )
+                        .as_bytes(),
+                    );
+                }
                 let private = [&b"\0"[..], class, b"\0", &name].concat();
                 let protected = [&b"\0*\0"[..], &name].concat();
-                // A name matches a set property, or an uninitialized typed one (skipped).
                 let found = [&name, &private, &protected].into_iter().find_map(|candidate| {
                     slots.iter().enumerate().find(|(_, s)| {
-                        *s.name.bytes() == *candidate.as_slice() && (!zvals::is_undef(s.slot) || s.declared)
+                        *s.name.bytes() == *candidate.as_slice() && (!zvals::is_undef(s.slot) || s.typed)
                     })
                 });
                 match found {
@@ -1155,19 +1183,19 @@ impl Walk {
                                 declared: slot.declared,
                                 readonly: slot.readonly,
                             });
+                        } else {
+                            // `serialize()` gives a notice in PHP 8.2, a warning in 8.4.
+                            let level = if cfg!(php84) { ffi::E_WARNING } else { ffi::E_NOTICE };
+                            zend::docref(
+                                level as i32,
+                                format!("\"{}\" is returned from __sleep() multiple times", printed(&name)).as_bytes(),
+                            );
                         }
                     }
-                    None => {
-                        zend::warning_docref(
-                            format!(
-                                "\"{}\" returned as member variable from __sleep() but does not exist",
-                                String::from_utf8_lossy(&name)
-                            )
+                    None => zend::warning_docref(
+                        format!("\"{}\" returned as member variable from __sleep() but does not exist", printed(&name))
                             .as_bytes(),
-                        );
-                        let name = self.writer.string(&name, zend_string_hash(&name), 0);
-                        selected.push(Selected { name, value: None, declared: false, readonly: false });
-                    }
+                    ),
                 }
             }
             Ok(selected)
@@ -1263,6 +1291,7 @@ pub unsafe fn property_slots(obj: *mut zend_object) -> Result<Vec<PropertySlot>,
                 name: PropertyName::Str((*info).name),
                 slot: zvals::property_slot(obj, index),
                 declared: true,
+                typed: zvals::is_typed(info),
                 readonly: (*info).flags & zend::ZEND_ACC_READONLY != 0,
             });
         }
@@ -1271,7 +1300,13 @@ pub unsafe fn property_slots(obj: *mut zend_object) -> Result<Vec<PropertySlot>,
             for (key, z) in zvals::raw_entries(table) {
                 // Declared slots appear here as INDIRECT entries; they were read above.
                 if zend::type_of(z) != IS_INDIRECT {
-                    slots.push(PropertySlot { name: property_name(key), slot: z, declared: false, readonly: false });
+                    slots.push(PropertySlot {
+                        name: property_name(key),
+                        slot: z,
+                        declared: false,
+                        typed: false,
+                        readonly: false,
+                    });
                 }
             }
         }

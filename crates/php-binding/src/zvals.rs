@@ -4,6 +4,7 @@
 
 use std::ptr;
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_function, zend_object, zend_property_info, zend_reference, zend_string, zval, Bucket,
     HashTable, IS_ARRAY, IS_OBJECT, IS_REFERENCE, IS_UNDEF,
@@ -11,6 +12,15 @@ use ext_php_rs::ffi::{
 use ext_php_rs::types::ZendStr;
 
 use crate::zend;
+
+unsafe extern "C" {
+    /// `zend_operators.h` (`zval_try_get_string`): the string `(string)$z` gives, or null with an
+    /// exception pending (an object without `__toString()`, or one that threw).
+    fn zval_try_get_string_func(op: *mut zval) -> *mut zend_string;
+    /// `zend_hash.h` (`ZEND_HANDLE_NUMERIC_STR`): whether `key` is a canonical decimal integer, written
+    /// to `idx`.
+    fn _zend_handle_numeric_str_ex(key: *const std::ffi::c_char, length: usize, idx: *mut u64) -> bool;
+}
 
 const Z_TYPE_FLAGS_SHIFT: u32 = 8;
 const IS_TYPE_REFCOUNTED: u32 = 1;
@@ -145,6 +155,28 @@ pub unsafe fn insert_zstr(ht: *mut HashTable, key: *mut ffi::zend_string, value:
     }
 }
 
+/// Inserts (moves) `value` under `key` as `$a[$key] = $value` does: a canonical decimal integer string
+/// becomes an integer key.
+///
+/// # Safety
+/// `ht` must be a live array owned by the caller alone (refcount 1); `key` a live string.
+pub unsafe fn insert_symtable(ht: *mut HashTable, key: *mut ffi::zend_string, value: zval) {
+    // SAFETY: caller guarantees a private writable table and a live key.
+    unsafe {
+        let bytes = zend::zstr_bytes(key);
+        let mut index = 0u64;
+        // The macro's own first test: a digit, or a minus and a digit.
+        let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+        if digits.first().is_some_and(u8::is_ascii_digit)
+            && _zend_handle_numeric_str_ex(bytes.as_ptr().cast(), bytes.len(), &raw mut index)
+        {
+            insert_int(ht, index as i64, value);
+        } else {
+            insert_zstr(ht, key, value);
+        }
+    }
+}
+
 /// Looks up a string key.
 ///
 /// # Safety
@@ -257,6 +289,38 @@ pub unsafe fn slot_info(ce: *mut zend_class_entry, index: usize) -> *mut zend_pr
         } else {
             *table.add(index)
         }
+    }
+}
+
+/// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
+pub const TYPE_MASK: u32 = (1 << 25) - 1;
+
+/// Whether the property `info` describes (null: none) declares a type.
+///
+/// # Safety
+/// `info` must be null or a live property info.
+#[inline(always)]
+pub unsafe fn is_typed(info: *const zend_property_info) -> bool {
+    // SAFETY: caller guarantees null or a live property info.
+    unsafe { !info.is_null() && (*info).type_.type_mask & TYPE_MASK != 0 }
+}
+
+/// `(string)$z` as a zval owning the string (conversion notices and warnings as PHP gives them; may run
+/// `__toString()`); `Err` with the exception pending when the conversion threw.
+///
+/// # Safety
+/// `z` must point to a live zval; called during a request, where userland code may run.
+pub unsafe fn try_string(z: *mut zval) -> Result<zval, ()> {
+    // SAFETY: caller guarantees a live zval; the engine returns a string we own (or null on exception),
+    // which the new zval takes over (ext-php-rs's `Drop` releases it).
+    unsafe {
+        let s = zval_try_get_string_func(z);
+        if s.is_null() {
+            return Err(());
+        }
+        let mut out = zval::new();
+        out.set_zend_string(ZBox::from_raw(s));
+        Ok(out)
     }
 }
 
