@@ -793,7 +793,8 @@ impl Recorded {
 
     /// Records the objects reachable from `value`. Returns false, recording nothing more, for a value
     /// this cannot describe: one holding PHP references (which writes go through without separation)
-    /// or objects whose state is not (only) their property table.
+    /// or objects whose state is not (only) their property table, or any value once the record is one
+    /// checked against a blueprint's cells.
     ///
     /// Objects and arrays held once (refcount 1, besides the record's own slot copy) are met once:
     /// only those held more than once go through a "seen" set. A record that already holds objects
@@ -802,6 +803,10 @@ impl Recorded {
     /// # Safety
     /// `value` must be a live zval, during a request.
     pub unsafe fn record(&mut self, value: *mut zval) -> bool {
+        // A record checked against a blueprint's cells compares only the objects of its run.
+        if self.planned.is_some() {
+            return false;
+        }
         let mut pending: Vec<Pending> = Vec::new();
         // Arrays and objects held more than once, met so far.
         let mut shared_arrays: HashSet<*mut HashTable> = HashSet::new();

@@ -1038,6 +1038,7 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
                     .and_then(|f| member_value(f, blob, &name))
                     .map(|z| zvals::copy(zend::deref(z)))
             });
+            let installed = value.is_some();
             if let Some(v) = value {
                 replace(slot, restored_static_variable(slot, v));
             } else if zend::type_of(slot) == IS_CONSTANT_AST {
@@ -1055,8 +1056,13 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
                     .and_then(|f| member_value(f, blob, &name))
                     .map(|z| zvals::copy(zend::deref(z)))
             });
-            // Without a stored value the default is the baseline; defaults hold no mutable objects.
-            let baseline = needs_baseline.then(|| stored_baseline.unwrap_or_else(|| zvals::copy(zend::deref(slot))));
+            // A stored value's objects were recorded when it was restored; a default's are recorded now.
+            let baseline = match stored_baseline {
+                _ if !needs_baseline => None,
+                Some(b) => Some(b),
+                None if installed => Some(zvals::copy(zend::deref(slot))),
+                None => Some(default_baseline(id, slot)),
+            };
             STATE.with_borrow_mut(|s| {
                 let m = &mut s.units[id].members[i];
                 m.live = true;
@@ -1071,6 +1077,42 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
         }
     }
     Ok(())
+}
+
+/// The baseline of a method static variable that holds its declared default. Since PHP 8.1 a default
+/// can make objects (`static $o = new Foo;`), which the request may change in place: a shallow copy
+/// shares them, so those objects go into the unit's record, as a restored value's do. A default the
+/// record cannot describe (PHP references, objects of internal classes), or one of a unit whose
+/// baselines are independent copies of a stored value (no record, and no stored copy of this
+/// variable), gets a baseline no static variable can hold (`IS_UNDEF`): the variable is published at
+/// the end of the request.
+///
+/// # Safety
+/// `slot` must be the variable's live slot, during a request.
+unsafe fn default_baseline(id: usize, slot: *mut zval) -> zval {
+    // SAFETY: as above; recording runs no userland code.
+    unsafe {
+        let value = zend::deref(slot);
+        // Scalars, interned strings and engine-immutable arrays hold no object.
+        if !zvals::is_refcounted(value) {
+            return zvals::copy(value);
+        }
+        let recorded = STATE.with_borrow_mut(|s| s.units[id].recorded.as_mut().map(|r| r.record(value)));
+        let described = match recorded {
+            Some(described) => described,
+            None => {
+                let mut mutable = false;
+                walk_objects(&*value, |obj| mutable |= !crate::class_info::is_enum((*obj).ce));
+                !mutable
+            }
+        };
+        if described {
+            return zvals::copy(value);
+        }
+        let mut never = zval::new();
+        never.u1.type_info = ffi::IS_UNDEF;
+        never
+    }
 }
 
 /// The live zval of member `i` of unit `id`, or `None` while it does not exist yet.
