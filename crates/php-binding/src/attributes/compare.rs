@@ -29,6 +29,7 @@ use ext_php_rs::ffi::{
     IS_STRING, IS_TRUE, IS_UNDEF,
 };
 
+use super::engine::Bailout;
 use crate::blueprint::{Blueprint, Cell, SlotImage};
 use crate::class_info;
 use crate::zend;
@@ -605,14 +606,9 @@ impl Planned {
         copied
     }
 
-    /// Gives back the references to the objects through `give_back` (see [`Recorded::let_go`]).
-    ///
-    /// # Safety
-    /// As [`Planned::untouched`].
-    unsafe fn release(mut self, give_back: impl Fn(&mut zval)) {
-        for z in &mut self.made {
-            give_back(z);
-        }
+    /// Once [`Recorded::give_back_from`] has given back every reference to the objects: lets go of the
+    /// rest (the blueprint).
+    fn released(mut self) {
         // SAFETY: every reference is given back: no zval may have its drop run.
         unsafe { self.made.set_len(0) };
     }
@@ -793,7 +789,8 @@ impl Recorded {
 
     /// Records the objects reachable from `value`. Returns false, recording nothing more, for a value
     /// this cannot describe: one holding PHP references (which writes go through without separation)
-    /// or objects whose state is not (only) their property table.
+    /// or objects whose state is not (only) their property table, or any value once the record is one
+    /// checked against a blueprint's cells.
     ///
     /// Objects and arrays held once (refcount 1, besides the record's own slot copy) are met once:
     /// only those held more than once go through a "seen" set. A record that already holds objects
@@ -802,6 +799,10 @@ impl Recorded {
     /// # Safety
     /// `value` must be a live zval, during a request.
     pub unsafe fn record(&mut self, value: *mut zval) -> bool {
+        // A record checked against a blueprint's cells compares only the objects of its run.
+        if self.planned.is_some() {
+            return false;
+        }
         let mut pending: Vec<Pending> = Vec::new();
         // Arrays and objects held more than once, met so far.
         let mut shared_arrays: HashSet<*mut HashTable> = HashSet::new();
@@ -1167,46 +1168,82 @@ impl Recorded {
 
     /// Request end (RSHUTDOWN): lets go of the record. A reference the request's values still share
     /// is given back by a plain decrement, without offering the value to the cycle collector: the
-    /// engine frees the request's values, cycles included, right after.
+    /// engine frees the request's values, cycles included, right after. No destructor runs (the engine
+    /// called them all before RSHUTDOWN).
     ///
     /// # Safety
     /// At the end of the request that recorded the values.
-    pub unsafe fn release_at_request_end(self) {
+    pub unsafe fn release_at_request_end(mut self) {
         // SAFETY: as above; each zval given is one of the record's own references, to a live value.
-        unsafe { self.let_go(|z| release_shared(z)) };
+        unsafe { self.give_back_from(&mut 0, &|z| release_shared(z)) };
+        self.keep_vectors();
     }
 
     /// In the middle of a request (a worker script's record replaced at the end of an HTTP request):
     /// lets go of the record as the engine releases values, offering those still shared to the cycle
-    /// collector, since the script runs on.
+    /// collector, since the script runs on. Their destructors may run: a bailout out of one (a fatal
+    /// error) is caught, the rest of the references are given back (a fatal error marks every object
+    /// destructed: no userland code runs any more), the record's vectors are kept as usual, and the
+    /// bailout is returned for the caller to hand on once its frame owns nothing (a longjmp out of here
+    /// lost the vectors, for the life of the process).
     ///
     /// # Safety
     /// During the request that recorded the values.
-    pub unsafe fn release(self) {
-        // SAFETY: as above; each zval given owns its reference, released by the engine and left null.
-        unsafe { self.let_go(|z| drop(std::mem::replace(z, zval::new()))) };
+    pub(super) unsafe fn release(mut self) -> Result<(), Bailout> {
+        let mut next = 0;
+        // Borrows the record and the position, owns nothing: a longjmp out of it skips no drop.
+        let mut give_back_rest = || {
+            // SAFETY: as above; each zval given owns its reference, released by the engine and left null.
+            unsafe { self.give_back_from(&mut next, &|z| drop(std::mem::replace(z, zval::new()))) }
+        };
+        // Each catch ends at a bailout; the next goes on after the reference whose release bailed out.
+        let mut outcome = Ok(());
+        while let Err(bailout) = Bailout::catching(&mut give_back_rest) {
+            outcome = Err(bailout);
+        }
+        self.keep_vectors();
+        outcome
     }
 
-    /// Gives back every reference the record holds through `give_back` (which must leave the zval it is
-    /// given null), and keeps the record's vectors for the next one.
+    /// Gives back, through `give_back` (which must leave the zval it is given null), every reference the
+    /// record holds from the `*next`-th on, in a fixed order: a planned record's objects, the slot copies
+    /// that hold one, then each object and its property table. `*next` moves past each reference before
+    /// it is given back, so that after a bailout out of `give_back` it tells where the rest starts.
     ///
     /// # Safety
     /// The values the record refers to are live.
-    unsafe fn let_go(mut self, give_back: impl Fn(&mut zval)) {
+    unsafe fn give_back_from(&mut self, next: &mut usize, give_back: &impl Fn(&mut zval)) {
+        let made = self.planned.as_ref().map_or(0, |p| p.made.len());
+        let held = made + self.held.len();
+        let end = held + 2 * self.objects.len();
+        while *next < end {
+            let at = *next;
+            *next += 1;
+            if at < made {
+                if let Some(z) = self.planned.as_mut().and_then(|p| p.made.get_mut(at)) {
+                    give_back(z);
+                }
+            } else if at < held {
+                let slot = self.held[at - made] as usize;
+                if let Some(z) = self.slots.get_mut(slot) {
+                    give_back(z);
+                }
+            } else {
+                let o = &self.objects[(at - held) / 2];
+                if (at - held).is_multiple_of(2) {
+                    give_back(&mut held_zval(o.object.cast(), zvals::IS_OBJECT_EX));
+                } else if !o.dynamic.is_null() {
+                    give_back(&mut held_zval(o.dynamic.cast(), zvals::IS_ARRAY_EX));
+                }
+            }
+        }
+    }
+
+    /// Once every reference is given back ([`Recorded::give_back_from`]): keeps the record's vectors for
+    /// the next one.
+    fn keep_vectors(mut self) {
         if let Some(planned) = self.planned.take() {
-            // SAFETY: as above.
-            unsafe { planned.release(&give_back) };
-        }
-        for &at in &self.held {
-            if let Some(z) = self.slots.get_mut(at as usize) {
-                give_back(z);
-            }
-        }
-        for o in &self.objects {
-            give_back(&mut held_zval(o.object.cast(), zvals::IS_OBJECT_EX));
-            if !o.dynamic.is_null() {
-                give_back(&mut held_zval(o.dynamic.cast(), zvals::IS_ARRAY_EX));
-            }
+            planned.released();
         }
         // Every slot copy has given its reference back (or never held one): none may have its drop run.
         // SAFETY: the copies own nothing now.

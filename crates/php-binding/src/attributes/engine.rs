@@ -214,15 +214,16 @@ const KEPT_CLASSES: usize = 4096;
 /// A restore's fetch caught a bailout ([`Unfetched::Bailout`]). Every function between the restore
 /// and the public entry point returns it, so their frames drop what they own (a list of units to
 /// restore, for one: a longjmp past it leaked it for the process's life); the entry point hands it
-/// on ([`Bailout::reraise`]) once its own frame owns nothing.
-struct Bailout;
+/// on ([`Bailout::reraise`]) once its own frame owns nothing. The same goes for a bailout out of a
+/// serialization hook a publication runs, and out of a destructor that letting go of a value runs.
+pub(super) struct Bailout;
 
 impl Bailout {
     /// Runs `f`, a call into the engine that may run userland code (a constructor, an autoloader, a
     /// destructor), turning a bailout out of it into `Err(Bailout)`; a panic goes on unwinding, as it
     /// would without the catch. `f` must own nothing that needs dropping: a longjmp out of it skips its
     /// own drops.
-    fn catching<T>(f: impl FnOnce() -> T) -> Result<T, Bailout> {
+    pub(super) fn catching<T>(f: impl FnOnce() -> T) -> Result<T, Bailout> {
         match ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(f)) {
             Ok(value) => Ok(value),
             Err(ext_php_rs::zend::CatchError::Bailout) => Err(Bailout),
@@ -237,6 +238,18 @@ impl Bailout {
     unsafe fn reraise(self) -> ! {
         // SAFETY: as above.
         unsafe { crate::zval_out::reraise_bailout() }
+    }
+
+    /// Hands on the bailout `outcome` holds, if any: for an entry point, once it has dropped what it
+    /// owned.
+    ///
+    /// # Safety
+    /// As [`Bailout::reraise`].
+    unsafe fn hand_on(outcome: Result<(), Bailout>) {
+        if let Err(bailout) = outcome {
+            // SAFETY: as above.
+            unsafe { bailout.reraise() }
+        }
     }
 }
 
@@ -927,8 +940,8 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
         return Ok(());
     }
     if mode == AttributeMode::Exact {
-        check_written(&ids);
-        check_watched();
+        check_written(&ids)?;
+        check_watched()?;
     }
     for id in ids {
         // SAFETY: the unit's class is live (its method is being called).
@@ -944,14 +957,26 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
 /// # Safety
 /// `op` must be the live op_array returning, during a request.
 pub unsafe fn method_end(op: *mut zend_op_array) {
+    // SAFETY: as above.
+    let outcome = unsafe { end_method(op) };
+    // SAFETY: `end_method` dropped its list of units; this frame and the opcode handler that called it
+    // own nothing.
+    unsafe { Bailout::hand_on(outcome) }
+}
+
+/// [`method_end`], returning a bailout in a publication.
+///
+/// # Safety
+/// As [`method_end`].
+unsafe fn end_method(op: *mut zend_op_array) -> Result<(), Bailout> {
     if mode() != Some(AttributeMode::Exact) {
-        return;
+        return Ok(());
     }
     // SAFETY: as above.
     let op = unsafe { method_of(op) };
     let ids = STATE.with_borrow(|s| s.method_units(op));
-    check_written(&ids);
-    check_watched();
+    check_written(&ids)?;
+    check_watched()
 }
 
 /// The method whose static variables `op` runs with: `op` itself, or, for a closure made from a method
@@ -1038,6 +1063,7 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
                     .and_then(|f| member_value(f, blob, &name))
                     .map(|z| zvals::copy(zend::deref(z)))
             });
+            let installed = value.is_some();
             if let Some(v) = value {
                 replace(slot, restored_static_variable(slot, v));
             } else if zend::type_of(slot) == IS_CONSTANT_AST {
@@ -1055,8 +1081,13 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
                     .and_then(|f| member_value(f, blob, &name))
                     .map(|z| zvals::copy(zend::deref(z)))
             });
-            // Without a stored value the default is the baseline; defaults hold no mutable objects.
-            let baseline = needs_baseline.then(|| stored_baseline.unwrap_or_else(|| zvals::copy(zend::deref(slot))));
+            // A stored value's objects were recorded when it was restored; a default's are recorded now.
+            let baseline = match stored_baseline {
+                _ if !needs_baseline => None,
+                Some(b) => Some(b),
+                None if installed => Some(zvals::copy(zend::deref(slot))),
+                None => Some(default_baseline(id, slot)),
+            };
             STATE.with_borrow_mut(|s| {
                 let m = &mut s.units[id].members[i];
                 m.live = true;
@@ -1071,6 +1102,42 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
         }
     }
     Ok(())
+}
+
+/// The baseline of a method static variable that holds its declared default. Since PHP 8.1 a default
+/// can make objects (`static $o = new Foo;`), which the request may change in place: a shallow copy
+/// shares them, so those objects go into the unit's record, as a restored value's do. A default the
+/// record cannot describe (PHP references, objects of internal classes), or one of a unit whose
+/// baselines are independent copies of a stored value (no record, and no stored copy of this
+/// variable), gets a baseline no static variable can hold (`IS_UNDEF`): the variable is published at
+/// the end of the request.
+///
+/// # Safety
+/// `slot` must be the variable's live slot, during a request.
+unsafe fn default_baseline(id: usize, slot: *mut zval) -> zval {
+    // SAFETY: as above; recording runs no userland code.
+    unsafe {
+        let value = zend::deref(slot);
+        // Scalars, interned strings and engine-immutable arrays hold no object.
+        if !zvals::is_refcounted(value) {
+            return zvals::copy(value);
+        }
+        let recorded = STATE.with_borrow_mut(|s| s.units[id].recorded.as_mut().map(|r| r.record(value)));
+        let described = match recorded {
+            Some(described) => described,
+            None => {
+                let mut mutable = false;
+                walk_objects(&*value, |obj| mutable |= !crate::class_info::is_enum((*obj).ce));
+                !mutable
+            }
+        };
+        if described {
+            return zvals::copy(value);
+        }
+        let mut never = zval::new();
+        never.u1.type_info = ffi::IS_UNDEF;
+        never
+    }
 }
 
 /// The live zval of member `i` of unit `id`, or `None` while it does not exist yet.
@@ -1142,16 +1209,19 @@ unsafe fn unit_value(id: usize) -> zval {
     }
 }
 
-/// Why a publication failed (§16.9), or `Thrown` when a userland hook threw.
+/// Why a publication failed (§16.9), or `Thrown` when a userland hook threw, or `Bailout` when the
+/// engine bailed out of one (a fatal error).
 enum PublishError {
     Message(String),
     Thrown,
+    Bailout,
 }
 
 /// Encodes and stores unit `id` with its TTL. The backend may be gone (then nothing happens). While the
 /// value is encoded, which runs its serialization hooks, this frame holds nothing outside the request's
-/// heap: a bailout out of a hook longjmps past it (a clone of the runtime held here kept the runtime, and
-/// its shared memory mapped, for the life of the process).
+/// heap (a clone of the runtime held here kept the runtime, and its shared memory mapped, for the life
+/// of the process); a bailout out of a hook is caught and returned, for the callers to drop what they
+/// hold before it is handed on.
 fn publish(id: usize) -> Result<(), PublishError> {
     let (tier, ttl, off) = STATE.with_borrow(|s| {
         let u = &s.units[id].unit;
@@ -1162,13 +1232,15 @@ fn publish(id: usize) -> Result<(), PublishError> {
     }
     // SAFETY: during a request.
     let mut value = unsafe { unit_value(id) };
-    let encoded = match zval_in::encode(&raw mut value) {
-        Ok(e) => e,
-        Err(EncodeError::Unstorable) => {
+    // The encoding leaves nothing of its own behind when a hook bails out of it (zval_in's walk).
+    let encoded = match Bailout::catching(|| zval_in::encode(&raw mut value)) {
+        Ok(Ok(e)) => e,
+        Ok(Err(EncodeError::Unstorable)) => {
             // SAFETY: `value` is live.
             return Err(PublishError::Message(unsafe { diagnose::unstorable(&raw mut value) }));
         }
-        Err(EncodeError::Thrown) => return Err(PublishError::Thrown),
+        Ok(Err(EncodeError::Thrown)) => return Err(PublishError::Thrown),
+        Err(Bailout) => return Err(PublishError::Bailout),
     };
     let (key, blob) = STATE.with_borrow(|s| (s.units[id].unit.key.clone(), s.units[id].unit.blob));
     // The runtime is borrowed, not cloned (nothing below runs userland code).
@@ -1197,14 +1269,22 @@ fn publish(id: usize) -> Result<(), PublishError> {
 }
 
 /// Publishes unit `id` now, from inside the request (exact mode): a `PinnedStatic` failure throws
-/// `StaticCacheException`, a `VolatileStatic` failure is silent.
-fn publish_at_write(id: usize) {
+/// `StaticCacheException`, a `VolatileStatic` failure is silent. A bailout out of a serialization hook,
+/// or out of a destructor that letting go of the replaced copies runs, is returned, for the callers to
+/// drop their lists of units before it is handed on (a longjmp past them leaked them).
+fn publish_at_write(id: usize) -> Result<(), Bailout> {
     let pinned = STATE.with_borrow(|s| s.units[id].unit.spec.tier == Tier::Pinned);
     let outcome = publish(id);
-    // Failed or not, this write has had its publication: request end does not retry it.
-    drop(remember_published(id));
-    if let (Err(PublishError::Message(m)), true) = (outcome, pinned) {
-        exception::throw(&m);
+    // Failed or not (a fatal error in a hook included), this write has had its publication: request end
+    // does not retry it.
+    let released = let_go(remember_published(id), None);
+    match outcome {
+        Err(PublishError::Bailout) => Err(Bailout),
+        Err(PublishError::Message(m)) if pinned && released.is_ok() => {
+            exception::throw(&m);
+            Ok(())
+        }
+        _ => released,
     }
 }
 
@@ -1287,29 +1367,41 @@ unsafe fn untouched_in(s: &State, id: usize, how: How) -> bool {
     }
 }
 
-/// Exact mode: publishes those of `ids` (publication at the write) whose roots were written.
-fn check_written(ids: &[usize]) {
+/// Exact mode: publishes those of `ids` (publication at the write) whose roots were written. A bailout
+/// in a publication is returned (see [`publish_at_write`]).
+fn check_written(ids: &[usize]) -> Result<(), Bailout> {
     for &id in ids {
         let eligible = STATE.with_borrow(|s| {
             let u = &s.units[id];
             u.restored && s.mode.is_some_and(|m| u.at_write(m))
         });
         if eligible && changed(id, How::Identity) {
-            publish_at_write(id);
+            publish_at_write(id)?;
             if zend::exception_pending() {
-                return;
+                return Ok(());
             }
         }
     }
+    Ok(())
 }
 
 /// Exact mode: checks the units written through static-property fetches since the last check, and
-/// those written where no check runs.
-pub fn check_watched() {
+/// those written where no check runs. A bailout in a publication is returned, after this frame has
+/// dropped its list of units.
+fn check_watched() -> Result<(), Bailout> {
     let ids = STATE.with_borrow_mut(take_watched);
-    if !ids.is_empty() {
-        check_written(&ids);
+    if ids.is_empty() {
+        return Ok(());
     }
+    check_written(&ids)
+}
+
+/// [`check_watched`] for an entry point whose frame owns nothing: a bailout is handed on.
+fn check_watched_or_hand_on() {
+    let outcome = check_watched();
+    // SAFETY: `check_watched` dropped its list; this frame owns nothing, and its callers (the API
+    // methods' attribute steps) own nothing of this module.
+    unsafe { Bailout::hand_on(outcome) }
 }
 
 /// The units [`check_watched`] checks (nothing is allocated when there are none).
@@ -1332,7 +1424,10 @@ pub fn busy_then_check_watched() -> bool {
         return false;
     };
     if !ids.is_empty() {
-        check_written(&ids);
+        let outcome = check_written(&ids);
+        drop(ids);
+        // SAFETY: the list is dropped; this frame and exact mode's handler that called it own nothing.
+        unsafe { Bailout::hand_on(outcome) };
     }
     true
 }
@@ -1360,14 +1455,17 @@ pub fn at_write_unit(info: *mut zend_property_info) -> Option<usize> {
 
 /// Publishes unit `id` after the extension itself performed a root assignment (exact mode).
 pub fn published_assignment(id: usize) {
-    publish_at_write(id);
+    let outcome = publish_at_write(id);
+    // SAFETY: this frame and exact mode's assignment handler that called it own nothing.
+    unsafe { Bailout::hand_on(outcome) }
 }
 
 /// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`): publishes what
 /// §16.6 publishes at the end. In worker mode the statics live on, so each published unit's reference
 /// copies are re-based on what is now stored, right after its publication. A userland hook may bail out
 /// in here (at RSHUTDOWN a throw is fatal): the caller drops the state separately ([`forget_request`]).
-/// A bailout while a unit is re-based is handed on from here, once this frame owns nothing.
+/// A bailout in a serialization hook, or while a unit is re-based, is handed on from here, once this
+/// frame owns nothing.
 pub fn publish_at_end(worker: bool) {
     // One pass with the state borrowed answers for the leading units that still hold what they were
     // restored or published with (a request that changed nothing allocates nothing); from the first
@@ -1442,6 +1540,11 @@ pub fn publish_at_end(worker: bool) {
                         unreported = zend::take_exception();
                         continue;
                     }
+                    // A fatal error in a hook: the units after this one are not published.
+                    PublishError::Bailout => {
+                        bailout = Some(Bailout);
+                        break;
+                    }
                     PublishError::Thrown => {
                         let thrown = zend::pending_exception_text().unwrap_or_default();
                         zvals::clear_exception();
@@ -1515,23 +1618,26 @@ pub fn forget_request() {
     });
 }
 
-/// Lets go, in the middle of a worker script, of what a unit held as its reference before it was
-/// re-based: copies of values, then the record, each behind its own catch (their objects' destructors
-/// may run here). A bailout in one is returned; what is left is let go on the way out without running
-/// userland code (a fatal error marks every object destructed). A bailout in a destructor the record
-/// runs still leaves the record's own vectors behind: it gives them back only once it has given back
-/// every reference.
+/// Lets go, in the middle of a request (a worker script, or exact mode's write), of what a unit held as
+/// its reference before it was re-based or published: copies of values, then the record, each release
+/// behind a catch (their objects' destructors may run here). After a bailout in one the rest is let go
+/// all the same, without running userland code (a fatal error marks every object destructed), and the
+/// bailout is returned.
 fn let_go(values: Vec<zval>, record: Option<Recorded>) -> Result<(), Bailout> {
+    let mut outcome = Ok(());
     for value in values {
-        Bailout::catching(|| drop(value))?;
+        if let Err(bailout) = Bailout::catching(|| drop(value)) {
+            outcome = Err(bailout);
+        }
     }
     if let Some(record) = record {
-        // SAFETY: the record of this request (the worker script), whose values are live. A record has
-        // no drop that would give its references back: dropped, its objects stayed alive for the rest
-        // of the script.
-        Bailout::catching(|| unsafe { record.release() })?;
+        // SAFETY: the record of this request, whose values are live. (A record has no drop that would
+        // give its references back: dropped, its objects stayed alive for the rest of the script.)
+        if let Err(bailout) = unsafe { record.release() } {
+            outcome = Err(bailout);
+        }
     }
-    Ok(())
+    outcome
 }
 
 /// Worker mode: after publishing unit `id`, its reference copies become what is now stored: the
@@ -1571,7 +1677,7 @@ fn rebase(id: usize) -> Result<(), Bailout> {
         // What the record took before it gave up is held by the live values it was taken from as well:
         // giving it back destroys nothing.
         // SAFETY: the record of this request (the worker script), whose values are live.
-        unsafe { objects.release() };
+        unsafe { objects.release() }?;
     }
     let stored = match fetch(tier, &key) {
         Ok(Some(stored)) => stored,
@@ -1601,7 +1707,7 @@ pub fn on_clear(tier: Tier) {
     if mode().is_none() {
         return;
     }
-    check_watched();
+    check_watched_or_hand_on();
     STATE.with_borrow_mut(|s| {
         for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored) {
             u.suppressed = true;
@@ -1615,7 +1721,7 @@ pub fn on_delete_unit(tier: Tier, key: &[u8]) {
     if mode().is_none() {
         return;
     }
-    check_watched();
+    check_watched_or_hand_on();
     STATE.with_borrow_mut(|s| {
         for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && *u.unit.key == *key) {
             u.suppressed = true;
@@ -1652,7 +1758,7 @@ pub fn classes_declared_in(path: &std::path::Path) -> Vec<*mut zend_class_entry>
 /// `ce` must be a live class, during a request.
 pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<u8>> {
     if mode().is_some() {
-        check_watched();
+        check_watched_or_hand_on();
     }
     let registered = STATE.with_borrow_mut(|s| {
         let ids = s.classes.get(&ce).filter(|c| c.active)?.ids.clone();

@@ -3,7 +3,7 @@
 //!   before the first bind; `RETURN`/`RETURN_BY_REF` of a function with static variables: its
 //!   attributed roots are published if written. Functions without static variables pass straight on.
 //! * The static-property opcodes. Each one
-//! 1. publishes root writes made since the previous check (`engine::check_watched`),
+//! 1. publishes root writes made since the previous check (`engine::busy_then_check_watched`),
 //! 2. restores the target class at its first access,
 //! 3. for a plain assignment to a root that publishes at the write, performs the assignment itself
 //!    and publishes the result at once (so a `PinnedStatic` failure throws after the assignment took
