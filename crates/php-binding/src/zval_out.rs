@@ -52,9 +52,10 @@ pub enum DecodeError {
     Undecodable,
     /// A tag this build does not know.
     UnknownType,
-    /// A class the value needs is not declared (yet): the enum of one of its enum cases, or one that the
-    /// default values of an object's class name. An attribute restore at class link can meet one
-    /// declared later in the same file, and tries again when classes link (the entry is kept).
+    /// A class the value needs is not declared (yet): the enum of one of its enum cases, one that the
+    /// default values of an object's class name, or the class of an object that a typed property
+    /// requires. An attribute restore at class link can meet one declared later (in the same file, or
+    /// at run time), and tries again when classes link (the entry is kept).
     ClassMissing,
     /// A userland hook or autoloader threw; the exception propagates.
     Thrown,
@@ -1357,9 +1358,14 @@ unsafe fn write_slot(
                         // A class type, or a scalar the engine may coerce (an int into a float).
                         let before = zvals::value_bits(checked);
                         if !ffi::zend_verify_property_type(info, checked, true) {
+                            // An object of a class not declared yet (made `__PHP_Incomplete_Class`) fails
+                            // the class type it will meet once that class is: the value needs a class,
+                            // it is not broken.
+                            let incomplete = zend::type_of(checked) == IS_OBJECT
+                                && class_lookup::incomplete_class() == Some((*(*checked).value.obj).ce);
                             ptr::write(target, old);
                             zvals::clear_exception();
-                            return Err(DecodeError::Undecodable);
+                            return Err(if incomplete { DecodeError::ClassMissing } else { DecodeError::Undecodable });
                         }
                         *coerced |= before != zvals::value_bits(checked);
                     }
