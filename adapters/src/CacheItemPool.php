@@ -86,9 +86,13 @@ class CacheItemPool implements CacheItemPoolInterface
         if (!$item instanceof CacheItem) {
             return false;
         }
-        $ttl = $item->expiry === null
-            ? ($this->defaultLifetime > 0 ? $this->defaultLifetime : null)
-            : (int) ceil($item->expiry - microtime(true));
+        if ($item->expiry === null) {
+            $ttl = $this->defaultLifetime > 0 ? $this->defaultLifetime : null;
+        } else {
+            // Seconds as a float, which an expiry centuries away makes too large for an int cast.
+            $left = ceil($item->expiry - microtime(true));
+            $ttl = $left < PHP_INT_MAX ? (int) $left : PHP_INT_MAX;
+        }
         return $this->space->store([$item->getKey() => $item->value()], $ttl) === [];
     }
 

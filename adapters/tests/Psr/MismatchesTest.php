@@ -95,6 +95,39 @@ final class MismatchesTest extends TestCase
         }
     }
 
+    public function testTtlsBeyondTheMonotonicClocksRangeMeanNoExpiry(): void
+    {
+        // hrtime() nanoseconds overflow past ~292 years: such a TTL is "forever", not a TypeError
+        // (PSR-16) nor a silent delete (PSR-6, whose expiry in floating seconds overflowed the int cast).
+        foreach ([Backend::Volatile, Backend::Pinned] as $backend) {
+            $cache = new SimpleCache('app', $backend);
+            foreach ([PHP_INT_MAX, 10_000_000_000, new \DateInterval('P500Y')] as $ttl) {
+                $this->assertTrue($cache->set('k', 'v', $ttl), $backend->value);
+                $this->assertSame('v', $cache->get('k'), $backend->value);
+            }
+            $pool = new CacheItemPool('app', $backend);
+            $this->assertTrue($pool->save($pool->getItem('a')->set('v')->expiresAfter(PHP_INT_MAX)));
+            $this->assertTrue($pool->save($pool->getItem('b')->set('v')->expiresAt(new \DateTimeImmutable('9999-12-31'))));
+            $this->assertTrue($pool->getItem('a')->isHit(), $backend->value);
+            $this->assertTrue($pool->getItem('b')->isHit(), $backend->value);
+        }
+    }
+
+    public function testAFullPinnedBackendDropsExpiredValuesToMakeRoom(): void
+    {
+        // Nothing reads expired envelopes back, so nothing would ever delete them: a pinned backend
+        // once filled with values whose TTL has passed refused every new value for good.
+        $cache = new SimpleCache('app', Backend::Pinned);
+        $big = str_repeat('x', 256 * 1024);
+        for ($i = 0; $cache->set("old$i", $big, 1); $i++) {
+            $this->assertLessThan(1000, $i, 'the pinned backend never filled up');
+        }
+        $this->assertFalse((new SimpleCache('other', Backend::Pinned))->set('new', $big), 'full');
+        usleep(1_100_000);
+        $this->assertTrue((new SimpleCache('other', Backend::Pinned))->set('new', $big), 'room made from expired values');
+        $this->assertSame($big, (new SimpleCache('other', Backend::Pinned))->get('new'));
+    }
+
     public function testPinnedValuesWithATtlAreEnvelopedAndTheirOwnExpiringValuesRoundTrip(): void
     {
         $cache = new SimpleCache('app', Backend::Pinned);
