@@ -108,9 +108,10 @@ final class KeySpace
     public function contains(string $key): bool
     {
         $type = ($this->api)::getCacheStoreType($this->prefix . $key);
-        if ($type !== CacheStoreType::SharedGraph && $type !== CacheStoreType::OPcacheSerialized) {
-            // Absent, or a scalar or a PHP-serialized value: never an envelope, no need to decode it.
-            return $type !== CacheStoreType::NotFound;
+        if ($type === CacheStoreType::NotFound || $type === CacheStoreType::Scalar) {
+            // Absent, or a scalar: never an envelope, no need to decode it. (An envelope is stored
+            // PHP-serialized when its value holds an object only `Serializable`.)
+            return $type === CacheStoreType::Scalar;
         }
         $this->fetchOne($key, $hit);
         return $hit;
@@ -245,7 +246,7 @@ final class KeySpace
             }
             foreach ($step['entries'] as $entry) {
                 $id = $entry['key'];
-                if ($id === $keep || ($entry['type'] !== CacheStoreType::SharedGraph && $entry['type'] !== CacheStoreType::OPcacheSerialized)) {
+                if ($id === $keep || $entry['type'] === CacheStoreType::Scalar) {
                     continue;
                 }
                 // Deleted under the key's reservation, so that a value stored meanwhile is not lost.

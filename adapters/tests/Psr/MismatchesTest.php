@@ -113,6 +113,26 @@ final class MismatchesTest extends TestCase
         }
     }
 
+    public function testHasSeesThroughAnEnvelopeStoredPhpSerialized(): void
+    {
+        // An object only `Serializable` makes its envelope a PHP-serialized entry, which has() took
+        // for a plain value: it answered true long after the value's TTL.
+        if (!class_exists(LegacySerializable::class, false)) {
+            @eval('namespace ' . __NAMESPACE__ . '; final class LegacySerializable implements \\Serializable {
+                public function serialize(): string { return "x"; }
+                public function unserialize(string $data): void {}
+            }');
+        }
+        $cache = new SimpleCache('app', Backend::Pinned);
+        $this->assertTrue($cache->set('legacy', new LegacySerializable(), 1));
+        $this->assertSame(\OPcache\CacheStoreType::PHPSerialized, PinnedCache::getCacheStoreType('StaticCache:app:legacy'));
+        $this->assertTrue($cache->has('legacy'));
+        usleep(1_100_000);
+        $this->assertFalse($cache->has('legacy'));
+        $this->assertTrue((new \StaticCache\KeySpace('app', Backend::Pinned))->prune());
+        $this->assertNull(\StaticCache\Admin::entry('pinned', 'StaticCache:app:legacy'), 'pruned');
+    }
+
     public function testAFullPinnedBackendDropsExpiredValuesToMakeRoom(): void
     {
         // Nothing reads expired envelopes back, so nothing would ever delete them: a pinned backend
