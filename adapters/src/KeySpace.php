@@ -119,12 +119,13 @@ final class KeySpace
 
     /**
      * Stores each value under its key. `$ttl` in seconds: null never expires; 0 or less means already
-     * expired, so the keys are deleted.
+     * expired, so the keys are deleted. A float TTL (a PSR-6 expiry at a point in time) is kept exact,
+     * on the volatile backend in an envelope, as the backend's own TTL is whole seconds.
      *
      * @param array<string|int, mixed> $values
      * @return list<string|int> the keys that could not be stored
      */
-    public function store(array $values, ?int $ttl = null): array
+    public function store(array $values, int|float|null $ttl = null): array
     {
         if ($ttl !== null && $ttl <= 0) {
             return $this->remove(array_map('strval', array_keys($values))) ? [] : array_keys($values);
@@ -132,7 +133,7 @@ final class KeySpace
         $deadline = self::deadline($ttl);
         $failed = [];
         foreach ($values as $key => $value) {
-            if (!$this->write($this->prefix . $key, $value, $deadline)) {
+            if (!$this->write($this->prefix . $key, $value, $deadline, exact: is_float($ttl))) {
                 $failed[] = $key;
             }
         }
@@ -270,10 +271,13 @@ final class KeySpace
      * The hrtime() deadline `$ttl` seconds from now; null for none, and for a TTL the clock cannot
      * reach (beyond about 292 years of uptime), which is as good as none.
      */
-    private static function deadline(?int $ttl): ?int
+    private static function deadline(int|float|null $ttl): ?int
     {
         $now = hrtime(true);
-        return $ttl === null || $ttl > intdiv(PHP_INT_MAX - $now, self::NS) ? null : $now + $ttl * self::NS;
+        if ($ttl === null || $ttl > intdiv(PHP_INT_MAX - $now, self::NS)) {
+            return null;
+        }
+        return $now + (is_int($ttl) ? $ttl * self::NS : (int) ceil($ttl * self::NS));
     }
 
     /** The stored value of `$id` as it is (an unexpired envelope included), or the miss sentinel. */
@@ -312,7 +316,8 @@ final class KeySpace
     /**
      * One write. `$deadline`: hrtime() nanoseconds, null for none. An envelope keeps the exact deadline
      * where the backend cannot (pinned; `$exact` for counters, whose volatile TTL would otherwise be
-     * rounded to whole seconds at each increment), and marks the package's own Expiring values as data.
+     * rounded to whole seconds at each increment, and for PSR-6 expiries between whole seconds), and
+     * marks the package's own Expiring values as data.
      */
     private function write(string $id, mixed $value, ?int $deadline, bool $exact = false): bool
     {

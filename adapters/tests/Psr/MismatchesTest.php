@@ -113,6 +113,24 @@ final class MismatchesTest extends TestCase
         }
     }
 
+    public function testAnItemIsGoneAtItsExpiresAtNotAtTheNextWholeSecond(): void
+    {
+        // PSR-6: expiresAt() is "the point in time after which the item MUST be considered expired".
+        // The expiry was rounded up to whole seconds, so an item lived up to a second past it.
+        foreach ([Backend::Volatile, Backend::Pinned] as $backend) {
+            $pool = new CacheItemPool('app', $backend);
+            $this->assertTrue($pool->save($pool->getItem('soon')->set('v')->expiresAt(new \DateTimeImmutable('+300 milliseconds'))));
+            $this->assertTrue($pool->getItem('soon')->isHit(), $backend->value);
+            usleep(350_000);
+            $this->assertFalse($pool->getItem('soon')->isHit(), "$backend->value: 50 ms past its expiry");
+            $this->assertFalse($pool->hasItem('soon'), $backend->value);
+            $pool->save($pool->getItem('whole')->set('v')->expiresAfter(60));
+            if ($backend === Backend::Volatile) {
+                $this->assertSame('v', VolatileCache::get('StaticCache:app:whole'), 'whole seconds: the backend\'s own TTL, no envelope');
+            }
+        }
+    }
+
     public function testHasSeesThroughAnEnvelopeStoredPhpSerialized(): void
     {
         // An object only `Serializable` makes its envelope a PHP-serialized entry, which has() took
