@@ -153,15 +153,19 @@ final class KeySpace
         return Admin::deletePrefix($this->backend->value, $this->prefix . $prefix) !== false;
     }
 
-    /** Stores `$value` only if `$key` holds nothing; atomic against every other write of the key. */
+    /**
+     * Stores `$value` only if `$key` holds nothing; atomic against every other write of the key. False
+     * also when the key stayed reserved by another request for two seconds.
+     */
     public function add(string $key, mixed $value, ?int $ttl = null): bool
     {
         if ($ttl !== null && $ttl <= 0) {
             return false;
         }
         $id = $this->prefix . $key;
-        // Another request holding the key is writing it: it is not ours to add.
-        if (!($this->api)::lock($id)) {
+        // Another request may hold the key for a moment without storing anything (a non-owner's
+        // release, a read deleting an expired value): wait for it rather than answer for a free key.
+        if (!$this->reserve($id)) {
             return false;
         }
         try {

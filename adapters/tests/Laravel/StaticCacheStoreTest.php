@@ -191,6 +191,29 @@ final class StaticCacheStoreTest extends TestCase
         }
     }
 
+    public function testAFreeLockIsAcquiredWhileAnotherProcessTriesToReleaseIt(): void
+    {
+        // acquire() gave up at once when another request held the key's reservation for a moment
+        // (a non-owner's release(), a read deleting the expired entry): false for a free lock.
+        $cache = $this->cache();
+        $stop = microtime(true) + 1.5;
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            while (microtime(true) < $stop) {
+                $cache->lock('contended')->release();
+            }
+            posix_kill(getmypid(), SIGKILL);
+        }
+        usleep(100_000);
+        $failed = 0;
+        while (microtime(true) < $stop - 0.2) {
+            $lock = $cache->lock('contended', 10);
+            $lock->get() ? $lock->release() : $failed++;
+        }
+        pcntl_waitpid($pid, $status);
+        $this->assertSame(0, $failed, "acquire() failed $failed times on a free lock");
+    }
+
     public function testGetCallbackRunsUnderTheLock(): void
     {
         $cache = $this->cache();
