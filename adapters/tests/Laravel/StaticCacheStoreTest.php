@@ -137,7 +137,7 @@ final class StaticCacheStoreTest extends TestCase
         $this->assertTrue($lock->get());
         $this->assertFalse($cache->lock('report', 10)->get(), 'held');
         $this->assertFalse($cache->lock('report')->release(), 'only the owner releases');
-        // Another process (a queued job) restores the lock through its owner token and releases it.
+        // Another process of the partition restores the lock through its owner token and releases it.
         $owner = $lock->owner();
         [$released] = array_values($this->inChildren(1, fn() => $cache->restoreLock('report', $owner)->release() ? 1 : 0));
         $this->assertSame(1, $released);
