@@ -86,9 +86,20 @@ class CacheItemPool implements CacheItemPoolInterface
         if (!$item instanceof CacheItem) {
             return false;
         }
-        $ttl = $item->expiry === null
-            ? ($this->defaultLifetime > 0 ? $this->defaultLifetime : null)
-            : (int) ceil($item->expiry - microtime(true));
+        if ($item->expiry === null) {
+            $ttl = $this->defaultLifetime > 0 ? $this->defaultLifetime : null;
+        } else {
+            // The expiry is a point in time, kept exact: whole seconds away (expiresAfter(300), saved
+            // within a millisecond) as an int TTL, the backend's own; otherwise as float seconds. An
+            // expiry centuries away is too large for an int cast.
+            $left = $item->expiry - microtime(true);
+            $whole = round($left);
+            $ttl = match (true) {
+                $whole >= PHP_INT_MAX => PHP_INT_MAX,
+                abs($left - $whole) < 0.001 => (int) $whole,
+                default => $left,
+            };
+        }
         return $this->space->store([$item->getKey() => $item->value()], $ttl) === [];
     }
 

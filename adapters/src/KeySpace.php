@@ -24,6 +24,8 @@ use OPcache\VolatileCache;
  * - `clear()` deletes this namespace's keys only, through `StaticCache\Admin::deletePrefix()`.
  * - `add()` and `increment()` are atomic against each other and against every write of the key: they
  *   hold the key's reservation (`lock()`), which makes other requests' `set()` wait.
+ * - Nothing reads back an expired pinned envelope nobody asks for, so a write the full pinned backend
+ *   refuses first deletes the expired envelopes of every namespace ({@see prune()}) and tries again.
  */
 final class KeySpace
 {
@@ -31,6 +33,11 @@ final class KeySpace
     /** How long add-or-update operations wait for another request's reservation of the key. */
     private const RESERVATION_WAIT_NS = 2_000_000_000;
     private const NS = 1_000_000_000;
+    /** How long a refused pinned write waits before it prunes again (per process): a backend full of live values is not scanned at every write. */
+    private const PRUNE_INTERVAL_NS = 1_000_000_000;
+
+    /** hrtime() of this process's last prune after a refused pinned write. */
+    private static ?int $prunedAt = null;
 
     public readonly string $namespace;
     /** What every stored key of this namespace starts with. */
@@ -101,9 +108,10 @@ final class KeySpace
     public function contains(string $key): bool
     {
         $type = ($this->api)::getCacheStoreType($this->prefix . $key);
-        if ($type !== CacheStoreType::SharedGraph && $type !== CacheStoreType::OPcacheSerialized) {
-            // Absent, or a scalar or a PHP-serialized value: never an envelope, no need to decode it.
-            return $type !== CacheStoreType::NotFound;
+        if ($type === CacheStoreType::NotFound || $type === CacheStoreType::Scalar) {
+            // Absent, or a scalar: never an envelope, no need to decode it. (An envelope is stored
+            // PHP-serialized when its value holds an object only `Serializable`.)
+            return $type === CacheStoreType::Scalar;
         }
         $this->fetchOne($key, $hit);
         return $hit;
@@ -111,20 +119,21 @@ final class KeySpace
 
     /**
      * Stores each value under its key. `$ttl` in seconds: null never expires; 0 or less means already
-     * expired, so the keys are deleted.
+     * expired, so the keys are deleted. A float TTL (a PSR-6 expiry at a point in time) is kept exact,
+     * on the volatile backend in an envelope, as the backend's own TTL is whole seconds.
      *
      * @param array<string|int, mixed> $values
      * @return list<string|int> the keys that could not be stored
      */
-    public function store(array $values, ?int $ttl = null): array
+    public function store(array $values, int|float|null $ttl = null): array
     {
         if ($ttl !== null && $ttl <= 0) {
             return $this->remove(array_map('strval', array_keys($values))) ? [] : array_keys($values);
         }
-        $deadline = $ttl === null ? null : hrtime(true) + $ttl * self::NS;
+        $deadline = self::deadline($ttl);
         $failed = [];
         foreach ($values as $key => $value) {
-            if (!$this->write($this->prefix . $key, $value, $deadline)) {
+            if (!$this->write($this->prefix . $key, $value, $deadline, exact: is_float($ttl))) {
                 $failed[] = $key;
             }
         }
@@ -144,28 +153,34 @@ final class KeySpace
         return Admin::deletePrefix($this->backend->value, $this->prefix . $prefix) !== false;
     }
 
-    /** Stores `$value` only if `$key` holds nothing; atomic against every other write of the key. */
+    /**
+     * Stores `$value` only if `$key` holds nothing; atomic against every other write of the key. False
+     * also when the key stayed reserved by another request for two seconds.
+     */
     public function add(string $key, mixed $value, ?int $ttl = null): bool
     {
         if ($ttl !== null && $ttl <= 0) {
             return false;
         }
         $id = $this->prefix . $key;
-        // Another request holding the key is writing it: it is not ours to add.
-        if (!($this->api)::lock($id)) {
+        // Another request may hold the key for a moment without storing anything (a non-owner's
+        // release, a read deleting an expired value): wait for it rather than answer for a free key.
+        if (!$this->reserve($id)) {
             return false;
         }
         try {
             return $this->raw($id) === $this->miss
-                && $this->write($id, $value, $ttl === null ? null : hrtime(true) + $ttl * self::NS);
+                && $this->write($id, $value, self::deadline($ttl));
         } finally {
             ($this->api)::unlock($id);
         }
     }
 
     /**
-     * Adds `$step` to the integer under `$key` (a missing key counts as 0) and keeps its deadline to the
-     * millisecond, as Redis' INCRBY does. False when the value is not an integer, the sum overflows, or
+     * Adds `$step` to the integer under `$key` (a missing key counts as 0; a string that is exactly an
+     * integer's decimal form counts as that integer) and keeps its deadline to the millisecond, as Redis'
+     * INCRBY does. False when the value is not an integer, the sum overflows (except for a plain integer
+     * on the pinned backend, which wraps around with a warning as PinnedCache::increment() does), or
      * the key stayed reserved by another request for two seconds.
      */
     public function increment(string $key, int $step): int|false
@@ -188,6 +203,9 @@ final class KeySpace
                 $raw instanceof Expiring => [$raw->value, $raw->deadline],
                 default => [$raw, $this->deadlineOf($id)],
             };
+            if (is_string($value) && (string) (int) $value === $value) {
+                $value = (int) $value; // "5", as Laravel's other stores count on from it
+            }
             if (!is_int($value) || !is_int($next = $value + $step)) {
                 return false;
             }
@@ -211,6 +229,59 @@ final class KeySpace
         } finally {
             ($this->api)::unlock($id);
         }
+    }
+
+    /**
+     * Deletes this namespace's expired envelopes (pinned backend; the volatile backend expires its
+     * entries itself). False when the backend is unavailable.
+     */
+    public function prune(): bool
+    {
+        return $this->backend === Backend::Volatile || self::pruneUnder($this->prefix);
+    }
+
+    /** Deletes the expired envelopes of the pinned keys starting with `$prefix`, but `$keep`'s. */
+    private static function pruneUnder(string $prefix, ?string $keep = null): bool
+    {
+        $cursor = 0;
+        do {
+            $step = Admin::scan(Backend::Pinned->value, $prefix, $cursor, 256);
+            if ($step === false) {
+                return false;
+            }
+            foreach ($step['entries'] as $entry) {
+                $id = $entry['key'];
+                if ($id === $keep || $entry['type'] === CacheStoreType::Scalar) {
+                    continue;
+                }
+                // Deleted under the key's reservation, so that a value stored meanwhile is not lost.
+                if (PinnedCache::lock($id)) {
+                    try {
+                        $value = PinnedCache::get($id);
+                        if ($value instanceof Expiring && $value->expired()) {
+                            PinnedCache::delete($id);
+                        }
+                    } finally {
+                        PinnedCache::unlock($id);
+                    }
+                }
+            }
+            $cursor = $step['cursor'];
+        } while ($cursor !== null);
+        return true;
+    }
+
+    /**
+     * The hrtime() deadline `$ttl` seconds from now; null for none, and for a TTL the clock cannot
+     * reach (beyond about 292 years of uptime), which is as good as none.
+     */
+    private static function deadline(int|float|null $ttl): ?int
+    {
+        $now = hrtime(true);
+        if ($ttl === null || $ttl > intdiv(PHP_INT_MAX - $now, self::NS)) {
+            return null;
+        }
+        return $now + (is_int($ttl) ? $ttl * self::NS : (int) ceil($ttl * self::NS));
     }
 
     /** The stored value of `$id` as it is (an unexpired envelope included), or the miss sentinel. */
@@ -249,7 +320,8 @@ final class KeySpace
     /**
      * One write. `$deadline`: hrtime() nanoseconds, null for none. An envelope keeps the exact deadline
      * where the backend cannot (pinned; `$exact` for counters, whose volatile TTL would otherwise be
-     * rounded to whole seconds at each increment), and marks the package's own Expiring values as data.
+     * rounded to whole seconds at each increment, and for PSR-6 expiries between whole seconds), and
+     * marks the package's own Expiring values as data.
      */
     private function write(string $id, mixed $value, ?int $deadline, bool $exact = false): bool
     {
@@ -259,13 +331,28 @@ final class KeySpace
         }
         try {
             if ($pinned) {
-                return PinnedCache::set($id, $value);
+                return PinnedCache::set($id, $value) || ($this->pruneAfterRefusal($id) && PinnedCache::set($id, $value));
             }
             $ttl = $deadline === null ? 0 : max(1, intdiv($deadline - hrtime(true) + self::NS - 1, self::NS));
             return VolatileCache::set($id, $value, $ttl);
         } catch (\TypeError) {
             return false; // a top-level Closure: not storable, as a nested one is not
         }
+    }
+
+    /**
+     * After the pinned backend refused to store `$id`: whether pruning every namespace's expired
+     * envelopes may have made room (once a second per process at most; `$id`'s own is left to the
+     * write, which may hold its reservation).
+     */
+    private function pruneAfterRefusal(string $id): bool
+    {
+        $now = hrtime(true);
+        if (self::$prunedAt !== null && $now - self::$prunedAt < self::PRUNE_INTERVAL_NS) {
+            return false;
+        }
+        self::$prunedAt = $now;
+        return self::pruneUnder(self::PREFIX, $id);
     }
 
     /** The deadline the backend keeps for a plain entry, from its remaining TTL in milliseconds. */

@@ -9,8 +9,9 @@ use StaticCache\KeySpace;
 
 /**
  * A Laravel lock of {@see StaticCacheStore}. static_cache's own `lock()` is a reservation that ends
- * with the request that took it; a Laravel lock must outlive it (a queued job releases it later
- * through restoreLock() and the owner token). So the lock is an entry — the owner token, with the
+ * with the request that took it; a Laravel lock must outlive it (another request of the pool releases
+ * it later through restoreLock() and the owner token; a queue worker, a CLI process with a partition of
+ * its own, cannot see it). So the lock is an entry — the owner token, with the
  * lock's seconds as its deadline — in the pinned backend, which never evicts it. The key's
  * reservation is held only while acquire() checks and creates the entry and while release() compares
  * the owner and deletes it, which makes both atomic across processes and threads.

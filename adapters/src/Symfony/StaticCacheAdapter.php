@@ -7,6 +7,7 @@ namespace StaticCache\Symfony;
 use StaticCache\Backend;
 use StaticCache\KeySpace;
 use Symfony\Component\Cache\Adapter\AbstractAdapter;
+use Symfony\Component\Cache\PruneableInterface;
 
 /**
  * A Symfony Cache adapter (5.4 and later, in the style of ApcuAdapter) over one namespace of a
@@ -27,8 +28,10 @@ use Symfony\Component\Cache\Adapter\AbstractAdapter;
  * Values are stored as they are (no marshaller: the extension stores objects itself). `$maxLifetime`
  * caps every item's lifetime in this adapter, whatever its own expiry: that bounds how long a local
  * level in front of a shared cache can serve a value another host has replaced (see the README).
+ * `prune()` (`cache:pool:prune`) deletes the namespace's expired items on the pinned backend, which
+ * has no TTL of its own and keeps them until read.
  */
-class StaticCacheAdapter extends AbstractAdapter
+class StaticCacheAdapter extends AbstractAdapter implements PruneableInterface
 {
     private readonly KeySpace $space;
     private readonly int $maxLifetime;
@@ -50,6 +53,11 @@ class StaticCacheAdapter extends AbstractAdapter
     public static function isSupported(): bool
     {
         return class_exists(\OPcache\VolatileCache::class, false) && \OPcache\VolatileCache::info()->available;
+    }
+
+    public function prune(): bool
+    {
+        return $this->space->prune();
     }
 
     protected function doFetch(array $ids): iterable

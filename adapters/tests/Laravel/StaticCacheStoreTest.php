@@ -137,7 +137,7 @@ final class StaticCacheStoreTest extends TestCase
         $this->assertTrue($lock->get());
         $this->assertFalse($cache->lock('report', 10)->get(), 'held');
         $this->assertFalse($cache->lock('report')->release(), 'only the owner releases');
-        // Another process (a queued job) restores the lock through its owner token and releases it.
+        // Another process of the partition restores the lock through its owner token and releases it.
         $owner = $lock->owner();
         [$released] = array_values($this->inChildren(1, fn() => $cache->restoreLock('report', $owner)->release() ? 1 : 0));
         $this->assertSame(1, $released);
@@ -151,6 +151,67 @@ final class StaticCacheStoreTest extends TestCase
         $this->inChildren(1, fn() => $cache->lock('job', 1)->get() ? 1 : 0);
         $this->assertFalse($cache->lock('job', 1)->get(), 'held after the child is gone');
         $this->assertTrue($cache->lock('job', 1)->block(3), 'free once its second has passed');
+    }
+
+    public function testLocksThatExpiredUnreleasedDoNotFillThePinnedBackendForGood(): void
+    {
+        // The throttling idiom `Cache::lock("mail-$id", 1)->get()` never releases: its entries expire,
+        // and once they filled the pinned backend no lock could be taken any more.
+        $cache = $this->cache();
+        (new \StaticCache\SimpleCache('filler', 'pinned'))->set('big', str_repeat('x', 7 * 1024 * 1024));
+        for ($i = 0; $cache->lock("throttle-$i", 1)->get(); $i++) {
+            $this->assertLessThan(200_000, $i, 'the pinned backend never filled up');
+        }
+        usleep(1_100_000);
+        $this->assertTrue($cache->lock('after', 10)->get(), 'a lock once the others expired');
+    }
+
+    public function testIncrementTakesIntegerStringsAsOtherStoresDo(): void
+    {
+        // Redis, Memcached, the file, database and array stores all count on from "5".
+        foreach (['volatile', 'pinned'] as $backend) {
+            $cache = $this->cache($backend);
+            $cache->put('n', '5', 60);
+            $this->assertSame(6, $cache->increment('n'), $backend);
+            $this->assertSame(4, $cache->decrement('n', 2), $backend);
+            foreach (['1.5', ' 5', '05', 'x', 1.5] as $odd) {
+                $cache->put('odd', $odd, 60);
+                $this->assertFalse($cache->increment('odd'), "$backend: " . var_export($odd, true));
+            }
+        }
+    }
+
+    public function testLockAndPutWithHugeSecondsLastForever(): void
+    {
+        foreach (['volatile', 'pinned'] as $backend) {
+            $cache = $this->cache($backend);
+            $this->assertTrue($cache->put('k', 'v', 10_000_000_000), $backend);
+            $this->assertSame('v', $cache->get('k'));
+            $this->assertTrue($cache->lock("l-$backend", 10_000_000_000)->get(), $backend);
+        }
+    }
+
+    public function testAFreeLockIsAcquiredWhileAnotherProcessTriesToReleaseIt(): void
+    {
+        // acquire() gave up at once when another request held the key's reservation for a moment
+        // (a non-owner's release(), a read deleting the expired entry): false for a free lock.
+        $cache = $this->cache();
+        $stop = microtime(true) + 1.5;
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            while (microtime(true) < $stop) {
+                $cache->lock('contended')->release();
+            }
+            posix_kill(getmypid(), SIGKILL);
+        }
+        usleep(100_000);
+        $failed = 0;
+        while (microtime(true) < $stop - 0.2) {
+            $lock = $cache->lock('contended', 10);
+            $lock->get() ? $lock->release() : $failed++;
+        }
+        pcntl_waitpid($pid, $status);
+        $this->assertSame(0, $failed, "acquire() failed $failed times on a free lock");
     }
 
     public function testGetCallbackRunsUnderTheLock(): void

@@ -95,6 +95,77 @@ final class MismatchesTest extends TestCase
         }
     }
 
+    public function testTtlsBeyondTheMonotonicClocksRangeMeanNoExpiry(): void
+    {
+        // hrtime() nanoseconds overflow past ~292 years: such a TTL is "forever", not a TypeError
+        // (PSR-16) nor a silent delete (PSR-6, whose expiry in floating seconds overflowed the int cast).
+        foreach ([Backend::Volatile, Backend::Pinned] as $backend) {
+            $cache = new SimpleCache('app', $backend);
+            foreach ([PHP_INT_MAX, 10_000_000_000, new \DateInterval('P500Y')] as $ttl) {
+                $this->assertTrue($cache->set('k', 'v', $ttl), $backend->value);
+                $this->assertSame('v', $cache->get('k'), $backend->value);
+            }
+            $pool = new CacheItemPool('app', $backend);
+            $this->assertTrue($pool->save($pool->getItem('a')->set('v')->expiresAfter(PHP_INT_MAX)));
+            $this->assertTrue($pool->save($pool->getItem('b')->set('v')->expiresAt(new \DateTimeImmutable('9999-12-31'))));
+            $this->assertTrue($pool->getItem('a')->isHit(), $backend->value);
+            $this->assertTrue($pool->getItem('b')->isHit(), $backend->value);
+        }
+    }
+
+    public function testAnItemIsGoneAtItsExpiresAtNotAtTheNextWholeSecond(): void
+    {
+        // PSR-6: expiresAt() is "the point in time after which the item MUST be considered expired".
+        // The expiry was rounded up to whole seconds, so an item lived up to a second past it.
+        foreach ([Backend::Volatile, Backend::Pinned] as $backend) {
+            $pool = new CacheItemPool('app', $backend);
+            $this->assertTrue($pool->save($pool->getItem('soon')->set('v')->expiresAt(new \DateTimeImmutable('+300 milliseconds'))));
+            $this->assertTrue($pool->getItem('soon')->isHit(), $backend->value);
+            usleep(350_000);
+            $this->assertFalse($pool->getItem('soon')->isHit(), "$backend->value: 50 ms past its expiry");
+            $this->assertFalse($pool->hasItem('soon'), $backend->value);
+            $pool->save($pool->getItem('whole')->set('v')->expiresAfter(60));
+            if ($backend === Backend::Volatile) {
+                $this->assertSame('v', VolatileCache::get('StaticCache:app:whole'), 'whole seconds: the backend\'s own TTL, no envelope');
+            }
+        }
+    }
+
+    public function testHasSeesThroughAnEnvelopeStoredPhpSerialized(): void
+    {
+        // An object only `Serializable` makes its envelope a PHP-serialized entry, which has() took
+        // for a plain value: it answered true long after the value's TTL.
+        if (!class_exists(LegacySerializable::class, false)) {
+            @eval('namespace ' . __NAMESPACE__ . '; final class LegacySerializable implements \\Serializable {
+                public function serialize(): string { return "x"; }
+                public function unserialize(string $data): void {}
+            }');
+        }
+        $cache = new SimpleCache('app', Backend::Pinned);
+        $this->assertTrue($cache->set('legacy', new LegacySerializable(), 1));
+        $this->assertSame(\OPcache\CacheStoreType::PHPSerialized, PinnedCache::getCacheStoreType('StaticCache:app:legacy'));
+        $this->assertTrue($cache->has('legacy'));
+        usleep(1_100_000);
+        $this->assertFalse($cache->has('legacy'));
+        $this->assertTrue((new \StaticCache\KeySpace('app', Backend::Pinned))->prune());
+        $this->assertNull(\StaticCache\Admin::entry('pinned', 'StaticCache:app:legacy'), 'pruned');
+    }
+
+    public function testAFullPinnedBackendDropsExpiredValuesToMakeRoom(): void
+    {
+        // Nothing reads expired envelopes back, so nothing would ever delete them: a pinned backend
+        // once filled with values whose TTL has passed refused every new value for good.
+        $cache = new SimpleCache('app', Backend::Pinned);
+        $big = str_repeat('x', 256 * 1024);
+        for ($i = 0; $cache->set("old$i", $big, 1); $i++) {
+            $this->assertLessThan(1000, $i, 'the pinned backend never filled up');
+        }
+        $this->assertFalse((new SimpleCache('other', Backend::Pinned))->set('new', $big), 'full');
+        usleep(1_100_000);
+        $this->assertTrue((new SimpleCache('other', Backend::Pinned))->set('new', $big), 'room made from expired values');
+        $this->assertSame($big, (new SimpleCache('other', Backend::Pinned))->get('new'));
+    }
+
     public function testPinnedValuesWithATtlAreEnvelopedAndTheirOwnExpiringValuesRoundTrip(): void
     {
         $cache = new SimpleCache('app', Backend::Pinned);

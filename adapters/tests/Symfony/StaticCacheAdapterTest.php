@@ -78,6 +78,26 @@ final class StaticCacheAdapterTest extends TestCase
         $this->assertFalse(VolatileCache::has('StaticCache:app:long'), 'pinned, not volatile');
     }
 
+    public function testPruneDeletesExpiredPinnedItemsOfItsNamespace(): void
+    {
+        // cache:pool:prune calls prune() on PruneableInterface pools: the pinned backend keeps expired
+        // envelopes until something reads or prunes them.
+        $cache = new StaticCacheAdapter('app', 0, 'pinned');
+        $other = new StaticCacheAdapter('other', 0, 'pinned');
+        $this->assertInstanceOf(\Symfony\Component\Cache\PruneableInterface::class, $cache);
+        $cache->save($cache->getItem('short')->set(1)->expiresAfter(1));
+        $cache->save($cache->getItem('long')->set(2)->expiresAfter(60));
+        $cache->save($cache->getItem('forever')->set(3));
+        $other->save($other->getItem('short')->set(4)->expiresAfter(1));
+        usleep(1_100_000);
+        $this->assertTrue($cache->prune());
+        $this->assertNull(\StaticCache\Admin::entry('pinned', 'StaticCache:app:short'));
+        $this->assertNotNull(\StaticCache\Admin::entry('pinned', 'StaticCache:app:long'));
+        $this->assertNotNull(\StaticCache\Admin::entry('pinned', 'StaticCache:app:forever'));
+        $this->assertNotNull(\StaticCache\Admin::entry('pinned', 'StaticCache:other:short'), 'another namespace');
+        $this->assertTrue((new StaticCacheAdapter('app'))->prune(), 'volatile: the backend expires entries itself');
+    }
+
     public function testMaxLifetimeCapsEveryItem(): void
     {
         $cache = new StaticCacheAdapter('l1', 0, 'volatile', 1);
