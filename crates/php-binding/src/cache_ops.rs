@@ -181,7 +181,7 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     // SAFETY: `value` is a live argument zval.
     let stored = match unsafe { long_of(value) } {
         Some(i) => Ok(put(encoding::TAG_INT, &i.to_le_bytes())),
-        None => encode_with(value, Bound::of(backend, key.len()), put),
+        None => encode_with(value, backend, key.len(), put),
     };
     let stored = match stored {
         Ok(stored) => stored,
@@ -194,11 +194,16 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     Ok(stored)
 }
 
-/// `zval_in::encode_with`, out of line: the integer path of [`store_value`] does not set up the
-/// encoder's frame.
+/// `zval_in::encode_with` within what `backend` takes under a key of `key_len` bytes, out of line: the
+/// integer path of [`store_value`] does not set up the encoder's frame.
 #[inline(never)]
-fn encode_with(value: *mut zval, limit: Bound<'_>, put: impl FnOnce(u16, &[u8]) -> bool) -> Result<bool, EncodeError> {
-    zval_in::encode_with(value, limit, put)
+fn encode_with(
+    value: *mut zval,
+    backend: &Backend,
+    key_len: usize,
+    put: impl FnOnce(u16, &[u8]) -> bool,
+) -> Result<bool, EncodeError> {
+    zval_in::encode_with(value, Bound::of(backend, key_len), put)
 }
 
 /// The integer `z` holds (through one reference), if it holds one.
