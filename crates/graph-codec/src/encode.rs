@@ -123,5 +123,5 @@ impl NodeIds {
 
 /// Encodes the bytes of PHP's `serialize()` as a `PHPSerialized` container: the header and one string.
 pub fn encode_php_serialized(serialized: &[u8]) -> Result<Vec<u8>, EncodeError> {
-    Ok(GraphWriter::new().php_serialized(serialized, zend_string_hash(serialized)).to_vec())
+    GraphWriter::new().php_serialized(serialized, zend_string_hash(serialized)).map(<[u8]>::to_vec)
 }

@@ -33,6 +33,11 @@ pub enum StructureError {
     TierMismatch(StoreTier),
     /// More than `u32::MAX` nodes or strings, or an encoded size that does not fit in a u64.
     TooLarge,
+    /// The encoding would be longer than the bound the caller set (`GraphWriter::set_limit`): the
+    /// largest value its store takes.
+    OverLimit {
+        limit: usize,
+    },
 }
 
 impl fmt::Display for StructureError {
@@ -58,6 +63,7 @@ impl fmt::Display for StructureError {
                 write!(f, "the graph cannot be stored as {tier:?}")
             }
             StructureError::TooLarge => f.write_str("the graph is too large to encode"),
+            StructureError::OverLimit { limit } => write!(f, "the encoding would be longer than {limit} bytes"),
         }
     }
 }

@@ -178,6 +178,10 @@ pub struct GraphWriter {
     dynamic: bool,
     visited: Vec<bool>,
     stack: Vec<(u32, u32)>,
+    /// The longest encoding the caller can store ([`Self::set_limit`]).
+    limit: usize,
+    /// The encoding in progress outgrew `limit`: strings past it were not copied, and it cannot finish.
+    over_limit: bool,
 }
 
 impl Default for GraphWriter {
@@ -217,6 +221,8 @@ impl GraphWriter {
             dynamic: false,
             visited: Vec::new(),
             stack: Vec::new(),
+            limit: usize::MAX,
+            over_limit: false,
         };
         writer.reset();
         writer
@@ -302,6 +308,71 @@ impl GraphWriter {
         self.stray_slot = false;
         self.hooks = false;
         self.dynamic = false;
+        self.over_limit = false;
+    }
+
+    /// Bounds the length of the encodings started from now on (by [`Self::reset`] or
+    /// [`Self::php_serialized`]) to `limit` bytes, the largest value the caller's store takes: an
+    /// encoding that would pass it fails with [`StructureError::OverLimit`]. The output is measured only
+    /// when one of its buffers has to grow, so that a long string or a large record is refused before
+    /// it is copied, and a value within the bound costs no measuring. Unbounded until set. A flat array
+    /// ([`Self::flat_array`]) is small by construction: its length is not checked against the limit,
+    /// but one of its strings that a buffer's growth finds past it makes [`FlatArray::finish`] give up.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
+    /// Whether the encoding in progress has outgrown the limit already (see [`Self::set_limit`]): the
+    /// caller can stop early, before work whose result cannot be stored.
+    pub fn over_limit(&self) -> bool {
+        self.over_limit
+    }
+
+    /// Makes room in `out` for a long string's record of `record_len` bytes (and the zeros written past
+    /// it), if the output stays within the limit; false, with the encoding marked as over it, if not.
+    #[cold]
+    #[inline(never)]
+    fn grow_strings(&mut self, record_len: usize) -> bool {
+        let fits = self.room_for(record_len);
+        if fits {
+            self.out.reserve(record_len + layout::ALIGN);
+        }
+        fits
+    }
+
+    /// Makes room in `current` for the `capacity` bytes of the record [`Self::begin`] opens in
+    /// `section`, if the output stays within the limit; if not, puts the sections back as they were
+    /// before `begin` and fails.
+    #[cold]
+    #[inline(never)]
+    fn grow_record(&mut self, section: usize, capacity: usize) -> Result<(), EncodeError> {
+        if !self.room_for(capacity) {
+            if section != ARRAYS {
+                self.sections[section] = std::mem::replace(&mut self.current, std::mem::take(&mut self.parked));
+            }
+            return Err(self.over_limit_error());
+        }
+        self.current.reserve(capacity);
+        Ok(())
+    }
+
+    /// The error of an encoding past the limit.
+    #[cold]
+    #[inline(never)]
+    fn over_limit_error(&self) -> EncodeError {
+        StructureError::OverLimit { limit: self.limit }.into()
+    }
+
+    /// Whether `extra` more bytes keep the output within the limit; when not, the encoding is marked as
+    /// over it. Called only when a buffer must grow.
+    fn room_for(&mut self, extra: usize) -> bool {
+        // The array section holds the room kept before its records: not output. A section taken out for
+        // the record being written is in `current` (and the array section then in `parked`).
+        let buffers =
+            self.out.len() + self.sections.iter().map(Vec::len).sum::<usize>() + self.current.len() + self.parked.len();
+        let written = buffers.saturating_sub(self.gap);
+        self.over_limit |= written.saturating_add(extra) > self.limit;
+        !self.over_limit
     }
 
     /// The string record of `bytes`, appended the first time these bytes are met. `hash` must be
@@ -360,10 +431,14 @@ impl GraphWriter {
             record[8..16].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
             copy_short(bytes, &mut record[layout::STRING_FIXED_LEN..]);
         } else {
+            if self.out.capacity() - offset < record_len + layout::ALIGN && !self.grow_strings(record_len) {
+                // Not copied: the encoding cannot finish. The index may file this placeholder; it is
+                // never written out.
+                return StringRef(0);
+            }
             let mut head = [0u8; layout::STRING_FIXED_LEN];
             head[..8].copy_from_slice(&hash.to_le_bytes());
             head[8..].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
-            self.out.reserve(record_len + layout::ALIGN);
             self.out.extend_from_slice(&head);
             self.out.extend_from_slice(bytes);
             // Eight zero bytes then back to the record's end: one fixed-size store instead of a sized fill.
@@ -644,7 +719,9 @@ impl GraphWriter {
         self.deepest = self.deepest.max(level);
         self.unnamed_first |= entry.in_degree == 0;
         self.record_count = self.record_count.wrapping_add(1);
-        self.current.reserve(capacity);
+        if self.current.capacity() - start < capacity {
+            self.grow_record(section, capacity)?;
+        }
         self.open = Some(Open {
             node: node.0,
             kind,
@@ -899,6 +976,11 @@ impl GraphWriter {
             Output::Out => &mut self.out[..],
             Output::Arrays(start) => &mut self.sections[ARRAYS][start..],
         };
+        // Within the room the buffers had, an encoding may outgrow the limit without any growth finding
+        // it: measured once, here.
+        if self.over_limit || out.len() > self.limit {
+            return Err(self.over_limit_error());
+        }
         let at = |section: usize, pos: u32| (pos as isize + origin[section]) as usize;
         for (index, fixups) in self.fixups.iter().enumerate() {
             for &pos in fixups {
@@ -1103,10 +1185,13 @@ impl GraphWriter {
     }
 
     /// A `PHPSerialized` container around the bytes of PHP's `serialize()`, whose `zend_string_hash` is
-    /// `hash`. Starts a new encoding.
-    pub fn php_serialized(&mut self, serialized: &[u8], hash: u64) -> &[u8] {
+    /// `hash`. Starts a new encoding. Fails only past the limit ([`Self::set_limit`]).
+    pub fn php_serialized(&mut self, serialized: &[u8], hash: u64) -> Result<&[u8], EncodeError> {
         self.reset();
         let string = self.string(serialized, hash, 0);
+        if self.over_limit || self.out.len() > self.limit {
+            return Err(self.over_limit_error());
+        }
         let fields = HeaderFields {
             tier: StoreTier::PHPSerialized,
             flags: 0,
@@ -1120,7 +1205,7 @@ impl GraphWriter {
         self.out[header::ROOT_SLOT] = tag::STRING;
         self.out[header::ROOT_SLOT + 8..HEADER_LEN].copy_from_slice(&string.0.to_le_bytes());
         self.complete = Some(Output::Out);
-        &self.out
+        Ok(&self.out)
     }
 }
 
@@ -1201,7 +1286,8 @@ impl<'w> FlatArray<'w> {
         };
         let head_len = w.out.len();
         let gap = w.gap;
-        if !well_formed || w.stray_slot || head_len > gap || u32::try_from(w.current.len()).is_err() {
+        // A string refused by the limit of an earlier encoding (`set_limit`) leaves it to the general way.
+        if !well_formed || w.stray_slot || w.over_limit || head_len > gap || u32::try_from(w.current.len()).is_err() {
             return None;
         }
         w.settle();
@@ -1528,12 +1614,105 @@ mod tests {
     fn a_reused_writer_writes_exactly_what_a_fresh_one_writes() {
         let fresh = write_sample(&mut GraphWriter::new());
         let mut reused = GraphWriter::new();
-        reused.php_serialized(&[0xAA; 300], zend_string_hash(&[0xAA; 300]));
+        reused.php_serialized(&[0xAA; 300], zend_string_hash(&[0xAA; 300])).unwrap();
         write_sample(&mut reused);
         assert_eq!(write_sample(&mut reused), fresh);
         let decoded = decode(&fresh).unwrap();
         assert_eq!(decoded.header.string_count, 3);
         assert_eq!(decoded.graph.arrays.len(), 2);
+    }
+
+    /// `[$string]`: one packed array holding one string, through the general writer.
+    fn write_wrapped(writer: &mut GraphWriter, string: &[u8]) -> Result<Vec<u8>, EncodeError> {
+        writer.reset();
+        let root = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(root))?;
+        writer.begin_packed_array(root, 1, 1)?;
+        let string = writer.string(string, zend_string_hash(string), 0);
+        writer.slot(Slot::String(string));
+        writer.end()?;
+        writer.finish(StoreTier::SharedGraph).map(<[u8]>::to_vec)
+    }
+
+    fn over(limit: usize) -> EncodeError {
+        StructureError::OverLimit { limit }.into()
+    }
+
+    #[test]
+    fn the_limit_refuses_an_encoding_one_byte_too_long_and_no_shorter() {
+        let string = vec![b'x'; 5000];
+        let full = write_wrapped(&mut GraphWriter::new(), &string).unwrap();
+        let mut writer = GraphWriter::new();
+        writer.set_limit(full.len());
+        assert_eq!(write_wrapped(&mut writer, &string).unwrap(), full);
+        writer.set_limit(full.len() - 1);
+        assert_eq!(write_wrapped(&mut writer, &string), Err(over(full.len() - 1)));
+        // The refusal does not stay with the writer: the next encoding within the limit succeeds.
+        assert_eq!(
+            write_wrapped(&mut writer, &string[..100]).unwrap(),
+            write_wrapped(&mut GraphWriter::new(), &string[..100]).unwrap()
+        );
+        assert_eq!(write_sample(&mut writer), write_sample(&mut GraphWriter::new()));
+    }
+
+    #[test]
+    fn a_string_past_the_limit_is_not_copied() {
+        let string = vec![b'x'; 64 << 20];
+        let mut writer = GraphWriter::new();
+        writer.set_limit(1 << 20);
+        assert_eq!(write_wrapped(&mut writer, &string), Err(over(1 << 20)));
+        assert!(writer.out.capacity() < 1 << 20, "the writer grew to {} bytes", writer.out.capacity());
+        // Refused when met, before the rest of the value is written.
+        writer.reset();
+        let root = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(root)).unwrap();
+        writer.string(&string, 1, 0);
+        assert!(writer.over_limit());
+    }
+
+    #[test]
+    fn a_record_past_the_limit_is_refused_when_it_begins() {
+        let mut writer = GraphWriter::new();
+        writer.set_limit(1 << 20);
+        writer.reset();
+        let root = writer.node(NodeKind::Array);
+        writer.root(Slot::Node(root)).unwrap();
+        assert_eq!(writer.begin_packed_array(root, 0, 1 << 20), Err(over(1 << 20)));
+        assert!(writer.current.capacity() < 1 << 20);
+        // An object record, written in its own section, is refused the same way and leaves the writer
+        // usable.
+        writer.reset();
+        let root = writer.node(NodeKind::Array);
+        let object = writer.node(NodeKind::Object);
+        writer.root(Slot::Node(root)).unwrap();
+        writer.begin_packed_array(root, 1, 1).unwrap();
+        writer.slot(Slot::Node(object));
+        writer.end().unwrap();
+        let name = text(&mut writer, "C");
+        let properties: Vec<_> = (0..70_000).map(|i| (text(&mut writer, &format!("p{i}")), false)).collect();
+        let shape = writer.shape(name, &properties);
+        assert_eq!(writer.begin_object(object, shape, ObjectRestore::Properties), Err(over(1 << 20)));
+        assert_eq!(write_sample(&mut writer), write_sample(&mut GraphWriter::new()));
+    }
+
+    #[test]
+    fn the_limit_bounds_php_serialized_containers_and_strings_of_flat_arrays() {
+        let mut writer = GraphWriter::new();
+        writer.set_limit(100);
+        let long = vec![b's'; 500];
+        let mut flat = writer.flat_array(true, 1, 1);
+        let string = flat.string_as(&long, zend_string_hash(&long), 0, false);
+        flat.slot(Slot::String(string));
+        assert_eq!(flat.finish(), None);
+
+        let serialized = vec![b'a'; 3000];
+        let hash = zend_string_hash(&serialized);
+        writer.set_limit(usize::MAX);
+        let full = writer.php_serialized(&serialized, hash).unwrap().to_vec();
+        writer.set_limit(full.len());
+        assert_eq!(writer.php_serialized(&serialized, hash).unwrap(), &full[..]);
+        writer.set_limit(full.len() - 1);
+        assert_eq!(writer.php_serialized(&serialized, hash), Err(over(full.len() - 1)));
     }
 
     /// A key (hash arrays) and value of a flat array in the tests below; a value `None` is a packed hole.

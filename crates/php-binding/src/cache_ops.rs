@@ -18,7 +18,7 @@ use crate::read_cache;
 use crate::request;
 use crate::runtime::{Runtime, Tier};
 use crate::zend;
-use crate::zval_in::{self, EncodeError};
+use crate::zval_in::{self, Bound, EncodeError};
 use crate::zval_out::DecodeError;
 use crate::zvals;
 
@@ -160,7 +160,9 @@ const RESERVATION_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_se
 /// `update_counter`, the request's own reservation state is consulted only when the backend has a
 /// reservation at all (checked once the value is encoded: encoding may run userland code).
 /// An integer (the scalar store a hot loop makes) is stored as its 8 bytes directly, without the
-/// encoder's dispatch.
+/// encoder's dispatch. An array or object is encoded within the largest value the backend takes for
+/// the key: one too large is refused as a top-level string is, with `false` (§9.2 step 1, §6.6), as
+/// soon as its encoding outgrows that, not after it is written in full.
 fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
     let mut reservations = false;
     let mut put = |tag, bytes: &[u8]| {
@@ -179,7 +181,7 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     // SAFETY: `value` is a live argument zval.
     let stored = match unsafe { long_of(value) } {
         Some(i) => Ok(put(encoding::TAG_INT, &i.to_le_bytes())),
-        None => encode_with(value, put),
+        None => encode_with(value, backend, key.len(), put),
     };
     let stored = match stored {
         Ok(stored) => stored,
@@ -192,11 +194,16 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     Ok(stored)
 }
 
-/// `zval_in::encode_with`, out of line: the integer path of [`store_value`] does not set up the
-/// encoder's frame.
+/// `zval_in::encode_with` within what `backend` takes under a key of `key_len` bytes, out of line: the
+/// integer path of [`store_value`] does not set up the encoder's frame.
 #[inline(never)]
-fn encode_with(value: *mut zval, put: impl FnOnce(u16, &[u8]) -> bool) -> Result<bool, EncodeError> {
-    zval_in::encode_with(value, put)
+fn encode_with(
+    value: *mut zval,
+    backend: &Backend,
+    key_len: usize,
+    put: impl FnOnce(u16, &[u8]) -> bool,
+) -> Result<bool, EncodeError> {
+    zval_in::encode_with(value, Bound::of(backend, key_len), put)
 }
 
 /// The integer `z` holds (through one reference), if it holds one.

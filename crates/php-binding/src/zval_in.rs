@@ -21,6 +21,28 @@ use crate::request;
 use crate::zend;
 use crate::zval_walk::{self, Stop, Walk};
 use crate::zvals;
+use shm_core::Backend;
+
+/// The longest encoding a store can take: that of `Backend::max_value_len` for the key length, worked
+/// out only for a value that needs the general walk (a small flat array never comes near it, and the
+/// store refuses it itself if need be).
+#[derive(Clone, Copy)]
+pub struct Bound<'a>(Option<(&'a Backend, usize)>);
+
+impl<'a> Bound<'a> {
+    /// No bound.
+    pub const NONE: Bound<'static> = Bound(None);
+
+    /// The largest value `backend` takes under a key of `key_len` bytes.
+    pub fn of(backend: &'a Backend, key_len: usize) -> Self {
+        Bound(Some((backend, key_len)))
+    }
+
+    /// The bound in bytes.
+    pub fn bytes(self) -> usize {
+        self.0.map_or(usize::MAX, |(backend, key_len)| backend.max_value_len(key_len) as usize)
+    }
+}
 
 pub enum EncodeError {
     /// A nested resource, Closure or non-serializable object, or nesting beyond the limit: the
@@ -65,8 +87,11 @@ fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
 }
 
 /// Encodes `z` (already checked for a top-level resource or Closure where the API requires it) and
-/// passes its tag and bytes to `store`.
-pub fn encode_with<R>(z: *mut zval, store: impl FnOnce(u16, &[u8]) -> R) -> Result<R, EncodeError> {
+/// passes its tag and bytes to `store`. An array or object whose encoding would pass `limit` is
+/// `Unstorable`, found as its output outgrows the bound: a large string nested in it is neither hashed
+/// nor copied (a scalar or top-level string goes to `store` as it is, which refuses it the same way at
+/// once).
+pub fn encode_with<R>(z: *mut zval, limit: Bound<'_>, store: impl FnOnce(u16, &[u8]) -> R) -> Result<R, EncodeError> {
     // SAFETY: `z` is a live zval owned by the caller for the duration of the call.
     unsafe {
         let z = zend::deref(z);
@@ -78,26 +103,29 @@ pub fn encode_with<R>(z: *mut zval, store: impl FnOnce(u16, &[u8]) -> R) -> Resu
             IS_DOUBLE => store(encoding::TAG_DOUBLE, &(*z).value.dval.to_bits().to_le_bytes()),
             IS_STRING => store(encoding::TAG_STRING, zend::str_bytes(z)),
             IS_ARRAY | IS_OBJECT => {
-                with_walk(|walk, request| encode_graph(walk, z, request).map(|tag| store(tag, walk.bytes())))?
+                with_walk(|walk, request| encode_graph(walk, z, request, limit).map(|tag| store(tag, walk.bytes())))?
             }
             _ => return Err(EncodeError::Unstorable),
         })
     }
 }
 
-/// [`encode_with`] into an owned copy.
+/// [`encode_with`] into an owned copy, of any length.
 pub fn encode(z: *mut zval) -> Result<Encoded, EncodeError> {
-    encode_with(z, |tag, bytes| Encoded { tag, bytes: bytes.to_vec() })
+    encode_with(z, Bound::NONE, |tag, bytes| Encoded { tag, bytes: bytes.to_vec() })
 }
 
 /// # Safety
 /// `z` must be a live array or object zval.
-unsafe fn encode_graph(walk: &mut Walk, z: *mut zval, request: u64) -> Result<u16, EncodeError> {
+unsafe fn encode_graph(walk: &mut Walk, z: *mut zval, request: u64, limit: Bound<'_>) -> Result<u16, EncodeError> {
     // SAFETY: caller guarantees a live value.
-    match unsafe { walk.encode(z, request) } {
+    match unsafe { walk.encode(z, request, limit) } {
         Ok(tier) => Ok(encoding::graph_tag(tier)),
         Err(Stop::Unstorable) => Err(EncodeError::Unstorable),
         Err(Stop::Thrown) => Err(EncodeError::Thrown),
+        // What the walk wrote so far is past the bound already: `serialize()` writes each of those
+        // strings in full too, so its result could not be stored either.
+        Err(Stop::NeedsPhpSerialize) if walk.over_limit() => Err(EncodeError::Unstorable),
         // SAFETY: as above; no hook has run yet, so `z` is unchanged.
         Err(Stop::NeedsPhpSerialize) => unsafe { php_serialized(walk, z) },
     }
@@ -116,9 +144,12 @@ unsafe fn php_serialized(walk: &mut Walk, z: *mut zval) -> Result<u16, EncodeErr
         if zend::type_of(&raw const out) != IS_STRING {
             return Err(EncodeError::Unstorable);
         }
-        // The bytes are copied into the walk's buffer; `out` is released after.
-        walk.php_serialized(out.value.str_);
-        Ok(encoding::TAG_PHP_SERIALIZED)
+        // The bytes are copied into the walk's buffer, within the bound; `out` is released after.
+        if walk.php_serialized(out.value.str_) {
+            Ok(encoding::TAG_PHP_SERIALIZED)
+        } else {
+            Err(EncodeError::Unstorable)
+        }
     }
 }
 

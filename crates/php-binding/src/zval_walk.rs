@@ -33,6 +33,7 @@ use graph_codec::{
 use crate::class_info::{self, ClassFacts};
 use crate::internal_state::{self, StateError};
 use crate::zend;
+use crate::zval_in::Bound;
 use crate::zvals::{self, RawKey};
 
 /// Names `DateInterval`'s `get_properties` handler writes into the property table; they mirror the
@@ -156,10 +157,12 @@ pub struct Walk {
     names: Vec<(StringRef, bool)>,
     tier: StoreTier,
     hooks_started: bool,
+    /// The longest encoding the store takes (`GraphWriter::set_limit`).
+    limit: usize,
 }
 
 /// The slot of a flat array's element `z` ([`Walk::encode_flat`]): `None` for anything but a scalar or a
-/// string.
+/// string, and for a string [`flat_string`] leaves to the general walk.
 ///
 /// # Safety
 /// `z` must be a live zval.
@@ -173,25 +176,71 @@ unsafe fn flat_value(flat: &mut FlatArray<'_>, z: *const zval, string_bytes: &mu
             IS_TRUE => Slot::Bool(true),
             IS_LONG => Slot::Int((*z).value.lval),
             IS_DOUBLE => Slot::Float((*z).value.dval),
-            IS_STRING => Slot::String(flat_string(flat, (*z).value.str_, string_bytes)),
+            IS_STRING => Slot::String(flat_string(flat, (*z).value.str_, string_bytes)?),
             _ => return None,
         })
     }
 }
 
 /// The string record of `s` in a flat array, found and hashed as [`Walk::string`] does; its length is
-/// added to `string_bytes`.
+/// added to `string_bytes`. `None`, before it is hashed or copied, for a string whose hash is not known
+/// yet and that takes them past [`FLAT_STRING_BYTES`] (a string with a known hash costs no test here:
+/// the caller checks the sum at the end).
 ///
 /// # Safety
 /// `s` must be a live zend_string.
 #[inline(always)]
-unsafe fn flat_string(flat: &mut FlatArray<'_>, s: *mut zend_string, string_bytes: &mut usize) -> StringRef {
+unsafe fn flat_string(flat: &mut FlatArray<'_>, s: *mut zend_string, string_bytes: &mut usize) -> Option<StringRef> {
     // SAFETY: caller guarantees a live string; its address identifies it while no userland code runs.
     unsafe {
         let bytes = zend::zstr_bytes(s);
         *string_bytes += bytes.len();
+        let hash = match (*s).h {
+            0 if *string_bytes > FLAT_STRING_BYTES => return None,
+            0 => zend::string_hash(s),
+            h => h,
+        };
         let interned = (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0;
-        flat.string_as(bytes, zend::string_hash(s), s as usize, interned)
+        Some(flat.string_as(bytes, hash, s as usize, interned))
+    }
+}
+
+/// String bytes past which [`Walk::encode_flat`] leaves an array to the general walk: with at most
+/// [`FLAT_ELEMENTS`], the header and strings of a flat array then always fit the writer's room for them.
+const FLAT_STRING_BYTES: usize = 1024;
+/// Elements (holes included) past which [`Walk::encode_flat`] leaves an array to the general walk.
+const FLAT_ELEMENTS: u32 = 16;
+
+/// PHP's hash of `s` (cached in it once computed), or 0 without computing it when it is not known yet
+/// and `s` is longer than `limit`: such a string cannot be stored (it is not worth hashing it), and no
+/// string's hash is 0.
+///
+/// # Safety
+/// `s` must be a live zend_string.
+#[inline(always)]
+unsafe fn hash_within(s: *mut zend_string, limit: usize) -> u64 {
+    // SAFETY: caller guarantees a live string.
+    unsafe {
+        match (*s).h {
+            0 => unknown_hash_within(s, limit),
+            h => h,
+        }
+    }
+}
+
+/// [`hash_within`] of a string whose hash is not known yet.
+///
+/// # Safety
+/// `s` must be a live zend_string.
+#[inline(never)]
+unsafe fn unknown_hash_within(s: *mut zend_string, limit: usize) -> u64 {
+    // SAFETY: caller guarantees a live string.
+    unsafe {
+        if (*s).len > limit {
+            0
+        } else {
+            zend::string_hash(s)
+        }
     }
 }
 
@@ -215,6 +264,7 @@ impl Walk {
             names: Vec::new(),
             tier: StoreTier::SharedGraph,
             hooks_started: false,
+            limit: usize::MAX,
         }
     }
 
@@ -238,15 +288,19 @@ impl Walk {
     }
 
     /// Encodes the array or object `z` and returns its tier; [`Self::bytes`] holds the encoding.
-    /// `request` identifies the current request (0 outside one).
+    /// `request` identifies the current request (0 outside one). An encoding that would pass `limit`
+    /// bytes is `Unstorable`, and stops once its output outgrows the bound: no hook runs after that
+    /// (see [`Self::over_limit`] for `NeedsPhpSerialize`).
     ///
     /// # Safety
     /// `z` must be a live array or object zval.
-    pub unsafe fn encode(&mut self, z: *const zval, request: u64) -> Result<StoreTier, Stop> {
+    pub unsafe fn encode(&mut self, z: *const zval, request: u64, limit: Bound<'_>) -> Result<StoreTier, Stop> {
         // SAFETY: caller guarantees a live value; an array's table is live with it.
         if unsafe { zend::type_of(z) == IS_ARRAY && self.encode_flat((*z).value.arr) } {
             return Ok(StoreTier::SharedGraph);
         }
+        self.limit = limit.bytes();
+        self.writer.set_limit(self.limit);
         self.reset(request);
         // SAFETY: caller guarantees a live value.
         let walked = unsafe { self.walk(z) };
@@ -268,14 +322,10 @@ impl Walk {
     /// # Safety
     /// `ht` must be a live array, not modified while it is written (no userland code runs).
     unsafe fn encode_flat(&mut self, ht: *mut HashTable) -> bool {
-        /// Elements (holes included) and string bytes past which the general walk is left the array: the
-        /// header and strings of a flat array then always fit the writer's room for them.
-        const MAX_ELEMENTS: u32 = 16;
-        const MAX_STRING_BYTES: usize = 1024;
         // SAFETY: caller guarantees a live, unchanging array; its elements, keys and strings are live.
         unsafe {
             let used = (*ht).nNumUsed;
-            if used > MAX_ELEMENTS {
+            if used > FLAT_ELEMENTS {
                 return false;
             }
             let packed = zvals::is_packed(ht);
@@ -300,24 +350,36 @@ impl Walk {
                     let key = if bucket.key.is_null() {
                         Slot::Int(bucket.h as i64)
                     } else {
-                        Slot::String(flat_string(&mut flat, bucket.key, &mut string_bytes))
+                        let Some(key) = flat_string(&mut flat, bucket.key, &mut string_bytes) else { return false };
+                        Slot::String(key)
                     };
                     let Some(slot) = flat_value(&mut flat, z, &mut string_bytes) else { return false };
                     flat.entry(key, slot);
                 }
             }
-            string_bytes <= MAX_STRING_BYTES && flat.finish().is_some()
+            string_bytes <= FLAT_STRING_BYTES && flat.finish().is_some()
         }
     }
 
     /// Encodes `serialized`, the result of PHP's `serialize()`, as a `PHPSerialized` container;
-    /// [`Self::bytes`] holds it.
+    /// [`Self::bytes`] holds it. False, with nothing encoded, when it would pass the limit of the
+    /// last [`Self::encode`].
     ///
     /// # Safety
     /// `serialized` must be a live, writable (or interned) zend_string.
-    pub unsafe fn php_serialized(&mut self, serialized: *mut zend_string) {
+    pub unsafe fn php_serialized(&mut self, serialized: *mut zend_string) -> bool {
         // SAFETY: caller guarantees a live string.
-        unsafe { self.writer.php_serialized(zend::zstr_bytes(serialized), zend::string_hash(serialized)) };
+        unsafe {
+            match hash_within(serialized, self.limit) {
+                0 => false,
+                hash => self.writer.php_serialized(zend::zstr_bytes(serialized), hash).is_ok(),
+            }
+        }
+    }
+
+    /// Whether the encoding in progress has outgrown its limit already.
+    pub fn over_limit(&self) -> bool {
+        self.writer.over_limit()
     }
 
     /// Forgets the values an encoding that never returned had pinned: the request they belonged to has
@@ -360,6 +422,10 @@ impl Walk {
         // SAFETY: caller guarantees live objects; each hook's result is held until it is written.
         unsafe {
             while let Some((id, obj, hooks)) = self.hooked.pop_front() {
+                // Nothing a hook returns makes the value storable again.
+                if self.writer.over_limit() {
+                    return Err(Stop::Unstorable);
+                }
                 self.before_hook();
                 // Everything met so far is pinned: a lazy object's initializer may run now.
                 let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
@@ -414,7 +480,9 @@ impl Walk {
         // SAFETY: caller guarantees a live string; its address identifies it until userland code runs,
         // or until the request ends if it is interned (array keys, names, literals: never freed before).
         unsafe {
-            let (bytes, hash) = (zend::zstr_bytes(s), zend::string_hash(s));
+            // A string past the limit is filed under hash 0; the writer refuses it before copying it, or
+            // `finish` does.
+            let (bytes, hash) = (zend::zstr_bytes(s), hash_within(s, self.limit));
             let interned = (*s).gc.u.type_info & zvals::GC_IMMUTABLE != 0;
             self.writer.string_as(bytes, hash, s as usize, interned)
         }
