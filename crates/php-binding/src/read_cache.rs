@@ -311,10 +311,18 @@ fn materialise<const GUARDED: bool>(
 ) -> Result<(), DecodeError> {
     let request = request::owner().0;
     // A lone object copied from this request's prototype runs no userland code: the memo is used in
-    // place.
-    if let Ok(memo) = local.memo.try_borrow() {
-        let copy =
-            memo.as_ref().filter(|m| m.request() == request).and_then(|m| zval_out::copy_lone_prototype(blueprint, m));
+    // place, through a pointer rather than a borrow. The copy allocates in the request heap, and a
+    // `memory_limit` fatal there longjmps past this frame (releases without `EG(delayed_oom)` raise it
+    // inside the allocation): a borrow held across it would never be given back, and every later fetch
+    // of this copy on this thread, in any request, would find the memo borrowed.
+    let unborrowed = local.memo.try_borrow().ok().map(|memo| std::ptr::from_ref(&*memo));
+    if let Some(memo) = unborrowed {
+        // SAFETY: `memo` points into `local`, which the caller keeps alive; nothing replaces it during the
+        // copy, which runs no userland code (so no fetch of this key), and no borrow of it is held.
+        let copy = unsafe { &*memo }
+            .as_ref()
+            .filter(|m| m.request() == request)
+            .and_then(|m| zval_out::copy_lone_prototype(blueprint, m));
         if let Some(copy) = copy {
             *out = copy;
             return Ok(());
@@ -375,11 +383,16 @@ fn hand_out_hooked(
     blueprint: &Blueprint,
     out: &mut zval,
 ) -> Result<(), DecodeError> {
-    let from_prototype = CACHE.with_borrow(|c| match c.prototypes[tier.index()].get(key) {
-        // SAFETY: the prototype is a live value of this request.
-        Some((version, proto)) if *version == local.version => unsafe { prototype::copy(proto, false) },
+    // The copy is made outside the borrow of the cache: it allocates in the request heap, and a
+    // `memory_limit` fatal there longjmps past this frame (see `materialise`), which would leave the
+    // cache borrowed for the rest of the thread's life (every later request failed, then crashed).
+    let proto = CACHE.with_borrow(|c| match c.prototypes[tier.index()].get(key) {
+        Some((version, proto)) if *version == local.version => Some(std::ptr::from_ref(proto)),
         _ => None,
     });
+    // SAFETY: the prototype is a live value of this request, in the cache's map, which nothing changes
+    // during the copy: it runs no userland code.
+    let from_prototype = proto.and_then(|proto| unsafe { prototype::copy(&*proto, false) });
     if let Some(copy) = from_prototype {
         *out = copy;
         return Ok(());
