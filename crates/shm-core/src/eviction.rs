@@ -292,34 +292,7 @@ impl Backend {
     /// Purges the first run of adjacent free or expired blocks within `EXPIRED_LOOKAHEAD` blocks of the
     /// cursor that covers `size` bytes, evicting nothing live. True when one was found and emptied.
     fn look_ahead(&self, size: u64, now: u64) -> bool {
-        let alloc = &self.0.alloc;
-        let mut run_bytes = 0u64;
-        let mut run: Vec<(EntryHeader, bool)> = Vec::new();
-        let mut walk = alloc.walk(u64::MAX);
-        while let Some(step) = walk.next().filter(|_| walk.blocks <= EXPIRED_LOOKAHEAD) {
-            let b = match step {
-                Step::Block(b) => b,
-                Step::End if run_bytes + alloc.untouched() >= size => return self.evict(&run, alloc.heap_start()),
-                Step::End => {
-                    run.clear();
-                    run_bytes = 0;
-                    continue;
-                }
-            };
-            match self.walked(&b, now) {
-                Walked::Space(expired) => run.extend(expired.map(|h| (h, true))),
-                Walked::Live(_) | Walked::Fixed => {
-                    run.clear();
-                    run_bytes = 0;
-                    continue;
-                }
-            }
-            run_bytes += b.size;
-            if run_bytes >= size {
-                return self.evict(&run, b.start + b.size);
-            }
-        }
-        false
+        self.empty_first_run(size, now, u64::MAX, EXPIRED_LOOKAHEAD, |_, _| false)
     }
 
     /// Evicts the entries of the first run of adjacent free, expired or cold blocks (from the cursor) that
@@ -333,10 +306,26 @@ impl Backend {
         let alloc = &self.0.alloc;
         let mut chances = self.chances();
         let limit = (WALK_FACTOR * size).max(MIN_WALK);
+        let budget = limit + 2 * (alloc.top() - alloc.heap_start());
+        self.empty_first_run(size, now, budget, u64::MAX, |h, walk| self.evictable(h, walk, &mut chances))
+    }
+
+    /// Empties the first run of adjacent blocks from the cursor that covers `size` bytes and holds only
+    /// free space, expired entries and live entries `take` accepts, within a walk of `budget` bytes and
+    /// `max_blocks` blocks. True when a run was found and emptied.
+    fn empty_first_run(
+        &self,
+        size: u64,
+        now: u64,
+        budget: u64,
+        max_blocks: u64,
+        mut take: impl FnMut(&EntryHeader, &HeapWalk) -> bool,
+    ) -> bool {
+        let alloc = &self.0.alloc;
         let mut run_bytes = 0u64;
         let mut run: Vec<(EntryHeader, bool)> = Vec::new();
-        let mut walk = alloc.walk(limit + 2 * (alloc.top() - alloc.heap_start()));
-        while let Some(step) = walk.next() {
+        let mut walk = alloc.walk(budget);
+        while let Some(step) = walk.next().filter(|_| walk.blocks <= max_blocks) {
             let b = match step {
                 Step::Block(b) => b,
                 // Never-used space above the end of the used heap extends a run that reaches it.
@@ -349,7 +338,7 @@ impl Backend {
             };
             match self.walked(&b, now) {
                 Walked::Space(expired) => run.extend(expired.map(|h| (h, true))),
-                Walked::Live(h) if self.evictable(&h, &walk, &mut chances) => run.push((h, false)),
+                Walked::Live(h) if take(&h, &walk) => run.push((h, false)),
                 Walked::Live(_) | Walked::Fixed => {
                     run.clear();
                     run_bytes = 0;
