@@ -86,8 +86,8 @@ pub unsafe fn register() {
 }
 
 /// The backend of `tier`, or `None` when it is unavailable (the method returns false, §5.1).
-fn backend_of(tier: Tier) -> Option<(Tier, Backend)> {
-    request::runtime().and_then(|rt| rt.backend(tier).cloned()).map(|b| (tier, b))
+fn backend_of(tier: Tier) -> Option<Backend> {
+    request::runtime().and_then(|rt| rt.backend(tier).cloned())
 }
 
 /// `scan(string $backend, string $prefix = '', int $cursor = 0, int $limit = 100): array|false`:
@@ -102,7 +102,7 @@ fn scan(call: &Call) -> Parsed<()> {
     let tier = args::backend_name(1, name)?;
     let cursor = args::non_negative(3, cursor)?;
     let limit = args::within(4, limit, 1, MAX_SCAN_LIMIT)?;
-    let Some((_tier, backend)) = backend_of(tier) else {
+    let Some(backend) = backend_of(tier) else {
         call.ret().set_bool(false);
         return Ok(());
     };
@@ -187,7 +187,7 @@ fn entry(call: &Call) -> Parsed<()> {
     call.expect_args(2, 2)?;
     let name = call.string(1)?;
     let key = call.string(2)?;
-    let Some((_tier, backend)) = backend_of(args::backend_name(1, name)?) else {
+    let Some(backend) = backend_of(args::backend_name(1, name)?) else {
         call.ret().set_bool(false);
         return Ok(());
     };
@@ -213,7 +213,7 @@ fn delete_prefix(call: &Call) -> Parsed<()> {
     let prefix = call.string(2)?.to_vec();
     let tier = args::backend_name(1, name)?;
     args::non_empty(2, &prefix)?;
-    let Some((tier, backend)) = backend_of(tier) else {
+    let Some(backend) = backend_of(tier) else {
         call.ret().set_bool(false);
         return Ok(());
     };
@@ -243,7 +243,8 @@ fn delete_prefix(call: &Call) -> Parsed<()> {
 /// overhead, used, free, largest free block, retired blocks awaiting reclamation) and its counters.
 fn memory(call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
-    let Some((tier, backend)) = backend_of(args::backend_name(1, call.string(1)?)?) else {
+    let tier = args::backend_name(1, call.string(1)?)?;
+    let Some(backend) = backend_of(tier) else {
         call.ret().set_bool(false);
         return Ok(());
     };
