@@ -729,9 +729,6 @@ pub fn get_cache_store_type(tier: Tier, call: &Call) -> Parsed<()> {
 pub fn info(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(0, 0)?;
     if let Some(runtime) = request::runtime() {
-        if let Some(backend) = runtime.backend(tier) {
-            read_cache::flush_counters(tier, backend);
-        }
         info::build(&Figures::of(&runtime, tier), call.ret());
     }
     Ok(())

@@ -7,6 +7,7 @@ use std::ptr;
 use ext_php_rs::ffi::{self, zval};
 use ext_php_rs::types::ZendStr;
 
+use crate::read_cache;
 use crate::runtime::{BackendState, Runtime, Tier};
 use crate::zend::{self, ClassRef, Methods, StaticTable};
 
@@ -79,8 +80,13 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// The figures of `tier`'s backend as this request sees them: the lookups it counted locally are
+    /// added to the backend's counters first, so `info()` and `phpinfo()` report the same.
     pub fn of(runtime: &Runtime, tier: Tier) -> Figures {
         let slot = runtime.slot(tier);
+        if let Some(backend) = slot.backend() {
+            read_cache::flush_counters(tier, backend);
+        }
         let stats = slot.stats().unwrap_or_default();
         let (enabled, failure_reason, startup_failed, shared_model) = match &slot.state {
             BackendState::Disabled => (false, None, false, ""),

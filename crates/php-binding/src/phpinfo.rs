@@ -9,7 +9,6 @@ use ext_php_rs::zend::ModuleEntry;
 
 use crate::info::Figures;
 use crate::lifecycle;
-use crate::read_cache;
 use crate::runtime::{self, Tier};
 
 fn row(label: &str, value: &str) {
@@ -44,10 +43,6 @@ pub unsafe extern "C" fn print(module: *mut ModuleEntry) {
         if let Some(rt) = runtime::current() {
             row("Attribute mode", rt.attribute_mode.as_str());
             for (tier, name) in [(Tier::Volatile, "Volatile"), (Tier::Pinned, "Pinned")] {
-                // This request's locally counted lookups first, as `info()` does, so both report the same.
-                if let Some(backend) = rt.backend(tier) {
-                    read_cache::flush_counters(tier, backend);
-                }
                 let f = Figures::of(&rt, tier);
                 row(&format!("{name} enabled"), if f.enabled { "yes" } else { "no" });
                 row(&format!("{name} available"), if f.available { "yes" } else { "no" });
