@@ -102,8 +102,6 @@ pub const IS_VAR: u8 = 4;
 pub const IS_CV: u8 = 8;
 pub const IS_UNUSED: u8 = 0;
 pub const BP_VAR_W: c_int = 1;
-/// `_ZEND_TYPE_MASK`: a property type is declared when any of these bits is set.
-pub const ZEND_TYPE_MASK: u32 = (1 << 25) - 1;
 
 /// `ZEND_MAP_PTR_GET` for pointer-or-offset map pointers. The offset is signed: PHP 8.4 places its
 /// static map pointers below `CG(map_ptr_base)`.

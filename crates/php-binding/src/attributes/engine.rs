@@ -815,8 +815,7 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: 
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
         let mut v = zvals::copy(zend::deref(value));
-        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0 && !ffi::zend_verify_property_type(info, &raw mut v, true)
-        {
+        if zvals::is_typed(info) && !ffi::zend_verify_property_type(info, &raw mut v, true) {
             zvals::clear_exception();
             return;
         }

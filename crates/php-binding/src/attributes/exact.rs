@@ -508,9 +508,7 @@ unsafe fn assign(
         };
         let mut value = zvals::copy(zend::deref(source));
         let strict = (*(*ex).func).common.fn_flags & abi::ZEND_ACC_STRICT_TYPES != 0;
-        if (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0
-            && !ffi::zend_verify_property_type(info, &raw mut value, strict)
-        {
+        if zvals::is_typed(info) && !ffi::zend_verify_property_type(info, &raw mut value, strict) {
             drop(value);
             release_op1(ex, data);
             abandon(ex, opline);
@@ -592,7 +590,7 @@ unsafe fn assign_op(
             Err(handled) => return handled,
         };
         let value = zend::deref(source);
-        let typed = (*info).type_.type_mask & abi::ZEND_TYPE_MASK != 0;
+        let typed = zvals::is_typed(info);
         // Exactly the engine's steps, including after an exception from the operator (`%= 0` on an
         // int property leaves 0, as PHP does).
         if typed && !((*opline).extended_value == ZEND_CONCAT && zend::type_of(slot) == IS_STRING) {
