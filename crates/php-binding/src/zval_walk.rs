@@ -205,6 +205,18 @@ unsafe fn flat_string(flat: &mut FlatArray<'_>, s: *mut zend_string, string_byte
     }
 }
 
+/// `serialize()`'s warning about what `__sleep()` of `class` returned: not an array, or a name that is
+/// not a string.
+fn warn_sleep_result(class: &[u8]) {
+    zend::warning_docref(
+        format!(
+            "{}::__sleep() should return an array only containing the names of instance-variables to serialize",
+            String::from_utf8_lossy(class)
+        )
+        .as_bytes(),
+    );
+}
+
 /// String bytes past which [`Walk::encode_flat`] leaves an array to the general walk: with at most
 /// [`FLAT_ELEMENTS`], the header and strings of a flat array then always fit the writer's room for them.
 const FLAT_STRING_BYTES: usize = 1024;
@@ -1155,13 +1167,8 @@ impl Walk {
     ) -> Result<Option<Vec<SleepName>>, Stop> {
         // SAFETY: caller guarantees the method belongs to the object's class.
         unsafe {
-            let class = String::from_utf8_lossy(zend::zstr_bytes((*(*obj).ce).name)).into_owned();
-            let warn_shape = || {
-                zend::warning_docref(
-                    format!("{class}::__sleep() should return an array only containing the names of instance-variables to serialize")
-                        .as_bytes(),
-                )
-            };
+            let class = zend::zstr_bytes((*(*obj).ce).name);
+            let warn_shape = || warn_sleep_result(class);
             let names = zvals::call_method(sleep, obj, &mut []).map_err(|()| Stop::Thrown)?;
             if zend::type_of(&raw const names) != IS_ARRAY {
                 warn_shape();
@@ -1226,13 +1233,7 @@ impl Walk {
             };
             for SleepName { name, warn } in names {
                 if warn {
-                    zend::warning_docref(
-                        format!(
-                            "{}::__sleep() should return an array only containing the names of instance-variables to serialize",
-                            String::from_utf8_lossy(class)
-                        )
-                        .as_bytes(),
-                    );
+                    warn_sleep_result(class);
                 }
                 let private = [&b"\0"[..], class, b"\0", &name].concat();
                 let protected = [&b"\0*\0"[..], &name].concat();
