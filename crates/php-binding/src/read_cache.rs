@@ -360,10 +360,7 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
         return Ok(());
     }
     if !blueprint.runs_hooks() {
-        let result = match &local.value {
-            LocalValue::Built(_) => materialise::<false>(local, blueprint, out),
-            LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, false),
-        };
+        let result = restore::<false>(local, blueprint, out);
         // `Reentered` from an unguarded restore: a class of the value has gained `__unserialize()` or
         // `__wakeup()` since it was stored, so its restore runs hooks, which are guarded and kept as for
         // any value whose restore runs hooks.
@@ -372,6 +369,15 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
         }
     }
     hand_out_hooked(tier, key, local, blueprint, out)
+}
+
+/// Restores `local`'s value into `out`: with its request memo when its blueprint is kept for the thread,
+/// else with a memo for this call. `GUARDED` as for [`materialise`].
+fn restore<const GUARDED: bool>(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
+    match &local.value {
+        LocalValue::Built(_) => materialise::<GUARDED>(local, blueprint, out),
+        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED),
+    }
 }
 
 /// [`hand_out`] for values whose restore runs hooks: a copy of this request's prototype, or a restore
@@ -402,10 +408,7 @@ fn hand_out_hooked(
         return Err(DecodeError::Reentered);
     }
     CACHE.with_borrow_mut(|c| c.restoring.push(restoring.clone()));
-    let result = match &local.value {
-        LocalValue::Built(_) => materialise::<true>(local, blueprint, out),
-        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, true),
-    };
+    let result = restore::<true>(local, blueprint, out);
     CACHE.with_borrow_mut(|c| c.restoring.retain(|r| *r != restoring));
     result?;
     keep_prototype(tier, key, local.version, out);
