@@ -147,6 +147,16 @@ final class KeySpace
         return ($this->api)::deleteMultiple($ids);
     }
 
+    /**
+     * Deletes `$key`; whether it held a value (an expired one on the pinned backend included), as
+     * frameworks whose stores report a missing key's delete as false expect.
+     */
+    public function removeOne(string $key): bool
+    {
+        $id = $this->prefix . $key;
+        return ($this->api)::getCacheStoreType($id) !== CacheStoreType::NotFound && ($this->api)::delete($id);
+    }
+
     /** Deletes this namespace's keys (those starting with `$prefix` inside it), and nothing else. */
     public function clear(string $prefix = ''): bool
     {

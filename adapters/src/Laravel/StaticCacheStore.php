@@ -82,9 +82,10 @@ class StaticCacheStore extends TaggableStore implements LockProvider
         return $this->space->store([$this->prefix . $key => $value]) === [];
     }
 
+    /** False for a key that held nothing, as Laravel's own stores answer (no `KeyForgotten` event then). */
     public function forget($key)
     {
-        return $this->space->remove([$this->prefix . $key]);
+        return $this->space->removeOne($this->prefix . $key);
     }
 
     public function flush()

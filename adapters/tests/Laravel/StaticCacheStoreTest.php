@@ -53,6 +53,23 @@ final class StaticCacheStoreTest extends TestCase
         $this->assertSame('default', $cache->get('a', 'default'));
     }
 
+    public function testForgetAnswersWhetherTheKeyHeldAValue(): void
+    {
+        $cache = $this->cache();
+        $forgotten = [];
+        $cache->setEventDispatcher($events = new \Illuminate\Events\Dispatcher());
+        $events->listen(\Illuminate\Cache\Events\KeyForgotten::class, function ($e) use (&$forgotten) { $forgotten[] = $e->key; });
+        $this->assertTrue($cache->put('present', 1, 60));
+        $this->assertTrue($cache->forget('present'));
+        $this->assertFalse($cache->forget('present'));
+        $this->assertFalse($cache->forget('never-stored'));
+        $this->assertSame(['present'], $forgotten);
+        $pinned = $this->cache('pinned');
+        $this->assertTrue($pinned->forever('p', 1));
+        $this->assertTrue($pinned->forget('p'));
+        $this->assertFalse($pinned->forget('p'));
+    }
+
     public function testFlushDeletesOnlyThisNamespace(): void
     {
         $cache = $this->cache();
