@@ -49,6 +49,35 @@ final class FastCgiToolTest extends TestCase
         $this->assertSame([], glob("$dir/static-cache-fcgi.*"), 'the one-shot script is removed');
     }
 
+    /**
+     * A deploy script calls `clear` and trusts the exit status: a backend the pool cannot use (its
+     * methods return false) makes the tool fail with the reason, and `clear` (all) passes over a
+     * backend whose size is 0.
+     */
+    public function testABackendThePoolCannotUseIsAnError(): void
+    {
+        $dir = $this->workDir('fpm');
+        chmod($dir, 0755);
+        [$web, $broken] = [self::freePort(), self::freePort()];
+        file_put_contents("$dir/php-fpm.conf", "[global]\nerror_log = $dir/fpm.log\ndaemonize = no\npid = $dir/fpm.pid\n"
+            . "[web]\nlisten = 127.0.0.1:$web\npm = static\npm.max_children = 1\nphp_admin_value[static_cache.pinned_size_mb] = 0\n"
+            . "[broken]\nlisten = 127.0.0.1:$broken\npm = static\npm.max_children = 1\nphp_admin_value[static_cache.partition] = \"bad name\"\n");
+        $this->serve(['/usr/sbin/php-fpm8.2', '-n', '-R', '-F', '-y', "$dir/php-fpm.conf", '-d', 'extension=' . STATIC_CACHE_SO], $web, "$dir/stderr.log");
+
+        $this->assertSame([true, ['volatile' => true]], $this->tool($web, $dir, ['clear']));
+        [$ok, $error] = $this->tool($web, $dir, ['clear', 'pinned']);
+        $this->assertFalse($ok);
+        $this->assertSame('the pinned backend is not available in this pool: its size is 0', $error['error']);
+
+        $reason = 'the volatile backend is not available in this pool: Invalid static_cache.partition value "bad name"';
+        foreach ([['clear'], ['clear', 'volatile'], ['delete', 'volatile', 'k'], ['delete-prefix', 'volatile', 'k']] as $args) {
+            [$ok, $error] = $this->tool($broken, $dir, $args);
+            $this->assertFalse($ok, implode(' ', $args));
+            $this->assertSame($reason, $error['error'] ?? null, implode(' ', $args));
+        }
+        $this->assertTrue($this->tool($broken, $dir, ['info'])[0], 'info reports the state, whatever it is');
+    }
+
     /** @return array{bool, mixed} exit status 0, decoded output */
     private function tool(int $port, string $dir, array $args): array
     {
