@@ -78,16 +78,60 @@ final class FastCgiToolTest extends TestCase
         $this->assertTrue($this->tool($broken, $dir, ['info'])[0], 'info reports the state, whatever it is');
     }
 
+    /**
+     * A pool whose workers are all busy accepts the connection (the listen backlog) and answers when
+     * one is free, maybe never: the tool gives up after --timeout seconds, saying so.
+     */
+    public function testAPoolThatNeverAnswersTimesOut(): void
+    {
+        $dir = $this->workDir('fpm');
+        $server = stream_socket_server('tcp://127.0.0.1:0');
+        $address = stream_socket_get_name($server, false);
+        $started = microtime(true);
+        [$status, $out, $err] = $this->runTool(['--connect', $address, '--dir', $dir, '--timeout', '1', 'clear'], 20);
+        $this->assertLessThan(10, microtime(true) - $started);
+        $this->assertSame(124, $status);
+        $this->assertSame('', $out);
+        $this->assertSame("static-cache-fcgi: no answer from $address within 1 s\n", $err);
+        $this->assertSame([], glob("$dir/static-cache-fcgi.*"), 'the one-shot script is removed');
+
+        [$status, , $err] = $this->runTool(['--timeout', 'soon', 'info'], 20);
+        $this->assertSame(2, $status);
+        $this->assertSame("static-cache-fcgi: --timeout wants a number of seconds, not \"soon\"\n", $err);
+    }
+
     /** @return array{bool, mixed} exit status 0, decoded output */
     private function tool(int $port, string $dir, array $args): array
     {
-        $cmd = array_merge([dirname(__DIR__, 2) . '/bin/static-cache-fcgi', '--connect', "127.0.0.1:$port", '--dir', $dir], $args);
-        $proc = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-        $out = stream_get_contents($pipes[1]);
-        $err = stream_get_contents($pipes[2]);
-        $status = proc_close($proc);
+        [$status, $out, $err] = $this->runTool(array_merge(['--connect', "127.0.0.1:$port", '--dir', $dir], $args), 60);
         $this->assertSame('', $err);
         return [$status === 0, json_decode($out, true)];
+    }
+
+    /**
+     * Runs bin/static-cache-fcgi, killed (and the test failed) if it runs longer than `$limit` seconds.
+     * @return array{int, string, string} exit status, output, error output
+     */
+    private function runTool(array $args, float $limit): array
+    {
+        $out = tmpfile();
+        $err = tmpfile();
+        $proc = proc_open(array_merge([dirname(__DIR__, 2) . '/bin/static-cache-fcgi'], $args), [0 => ['file', '/dev/null', 'r'], 1 => $out, 2 => $err], $pipes);
+        $until = microtime(true) + $limit;
+        while (($state = proc_get_status($proc))['running'] && microtime(true) < $until) {
+            usleep(20_000);
+        }
+        if ($state['running']) {
+            foreach (self::tree($state['pid']) as $pid) {
+                posix_kill($pid, SIGKILL);
+            }
+            proc_close($proc);
+            $this->fail('static-cache-fcgi ' . implode(' ', $args) . " still running after $limit s");
+        }
+        proc_close($proc);
+        rewind($out);
+        rewind($err);
+        return [$state['exitcode'], stream_get_contents($out), stream_get_contents($err)];
     }
 
     private function fcgi(int $port, string $script): string
