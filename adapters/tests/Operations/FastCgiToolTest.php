@@ -79,6 +79,40 @@ final class FastCgiToolTest extends TestCase
     }
 
     /**
+     * The pool is handed the script's absolute path (a relative --dir is the caller's, not the pool's),
+     * and a pool that cannot open it (open_basedir, another user, a chroot, a private /tmp) is an error
+     * in JSON that says which file and what to do, not the pool's bare "No input file specified.".
+     */
+    public function testThePoolIsGivenAPathItCanOpenOrTheErrorSaysWhy(): void
+    {
+        $dir = $this->workDir('fpm');
+        chmod($dir, 0755);
+        mkdir("$dir/tmp");
+        chmod("$dir/tmp", 0755);
+        [$web, $fenced] = [self::freePort(), self::freePort()];
+        file_put_contents("$dir/php-fpm.conf", "[global]\nerror_log = $dir/fpm.log\ndaemonize = no\npid = $dir/fpm.pid\n"
+            . "[web]\nlisten = 127.0.0.1:$web\npm = static\npm.max_children = 1\n"
+            . "[fenced]\nlisten = 127.0.0.1:$fenced\npm = static\npm.max_children = 1\nphp_admin_value[open_basedir] = $dir/www\n");
+        $this->serve(['/usr/sbin/php-fpm8.2', '-n', '-R', '-F', '-y', "$dir/php-fpm.conf", '-d', 'extension=' . STATIC_CACHE_SO], $web, "$dir/stderr.log");
+
+        [$status, $out] = $this->runTool(['--connect', "127.0.0.1:$web", '--dir', 'tmp', 'info'], 60, $dir);
+        $this->assertSame(0, $status);
+        $this->assertSame('web', json_decode($out, true)['volatile']['partition']);
+
+        [$status, $out, $err] = $this->runTool(['--connect', "127.0.0.1:$fenced", '--dir', "$dir/tmp", 'info'], 60);
+        $this->assertSame(1, $status);
+        $this->assertSame('', $err);
+        $error = json_decode($out, true)['error'] ?? '';
+        $this->assertStringStartsWith("the pool did not run $dir/tmp/static-cache-fcgi.", $error);
+        $this->assertStringContainsString('404 Not Found', $error);
+        $this->assertStringContainsString('Operation not permitted', $error, "the pool's own words");
+        $this->assertStringEndsWith('pass --dir a directory the pool can read (its user, open_basedir, chroot, private /tmp)', $error);
+        $this->assertSame([], glob("$dir/tmp/static-cache-fcgi.*"), 'the one-shot script is removed');
+
+        $this->assertSame([2, '', "static-cache-fcgi: --dir \"$dir/none\" is not a directory\n"], $this->runTool(['--dir', "$dir/none", 'info'], 60));
+    }
+
+    /**
      * A pool whose workers are all busy accepts the connection (the listen backlog) and answers when
      * one is free, maybe never: the tool gives up after --timeout seconds, saying so.
      */
@@ -112,11 +146,11 @@ final class FastCgiToolTest extends TestCase
      * Runs bin/static-cache-fcgi, killed (and the test failed) if it runs longer than `$limit` seconds.
      * @return array{int, string, string} exit status, output, error output
      */
-    private function runTool(array $args, float $limit): array
+    private function runTool(array $args, float $limit, ?string $cwd = null): array
     {
         $out = tmpfile();
         $err = tmpfile();
-        $proc = proc_open(array_merge([dirname(__DIR__, 2) . '/bin/static-cache-fcgi'], $args), [0 => ['file', '/dev/null', 'r'], 1 => $out, 2 => $err], $pipes);
+        $proc = proc_open(array_merge([dirname(__DIR__, 2) . '/bin/static-cache-fcgi'], $args), [0 => ['file', '/dev/null', 'r'], 1 => $out, 2 => $err], $pipes, $cwd);
         $until = microtime(true) + $limit;
         while (($state = proc_get_status($proc))['running'] && microtime(true) < $until) {
             usleep(20_000);
