@@ -30,7 +30,7 @@ final class Metrics
         'static_cache_configured_bytes' => ['gauge', 'Configured size of the backend in bytes.', null],
         'static_cache_capacity_bytes' => ['gauge', 'Size of the backend\'s shared memory in bytes.', 'capacity'],
         'static_cache_overhead_bytes' => ['gauge', 'Bytes taken by the header, index and reader slots.', 'overhead'],
-        'static_cache_used_bytes' => ['gauge', 'Payload bytes in use by entries.', 'used'],
+        'static_cache_used_bytes' => ['gauge', 'Bytes of allocated blocks: entries and retired blocks.', 'used'],
         'static_cache_free_bytes' => ['gauge', 'Free payload bytes.', 'free'],
         'static_cache_largest_free_bytes' => ['gauge', 'Largest free block in bytes.', 'largest_free'],
         'static_cache_retired_bytes' => ['gauge', 'Bytes of replaced entries still held for running readers.', 'retired'],

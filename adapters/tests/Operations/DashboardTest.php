@@ -115,6 +115,48 @@ final class DashboardTest extends TestCase
         $this->assertStringNotContainsString('button class="delete"', file_get_contents("http://127.0.0.1:$port/"));
     }
 
+    /**
+     * The memory map adds up: the table's "used memory" is the donut's and the legend's "used" (live
+     * entries), not Admin::memory()'s used, which counts the retired blocks shown on the next row too.
+     */
+    public function testUsedMemoryIsWhatTheDonutShowsAndExcludesRetiredBlocks(): void
+    {
+        $site = $this->plainServer(<<<'PHP'
+            <?php
+            OPcache\VolatileCache::set('a', str_repeat('x', 5000));
+            OPcache\VolatileCache::set('a', str_repeat('y', 5000));
+            echo json_encode(StaticCache\Admin::memory('volatile'));
+            PHP);
+        $memory = json_decode(file_get_contents("$site/seed.php"), true);
+        $this->assertGreaterThan(0, $memory['retired'], 'the replaced value is still retired');
+        $page = file_get_contents("$site/");
+        $figures = self::figures($page, 'volatile');
+        $this->assertSame($memory['used'] - $memory['retired'], $figures['used_memory']);
+        $this->assertSame($memory['retired'], $figures['retired']);
+        $this->assertSame($memory['free'], $figures['free_memory']);
+    }
+
+    /** @return array<string, int|float> data-field => data-value of one backend's figures table */
+    private static function figures(string $page, string $backend): array
+    {
+        $section = substr($page, strpos($page, "data-backend=\"$backend\""));
+        $section = substr($section, 0, strpos($section, '</section>'));
+        preg_match_all('/data-field="(\w+)" data-value="([0-9.]+)"/', $section, $m, PREG_SET_ORDER);
+        return array_column(array_map(static fn($f) => [$f[1], $f[2] + 0], $m), 1, 0);
+    }
+
+    /** Serves the dashboard (index.php) and `$seed` (seed.php) with `php -S`; returns the site's URL. */
+    private function plainServer(string $seed = '<?php'): string
+    {
+        $root = $this->workDir('dashboard');
+        file_put_contents("$root/index.php", "<?php require '" . dirname(__DIR__, 2) . "/public/dashboard.php';");
+        file_put_contents("$root/seed.php", $seed);
+        $port = self::freePort();
+        $this->serve([PHP_BINARY, '-n', '-d', 'extension=' . STATIC_CACHE_SO, '-S', "127.0.0.1:$port", '-t', $root], $port, "$root/server.log",
+            ['STATIC_CACHE_DASHBOARD_PASSWORD' => self::PASSWORD]);
+        return "http://127.0.0.1:$port";
+    }
+
     /** One WebDriver call. Plain HTTP/1.1 over a socket: PHP's http:// wrapper waits for chromedriver to close kept-alive connections. */
     private function webdriver(string $method, string $path, array|object|null $body = null): mixed
     {
