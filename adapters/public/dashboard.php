@@ -69,6 +69,9 @@ $prefix = (string) ($_REQUEST['prefix'] ?? '');
 $view = ['backend' => $backend, 'prefix' => $prefix];
 
 // ---- actions (POST, then redirect so a reload repeats nothing) -----------------------------------
+// An action's message goes to the page it redirects to in a cookie, shown once: never in the URL,
+// where a link from anyone could put any text on this page.
+const SC_MESSAGE_COOKIE = 'sc_dashboard_msg';
 if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
     $action = (string) ($_POST['action'] ?? '');
     $message = '';
@@ -96,8 +99,17 @@ if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
     } elseif ($action === 'clear') {
         $message = sc_api($backend)::clear() ? "Cleared the $backend backend." : 'Backend unavailable.';
     }
-    header('Location: ' . sc_url($view + ['msg' => $message]), true, 303);
+    if ($message !== '') {
+        // ASCII (keys are shown through sc_key()); cut so that a long key cannot make the cookie too big.
+        $message = strlen($message) > 500 ? substr($message, 0, 497) . '...' : $message;
+        setcookie(SC_MESSAGE_COOKIE, $message, ['httponly' => true, 'samesite' => 'Strict']);
+    }
+    header('Location: ' . sc_url($view), true, 303);
     exit;
+}
+$message = is_string($_COOKIE[SC_MESSAGE_COOKIE] ?? null) ? $_COOKIE[SC_MESSAGE_COOKIE] : '';
+if ($message !== '') {
+    setcookie(SC_MESSAGE_COOKIE, '', ['expires' => 1, 'httponly' => true, 'samesite' => 'Strict']);
 }
 
 // ---- figures ---------------------------------------------------------------------------------------
@@ -190,7 +202,7 @@ form.inline { display: inline; }
  · read-only (no STATIC_CACHE_DASHBOARD_PASSWORD set)
 <?php endif ?>
 </p>
-<?php if (($_GET['msg'] ?? '') !== ''): ?><p class="msg" id="message"><?= sc_h((string) $_GET['msg']) ?></p><?php endif ?>
+<?php if ($message !== ''): ?><p class="msg" id="message"><?= sc_h($message) ?></p><?php endif ?>
 
 <div class="backends">
 <?php foreach ($figures as $b => ['info' => $info, 'memory' => $memory]): ?>

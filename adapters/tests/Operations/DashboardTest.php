@@ -136,6 +136,52 @@ final class DashboardTest extends TestCase
         $this->assertSame($memory['free'], $figures['free_memory']);
     }
 
+    /**
+     * The page shows only messages of its own actions: a link with a message in its query (a phishing
+     * text on the operator's trusted page) shows nothing. An action's message travels in a cookie
+     * that the page it redirects to shows once.
+     */
+    public function testALinkCannotPutAMessageOnThePage(): void
+    {
+        $site = $this->plainServer();
+        $forged = 'Your session expired: log in again at https://attacker.example';
+        $page = file_get_contents("$site/?" . http_build_query(['msg' => $forged]));
+        $this->assertStringNotContainsString('attacker.example', $page);
+        $this->assertStringNotContainsString('id="message"', $page);
+
+        // A wrong password: 303 to the page, which says so once.
+        $response = self::request('POST', "$site/", ['action' => 'login', 'password' => 'wrong']);
+        $this->assertMatchesRegularExpression('~^HTTP/1\.\d 303~', $response['headers'][0]);
+        $location = self::header($response, 'Location');
+        $this->assertStringNotContainsString('Wrong', urldecode($location));
+        $this->assertMatchesRegularExpression('/^sc_dashboard_msg=([^;]+)/', self::header($response, 'Set-Cookie'));
+        $cookie = explode(';', self::header($response, 'Set-Cookie'))[0];
+        $shown = self::request('GET', "$site/$location", null, $cookie);
+        $this->assertStringContainsString('<p class="msg" id="message">Wrong password.</p>', $shown['body']);
+        $this->assertStringStartsWith('sc_dashboard_msg=deleted;', self::header($shown, 'Set-Cookie'), 'shown once');
+    }
+
+    /** @return array{headers: list<string>, body: string} */
+    private static function request(string $method, string $url, ?array $form = null, string $cookie = ''): array
+    {
+        $body = file_get_contents($url, false, stream_context_create(['http' => [
+            'method' => $method, 'ignore_errors' => true, 'follow_location' => 0,
+            'header' => ($form !== null ? "Content-Type: application/x-www-form-urlencoded\r\n" : '') . ($cookie !== '' ? "Cookie: $cookie\r\n" : ''),
+            'content' => $form !== null ? http_build_query($form) : '',
+        ]]));
+        return ['headers' => $http_response_header, 'body' => $body];
+    }
+
+    private static function header(array $response, string $name): string
+    {
+        foreach ($response['headers'] as $line) {
+            if (stripos($line, "$name:") === 0) {
+                return trim(substr($line, strlen($name) + 1));
+            }
+        }
+        return '';
+    }
+
     /** @return array<string, int|float> data-field => data-value of one backend's figures table */
     private static function figures(string $page, string $backend): array
     {
