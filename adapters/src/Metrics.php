@@ -4,9 +4,6 @@ declare(strict_types=1);
 
 namespace StaticCache;
 
-use OPcache\PinnedCache;
-use OPcache\VolatileCache;
-
 /**
  * Prometheus metrics of the calling partition's two backends, for a scrape endpoint:
  *
@@ -53,11 +50,16 @@ final class Metrics
             default => throw new InvalidArgumentException(sprintf('Unknown metrics format "%s"', $format)),
         };
         $samples = [];
+        // Without the extension (not loaded in this pool) both backends are down, with no other figure.
+        $loaded = extension_loaded('static_cache');
         foreach (Backend::cases() as $backend) {
-            $info = ($backend === Backend::Volatile ? VolatileCache::info() : PinnedCache::info());
-            $memory = $info->available ? Admin::memory($backend->value) : false;
-            $labels = sprintf('{backend="%s",partition="%s"}', $backend->value, self::label($info->partition));
+            $info = $loaded ? $backend->api()::info() : null;
+            $memory = $info?->available ? Admin::memory($backend->value) : false;
+            $labels = sprintf('{backend="%s",partition="%s"}', $backend->value, self::label($info?->partition ?? ''));
             $samples['static_cache_up'][] = [$labels, $memory !== false ? 1 : 0];
+            if ($info === null) {
+                continue;
+            }
             $samples['static_cache_configured_bytes'][] = [$labels, $info->configured_memory];
             if ($memory === false) {
                 continue;
