@@ -25,6 +25,13 @@ const SC_MAX_STEPS = 64;
 $password = defined('STATIC_CACHE_DASHBOARD_PASSWORD') ? (string) constant('STATIC_CACHE_DASHBOARD_PASSWORD') : (string) getenv('STATIC_CACHE_DASHBOARD_PASSWORD');
 $token = $password === '' ? '' : hash_hmac('sha256', 'static-cache-dashboard', $password);
 $authed = $token !== '' && hash_equals($token, (string) ($_COOKIE['sc_dashboard'] ?? ''));
+// Over HTTPS the cookies (the login one is as good as the password) are never sent over plain HTTP.
+$cookie = ['httponly' => true, 'samesite' => 'Strict', 'secure' => !in_array(strtolower((string) ($_SERVER['HTTPS'] ?? '')), ['', 'off'], true)];
+// The page holds the CSRF token and buttons that delete: no site frames it (a sibling subdomain is
+// same-site: SameSite cookies do not stop it), no cache keeps it.
+header("Content-Security-Policy: frame-ancestors 'none'");
+header('X-Frame-Options: DENY');
+header('Cache-Control: no-store');
 
 if (!class_exists(Admin::class, false)) {
     http_response_code(503);
@@ -77,13 +84,13 @@ if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
     $message = '';
     if ($action === 'login') {
         if ($token !== '' && hash_equals($password, (string) ($_POST['password'] ?? ''))) {
-            setcookie('sc_dashboard', $token, ['httponly' => true, 'samesite' => 'Strict']);
+            setcookie('sc_dashboard', $token, $cookie);
             $message = 'Logged in.';
         } else {
             $message = 'Wrong password.';
         }
     } elseif ($action === 'logout') {
-        setcookie('sc_dashboard', '', ['expires' => 1, 'httponly' => true, 'samesite' => 'Strict']);
+        setcookie('sc_dashboard', '', ['expires' => 1] + $cookie);
     } elseif (!$authed || !hash_equals(hash_hmac('sha256', 'csrf', $token), (string) ($_POST['csrf'] ?? ''))) {
         http_response_code(403);
         exit('Log in first.');
@@ -102,14 +109,14 @@ if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
     if ($message !== '') {
         // ASCII (keys are shown through sc_key()); cut so that a long key cannot make the cookie too big.
         $message = strlen($message) > 500 ? substr($message, 0, 497) . '...' : $message;
-        setcookie(SC_MESSAGE_COOKIE, $message, ['httponly' => true, 'samesite' => 'Strict']);
+        setcookie(SC_MESSAGE_COOKIE, $message, $cookie);
     }
     header('Location: ' . sc_url($view), true, 303);
     exit;
 }
 $message = is_string($_COOKIE[SC_MESSAGE_COOKIE] ?? null) ? $_COOKIE[SC_MESSAGE_COOKIE] : '';
 if ($message !== '') {
-    setcookie(SC_MESSAGE_COOKIE, '', ['expires' => 1, 'httponly' => true, 'samesite' => 'Strict']);
+    setcookie(SC_MESSAGE_COOKIE, '', ['expires' => 1] + $cookie);
 }
 
 // ---- figures ---------------------------------------------------------------------------------------

@@ -161,6 +161,35 @@ final class DashboardTest extends TestCase
         $this->assertStringStartsWith('sc_dashboard_msg=deleted;', self::header($shown, 'Set-Cookie'), 'shown once');
     }
 
+    /**
+     * The page holds the CSRF token and buttons that delete: no other site (a sibling subdomain is
+     * same-site, so SameSite cookies do not stop it) may frame it, and no cache may keep it. Over
+     * HTTPS its cookies, the login one worth the password, are Secure: never sent over plain HTTP.
+     */
+    public function testThePageIsNeitherFramedNorCachedAndItsCookiesAreSecureOverHttps(): void
+    {
+        $page = self::request('GET', $this->plainServer() . '/');
+        $this->assertSame("frame-ancestors 'none'", self::header($page, 'Content-Security-Policy'));
+        $this->assertSame('DENY', self::header($page, 'X-Frame-Options'));
+        $this->assertSame('no-store', self::header($page, 'Cache-Control'));
+
+        // php-cgi, as a web server runs it for an HTTPS request.
+        $root = $this->workDir('dashboard');
+        file_put_contents("$root/index.php", "<?php require '" . dirname(__DIR__, 2) . "/public/dashboard.php';");
+        $form = http_build_query(['action' => 'login', 'password' => self::PASSWORD]);
+        $proc = proc_open(['/usr/bin/php-cgi8.2', '-n', '-d', 'extension=' . STATIC_CACHE_SO], [0 => ['pipe', 'r'], 1 => ['pipe', 'w']], $pipes, $root, [
+            'REQUEST_METHOD' => 'POST', 'CONTENT_TYPE' => 'application/x-www-form-urlencoded', 'CONTENT_LENGTH' => (string) strlen($form),
+            'SCRIPT_FILENAME' => "$root/index.php", 'REDIRECT_STATUS' => '200', 'HTTPS' => 'on', 'SERVER_PROTOCOL' => 'HTTP/1.1',
+            'STATIC_CACHE_DASHBOARD_PASSWORD' => self::PASSWORD,
+        ]);
+        fwrite($pipes[0], $form);
+        fclose($pipes[0]);
+        $headers = explode("\r\n\r\n", stream_get_contents($pipes[1]))[0];
+        proc_close($proc);
+        $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard=[0-9a-f]{64}; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
+        $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard_msg=Logged%20in.; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
+    }
+
     /** @return array{headers: list<string>, body: string} */
     private static function request(string $method, string $url, ?array $form = null, string $cookie = ''): array
     {
