@@ -49,10 +49,14 @@ function sc_h(string $s): string
     return htmlspecialchars($s, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8');
 }
 
-/** A binary-safe, readable form of a key: control and non-ASCII bytes as escapes. */
+/** A binary-safe, readable form of a key: control and non-ASCII bytes as escapes, and so a backslash too. */
 function sc_key(string $key): string
 {
-    return preg_replace_callback('/[^\x20-\x7e]/', static fn($m) => $m[0] === "\0" ? '\0' : sprintf('\x%02x', ord($m[0])), $key);
+    return preg_replace_callback('/[^\x20-\x5b\x5d-\x7e]/', static fn($m) => match ($m[0]) {
+        "\0" => '\0',
+        '\\' => '\\\\',
+        default => sprintf('\x%02x', ord($m[0])),
+    }, $key);
 }
 
 function sc_bytes(int|float $n): string

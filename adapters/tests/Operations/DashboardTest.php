@@ -190,6 +190,23 @@ final class DashboardTest extends TestCase
         $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard_msg=Logged%20in.; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
     }
 
+    /** Keys are shown unambiguously: a backslash in a key is escaped too, so "a\\0" is not the "a\0" of a NUL. */
+    public function testKeysThatDifferLookDifferent(): void
+    {
+        $site = $this->plainServer(<<<'PHP'
+            <?php
+            OPcache\VolatileCache::set("k:nul\0", 1);
+            OPcache\VolatileCache::set('k:nul\0', 2);
+            OPcache\VolatileCache::set("k:tab\t", 3);
+            PHP);
+        file_get_contents("$site/seed.php");
+        $page = file_get_contents("$site/?prefix=k:");
+        preg_match_all('~<tr data-key="([0-9a-f]+)">\n<td class="key">([^<]*)</td>~', $page, $m);
+        $shown = array_combine(array_map('hex2bin', $m[1]), $m[2]);
+        ksort($shown);
+        $this->assertSame(["k:nul\0" => 'k:nul\0', 'k:nul\0' => 'k:nul\\\\0', "k:tab\t" => 'k:tab\x09'], $shown);
+    }
+
     /** @return array{headers: list<string>, body: string} */
     private static function request(string $method, string $url, ?array $form = null, string $cookie = ''): array
     {
