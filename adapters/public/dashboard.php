@@ -75,8 +75,10 @@ function sc_url(array $params): string
     return '?' . http_build_query(array_filter($params, static fn($v) => $v !== null && $v !== ''));
 }
 
-$backend = ($_REQUEST['backend'] ?? 'volatile') === 'pinned' ? 'pinned' : 'volatile';
-$prefix = (string) ($_REQUEST['prefix'] ?? '');
+// The form's fields, else the link's: not $_REQUEST, where a cookie of the same name may win.
+$input = $_POST + $_GET;
+$backend = ($input['backend'] ?? 'volatile') === 'pinned' ? 'pinned' : 'volatile';
+$prefix = (string) ($input['prefix'] ?? '');
 $view = ['backend' => $backend, 'prefix' => $prefix];
 
 // ---- actions (POST, then redirect so a reload repeats nothing) -----------------------------------

@@ -207,6 +207,25 @@ final class DashboardTest extends TestCase
         $this->assertSame(["k:nul\0" => 'k:nul\0', 'k:nul\0' => 'k:nul\\\\0', "k:tab\t" => 'k:tab\x09'], $shown);
     }
 
+    /**
+     * The backend and prefix are the form's and the link's, never a cookie's: without a php.ini
+     * (request_order unset, as in the official Docker images) $_REQUEST lets a cookie of the same
+     * name, set by any application of the site, override them.
+     */
+    public function testTheBackendAndPrefixAreNeverTakenFromCookies(): void
+    {
+        $site = $this->plainServer(<<<'PHP'
+            <?php
+            OPcache\VolatileCache::set('k:1', 1);
+            OPcache\VolatileCache::set('other', 2);
+            PHP);
+        file_get_contents("$site/seed.php");
+        $page = self::request('GET', "$site/?backend=volatile&prefix=k:", null, 'backend=pinned; prefix=other')['body'];
+        $this->assertStringContainsString('<input name="prefix" value="k:"', $page);
+        $this->assertStringContainsString('<table class="keys" data-backend="volatile">', $page);
+        $this->assertStringContainsString('<tr data-key="' . bin2hex('k:1') . '">', $page);
+    }
+
     /** @return array{headers: list<string>, body: string} */
     private static function request(string $method, string $url, ?array $form = null, string $cookie = ''): array
     {
