@@ -134,6 +134,13 @@ final class FastCgiToolTest extends TestCase
         $this->assertSame("static-cache-fcgi: --timeout wants a number of seconds, not \"soon\"\n", $err);
     }
 
+    /** A mistyped or incomplete option is a usage error that names it, before anything is sent anywhere. */
+    public function testBadOptionsAreUsageErrors(): void
+    {
+        $this->assertSame([2, '', "static-cache-fcgi: unknown option \"--conect\"\n"], $this->runTool(['--conect', '127.0.0.1:1', 'info'], 20));
+        $this->assertSame([2, '', "static-cache-fcgi: --connect needs a value\n"], $this->runTool(['--connect'], 20));
+    }
+
     /** @return array{bool, mixed} exit status 0, decoded output */
     private function tool(int $port, string $dir, array $args): array
     {
