@@ -25,6 +25,13 @@ const SC_MAX_STEPS = 64;
 $password = defined('STATIC_CACHE_DASHBOARD_PASSWORD') ? (string) constant('STATIC_CACHE_DASHBOARD_PASSWORD') : (string) getenv('STATIC_CACHE_DASHBOARD_PASSWORD');
 $token = $password === '' ? '' : hash_hmac('sha256', 'static-cache-dashboard', $password);
 $authed = $token !== '' && hash_equals($token, (string) ($_COOKIE['sc_dashboard'] ?? ''));
+// Over HTTPS the cookies (the login one is as good as the password) are never sent over plain HTTP.
+$cookie = ['httponly' => true, 'samesite' => 'Strict', 'secure' => !in_array(strtolower((string) ($_SERVER['HTTPS'] ?? '')), ['', 'off'], true)];
+// The page holds the CSRF token and buttons that delete: no site frames it (a sibling subdomain is
+// same-site: SameSite cookies do not stop it), no cache keeps it.
+header("Content-Security-Policy: frame-ancestors 'none'");
+header('X-Frame-Options: DENY');
+header('Cache-Control: no-store');
 
 if (!class_exists(Admin::class, false)) {
     http_response_code(503);
@@ -42,10 +49,14 @@ function sc_h(string $s): string
     return htmlspecialchars($s, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8');
 }
 
-/** A binary-safe, readable form of a key: control and non-ASCII bytes as escapes. */
+/** A binary-safe, readable form of a key: control and non-ASCII bytes as escapes, and so a backslash too. */
 function sc_key(string $key): string
 {
-    return preg_replace_callback('/[^\x20-\x7e]/', static fn($m) => $m[0] === "\0" ? '\0' : sprintf('\x%02x', ord($m[0])), $key);
+    return preg_replace_callback('/[^\x20-\x5b\x5d-\x7e]/', static fn($m) => match ($m[0]) {
+        "\0" => '\0',
+        '\\' => '\\\\',
+        default => sprintf('\x%02x', ord($m[0])),
+    }, $key);
 }
 
 function sc_bytes(int|float $n): string
@@ -64,23 +75,28 @@ function sc_url(array $params): string
     return '?' . http_build_query(array_filter($params, static fn($v) => $v !== null && $v !== ''));
 }
 
-$backend = ($_REQUEST['backend'] ?? 'volatile') === 'pinned' ? 'pinned' : 'volatile';
-$prefix = (string) ($_REQUEST['prefix'] ?? '');
+// The form's fields, else the link's: not $_REQUEST, where a cookie of the same name may win.
+$input = $_POST + $_GET;
+$backend = ($input['backend'] ?? 'volatile') === 'pinned' ? 'pinned' : 'volatile';
+$prefix = (string) ($input['prefix'] ?? '');
 $view = ['backend' => $backend, 'prefix' => $prefix];
 
 // ---- actions (POST, then redirect so a reload repeats nothing) -----------------------------------
+// An action's message goes to the page it redirects to in a cookie, shown once: never in the URL,
+// where a link from anyone could put any text on this page.
+const SC_MESSAGE_COOKIE = 'sc_dashboard_msg';
 if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
     $action = (string) ($_POST['action'] ?? '');
     $message = '';
     if ($action === 'login') {
         if ($token !== '' && hash_equals($password, (string) ($_POST['password'] ?? ''))) {
-            setcookie('sc_dashboard', $token, ['httponly' => true, 'samesite' => 'Strict']);
+            setcookie('sc_dashboard', $token, $cookie);
             $message = 'Logged in.';
         } else {
             $message = 'Wrong password.';
         }
     } elseif ($action === 'logout') {
-        setcookie('sc_dashboard', '', ['expires' => 1, 'httponly' => true, 'samesite' => 'Strict']);
+        setcookie('sc_dashboard', '', ['expires' => 1] + $cookie);
     } elseif (!$authed || !hash_equals(hash_hmac('sha256', 'csrf', $token), (string) ($_POST['csrf'] ?? ''))) {
         http_response_code(403);
         exit('Log in first.');
@@ -96,8 +112,17 @@ if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
     } elseif ($action === 'clear') {
         $message = sc_api($backend)::clear() ? "Cleared the $backend backend." : 'Backend unavailable.';
     }
-    header('Location: ' . sc_url($view + ['msg' => $message]), true, 303);
+    if ($message !== '') {
+        // ASCII (keys are shown through sc_key()); cut so that a long key cannot make the cookie too big.
+        $message = strlen($message) > 500 ? substr($message, 0, 497) . '...' : $message;
+        setcookie(SC_MESSAGE_COOKIE, $message, $cookie);
+    }
+    header('Location: ' . sc_url($view), true, 303);
     exit;
+}
+$message = is_string($_COOKIE[SC_MESSAGE_COOKIE] ?? null) ? $_COOKIE[SC_MESSAGE_COOKIE] : '';
+if ($message !== '') {
+    setcookie(SC_MESSAGE_COOKIE, '', ['expires' => 1] + $cookie);
 }
 
 // ---- figures ---------------------------------------------------------------------------------------
@@ -190,7 +215,7 @@ form.inline { display: inline; }
  · read-only (no STATIC_CACHE_DASHBOARD_PASSWORD set)
 <?php endif ?>
 </p>
-<?php if (($_GET['msg'] ?? '') !== ''): ?><p class="msg" id="message"><?= sc_h((string) $_GET['msg']) ?></p><?php endif ?>
+<?php if ($message !== ''): ?><p class="msg" id="message"><?= sc_h($message) ?></p><?php endif ?>
 
 <div class="backends">
 <?php foreach ($figures as $b => ['info' => $info, 'memory' => $memory]): ?>
@@ -216,7 +241,8 @@ form.inline { display: inline; }
     'inserts' => [$memory['inserts'], (string) $memory['inserts']],
     'expirations' => [$memory['expirations'], (string) $memory['expirations']],
     'configured_memory' => [$info->configured_memory, sc_bytes($info->configured_memory)],
-    'used_memory' => [$memory['used'], sc_bytes($memory['used'])],
+    // Admin::memory()'s used counts the retired blocks too: shown apart, as in the donut.
+    'used_memory' => [$live = max(0, $memory['used'] - $memory['retired']), sc_bytes($live)],
     'free_memory' => [$info->free_memory, sc_bytes($info->free_memory)],
     'largest_free' => [$memory['largest_free'], sc_bytes($memory['largest_free'])],
     'fragmentation' => [round($info->fragmentation, 4), sprintf('%.1f %%', 100 * $info->fragmentation)],

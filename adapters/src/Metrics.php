@@ -4,9 +4,6 @@ declare(strict_types=1);
 
 namespace StaticCache;
 
-use OPcache\PinnedCache;
-use OPcache\VolatileCache;
-
 /**
  * Prometheus metrics of the calling partition's two backends, for a scrape endpoint:
  *
@@ -30,7 +27,7 @@ final class Metrics
         'static_cache_configured_bytes' => ['gauge', 'Configured size of the backend in bytes.', null],
         'static_cache_capacity_bytes' => ['gauge', 'Size of the backend\'s shared memory in bytes.', 'capacity'],
         'static_cache_overhead_bytes' => ['gauge', 'Bytes taken by the header, index and reader slots.', 'overhead'],
-        'static_cache_used_bytes' => ['gauge', 'Payload bytes in use by entries.', 'used'],
+        'static_cache_used_bytes' => ['gauge', 'Bytes of allocated blocks: entries and retired blocks.', 'used'],
         'static_cache_free_bytes' => ['gauge', 'Free payload bytes.', 'free'],
         'static_cache_largest_free_bytes' => ['gauge', 'Largest free block in bytes.', 'largest_free'],
         'static_cache_retired_bytes' => ['gauge', 'Bytes of replaced entries still held for running readers.', 'retired'],
@@ -53,11 +50,16 @@ final class Metrics
             default => throw new InvalidArgumentException(sprintf('Unknown metrics format "%s"', $format)),
         };
         $samples = [];
+        // Without the extension (not loaded in this pool) both backends are down, with no other figure.
+        $loaded = extension_loaded('static_cache');
         foreach (Backend::cases() as $backend) {
-            $info = ($backend === Backend::Volatile ? VolatileCache::info() : PinnedCache::info());
-            $memory = $info->available ? Admin::memory($backend->value) : false;
-            $labels = sprintf('{backend="%s",partition="%s"}', $backend->value, self::label($info->partition));
+            $info = $loaded ? $backend->api()::info() : null;
+            $memory = $info?->available ? Admin::memory($backend->value) : false;
+            $labels = sprintf('{backend="%s",partition="%s"}', $backend->value, self::label($info?->partition ?? ''));
             $samples['static_cache_up'][] = [$labels, $memory !== false ? 1 : 0];
+            if ($info === null) {
+                continue;
+            }
             $samples['static_cache_configured_bytes'][] = [$labels, $info->configured_memory];
             if ($memory === false) {
                 continue;

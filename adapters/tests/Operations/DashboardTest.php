@@ -115,6 +115,159 @@ final class DashboardTest extends TestCase
         $this->assertStringNotContainsString('button class="delete"', file_get_contents("http://127.0.0.1:$port/"));
     }
 
+    /**
+     * The memory map adds up: the table's "used memory" is the donut's and the legend's "used" (live
+     * entries), not Admin::memory()'s used, which counts the retired blocks shown on the next row too.
+     */
+    public function testUsedMemoryIsWhatTheDonutShowsAndExcludesRetiredBlocks(): void
+    {
+        $site = $this->plainServer(<<<'PHP'
+            <?php
+            OPcache\VolatileCache::set('a', str_repeat('x', 5000));
+            OPcache\VolatileCache::set('a', str_repeat('y', 5000));
+            echo json_encode(StaticCache\Admin::memory('volatile'));
+            PHP);
+        $memory = json_decode(file_get_contents("$site/seed.php"), true);
+        $this->assertGreaterThan(0, $memory['retired'], 'the replaced value is still retired');
+        $page = file_get_contents("$site/");
+        $figures = self::figures($page, 'volatile');
+        $this->assertSame($memory['used'] - $memory['retired'], $figures['used_memory']);
+        $this->assertSame($memory['retired'], $figures['retired']);
+        $this->assertSame($memory['free'], $figures['free_memory']);
+    }
+
+    /**
+     * The page shows only messages of its own actions: a link with a message in its query (a phishing
+     * text on the operator's trusted page) shows nothing. An action's message travels in a cookie
+     * that the page it redirects to shows once.
+     */
+    public function testALinkCannotPutAMessageOnThePage(): void
+    {
+        $site = $this->plainServer();
+        $forged = 'Your session expired: log in again at https://attacker.example';
+        $page = file_get_contents("$site/?" . http_build_query(['msg' => $forged]));
+        $this->assertStringNotContainsString('attacker.example', $page);
+        $this->assertStringNotContainsString('id="message"', $page);
+
+        // A wrong password: 303 to the page, which says so once.
+        $response = self::request('POST', "$site/", ['action' => 'login', 'password' => 'wrong']);
+        $this->assertMatchesRegularExpression('~^HTTP/1\.\d 303~', $response['headers'][0]);
+        $location = self::header($response, 'Location');
+        $this->assertStringNotContainsString('Wrong', urldecode($location));
+        $this->assertMatchesRegularExpression('/^sc_dashboard_msg=([^;]+)/', self::header($response, 'Set-Cookie'));
+        $cookie = explode(';', self::header($response, 'Set-Cookie'))[0];
+        $shown = self::request('GET', "$site/$location", null, $cookie);
+        $this->assertStringContainsString('<p class="msg" id="message">Wrong password.</p>', $shown['body']);
+        $this->assertStringStartsWith('sc_dashboard_msg=deleted;', self::header($shown, 'Set-Cookie'), 'shown once');
+    }
+
+    /**
+     * The page holds the CSRF token and buttons that delete: no other site (a sibling subdomain is
+     * same-site, so SameSite cookies do not stop it) may frame it, and no cache may keep it. Over
+     * HTTPS its cookies, the login one worth the password, are Secure: never sent over plain HTTP.
+     */
+    public function testThePageIsNeitherFramedNorCachedAndItsCookiesAreSecureOverHttps(): void
+    {
+        $page = self::request('GET', $this->plainServer() . '/');
+        $this->assertSame("frame-ancestors 'none'", self::header($page, 'Content-Security-Policy'));
+        $this->assertSame('DENY', self::header($page, 'X-Frame-Options'));
+        $this->assertSame('no-store', self::header($page, 'Cache-Control'));
+
+        // php-cgi, as a web server runs it for an HTTPS request.
+        $root = $this->workDir('dashboard');
+        file_put_contents("$root/index.php", "<?php require '" . dirname(__DIR__, 2) . "/public/dashboard.php';");
+        $form = http_build_query(['action' => 'login', 'password' => self::PASSWORD]);
+        $proc = proc_open(['/usr/bin/php-cgi8.2', '-n', '-d', 'extension=' . STATIC_CACHE_SO], [0 => ['pipe', 'r'], 1 => ['pipe', 'w']], $pipes, $root, [
+            'REQUEST_METHOD' => 'POST', 'CONTENT_TYPE' => 'application/x-www-form-urlencoded', 'CONTENT_LENGTH' => (string) strlen($form),
+            'SCRIPT_FILENAME' => "$root/index.php", 'REDIRECT_STATUS' => '200', 'HTTPS' => 'on', 'SERVER_PROTOCOL' => 'HTTP/1.1',
+            'STATIC_CACHE_DASHBOARD_PASSWORD' => self::PASSWORD,
+        ]);
+        fwrite($pipes[0], $form);
+        fclose($pipes[0]);
+        $headers = explode("\r\n\r\n", stream_get_contents($pipes[1]))[0];
+        proc_close($proc);
+        $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard=[0-9a-f]{64}; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
+        $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard_msg=Logged%20in.; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
+    }
+
+    /** Keys are shown unambiguously: a backslash in a key is escaped too, so "a\\0" is not the "a\0" of a NUL. */
+    public function testKeysThatDifferLookDifferent(): void
+    {
+        $site = $this->plainServer(<<<'PHP'
+            <?php
+            OPcache\VolatileCache::set("k:nul\0", 1);
+            OPcache\VolatileCache::set('k:nul\0', 2);
+            OPcache\VolatileCache::set("k:tab\t", 3);
+            PHP);
+        file_get_contents("$site/seed.php");
+        $page = file_get_contents("$site/?prefix=k:");
+        preg_match_all('~<tr data-key="([0-9a-f]+)">\n<td class="key">([^<]*)</td>~', $page, $m);
+        $shown = array_combine(array_map('hex2bin', $m[1]), $m[2]);
+        ksort($shown);
+        $this->assertSame(["k:nul\0" => 'k:nul\0', 'k:nul\0' => 'k:nul\\\\0', "k:tab\t" => 'k:tab\x09'], $shown);
+    }
+
+    /**
+     * The backend and prefix are the form's and the link's, never a cookie's: without a php.ini
+     * (request_order unset, as in the official Docker images) $_REQUEST lets a cookie of the same
+     * name, set by any application of the site, override them.
+     */
+    public function testTheBackendAndPrefixAreNeverTakenFromCookies(): void
+    {
+        $site = $this->plainServer(<<<'PHP'
+            <?php
+            OPcache\VolatileCache::set('k:1', 1);
+            OPcache\VolatileCache::set('other', 2);
+            PHP);
+        file_get_contents("$site/seed.php");
+        $page = self::request('GET', "$site/?backend=volatile&prefix=k:", null, 'backend=pinned; prefix=other')['body'];
+        $this->assertStringContainsString('<input name="prefix" value="k:"', $page);
+        $this->assertStringContainsString('<table class="keys" data-backend="volatile">', $page);
+        $this->assertStringContainsString('<tr data-key="' . bin2hex('k:1') . '">', $page);
+    }
+
+    /** @return array{headers: list<string>, body: string} */
+    private static function request(string $method, string $url, ?array $form = null, string $cookie = ''): array
+    {
+        $body = file_get_contents($url, false, stream_context_create(['http' => [
+            'method' => $method, 'ignore_errors' => true, 'follow_location' => 0,
+            'header' => ($form !== null ? "Content-Type: application/x-www-form-urlencoded\r\n" : '') . ($cookie !== '' ? "Cookie: $cookie\r\n" : ''),
+            'content' => $form !== null ? http_build_query($form) : '',
+        ]]));
+        return ['headers' => $http_response_header, 'body' => $body];
+    }
+
+    private static function header(array $response, string $name): string
+    {
+        foreach ($response['headers'] as $line) {
+            if (stripos($line, "$name:") === 0) {
+                return trim(substr($line, strlen($name) + 1));
+            }
+        }
+        return '';
+    }
+
+    /** @return array<string, int|float> data-field => data-value of one backend's figures table */
+    private static function figures(string $page, string $backend): array
+    {
+        $section = substr($page, strpos($page, "data-backend=\"$backend\""));
+        $section = substr($section, 0, strpos($section, '</section>'));
+        preg_match_all('/data-field="(\w+)" data-value="([0-9.]+)"/', $section, $m, PREG_SET_ORDER);
+        return array_column(array_map(static fn($f) => [$f[1], $f[2] + 0], $m), 1, 0);
+    }
+
+    /** Serves the dashboard (index.php) and `$seed` (seed.php) with `php -S`; returns the site's URL. */
+    private function plainServer(string $seed = '<?php'): string
+    {
+        $root = $this->workDir('dashboard');
+        file_put_contents("$root/index.php", "<?php require '" . dirname(__DIR__, 2) . "/public/dashboard.php';");
+        file_put_contents("$root/seed.php", $seed);
+        $port = self::freePort();
+        $this->serve([PHP_BINARY, '-n', '-d', 'extension=' . STATIC_CACHE_SO, '-S', "127.0.0.1:$port", '-t', $root], $port, "$root/server.log",
+            ['STATIC_CACHE_DASHBOARD_PASSWORD' => self::PASSWORD]);
+        return "http://127.0.0.1:$port";
+    }
+
     /** One WebDriver call. Plain HTTP/1.1 over a socket: PHP's http:// wrapper waits for chromedriver to close kept-alive connections. */
     private function webdriver(string $method, string $path, array|object|null $body = null): mixed
     {

@@ -85,4 +85,22 @@ final class MetricsTest extends TestCase
         $this->assertSame(1.0, $samples['static_cache_up{backend="volatile",partition="default"}']);
         $this->assertArrayNotHasKey('static_cache_entries{backend="pinned",partition="default"}', $samples);
     }
+
+    /**
+     * A pool where the extension is not loaded (its ini file missing from FPM's conf.d, a .so built
+     * for another PHP) scrapes as both backends down, not as a fatal error in the endpoint.
+     */
+    public function testWithoutTheExtensionBothBackendsAreDown(): void
+    {
+        $script = 'require getenv("ADAPTERS") . "/autoload.php"; echo StaticCache\Metrics::render();';
+        $proc = proc_open([PHP_BINARY, '-n', '-r', $script], [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['ADAPTERS' => dirname(__DIR__, 2)]);
+        $text = stream_get_contents($pipes[1]);
+        $this->assertSame('', stream_get_contents($pipes[2]));
+        $this->assertSame(0, proc_close($proc));
+        $this->assertSame([
+            'static_cache_up{backend="volatile",partition=""}' => 0.0,
+            'static_cache_up{backend="pinned",partition=""}' => 0.0,
+        ], self::samples($text));
+        $this->assertStringEndsWith("\n# EOF\n", $text);
+    }
 }
