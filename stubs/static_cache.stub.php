@@ -114,7 +114,8 @@ final class Admin
     /**
      * One step of a walk over the live entries whose stored key starts with $prefix. Start with
      * cursor 0 and pass the returned cursor back until it is null; an entry present during the whole
-     * walk is reported exactly once. A step may return no entry and still a cursor.
+     * walk is reported exactly once. A step may return no entry and still a cursor. $limit (at most
+     * that many entries per step) is 1 to 10000, $cursor at least 0 (ValueError otherwise).
      * Each entry: key (attribute state: its RFC identifier), kind ("key" or "attribute"),
      * type (OPcache\CacheStoreType), size (value bytes), ttl_left_ms (?int), version,
      * memory (bytes of its block), hits (lookups that reached the shared index).
@@ -123,8 +124,10 @@ final class Admin
     public static function scan(string $backend, string $prefix = '', int $cursor = 0, int $limit = 100): array|false {}
 
     /**
-     * What scan() reports of one stored key (without memory and hits), null when absent or expired.
-     * Neither decodes the value nor counts a lookup.
+     * What scan() reports of one explicit key (without memory and hits), null when absent or expired.
+     * Neither decodes the value nor counts a lookup. Attribute state of a property or method static is
+     * not found under the identifier scan() reports for it (volatile_static:foo::$bar gives null);
+     * a class blob is (volatile_static_class:foo).
      * @return array{key: string, kind: string, type: \OPcache\CacheStoreType, size: int, ttl_left_ms: ?int, version: int}|null|false
      */
     public static function entry(string $backend, string $key): array|null|false {}
