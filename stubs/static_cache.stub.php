@@ -117,7 +117,8 @@ final class Admin
      * walk is reported exactly once. A step may return no entry and still a cursor. $limit (at most
      * that many entries per step) is 1 to 10000, $cursor at least 0 (ValueError otherwise).
      * Each entry: key (attribute state: its RFC identifier), kind ("key" or "attribute"),
-     * type (OPcache\CacheStoreType), size (value bytes), ttl_left_ms (?int), version,
+     * type (OPcache\CacheStoreType), size (value bytes), ttl_left_ms (?int), version (changes with
+     * every write of the entry, an integer's with its value; negative for an integer entry),
      * memory (bytes of its block), hits (lookups that reached the shared index).
      * @return array{entries: list<array{key: string, kind: string, type: \OPcache\CacheStoreType, size: int, ttl_left_ms: ?int, version: int, memory: int, hits: int}>, cursor: ?int}|false
      */

@@ -147,6 +147,14 @@ fn long(v: u64) -> zval {
     z
 }
 
+/// An entry's version as a PHP int: the same 64 bits, so that every version stays distinct (an integer
+/// entry's versions lie in the upper half of the range and show as negative numbers).
+fn version_zval(version: u64) -> zval {
+    let mut z = zval::new();
+    z.set_long(i64::from_ne_bytes(version.to_ne_bytes()));
+    z
+}
+
 /// A string-keyed PHP array of `fields`, in order.
 fn assoc(fields: impl IntoIterator<Item = (&'static [u8], zval)>) -> zval {
     let array = zvals::new_array(8, false);
@@ -168,7 +176,7 @@ fn describe(key: &[u8], tag: u16, size: u64, ttl_left_ms: Option<u64>, version: 
         (b"type", unsafe { zvals::object_zval(case) }),
         (b"size", long(size)),
         (b"ttl_left_ms", ttl_left_ms.map_or_else(zval::null, long)),
-        (b"version", long(version)),
+        (b"version", version_zval(version)),
     ];
     if let Some((memory, hits)) = walk {
         fields.extend([(&b"memory"[..], long(memory)), (&b"hits"[..], long(hits))]);
