@@ -51,6 +51,8 @@ foreach (array_keys($pools) as $pool) {
 }
 sort($objects);
 var_dump(sc_shm_list($shm) === $objects);
+// Keepers start beside their pool's first worker, which does not wait for them to show.
+sc_until(fn() => count(sc_shm_keepers($shm)) === count($pools));
 print_r(sc_shm_keepers($shm));
 
 echo "-- another user's lock planted beside them does not let a starting master remove them\n";

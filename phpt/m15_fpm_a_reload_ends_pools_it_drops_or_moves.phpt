@@ -33,6 +33,8 @@ $fpm = sc_fpm_start(['alpha' => ['children' => 1, 'conf' => $www], 'beta' => ['c
 foreach (['alpha', 'beta', 'gamma'] as $pool) {
     var_dump(sc_fcgi($fpm, $pool, "op=set&v=$pool")['r']);
 }
+// Keepers start beside their pool's first worker, which does not wait for them to show.
+sc_until(fn() => count(sc_shm_keepers($shm)) === 4);
 print_r(sc_shm_keepers($shm));
 
 echo "-- reload: beta is dropped, gamma moves to another port\n";
