@@ -93,6 +93,9 @@ pub struct Runtime {
     /// The partition this process serves; empty when the configured name is invalid.
     pub partition: String,
     pub attribute_mode: AttributeMode,
+    /// The attribute hooks module startup installs (`attributes::install_hooks`): the attribute mode,
+    /// except under php-fpm (see [`fpm_hooks`]).
+    pub hooks: AttributeMode,
     /// FPM master: the pool's segment is attached by each worker at its first request.
     fpm_pending: bool,
     /// Keeps the mapping alive for the backends above.
@@ -117,6 +120,7 @@ impl Runtime {
             fpm::startup();
             let mut pending = Runtime::build(settings, &sapi, None);
             pending.fpm_pending = true;
+            pending.hooks = fpm_hooks(settings, &sapi);
             return pending;
         }
         Runtime::build(settings, &sapi, None)
@@ -173,9 +177,24 @@ impl Runtime {
             slots,
             partition: if partition_valid { name } else { String::new() },
             attribute_mode,
+            hooks: attribute_mode,
             fpm_pending: false,
             _segment: segment,
         }
+    }
+}
+
+/// The attribute hooks php-fpm's module startup installs, for every pool. A pool's sizes and mode are
+/// its `php_admin_value`s, in effect only from each worker's first request on, so php.ini's sizes and
+/// `off` do not keep the hooks away (a pool may enable a backend php.ini disables, or choose a mode):
+/// the deferred mode's observer is always there. Exact mode's handlers are installed when php.ini's
+/// mode is exact (`auto` without the JIT, or `exact`), since they decide at startup whether OPcache
+/// keeps its JIT.
+fn fpm_hooks(settings: &Settings, sapi: &str) -> AttributeMode {
+    match settings.attribute_mode {
+        Some(AttributeMode::Exact) => AttributeMode::Exact,
+        None if !jit_configured(sapi) => AttributeMode::Exact,
+        _ => AttributeMode::Deferred,
     }
 }
 
