@@ -127,9 +127,22 @@ impl Runtime {
     }
 
     /// An FPM worker's runtime, built at its first request, when the pool's `php_admin_value`s are in
-    /// effect: its partition, in the pool's own segment.
-    fn start_fpm_worker(settings: &Settings) -> Runtime {
-        Runtime::build(settings, FPM_SAPI, Some(fpm::pool_name()))
+    /// effect: its partition, in the pool's own segment. Its attribute mode is the pool's, within the
+    /// `hooks` module startup installed: exact without exact mode's handlers is deferred (logged when
+    /// the pool asked for exact by name).
+    fn start_fpm_worker(settings: &Settings, hooks: AttributeMode) -> Runtime {
+        let mut runtime = Runtime::build(settings, FPM_SAPI, Some(fpm::pool_name()));
+        runtime.hooks = hooks;
+        if runtime.attribute_mode == AttributeMode::Exact && hooks != AttributeMode::Exact {
+            runtime.attribute_mode = AttributeMode::Deferred;
+            if settings.attribute_mode == Some(AttributeMode::Exact) {
+                fpm::log_failure(&format!(
+                    r#"static_cache.attribute_mode=exact cannot apply to this pool ({}); using "deferred""#,
+                    no_exact_handlers(FPM_SAPI)
+                ));
+            }
+        }
+        runtime
     }
 
     /// `fpm_pool`: `None` outside FPM workers; `Some(pool name if known)` in a worker.
@@ -196,6 +209,16 @@ fn fpm_hooks(settings: &Settings, sapi: &str) -> AttributeMode {
         None if !jit_configured(sapi) => AttributeMode::Exact,
         _ => AttributeMode::Deferred,
     }
+}
+
+/// Why [`fpm_hooks`] left exact mode's handlers out, from the same raw configuration.
+fn no_exact_handlers(sapi: &str) -> String {
+    const WITHOUT: &str = "php-fpm started without exact mode's handlers";
+    if jit_configured(sapi) {
+        return format!("{WITHOUT}: the JIT is configured");
+    }
+    let mode = zend::raw_config("static_cache.attribute_mode").unwrap_or_default();
+    format!("{WITHOUT}: php.ini sets static_cache.attribute_mode={}", mode.trim())
 }
 
 const UNKNOWN_POOL: &str =
@@ -306,7 +329,7 @@ pub fn for_request() -> Option<Arc<Runtime>> {
     if !runtime.fpm_pending || !zend::request_starting() {
         return Some(runtime);
     }
-    install(Runtime::start_fpm_worker(&ini::settings()));
+    install(Runtime::start_fpm_worker(&ini::settings(), runtime.hooks));
     current()
 }
 
