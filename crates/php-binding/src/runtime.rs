@@ -202,8 +202,13 @@ impl Runtime {
 /// `off` do not keep the hooks away (a pool may enable a backend php.ini disables, or choose a mode):
 /// the deferred mode's observer is always there. Exact mode's handlers are installed when php.ini's
 /// mode is exact (`auto` without the JIT, or `exact`), since they decide at startup whether OPcache
-/// keeps its JIT.
+/// keeps its JIT. Loaded per pool with OPcache, never: OPcache's compiled scripts, where exact mode
+/// puts its private opcodes, are shared by every pool of the master, and a pool that does not load the
+/// extension has no handler for them (a crash).
 fn fpm_hooks(settings: &Settings, sapi: &str) -> AttributeMode {
+    if zend::loaded_after_startup() && opcache_enabled(sapi) {
+        return AttributeMode::Deferred;
+    }
     match settings.attribute_mode {
         Some(AttributeMode::Exact) => AttributeMode::Exact,
         None if !jit_configured(sapi) => AttributeMode::Exact,
@@ -213,6 +218,9 @@ fn fpm_hooks(settings: &Settings, sapi: &str) -> AttributeMode {
 
 /// Why [`fpm_hooks`] left exact mode's handlers out, from the same raw configuration.
 fn no_exact_handlers(sapi: &str) -> String {
+    if zend::loaded_after_startup() && opcache_enabled(sapi) {
+        return "loaded per pool with OPcache, whose compiled scripts pools without the extension run too".to_owned();
+    }
     const WITHOUT: &str = "php-fpm started without exact mode's handlers";
     if jit_configured(sapi) {
         return format!("{WITHOUT}: the JIT is configured");
@@ -291,14 +299,20 @@ fn valid_partition(name: &str) -> bool {
 /// its INI entries only after extension MINITs): loaded, enabled for the SAPI, a JIT buffer, and
 /// `opcache.jit` not `disable`.
 fn jit_configured(sapi: &str) -> bool {
-    if !zend::opcache_loaded() {
+    if !opcache_enabled(sapi) {
         return false;
     }
-    let flag = |name: &str, default: bool| zend::raw_config(name).map_or(default, |v| ini::parse_bool(&v));
-    let enabled = flag("opcache.enable", true) && (!CLI_SAPIS.contains(&sapi) || flag("opcache.enable_cli", false));
     let buffer = zend::raw_config("opcache.jit_buffer_size").map_or(0, |v| leading_number(&v));
     let jit = zend::raw_config("opcache.jit").unwrap_or_else(|| "tracing".to_owned());
-    enabled && buffer > 0 && !jit.trim().eq_ignore_ascii_case("disable")
+    buffer > 0 && !jit.trim().eq_ignore_ascii_case("disable")
+}
+
+/// Whether OPcache is loaded and enabled for this SAPI, from raw configuration.
+fn opcache_enabled(sapi: &str) -> bool {
+    let flag = |name: &str, default: bool| zend::raw_config(name).map_or(default, |v| ini::parse_bool(&v));
+    zend::opcache_loaded()
+        && flag("opcache.enable", true)
+        && (!CLI_SAPIS.contains(&sapi) || flag("opcache.enable_cli", false))
 }
 
 fn leading_number(v: &str) -> u64 {
