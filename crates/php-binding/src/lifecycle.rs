@@ -93,7 +93,7 @@ pub unsafe extern "C" fn module_startup(_type: i32, module_number: i32) -> i32 {
             test_hooks::register_if_enabled();
         }
         let runtime = runtime::Runtime::start(&ini::settings());
-        attributes::install_hooks(runtime.hooks);
+        attributes::install_hooks(runtime.hooks.mode);
         runtime::install(runtime);
         worker_mode::install(&zend::sapi_name());
         opcache_functions::install();

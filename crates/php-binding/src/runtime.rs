@@ -93,9 +93,9 @@ pub struct Runtime {
     /// The partition this process serves; empty when the configured name is invalid.
     pub partition: String,
     pub attribute_mode: AttributeMode,
-    /// The attribute hooks module startup installs (`attributes::install_hooks`): the attribute mode,
-    /// except under php-fpm (see [`fpm_hooks`]).
-    pub hooks: AttributeMode,
+    /// The attribute hooks module startup installs: the attribute mode, except under php-fpm (see
+    /// [`fpm_hooks`]).
+    pub hooks: Hooks,
     /// FPM master: the pool's segment is attached by each worker at its first request.
     fpm_pending: bool,
     /// Keeps the mapping alive for the backends above.
@@ -130,18 +130,17 @@ impl Runtime {
     /// effect: its partition, in the pool's own segment. Its attribute mode is the pool's, within the
     /// `hooks` module startup installed: exact without exact mode's handlers is deferred (logged when
     /// the pool asked for exact by name).
-    fn start_fpm_worker(settings: &Settings, hooks: AttributeMode) -> Runtime {
+    fn start_fpm_worker(settings: &Settings, hooks: &Hooks) -> Runtime {
         let mut runtime = Runtime::build(settings, FPM_SAPI, Some(fpm::pool_name()));
-        runtime.hooks = hooks;
-        if runtime.attribute_mode == AttributeMode::Exact && hooks != AttributeMode::Exact {
+        if runtime.attribute_mode == AttributeMode::Exact && hooks.mode != AttributeMode::Exact {
             runtime.attribute_mode = AttributeMode::Deferred;
-            if settings.attribute_mode == Some(AttributeMode::Exact) {
+            if let (Some(AttributeMode::Exact), Some(why)) = (settings.attribute_mode, &hooks.without_exact) {
                 fpm::log_failure(&format!(
-                    r#"static_cache.attribute_mode=exact cannot apply to this pool ({}); using "deferred""#,
-                    no_exact_handlers(FPM_SAPI)
+                    r#"static_cache.attribute_mode=exact cannot apply to this pool ({why}); using "deferred""#
                 ));
             }
         }
+        runtime.hooks = hooks.clone();
         runtime
     }
 
@@ -190,7 +189,7 @@ impl Runtime {
             slots,
             partition: if partition_valid { name } else { String::new() },
             attribute_mode,
-            hooks: attribute_mode,
+            hooks: Hooks { mode: attribute_mode, without_exact: None },
             fpm_pending: false,
             _segment: segment,
         }
@@ -205,28 +204,27 @@ impl Runtime {
 /// keeps its JIT. Loaded per pool with OPcache, never: OPcache's compiled scripts, where exact mode
 /// puts its private opcodes, are shared by every pool of the master, and a pool that does not load the
 /// extension has no handler for them (a crash).
-fn fpm_hooks(settings: &Settings, sapi: &str) -> AttributeMode {
+fn fpm_hooks(settings: &Settings, sapi: &str) -> Hooks {
+    const WITHOUT: &str = "php-fpm started without exact mode's handlers";
+    let deferred = |why: String| Hooks { mode: AttributeMode::Deferred, without_exact: Some(why) };
     if zend::loaded_after_startup() && opcache_enabled(sapi) {
-        return AttributeMode::Deferred;
+        return deferred(
+            "loaded per pool with OPcache, whose compiled scripts pools without the extension run too".to_owned(),
+        );
     }
     match settings.attribute_mode {
-        Some(AttributeMode::Exact) => AttributeMode::Exact,
-        None if !jit_configured(sapi) => AttributeMode::Exact,
-        _ => AttributeMode::Deferred,
+        None if jit_configured(sapi) => deferred(format!("{WITHOUT}: the JIT is configured")),
+        None | Some(AttributeMode::Exact) => Hooks { mode: AttributeMode::Exact, without_exact: None },
+        Some(other) => deferred(format!("{WITHOUT}: php.ini sets static_cache.attribute_mode={}", other.as_str())),
     }
 }
 
-/// Why [`fpm_hooks`] left exact mode's handlers out, from the same raw configuration.
-fn no_exact_handlers(sapi: &str) -> String {
-    if zend::loaded_after_startup() && opcache_enabled(sapi) {
-        return "loaded per pool with OPcache, whose compiled scripts pools without the extension run too".to_owned();
-    }
-    const WITHOUT: &str = "php-fpm started without exact mode's handlers";
-    if jit_configured(sapi) {
-        return format!("{WITHOUT}: the JIT is configured");
-    }
-    let mode = zend::raw_config("static_cache.attribute_mode").unwrap_or_default();
-    format!("{WITHOUT}: php.ini sets static_cache.attribute_mode={}", mode.trim())
+/// The attribute hooks installed at module startup (`attributes::install_hooks`), and why exact mode's
+/// handlers are not among them when they are not.
+#[derive(Clone)]
+pub struct Hooks {
+    pub mode: AttributeMode,
+    without_exact: Option<String>,
 }
 
 const UNKNOWN_POOL: &str =
@@ -343,7 +341,7 @@ pub fn for_request() -> Option<Arc<Runtime>> {
     if !runtime.fpm_pending || !zend::request_starting() {
         return Some(runtime);
     }
-    install(Runtime::start_fpm_worker(&ini::settings(), runtime.hooks));
+    install(Runtime::start_fpm_worker(&ini::settings(), &runtime.hooks));
     current()
 }
 
