@@ -27,6 +27,9 @@ unsafe extern "C" {
     fn php_get_module_initialized() -> std::ffi::c_int;
     /// `zend.h`: makes the map_ptr table (per-request pointer slots) `last` slots long, the new ones null.
     fn zend_map_ptr_extend(last: usize);
+    /// `zend_extensions.h`: gives every internal function whose run-time cache slot is null one in the
+    /// request's arena, when extensions reserved room there (fcall observers); else does nothing.
+    fn zend_init_internal_run_time_cache();
     /// What `zend_string_hash_val` calls when `h` is not cached yet: computes and caches it.
     fn zend_string_hash_func(s: *mut zend_string) -> u64;
     /// `zend_objects_API.h`: gives a new object its handle in the request's object store
@@ -657,12 +660,19 @@ pub fn remember_late_map_ptr_slots() {
 
 /// RINIT, first: gives the slots [`remember_late_map_ptr_slots`] recorded back to this module, emptied,
 /// if the engine cut the table back (as OPcache does for the slots it hands out, at each request start).
+/// The engine gave fcall observers' run-time caches out before this, skipping the module's functions
+/// (their slots still held the ended request's pointers); now null, they get theirs.
 pub fn restore_late_map_ptr_slots() {
     let last = LATE_MAP_PTR_LAST.load(std::sync::atomic::Ordering::Relaxed);
-    if last > 0 {
-        // SAFETY: request startup, before any code of the request runs; the engine only extends (and
-        // nulls the new slots) when the table is shorter than `last`.
-        unsafe { zend_map_ptr_extend(last) };
+    // SAFETY: the compiler globals exist from startup on; reading one field.
+    if last > unsafe { (*ffi::ext_php_rs_compiler_globals()).map_ptr_last } {
+        // SAFETY: request startup, before any code of the request runs: the slots past the table's end
+        // are this module's (and those of modules loaded with it), which nothing uses until this request
+        // sets them; the run-time caches come from the request's arena, as zend_activate's do.
+        unsafe {
+            zend_map_ptr_extend(last);
+            zend_init_internal_run_time_cache();
+        }
     }
 }
 
