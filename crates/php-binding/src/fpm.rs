@@ -326,7 +326,8 @@ fn join_pool(generation: &Generation) -> Result<Membership, String> {
     Ok(Membership::Pool { _lock: lock, identity })
 }
 
-/// Logs why this worker's pool has no partition to the FPM log (spec §14.3 item 8; see [`relay`]).
+/// Logs to the FPM log why this worker's pool has no partition (spec §14.3 item 8), or why a setting of
+/// the pool cannot apply (see [`relay`]).
 pub fn log_failure(reason: &str) {
     relay::log(pool_name().as_deref(), reason);
 }

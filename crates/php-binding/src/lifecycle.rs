@@ -93,12 +93,13 @@ pub unsafe extern "C" fn module_startup(_type: i32, module_number: i32) -> i32 {
             test_hooks::register_if_enabled();
         }
         let runtime = runtime::Runtime::start(&ini::settings());
-        attributes::install_hooks(runtime.attribute_mode);
+        attributes::install_hooks(runtime.hooks.mode);
         runtime::install(runtime);
         worker_mode::install(&zend::sapi_name());
         opcache_functions::install();
         ACTIVE.store(true, Ordering::Release);
     });
+    steps.run(zend::remember_late_map_ptr_slots);
     steps.finish()
 }
 
@@ -113,9 +114,11 @@ pub unsafe extern "C" fn module_shutdown(_type: i32, _module_number: i32) -> i32
     steps.finish()
 }
 
-/// RINIT: INI warnings that could not be shown when their values were applied, a fresh request
-/// identity and runtime snapshot, then the attribute engine's request state.
+/// RINIT: the module's map_ptr slots when it was loaded after PHP's startup, INI warnings that could not
+/// be shown when their values were applied, a fresh request identity and runtime snapshot, then the
+/// attribute engine's request state.
 pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
+    zend::restore_late_map_ptr_slots();
     if !active() {
         return SUCCESS;
     }

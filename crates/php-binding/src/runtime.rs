@@ -93,6 +93,9 @@ pub struct Runtime {
     /// The partition this process serves; empty when the configured name is invalid.
     pub partition: String,
     pub attribute_mode: AttributeMode,
+    /// The attribute hooks module startup installs: the attribute mode, except under php-fpm (see
+    /// [`fpm_hooks`]).
+    pub hooks: Hooks,
     /// FPM master: the pool's segment is attached by each worker at its first request.
     fpm_pending: bool,
     /// Keeps the mapping alive for the backends above.
@@ -117,15 +120,28 @@ impl Runtime {
             fpm::startup();
             let mut pending = Runtime::build(settings, &sapi, None);
             pending.fpm_pending = true;
+            pending.hooks = fpm_hooks(settings, &sapi);
             return pending;
         }
         Runtime::build(settings, &sapi, None)
     }
 
     /// An FPM worker's runtime, built at its first request, when the pool's `php_admin_value`s are in
-    /// effect: its partition, in the pool's own segment.
-    fn start_fpm_worker(settings: &Settings) -> Runtime {
-        Runtime::build(settings, FPM_SAPI, Some(fpm::pool_name()))
+    /// effect: its partition, in the pool's own segment. Its attribute mode is the pool's, within the
+    /// `hooks` module startup installed: exact without exact mode's handlers is deferred (logged when
+    /// the pool asked for exact by name).
+    fn start_fpm_worker(settings: &Settings, hooks: &Hooks) -> Runtime {
+        let mut runtime = Runtime::build(settings, FPM_SAPI, Some(fpm::pool_name()));
+        if runtime.attribute_mode == AttributeMode::Exact && hooks.mode != AttributeMode::Exact {
+            runtime.attribute_mode = AttributeMode::Deferred;
+            if let (Some(AttributeMode::Exact), Some(why)) = (settings.attribute_mode, &hooks.without_exact) {
+                fpm::log_failure(&format!(
+                    r#"static_cache.attribute_mode=exact cannot apply to this pool ({why}); using "deferred""#
+                ));
+            }
+        }
+        runtime.hooks = hooks.clone();
+        runtime
     }
 
     /// `fpm_pool`: `None` outside FPM workers; `Some(pool name if known)` in a worker.
@@ -173,10 +189,42 @@ impl Runtime {
             slots,
             partition: if partition_valid { name } else { String::new() },
             attribute_mode,
+            hooks: Hooks { mode: attribute_mode, without_exact: None },
             fpm_pending: false,
             _segment: segment,
         }
     }
+}
+
+/// The attribute hooks php-fpm's module startup installs, for every pool. A pool's sizes and mode are
+/// its `php_admin_value`s, in effect only from each worker's first request on, so php.ini's sizes and
+/// `off` do not keep the hooks away (a pool may enable a backend php.ini disables, or choose a mode):
+/// the deferred mode's observer is always there. Exact mode's handlers are installed when php.ini's
+/// mode is exact (`auto` without the JIT, or `exact`), since they decide at startup whether OPcache
+/// keeps its JIT. Loaded per pool with OPcache, never: OPcache's compiled scripts, where exact mode
+/// puts its private opcodes, are shared by every pool of the master, and a pool that does not load the
+/// extension has no handler for them (a crash).
+fn fpm_hooks(settings: &Settings, sapi: &str) -> Hooks {
+    const WITHOUT: &str = "php-fpm started without exact mode's handlers";
+    let deferred = |why: String| Hooks { mode: AttributeMode::Deferred, without_exact: Some(why) };
+    if zend::loaded_after_startup() && opcache_enabled(sapi) {
+        return deferred(
+            "loaded per pool with OPcache, whose compiled scripts pools without the extension run too".to_owned(),
+        );
+    }
+    match settings.attribute_mode {
+        None if jit_configured(sapi) => deferred(format!("{WITHOUT}: the JIT is configured")),
+        None | Some(AttributeMode::Exact) => Hooks { mode: AttributeMode::Exact, without_exact: None },
+        Some(other) => deferred(format!("{WITHOUT}: php.ini sets static_cache.attribute_mode={}", other.as_str())),
+    }
+}
+
+/// The attribute hooks installed at module startup (`attributes::install_hooks`), and why exact mode's
+/// handlers are not among them when they are not.
+#[derive(Clone)]
+pub struct Hooks {
+    pub mode: AttributeMode,
+    without_exact: Option<String>,
 }
 
 const UNKNOWN_POOL: &str =
@@ -249,14 +297,20 @@ fn valid_partition(name: &str) -> bool {
 /// its INI entries only after extension MINITs): loaded, enabled for the SAPI, a JIT buffer, and
 /// `opcache.jit` not `disable`.
 fn jit_configured(sapi: &str) -> bool {
-    if !zend::opcache_loaded() {
+    if !opcache_enabled(sapi) {
         return false;
     }
-    let flag = |name: &str, default: bool| zend::raw_config(name).map_or(default, |v| ini::parse_bool(&v));
-    let enabled = flag("opcache.enable", true) && (!CLI_SAPIS.contains(&sapi) || flag("opcache.enable_cli", false));
     let buffer = zend::raw_config("opcache.jit_buffer_size").map_or(0, |v| leading_number(&v));
     let jit = zend::raw_config("opcache.jit").unwrap_or_else(|| "tracing".to_owned());
-    enabled && buffer > 0 && !jit.trim().eq_ignore_ascii_case("disable")
+    buffer > 0 && !jit.trim().eq_ignore_ascii_case("disable")
+}
+
+/// Whether OPcache is loaded and enabled for this SAPI, from raw configuration.
+fn opcache_enabled(sapi: &str) -> bool {
+    let flag = |name: &str, default: bool| zend::raw_config(name).map_or(default, |v| ini::parse_bool(&v));
+    zend::opcache_loaded()
+        && flag("opcache.enable", true)
+        && (!CLI_SAPIS.contains(&sapi) || flag("opcache.enable_cli", false))
 }
 
 fn leading_number(v: &str) -> u64 {
@@ -287,7 +341,7 @@ pub fn for_request() -> Option<Arc<Runtime>> {
     if !runtime.fpm_pending || !zend::request_starting() {
         return Some(runtime);
     }
-    install(Runtime::start_fpm_worker(&ini::settings()));
+    install(Runtime::start_fpm_worker(&ini::settings(), &runtime.hooks));
     current()
 }
 

@@ -25,6 +25,11 @@ unsafe extern "C" {
     static zend_ce_closure: *mut zend_class_entry;
     /// `main/php_main.h`: whether PHP's module startup has finished.
     fn php_get_module_initialized() -> std::ffi::c_int;
+    /// `zend.h`: makes the map_ptr table (per-request pointer slots) `last` slots long, the new ones null.
+    fn zend_map_ptr_extend(last: usize);
+    /// `zend_extensions.h`: gives every internal function whose run-time cache slot is null one in the
+    /// request's arena, when extensions reserved room there (fcall observers); else does nothing.
+    fn zend_init_internal_run_time_cache();
     /// What `zend_string_hash_val` calls when `h` is not cached yet: computes and caches it.
     fn zend_string_hash_func(s: *mut zend_string) -> u64;
     /// `zend_objects_API.h`: gives a new object its handle in the request's object store
@@ -634,6 +639,41 @@ pub fn sapi_name() -> String {
 pub fn loaded_after_startup() -> bool {
     // SAFETY: reads a flag main.c sets once at the end of php_module_startup.
     unsafe { php_get_module_initialized() != 0 }
+}
+
+/// The map_ptr table's length at the end of this module's startup, when PHP's startup had finished
+/// before it (php-fpm's `php_admin_value[extension]`); 0 otherwise.
+static LATE_MAP_PTR_LAST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// MINIT, last: remembers the per-request pointer slots (map_ptr) the module took, if loaded after PHP's
+/// startup. Its functions' run-time caches and its enums' constant tables live in slots past the ones
+/// PHP had at startup, and without OPcache PHP cuts the table back to those at the end of every request
+/// that interned a string (`zend_deactivate`): the module's slots then keep the ended request's
+/// pointers, and the next request's compiler hands the same slots out again.
+pub fn remember_late_map_ptr_slots() {
+    if loaded_after_startup() {
+        // SAFETY: the compiler globals exist from startup on; reading one field.
+        let last = unsafe { (*ffi::ext_php_rs_compiler_globals()).map_ptr_last };
+        LATE_MAP_PTR_LAST.store(last, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// RINIT, first: gives the slots [`remember_late_map_ptr_slots`] recorded back to this module, emptied,
+/// if the engine cut the table back (as OPcache does for the slots it hands out, at each request start).
+/// The engine gave fcall observers' run-time caches out before this, skipping the module's functions
+/// (their slots still held the ended request's pointers); now null, they get theirs.
+pub fn restore_late_map_ptr_slots() {
+    let last = LATE_MAP_PTR_LAST.load(std::sync::atomic::Ordering::Relaxed);
+    // SAFETY: the compiler globals exist from startup on; reading one field.
+    if last > unsafe { (*ffi::ext_php_rs_compiler_globals()).map_ptr_last } {
+        // SAFETY: request startup, before any code of the request runs: the slots past the table's end
+        // are this module's (and those of modules loaded with it), which nothing uses until this request
+        // sets them; the run-time caches come from the request's arena, as zend_activate's do.
+        unsafe {
+            zend_map_ptr_extend(last);
+            zend_init_internal_run_time_cache();
+        }
+    }
 }
 
 /// Whether PHP is starting a request (RINIT inside php_request_startup), as opposed to `dl()` calling RINIT
