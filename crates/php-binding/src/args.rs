@@ -409,29 +409,42 @@ pub fn each_key<'a>(
     Ok(())
 }
 
-/// `setMultiple` pairs: string keys only (PHP normalises `'123'` to an int key, which fails). The keys
-/// are the array's own strings, and the loaded-class test uses the hash each caches.
+/// The keys of `setMultiple`'s argument: string keys only (PHP normalises `'123'` to an int key, which
+/// fails), each checked before any value is stored; the loaded-class test uses the hash each caches.
+/// Nothing is collected: the caller then goes through the pairs with [`value_pairs`], running userland
+/// code (serialization hooks) between them, where a fatal error longjmps past its frame.
+///
+/// # Safety
+/// `values` must be the live argument array.
+pub unsafe fn check_value_keys(n: u32, values: *mut ffi::HashTable) -> Parsed<()> {
+    let classes = zend::class_table();
+    // SAFETY: as the caller guarantees; a string key is a live zend_string of the table, with its hash.
+    for (k, _) in unsafe { zvals::raw_entries(values) } {
+        let valid = match k {
+            // SAFETY: as above; `classes` is this request's class table; no userland runs during the loop.
+            RawKey::Str(s) => unsafe {
+                key_is_valid_given(zend::zstr_bytes(s), || zend::class_is_loaded_zstr(classes, s))
+            },
+            RawKey::Int(_) => false,
+        };
+        if !valid {
+            return value_error(n, MSG_VALUES_KEYS);
+        }
+    }
+    Ok(())
+}
+
+/// The pairs of `setMultiple`'s argument, whose keys [`check_value_keys`] accepted: the keys are the
+/// array's own strings.
 ///
 /// # Safety
 /// `values` must be the live argument array, not modified while its pairs are used (userland code
 /// cannot reach the argument's own table: a write through the caller's variable separates it).
-pub unsafe fn value_map<'a>(n: u32, values: *mut ffi::HashTable) -> Parsed<Vec<(&'a [u8], *mut zval)>> {
-    let classes = zend::class_table();
-    let mut out = Vec::new();
-    // SAFETY: as the caller guarantees; a string key is a live zend_string of the table, with its hash.
-    for (k, z) in unsafe { zvals::raw_entries(values) } {
-        match k {
-            RawKey::Str(s) => {
-                // SAFETY: as above.
-                let key = unsafe { zend::zstr_bytes(s) };
-                // SAFETY: `classes` is this request's class table; no userland runs during the loop.
-                if !key_is_valid_given(key, || unsafe { zend::class_is_loaded_zstr(classes, s) }) {
-                    return value_error(n, MSG_VALUES_KEYS);
-                }
-                out.push((key, z));
-            }
-            RawKey::Int(_) => return value_error(n, MSG_VALUES_KEYS),
-        }
-    }
-    Ok(out)
+pub unsafe fn value_pairs<'a>(values: *mut ffi::HashTable) -> impl Iterator<Item = (&'a [u8], *mut zval)> {
+    // SAFETY: as the caller guarantees; every key is a live string of the table (checked).
+    unsafe { zvals::raw_entries(values) }.filter_map(|(k, z)| match k {
+        // SAFETY: as above.
+        RawKey::Str(s) => Some((unsafe { zend::zstr_bytes(s) }, z)),
+        RawKey::Int(_) => None,
+    })
 }

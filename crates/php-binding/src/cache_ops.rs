@@ -461,21 +461,22 @@ pub fn set_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, max)?;
     let values = call.array(1)?;
     let ttl = if call.num_args() >= 2 { call.long(2)? } else { 0 };
-    // SAFETY: `values` is the live argument array; nothing this call runs can write to its table.
-    let pairs = unsafe { args::value_map(1, values) }?;
+    // SAFETY: `values` is the live argument array.
+    unsafe { args::check_value_keys(1, values) }?;
     let ttl = args::non_negative(2, ttl)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    for (key, value) in &pairs {
-        if !store_value(tier, &backend, key, *value, ttl)? {
-            call.ret().set_bool(false);
-            return Ok(());
+    // Nothing here owns memory while the values are stored: a fatal error in a serialization hook
+    // longjmps past this frame (a list of the pairs, or a clone of the runtime, was lost at each one).
+    with_backend(tier, call, |backend| {
+        // SAFETY: `values` is the live argument array; nothing this call runs can write to its table.
+        for (key, value) in unsafe { args::value_pairs(values) } {
+            if !store_value(tier, backend, key, value, ttl)? {
+                call.ret().set_bool(false);
+                return Ok(());
+            }
         }
-    }
-    call.ret().set_bool(true);
-    Ok(())
+        call.ret().set_bool(true);
+        Ok(())
+    })
 }
 
 /// `has($key)` of a key the lookup cache answers for (`read_cache::presence_known`): a fetched key, a
