@@ -585,12 +585,21 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
 
 pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
-    let keys = call.array(1)?;
-    let keys = args::key_list(1, keys)?;
+    let array = call.array(1)?;
+    args::each_key(1, array, |_, _| {})?;
     with_backend(tier, call, |backend| {
-        for key in &keys {
-            attributes::delete_addressed(tier, backend, key, false);
+        // RFC attribute keys first (§16.3): exact mode publishes pending writes there, running
+        // serialization hooks, whose fatal error longjmps past this frame: nothing here owns memory
+        // until they are done (a list of the keys was lost at each one). An int key addresses no unit.
+        // SAFETY: `array` is the live argument array; userland code cannot reach its table (a write
+        // through the caller's variable separates it).
+        for key in unsafe { args::accepted_keys(array) } {
+            if let std::borrow::Cow::Borrowed(key) = key {
+                attributes::delete_addressed(tier, backend, key, false);
+            }
         }
+        // SAFETY: as above.
+        let keys: Vec<_> = unsafe { args::accepted_keys(array) }.collect();
         backend.delete_many(keys.iter().map(|key| &key[..]));
         for key in &keys {
             release_own(tier, backend, key);
