@@ -611,13 +611,13 @@ pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
 
 pub fn clear(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(0, 0)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    clear_backend(tier, &backend);
-    call.ret().set_bool(true);
-    Ok(())
+    // Borrowed, not cloned: exact mode publishes pending writes first, and a fatal error in a hook there
+    // is handed on past this frame (a clone of the runtime and backend was never released).
+    with_backend(tier, call, |backend| {
+        clear_backend(tier, backend);
+        call.ret().set_bool(true);
+        Ok(())
+    })
 }
 
 /// Empties one backend for the calling request (`clear()`, `opcache_reset()`): attribute state the
