@@ -126,9 +126,29 @@ fn report_fetch(
     fetched: Result<read_cache::Fetched, DecodeError>,
     out: &mut zval,
 ) -> Parsed<Option<bool>> {
+    match fetch_outcome(tier, backend, key, fetched, out)? {
+        Ok(hit) => Ok(Some(hit)),
+        Err(warning) => {
+            zend::warning_docref(&warning);
+            Ok(None)
+        }
+    }
+}
+
+/// [`report_fetch`] but for its warning: `Ok(hit)`, or for a broken entry (removed, or kept when its
+/// own restore hooks fetched it again; `out` null) the text of the warning to give. A caller that owns
+/// memory gives it once that is released: an error handler may turn the warning into a fatal error,
+/// which longjmps past its frame.
+fn fetch_outcome(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    fetched: Result<read_cache::Fetched, DecodeError>,
+    out: &mut zval,
+) -> Parsed<Result<bool, Vec<u8>>> {
     let problem = match fetched {
-        Ok(read_cache::Fetched::Hit) => return Ok(Some(true)),
-        Ok(read_cache::Fetched::Miss) => return Ok(Some(false)),
+        Ok(read_cache::Fetched::Hit) => return Ok(Ok(true)),
+        Ok(read_cache::Fetched::Miss) => return Ok(Ok(false)),
         Err(DecodeError::Thrown) => return Err(Thrown),
         Err(DecodeError::Bailout) => {
             CAUGHT_BAILOUT.set(true);
@@ -146,8 +166,7 @@ fn report_fetch(
     let mut text = format!("Stored {} value for key \"", tier.label()).into_bytes();
     text.extend_from_slice(key);
     text.extend_from_slice(format!("\" {problem}").as_bytes());
-    zend::warning_docref(&text);
-    Ok(None)
+    Ok(Err(text))
 }
 
 /// How long `set()`, `setMultiple()`, `increment()` and `decrement()` wait for another request's
@@ -339,7 +358,7 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     if defaults.is_none() && get_multiple_hot(tier, call, array, count) {
         return Ok(());
     }
-    let result = zvals::new_array(count, false);
+    let mut result = zvals::new_array(count, false);
     // SAFETY: `result` holds a fresh array owned by this function.
     let ht = unsafe { result.value.arr };
     // One pass over the argument: each key is checked (§4.2) and given its result slot, in order (a
@@ -370,7 +389,27 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
             slots.push((key, slot));
         }
     })?;
-    with_backend(tier, call, |backend| fill_multiple(tier, backend, call, &slots, defaults, result))
+    let mut warning = None;
+    with_backend(tier, call, |backend| {
+        match fill_multiple(tier, backend, &slots, defaults)? {
+            None => *call.ret() = std::mem::replace(&mut result, zval::new()),
+            // The whole result is discarded (§5.3).
+            Some(text) => {
+                call.ret().set_bool(false);
+                warning = Some(text);
+            }
+        }
+        Ok(())
+    })?;
+    // A broken entry's warning is given once the lists are released: an error handler may turn it into
+    // a fatal error, which longjmps past this frame (the lists were lost at each one). `result` is
+    // released after it, as before (destructors of the objects fetched so far run then).
+    drop(slots);
+    if let Some(text) = warning {
+        zend::warning_docref(&text);
+    }
+    drop(result);
+    Ok(())
 }
 
 /// `getMultiple($keys)` of keys this thread knows, when nothing they depend on changed
@@ -398,15 +437,15 @@ fn get_multiple_hot(tier: Tier, call: &Call, keys: *mut HashTable, count: usize)
     })
 }
 
-/// The fetch half of `getMultiple()`: every checked key's slot in `result` gets its value (or default).
+/// The fetch half of `getMultiple()`: every checked key's slot in the result gets its value (or
+/// default). `Some` when a stored value is broken (removed, or fetched again by its own restore hooks):
+/// the text of the warning to give, which the caller gives once it released what it owns.
 fn fill_multiple(
     tier: Tier,
     backend: &Backend,
-    call: &Call,
     slots: &[(std::borrow::Cow<'_, [u8]>, *mut zval)],
     defaults: Option<*mut HashTable>,
-    result: zval,
-) -> Parsed<()> {
+) -> Parsed<Option<Vec<u8>>> {
     // One pass over the lookup cache for every key; values ready without work (scalars, strings and
     // object-free arrays this thread keeps) are written into their slots during it, the rest (index
     // lookups, objects, hooks) are finished one by one after it.
@@ -415,14 +454,11 @@ fn fill_multiple(
     for (key, slot, looked) in pending {
         let mut value = zval::new();
         let fetched = read_cache::fetch_looked_up(tier, backend, key, looked, &mut value, 1);
-        match report_fetch(tier, backend, key, fetched, &mut value)? {
-            Some(true) => {}
-            None => {
-                // The whole result is discarded (§5.3); `result` is released by its drop.
-                call.ret().set_bool(false);
-                return Ok(());
-            }
-            Some(false) => {
+        match fetch_outcome(tier, backend, key, fetched, &mut value)? {
+            Ok(true) => {}
+            // The rest of `pending` (local copies it holds) is released on the way out.
+            Err(warning) => return Ok(Some(warning)),
+            Ok(false) => {
                 if let Some(defaults) = defaults {
                     // SAFETY: `defaults` is the live argument array.
                     let found = unsafe { symtable_find(defaults, key) };
@@ -436,8 +472,7 @@ fn fill_multiple(
         // SAFETY: `slot` is this key's live slot in the result (holding null, nothing to release).
         unsafe { read_cache::write_element(slot, value) };
     }
-    *call.ret() = result;
-    Ok(())
+    Ok(None)
 }
 
 pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
