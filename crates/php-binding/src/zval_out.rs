@@ -89,6 +89,18 @@ fn catching_bailout<T>(f: impl FnOnce() -> Result<T, DecodeError>) -> Result<T, 
     }
 }
 
+/// Runs `f`, which allocates in the request heap but runs no userland code (a copy of a prototype, a
+/// blueprint built in the request heap), turning a bailout into [`DecodeError::Bailout`] (see there):
+/// releases without `EG(delayed_oom)` raise the `memory_limit` fatal inside the allocation, and the
+/// read path's frames hold a reference to the local copy being handed out, which a longjmp past them
+/// kept (with its blueprint) for the process's life. Where the fatal is delayed, `f` runs as it is.
+pub fn allocating<T>(f: impl FnOnce() -> T) -> Result<T, DecodeError> {
+    if cfg!(php_delayed_oom) {
+        return Ok(f());
+    }
+    catching_bailout(|| Ok(f()))
+}
+
 /// What a request resolved for one blueprint: class entries and property slots per shape, enum cases,
 /// and the prototypes of safe-direct objects copied with their clone handler. Valid for one request,
 /// except the shapes of internal classes, which live as long as the module (and the blueprint, which
