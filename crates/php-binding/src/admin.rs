@@ -96,7 +96,9 @@ fn scan(call: &Call) -> Parsed<()> {
     call.expect_args(1, 4)?;
     // Types left to right, then the values' rules, as PHP checks them (§4.1).
     let name = call.string(1)?;
-    let prefix = if call.num_args() >= 2 { call.string(2)?.to_vec() } else { Vec::new() };
+    // Borrowed from the argument, not copied: converting a later argument may run userland code (an
+    // error handler of a deprecation), whose fatal error longjmps past this frame.
+    let prefix: &[u8] = if call.num_args() >= 2 { call.string(2)? } else { b"" };
     let cursor = if call.num_args() >= 3 { call.long(3)? } else { 0 };
     let limit = if call.num_args() >= 4 { call.long(4)? } else { 100 };
     let tier = args::backend_name(1, name)?;
@@ -106,7 +108,7 @@ fn scan(call: &Call) -> Parsed<()> {
         call.ret().set_bool(false);
         return Ok(());
     };
-    let Some((entries, next)) = scan_step(&backend, cursor, &prefix, limit as usize) else {
+    let Some((entries, next)) = scan_step(&backend, cursor, prefix, limit as usize) else {
         call.ret().set_bool(false);
         return Ok(());
     };
@@ -210,9 +212,9 @@ fn entry(call: &Call) -> Parsed<()> {
 fn delete_prefix(call: &Call) -> Parsed<()> {
     call.expect_args(2, 2)?;
     let name = call.string(1)?;
-    let prefix = call.string(2)?.to_vec();
+    let prefix = call.string(2)?;
     let tier = args::backend_name(1, name)?;
-    args::non_empty(2, &prefix)?;
+    args::non_empty(2, prefix)?;
     let Some(backend) = backend_of(tier) else {
         call.ret().set_bool(false);
         return Ok(());
@@ -220,7 +222,7 @@ fn delete_prefix(call: &Call) -> Parsed<()> {
     let mut cursor = 0;
     let mut deleted = 0i64;
     loop {
-        let Some((entries, next)) = scan_step(&backend, cursor, &prefix, DELETE_BATCH) else {
+        let Some((entries, next)) = scan_step(&backend, cursor, prefix, DELETE_BATCH) else {
             call.ret().set_bool(false);
             return Ok(());
         };
