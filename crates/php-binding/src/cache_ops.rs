@@ -129,7 +129,7 @@ fn report_fetch(
     match fetch_outcome(tier, backend, key, fetched, out)? {
         Ok(hit) => Ok(Some(hit)),
         Err(warning) => {
-            zend::warning_docref(&warning);
+            zend::warning_docref(warning);
             Ok(None)
         }
     }
@@ -406,7 +406,7 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     // released after it, as before (destructors of the objects fetched so far run then).
     drop(slots);
     if let Some(text) = warning {
-        zend::warning_docref(&text);
+        zend::warning_docref(text);
     }
     drop(result);
     Ok(())
@@ -732,7 +732,7 @@ fn update_counter(direction: Direction, backend: &Backend, key: &[u8], step: i64
             }
             call.return_long(value);
             if wrapped {
-                zend::warning_docref(b"Integer overflow occurred; result wrapped around");
+                zend::warning_docref(&b"Integer overflow occurred; result wrapped around"[..]);
             }
         }
         Err(CounterError::NotInteger | CounterError::Store(_)) => call.return_bool(false),

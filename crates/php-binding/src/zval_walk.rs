@@ -218,13 +218,12 @@ unsafe fn flat_string(flat: &mut FlatArray<'_>, s: *mut zend_string, string_byte
 /// `serialize()`'s warning about what `__sleep()` of `class` returned: not an array, or a name that is
 /// not a string.
 fn warn_sleep_result(class: &[u8]) {
-    zend::warning_docref(
-        format!(
-            "{}::__sleep() should return an array only containing the names of instance-variables to serialize",
-            String::from_utf8_lossy(class)
-        )
-        .as_bytes(),
+    // Built in a statement of its own, so that no temporary is alive while the warning is given.
+    let text = format!(
+        "{}::__sleep() should return an array only containing the names of instance-variables to serialize",
+        String::from_utf8_lossy(class)
     );
+    zend::warning_docref(text.into_bytes());
 }
 
 /// String bytes past which [`Walk::encode_flat`] leaves an array to the general walk: with at most
@@ -1265,15 +1264,17 @@ impl Walk {
                     Some(_) => {
                         // `serialize()` gives a notice in PHP 8.2, a warning in 8.4.
                         let level = if cfg!(php84) { ffi::E_WARNING } else { ffi::E_NOTICE };
-                        zend::docref(
-                            level as i32,
-                            format!("\"{}\" is returned from __sleep() multiple times", printed(name)).as_bytes(),
-                        );
+                        // Built in a statement of its own (see `zend::docref`).
+                        let text = format!("\"{}\" is returned from __sleep() multiple times", printed(name));
+                        zend::docref(level as i32, text.into_bytes());
                     }
-                    None => zend::warning_docref(
-                        format!("\"{}\" returned as member variable from __sleep() but does not exist", printed(name))
-                            .as_bytes(),
-                    ),
+                    None => {
+                        let text = format!(
+                            "\"{}\" returned as member variable from __sleep() but does not exist",
+                            printed(name)
+                        );
+                        zend::warning_docref(text.into_bytes());
+                    }
                 }
             }
             Ok(())
