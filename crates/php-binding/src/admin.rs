@@ -23,6 +23,7 @@ use crate::runtime::Tier;
 use crate::signatures::PUBLIC_STATIC;
 use crate::zend::{self, method, param, returns, ArgInfos, Methods, StaticTable, MAY_BE_ARRAY, MAY_BE_FALSE};
 use crate::zend::{MAY_BE_LONG, MAY_BE_NULL, MAY_BE_STRING};
+use crate::zval_out;
 use crate::zvals;
 
 /// Entries one `deletePrefix()` step asks `scan` for.
@@ -104,21 +105,30 @@ fn scan(call: &Call) -> Parsed<()> {
     let tier = args::backend_name(1, name)?;
     let cursor = args::non_negative(3, cursor)?;
     let limit = args::within(4, limit, 1, MAX_SCAN_LIMIT)?;
-    let Some(backend) = backend_of(tier) else {
+    let Some(Some((entries, next))) =
+        backend_of(tier).map(|backend| scan_step(&backend, cursor, prefix, limit as usize))
+    else {
         call.ret().set_bool(false);
         return Ok(());
     };
-    let Some((entries, next)) = scan_step(&backend, cursor, prefix, limit as usize) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    let list = zvals::new_array(entries.len(), true);
-    for (i, entry) in entries.iter().enumerate() {
-        // SAFETY: `list` is a fresh array owned here.
-        unsafe { zvals::insert_int(zvals::table(&list), i as i64, entry_array(entry)) };
+    // The result is built in the request heap while this frame holds the entries: a `memory_limit`
+    // fatal raised inside an allocation (releases without delayed OOM) is caught, and handed on once
+    // they are released (they were lost at each one).
+    let built = zval_out::allocating(|| {
+        let list = zvals::new_array(entries.len(), true);
+        for (i, entry) in entries.iter().enumerate() {
+            // SAFETY: `list` is a fresh array owned here.
+            unsafe { zvals::insert_int(zvals::table(&list), i as i64, entry_array(entry)) };
+        }
+        let cursor_value = next.map_or_else(zval::null, long);
+        assoc([(&b"entries"[..], list), (b"cursor", cursor_value)])
+    });
+    drop(entries);
+    match built {
+        Ok(result) => *call.ret() = result,
+        // SAFETY: the entries are released; this frame and `admin_method!`'s own nothing else.
+        Err(_) => unsafe { zval_out::reraise_bailout() },
     }
-    let cursor_value = next.map_or_else(zval::null, long);
-    *call.ret() = assoc([(&b"entries"[..], list), (b"cursor", cursor_value)]);
     Ok(())
 }
 
