@@ -84,8 +84,19 @@ fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
     // SAFETY: the walk is this call's alone until it is returned below (nested stores get their own).
     let result = encode(unsafe { &mut *walk.as_ptr() }, request);
     let (borrower, mut lent) = LENT_WALKS.take();
-    // A nested store lends and returns its walk within `encode`: this one is the last lent again.
-    debug_assert!(borrower == request && lent.last() == Some(&walk));
+    // A nested store lends and returns its walk within `encode`, so this one is the last lent again,
+    // unless a nested store's encoding never returned and something inside `encode` caught that bailout
+    // and went on: a walk above this one is then dead, and is given back here.
+    let Some(position) = lent.iter().rposition(|&w| w == walk) else {
+        // Taken back by a request that began inside `encode`: no longer this call's to keep.
+        LENT_WALKS.set((borrower, lent));
+        return result;
+    };
+    for dead in lent.drain(position + 1..) {
+        // SAFETY: lent to a store nested in this one, whose encoding never returned (see above).
+        let mut dead = unsafe { Box::from_raw(dead.as_ptr()) };
+        dead.abandon();
+    }
     lent.pop();
     LENT_WALKS.set((borrower, lent));
     // Kept for the next store (a nested store's walk, kept meanwhile, gives way to the outer one).
