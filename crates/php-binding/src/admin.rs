@@ -23,6 +23,7 @@ use crate::runtime::Tier;
 use crate::signatures::PUBLIC_STATIC;
 use crate::zend::{self, method, param, returns, ArgInfos, Methods, StaticTable, MAY_BE_ARRAY, MAY_BE_FALSE};
 use crate::zend::{MAY_BE_LONG, MAY_BE_NULL, MAY_BE_STRING};
+use crate::zval_out;
 use crate::zvals;
 
 /// Entries one `deletePrefix()` step asks `scan` for.
@@ -96,27 +97,38 @@ fn scan(call: &Call) -> Parsed<()> {
     call.expect_args(1, 4)?;
     // Types left to right, then the values' rules, as PHP checks them (§4.1).
     let name = call.string(1)?;
-    let prefix = if call.num_args() >= 2 { call.string(2)?.to_vec() } else { Vec::new() };
+    // Borrowed from the argument, not copied: converting a later argument may run userland code (an
+    // error handler of a deprecation), whose fatal error longjmps past this frame.
+    let prefix: &[u8] = if call.num_args() >= 2 { call.string(2)? } else { b"" };
     let cursor = if call.num_args() >= 3 { call.long(3)? } else { 0 };
     let limit = if call.num_args() >= 4 { call.long(4)? } else { 100 };
     let tier = args::backend_name(1, name)?;
     let cursor = args::non_negative(3, cursor)?;
     let limit = args::within(4, limit, 1, MAX_SCAN_LIMIT)?;
-    let Some(backend) = backend_of(tier) else {
+    let Some(Some((entries, next))) =
+        backend_of(tier).map(|backend| scan_step(&backend, cursor, prefix, limit as usize))
+    else {
         call.ret().set_bool(false);
         return Ok(());
     };
-    let Some((entries, next)) = scan_step(&backend, cursor, &prefix, limit as usize) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    let list = zvals::new_array(entries.len(), true);
-    for (i, entry) in entries.iter().enumerate() {
-        // SAFETY: `list` is a fresh array owned here.
-        unsafe { zvals::insert_int(zvals::table(&list), i as i64, entry_array(entry)) };
+    // The result is built in the request heap while this frame holds the entries: a `memory_limit`
+    // fatal raised inside an allocation (releases without delayed OOM) is caught, and handed on once
+    // they are released (they were lost at each one).
+    let built = zval_out::allocating(|| {
+        let list = zvals::new_array(entries.len(), true);
+        for (i, entry) in entries.iter().enumerate() {
+            // SAFETY: `list` is a fresh array owned here.
+            unsafe { zvals::insert_int(zvals::table(&list), i as i64, entry_array(entry)) };
+        }
+        let cursor_value = next.map_or_else(zval::null, long);
+        assoc([(&b"entries"[..], list), (b"cursor", cursor_value)])
+    });
+    drop(entries);
+    match built {
+        Ok(result) => *call.ret() = result,
+        // SAFETY: the entries are released; this frame and `admin_method!`'s own nothing else.
+        Err(_) => unsafe { zval_out::reraise_bailout() },
     }
-    let cursor_value = next.map_or_else(zval::null, long);
-    *call.ret() = assoc([(&b"entries"[..], list), (b"cursor", cursor_value)]);
     Ok(())
 }
 
@@ -218,9 +230,9 @@ fn entry(call: &Call) -> Parsed<()> {
 fn delete_prefix(call: &Call) -> Parsed<()> {
     call.expect_args(2, 2)?;
     let name = call.string(1)?;
-    let prefix = call.string(2)?.to_vec();
+    let prefix = call.string(2)?;
     let tier = args::backend_name(1, name)?;
-    args::non_empty(2, &prefix)?;
+    args::non_empty(2, prefix)?;
     let Some(backend) = backend_of(tier) else {
         call.ret().set_bool(false);
         return Ok(());
@@ -228,7 +240,7 @@ fn delete_prefix(call: &Call) -> Parsed<()> {
     let mut cursor = 0;
     let mut deleted = 0i64;
     loop {
-        let Some((entries, next)) = scan_step(&backend, cursor, &prefix, DELETE_BATCH) else {
+        let Some((entries, next)) = scan_step(&backend, cursor, prefix, DELETE_BATCH) else {
             call.ret().set_bool(false);
             return Ok(());
         };

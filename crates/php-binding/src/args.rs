@@ -364,16 +364,10 @@ pub fn backend_name(n: u32, name: &[u8]) -> Parsed<crate::runtime::Tier> {
 
 /// `getMultiple` / `deleteMultiple` keys: non-empty strings or ints (as decimal strings), checked
 /// all before any is used. Objects fail even if Stringable; nothing is converted through userland.
-/// String keys borrow the argument array's strings, which live for the whole call.
-pub fn key_list<'a>(n: u32, keys: *mut ffi::HashTable) -> Parsed<Vec<std::borrow::Cow<'a, [u8]>>> {
-    let mut out = Vec::new();
-    each_key(n, keys, |key, _| out.push(key))?;
-    Ok(out)
-}
-
-/// [`key_list`] without the list: `each` gets every key with its (dereferenced) element, in order, as
-/// soon as that key passed the checks. A later key may still fail, so `each` must only do what the
-/// caller can undo (`getMultiple()` fills its result's slots in the same pass).
+/// String keys borrow the argument array's strings, which live for the whole call. `each` gets every
+/// key with its (dereferenced) element, in order, as soon as that key passed the checks. A later key
+/// may still fail, so `each` must only do what the caller can undo (`getMultiple()` fills its result's
+/// slots in the same pass).
 pub fn each_key<'a>(
     n: u32,
     keys: *mut ffi::HashTable,
@@ -383,23 +377,19 @@ pub fn each_key<'a>(
     let classes = zend::class_table();
     // SAFETY: `keys` is the live argument array, not modified during the loop (no userland runs).
     for (_, z) in unsafe { zvals::entries(keys) } {
-        // SAFETY: elements of a live array are live zvals; `classes` is this request's class table.
-        let (key, valid, z) = unsafe {
-            let z = zend::deref(z);
-            match zend::type_of(z) {
-                IS_STRING => {
-                    let key = zend::str_bytes(z);
-                    let s = (*z).value.str_;
-                    let valid = key_is_valid_given(key, || zend::class_is_loaded_zstr(classes, s));
-                    (std::borrow::Cow::Borrowed(key), valid, z)
-                }
-                IS_LONG => {
-                    let key = (*z).value.lval.to_string().into_bytes();
-                    let valid = key_is_valid(&key);
-                    (std::borrow::Cow::Owned(key), valid, z)
-                }
-                _ => return value_error(n, MSG_KEY_LIST),
-            }
+        // SAFETY: elements of a live array are live zvals.
+        let z = unsafe { zend::deref(z) };
+        // SAFETY: as above.
+        let Some(key) = (unsafe { key_of(z) }) else {
+            return value_error(n, MSG_KEY_LIST);
+        };
+        let valid = match &key {
+            std::borrow::Cow::Borrowed(key) => key_is_valid_given(key, || {
+                // SAFETY: a borrowed key is the live string `z` holds; `classes` is this request's class
+                // table.
+                unsafe { zend::class_is_loaded_zstr(classes, (*z).value.str_) }
+            }),
+            std::borrow::Cow::Owned(key) => key_is_valid(key),
         };
         if !valid {
             return value_error(n, MSG_KEY_LIST);
@@ -409,29 +399,71 @@ pub fn each_key<'a>(
     Ok(())
 }
 
-/// `setMultiple` pairs: string keys only (PHP normalises `'123'` to an int key, which fails). The keys
-/// are the array's own strings, and the loaded-class test uses the hash each caches.
+/// The keys of an argument array that [`each_key`] accepted, converted as it converts them, in order,
+/// without checking them again (userland code that ran since may have declared a class they name).
+///
+/// # Safety
+/// `keys` must be the live argument array, not modified while the keys are used.
+pub unsafe fn accepted_keys<'a>(keys: *mut ffi::HashTable) -> impl Iterator<Item = std::borrow::Cow<'a, [u8]>> {
+    // SAFETY: as the caller guarantees.
+    unsafe { zvals::entries(keys) }.filter_map(|(_, z)| {
+        // SAFETY: elements of a live array are live zvals, their strings held by it.
+        unsafe { key_of(zend::deref(z)) }
+    })
+}
+
+/// The key a `getMultiple` / `deleteMultiple` element gives: a string's own bytes, an int's decimal
+/// form; `None` for any other type.
+///
+/// # Safety
+/// `z` must be a live, dereferenced zval, whose string outlives `'a`.
+unsafe fn key_of<'a>(z: *mut zval) -> Option<std::borrow::Cow<'a, [u8]>> {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        match zend::type_of(z) {
+            IS_STRING => Some(std::borrow::Cow::Borrowed(zend::str_bytes(z))),
+            IS_LONG => Some(std::borrow::Cow::Owned((*z).value.lval.to_string().into_bytes())),
+            _ => None,
+        }
+    }
+}
+
+/// The keys of `setMultiple`'s argument: string keys only (PHP normalises `'123'` to an int key, which
+/// fails), each checked before any value is stored; the loaded-class test uses the hash each caches.
+/// Nothing is collected: the caller then goes through the pairs with [`value_pairs`], running userland
+/// code (serialization hooks) between them, where a fatal error longjmps past its frame.
+///
+/// # Safety
+/// `values` must be the live argument array.
+pub unsafe fn check_value_keys(n: u32, values: *mut ffi::HashTable) -> Parsed<()> {
+    let classes = zend::class_table();
+    // SAFETY: as the caller guarantees; a string key is a live zend_string of the table, with its hash.
+    for (k, _) in unsafe { zvals::raw_entries(values) } {
+        let valid = match k {
+            // SAFETY: as above; `classes` is this request's class table; no userland runs during the loop.
+            RawKey::Str(s) => unsafe {
+                key_is_valid_given(zend::zstr_bytes(s), || zend::class_is_loaded_zstr(classes, s))
+            },
+            RawKey::Int(_) => false,
+        };
+        if !valid {
+            return value_error(n, MSG_VALUES_KEYS);
+        }
+    }
+    Ok(())
+}
+
+/// The pairs of `setMultiple`'s argument, whose keys [`check_value_keys`] accepted: the keys are the
+/// array's own strings.
 ///
 /// # Safety
 /// `values` must be the live argument array, not modified while its pairs are used (userland code
 /// cannot reach the argument's own table: a write through the caller's variable separates it).
-pub unsafe fn value_map<'a>(n: u32, values: *mut ffi::HashTable) -> Parsed<Vec<(&'a [u8], *mut zval)>> {
-    let classes = zend::class_table();
-    let mut out = Vec::new();
-    // SAFETY: as the caller guarantees; a string key is a live zend_string of the table, with its hash.
-    for (k, z) in unsafe { zvals::raw_entries(values) } {
-        match k {
-            RawKey::Str(s) => {
-                // SAFETY: as above.
-                let key = unsafe { zend::zstr_bytes(s) };
-                // SAFETY: `classes` is this request's class table; no userland runs during the loop.
-                if !key_is_valid_given(key, || unsafe { zend::class_is_loaded_zstr(classes, s) }) {
-                    return value_error(n, MSG_VALUES_KEYS);
-                }
-                out.push((key, z));
-            }
-            RawKey::Int(_) => return value_error(n, MSG_VALUES_KEYS),
-        }
-    }
-    Ok(out)
+pub unsafe fn value_pairs<'a>(values: *mut ffi::HashTable) -> impl Iterator<Item = (&'a [u8], *mut zval)> {
+    // SAFETY: as the caller guarantees; every key is a live string of the table (checked).
+    unsafe { zvals::raw_entries(values) }.filter_map(|(k, z)| match k {
+        // SAFETY: as above.
+        RawKey::Str(s) => Some((unsafe { zend::zstr_bytes(s) }, z)),
+        RawKey::Int(_) => None,
+    })
 }

@@ -126,9 +126,29 @@ fn report_fetch(
     fetched: Result<read_cache::Fetched, DecodeError>,
     out: &mut zval,
 ) -> Parsed<Option<bool>> {
+    match fetch_outcome(tier, backend, key, fetched, out)? {
+        Ok(hit) => Ok(Some(hit)),
+        Err(warning) => {
+            zend::warning_docref(warning);
+            Ok(None)
+        }
+    }
+}
+
+/// [`report_fetch`] but for its warning: `Ok(hit)`, or for a broken entry (removed, or kept when its
+/// own restore hooks fetched it again; `out` null) the text of the warning to give. A caller that owns
+/// memory gives it once that is released: an error handler may turn the warning into a fatal error,
+/// which longjmps past its frame.
+fn fetch_outcome(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    fetched: Result<read_cache::Fetched, DecodeError>,
+    out: &mut zval,
+) -> Parsed<Result<bool, Vec<u8>>> {
     let problem = match fetched {
-        Ok(read_cache::Fetched::Hit) => return Ok(Some(true)),
-        Ok(read_cache::Fetched::Miss) => return Ok(Some(false)),
+        Ok(read_cache::Fetched::Hit) => return Ok(Ok(true)),
+        Ok(read_cache::Fetched::Miss) => return Ok(Ok(false)),
         Err(DecodeError::Thrown) => return Err(Thrown),
         Err(DecodeError::Bailout) => {
             CAUGHT_BAILOUT.set(true);
@@ -146,8 +166,7 @@ fn report_fetch(
     let mut text = format!("Stored {} value for key \"", tier.label()).into_bytes();
     text.extend_from_slice(key);
     text.extend_from_slice(format!("\" {problem}").as_bytes());
-    zend::warning_docref(&text);
-    Ok(None)
+    Ok(Err(text))
 }
 
 /// How long `set()`, `setMultiple()`, `increment()` and `decrement()` wait for another request's
@@ -339,7 +358,7 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     if defaults.is_none() && get_multiple_hot(tier, call, array, count) {
         return Ok(());
     }
-    let result = zvals::new_array(count, false);
+    let mut result = zvals::new_array(count, false);
     // SAFETY: `result` holds a fresh array owned by this function.
     let ht = unsafe { result.value.arr };
     // One pass over the argument: each key is checked (§4.2) and given its result slot, in order (a
@@ -370,7 +389,27 @@ pub fn get_multiple(tier: Tier, call: &Call) -> Parsed<()> {
             slots.push((key, slot));
         }
     })?;
-    with_backend(tier, call, |backend| fill_multiple(tier, backend, call, &slots, defaults, result))
+    let mut warning = None;
+    with_backend(tier, call, |backend| {
+        match fill_multiple(tier, backend, &slots, defaults)? {
+            None => *call.ret() = std::mem::replace(&mut result, zval::new()),
+            // The whole result is discarded (§5.3).
+            Some(text) => {
+                call.ret().set_bool(false);
+                warning = Some(text);
+            }
+        }
+        Ok(())
+    })?;
+    // A broken entry's warning is given once the lists are released: an error handler may turn it into
+    // a fatal error, which longjmps past this frame (the lists were lost at each one). `result` is
+    // released after it, as before (destructors of the objects fetched so far run then).
+    drop(slots);
+    if let Some(text) = warning {
+        zend::warning_docref(text);
+    }
+    drop(result);
+    Ok(())
 }
 
 /// `getMultiple($keys)` of keys this thread knows, when nothing they depend on changed
@@ -398,15 +437,15 @@ fn get_multiple_hot(tier: Tier, call: &Call, keys: *mut HashTable, count: usize)
     })
 }
 
-/// The fetch half of `getMultiple()`: every checked key's slot in `result` gets its value (or default).
+/// The fetch half of `getMultiple()`: every checked key's slot in the result gets its value (or
+/// default). `Some` when a stored value is broken (removed, or fetched again by its own restore hooks):
+/// the text of the warning to give, which the caller gives once it released what it owns.
 fn fill_multiple(
     tier: Tier,
     backend: &Backend,
-    call: &Call,
     slots: &[(std::borrow::Cow<'_, [u8]>, *mut zval)],
     defaults: Option<*mut HashTable>,
-    result: zval,
-) -> Parsed<()> {
+) -> Parsed<Option<Vec<u8>>> {
     // One pass over the lookup cache for every key; values ready without work (scalars, strings and
     // object-free arrays this thread keeps) are written into their slots during it, the rest (index
     // lookups, objects, hooks) are finished one by one after it.
@@ -415,14 +454,11 @@ fn fill_multiple(
     for (key, slot, looked) in pending {
         let mut value = zval::new();
         let fetched = read_cache::fetch_looked_up(tier, backend, key, looked, &mut value, 1);
-        match report_fetch(tier, backend, key, fetched, &mut value)? {
-            Some(true) => {}
-            None => {
-                // The whole result is discarded (§5.3); `result` is released by its drop.
-                call.ret().set_bool(false);
-                return Ok(());
-            }
-            Some(false) => {
+        match fetch_outcome(tier, backend, key, fetched, &mut value)? {
+            Ok(true) => {}
+            // The rest of `pending` (local copies it holds) is released on the way out.
+            Err(warning) => return Ok(Some(warning)),
+            Ok(false) => {
                 if let Some(defaults) = defaults {
                     // SAFETY: `defaults` is the live argument array.
                     let found = unsafe { symtable_find(defaults, key) };
@@ -436,8 +472,7 @@ fn fill_multiple(
         // SAFETY: `slot` is this key's live slot in the result (holding null, nothing to release).
         unsafe { read_cache::write_element(slot, value) };
     }
-    *call.ret() = result;
-    Ok(())
+    Ok(None)
 }
 
 pub fn set(tier: Tier, call: &Call) -> Parsed<()> {
@@ -461,21 +496,22 @@ pub fn set_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, max)?;
     let values = call.array(1)?;
     let ttl = if call.num_args() >= 2 { call.long(2)? } else { 0 };
-    // SAFETY: `values` is the live argument array; nothing this call runs can write to its table.
-    let pairs = unsafe { args::value_map(1, values) }?;
+    // SAFETY: `values` is the live argument array.
+    unsafe { args::check_value_keys(1, values) }?;
     let ttl = args::non_negative(2, ttl)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    for (key, value) in &pairs {
-        if !store_value(tier, &backend, key, *value, ttl)? {
-            call.ret().set_bool(false);
-            return Ok(());
+    // Nothing here owns memory while the values are stored: a fatal error in a serialization hook
+    // longjmps past this frame (a list of the pairs, or a clone of the runtime, was lost at each one).
+    with_backend(tier, call, |backend| {
+        // SAFETY: `values` is the live argument array; nothing this call runs can write to its table.
+        for (key, value) in unsafe { args::value_pairs(values) } {
+            if !store_value(tier, backend, key, value, ttl)? {
+                call.ret().set_bool(false);
+                return Ok(());
+            }
         }
-    }
-    call.ret().set_bool(true);
-    Ok(())
+        call.ret().set_bool(true);
+        Ok(())
+    })
 }
 
 /// `has($key)` of a key the lookup cache answers for (`read_cache::presence_known`): a fetched key, a
@@ -584,12 +620,21 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
 
 pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(1, 1)?;
-    let keys = call.array(1)?;
-    let keys = args::key_list(1, keys)?;
+    let array = call.array(1)?;
+    args::each_key(1, array, |_, _| {})?;
     with_backend(tier, call, |backend| {
-        for key in &keys {
-            attributes::delete_addressed(tier, backend, key, false);
+        // RFC attribute keys first (§16.3): exact mode publishes pending writes there, running
+        // serialization hooks, whose fatal error longjmps past this frame: nothing here owns memory
+        // until they are done (a list of the keys was lost at each one). An int key addresses no unit.
+        // SAFETY: `array` is the live argument array; userland code cannot reach its table (a write
+        // through the caller's variable separates it).
+        for key in unsafe { args::accepted_keys(array) } {
+            if let std::borrow::Cow::Borrowed(key) = key {
+                attributes::delete_addressed(tier, backend, key, false);
+            }
         }
+        // SAFETY: as above.
+        let keys: Vec<_> = unsafe { args::accepted_keys(array) }.collect();
         backend.delete_many(keys.iter().map(|key| &key[..]));
         for key in &keys {
             release_own(tier, backend, key);
@@ -601,13 +646,13 @@ pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
 
 pub fn clear(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(0, 0)?;
-    let Some((_rt, backend)) = available(tier) else {
-        call.ret().set_bool(false);
-        return Ok(());
-    };
-    clear_backend(tier, &backend);
-    call.ret().set_bool(true);
-    Ok(())
+    // Borrowed, not cloned: exact mode publishes pending writes first, and a fatal error in a hook there
+    // is handed on past this frame (a clone of the runtime and backend was never released).
+    with_backend(tier, call, |backend| {
+        clear_backend(tier, backend);
+        call.ret().set_bool(true);
+        Ok(())
+    })
 }
 
 /// Empties one backend for the calling request (`clear()`, `opcache_reset()`): attribute state the
@@ -687,7 +732,7 @@ fn update_counter(direction: Direction, backend: &Backend, key: &[u8], step: i64
             }
             call.return_long(value);
             if wrapped {
-                zend::warning_docref(b"Integer overflow occurred; result wrapped around");
+                zend::warning_docref(&b"Integer overflow occurred; result wrapped around"[..]);
             }
         }
         Err(CounterError::NotInteger | CounterError::Store(_)) => call.return_bool(false),

@@ -314,15 +314,17 @@ fn materialise<const GUARDED: bool>(
     // place, through a pointer rather than a borrow. The copy allocates in the request heap, and a
     // `memory_limit` fatal there longjmps past this frame (releases without `EG(delayed_oom)` raise it
     // inside the allocation): a borrow held across it would never be given back, and every later fetch
-    // of this copy on this thread, in any request, would find the memo borrowed.
+    // of this copy on this thread, in any request, would find the memo borrowed. The fatal is caught
+    // there (`zval_out::allocating`): this fetch's callers hold a reference to `local`.
     let unborrowed = local.memo.try_borrow().ok().map(|memo| std::ptr::from_ref(&*memo));
     if let Some(memo) = unborrowed {
         // SAFETY: `memo` points into `local`, which the caller keeps alive; nothing replaces it during the
         // copy, which runs no userland code (so no fetch of this key), and no borrow of it is held.
-        let copy = unsafe { &*memo }
-            .as_ref()
-            .filter(|m| m.request() == request)
-            .and_then(|m| zval_out::copy_lone_prototype(blueprint, m));
+        let memo = unsafe { &*memo }.as_ref().filter(|m| m.request() == request);
+        let copy = match memo {
+            Some(memo) => zval_out::allocating(|| zval_out::copy_lone_prototype(blueprint, memo))?,
+            None => None,
+        };
         if let Some(copy) = copy {
             *out = copy;
             return Ok(());
@@ -351,7 +353,8 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
     let blueprint = match &local.value {
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
-            built = Blueprint::build(*tag, bytes, Mode::RequestHeap)?;
+            // The strings are made in the request heap (see `zval_out::allocating`).
+            built = zval_out::allocating(|| Blueprint::build(*tag, bytes, Mode::RequestHeap))??;
             &built
         }
     };
@@ -396,9 +399,16 @@ fn hand_out_hooked(
         Some((version, proto)) if *version == local.version => Some(std::ptr::from_ref(proto)),
         _ => None,
     });
-    // SAFETY: the prototype is a live value of this request, in the cache's map, which nothing changes
-    // during the copy: it runs no userland code.
-    let from_prototype = proto.and_then(|proto| unsafe { prototype::copy(&*proto, false) });
+    // A `memory_limit` fatal inside the copy is caught (see `zval_out::allocating`): this fetch's callers
+    // hold a reference to `local`.
+    let from_prototype = match proto {
+        Some(proto) => zval_out::allocating(|| {
+            // SAFETY: the prototype is a live value of this request, in the cache's map, which nothing
+            // changes during the copy: it runs no userland code.
+            unsafe { prototype::copy(&*proto, false) }
+        })?,
+        None => None,
+    };
     if let Some(copy) = from_prototype {
         *out = copy;
         return Ok(());
@@ -411,18 +421,21 @@ fn hand_out_hooked(
     let result = restore::<true>(local, blueprint, out);
     CACHE.with_borrow_mut(|c| c.restoring.retain(|r| *r != restoring));
     result?;
-    keep_prototype(tier, key, local.version, out);
-    Ok(())
+    keep_prototype(tier, key, local.version, out)
 }
 
 /// Keeps a copy of `decoded` (this request's fresh restore of `version`) as the key's prototype, when
-/// the value can be copied.
-fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) {
-    // SAFETY: `decoded` is a live value of this request.
-    if let Some(proto) = unsafe { prototype::copy(decoded, true) } {
+/// the value can be copied. A `memory_limit` fatal inside the copy is caught as in [`hand_out_hooked`].
+fn keep_prototype(tier: Tier, key: &[u8], version: u64, decoded: &zval) -> Result<(), DecodeError> {
+    let copied = zval_out::allocating(|| {
+        // SAFETY: `decoded` is a live value of this request.
+        unsafe { prototype::copy(decoded, true) }
+    })?;
+    if let Some(proto) = copied {
         let old = CACHE.with_borrow_mut(|c| c.prototypes[tier.index()].insert(key.to_vec(), (version, proto)));
         drop(old);
     }
+    Ok(())
 }
 
 /// Releases this request's prototypes and request memos (request end; in worker mode, each HTTP

@@ -3,8 +3,11 @@
 //! Every raw pointer here comes from the engine and is only used while the engine keeps it alive
 //! (a call frame for the duration of the call, persistent tables for the process).
 
+use std::borrow::Cow;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr;
+
+use ext_php_rs::types::ZendStr;
 
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_execute_data, zend_function_entry, zend_internal_arg_info, zend_string, zend_type,
@@ -705,20 +708,29 @@ pub fn message(text: &[u8]) -> CString {
 
 /// `E_WARNING` through `php_error_docref`, so PHP prefixes `Class::method(): `. Under
 /// [`with_frame`]'s frame, whose function has no name for the prefix, through `zend_error`.
-pub fn warning_docref(text: &[u8]) {
+pub fn warning_docref<'a>(text: impl Into<Cow<'a, [u8]>>) {
     docref(ffi::E_WARNING as i32, text);
 }
 
-/// A diagnostic of `level` (`E_NOTICE`, `E_WARNING`, …), as [`warning_docref`] gives a warning.
-pub fn docref(level: i32, text: &[u8]) {
-    let msg = message(text);
+/// A diagnostic of `level` (`E_NOTICE`, `E_WARNING`, …), as [`warning_docref`] gives a warning. The
+/// text is consumed: it is copied into the request heap (NUL bytes shown as `\0`, as by [`message`])
+/// and released before the engine is called, since an error handler may turn the diagnostic into a
+/// fatal error, which longjmps past this frame and the caller's (a message built for it was lost at
+/// each one). A caller that builds the text passes it owned, built in a statement of its own.
+pub fn docref<'a>(level: i32, text: impl Into<Cow<'a, [u8]>>) {
+    let text = text.into();
+    let msg =
+        if text.contains(&0) { ZendStr::new(message(&text).as_bytes(), false) } else { ZendStr::new(&*text, false) };
+    drop(text);
+    // A zend_string's bytes are followed by a NUL byte, and these hold none.
+    let msg_ptr = msg.val.as_ptr();
     if in_own_frame() {
         // SAFETY: the format is a fixed "%s" with one C string argument.
-        unsafe { ffi::zend_error(level, c"%s".as_ptr(), msg.as_ptr()) };
+        unsafe { ffi::zend_error(level, c"%s".as_ptr(), msg_ptr) };
         return;
     }
     // SAFETY: called during a method call; the format is a fixed "%s" with one C string argument.
-    unsafe { ffi::php_error_docref(ptr::null(), level, c"%s".as_ptr(), msg.as_ptr()) }
+    unsafe { ffi::php_error_docref(ptr::null(), level, c"%s".as_ptr(), msg_ptr) }
 }
 
 /// `E_WARNING` through `zend_error`, without prefix (startup warnings).

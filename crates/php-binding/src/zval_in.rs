@@ -55,34 +55,53 @@ pub enum EncodeError {
 thread_local! {
     /// The walk's buffers, reused by the next store on this thread.
     static IDLE_WALK: Cell<Option<Box<Walk>>> = const { Cell::new(None) };
-    /// The walk lent to the encoding in progress, and the request that borrowed it. A fatal error in a
-    /// hook unwinds past the encoding without returning the walk; the next request takes it back.
-    static LENT_WALK: Cell<Option<(NonNull<Walk>, u64)>> = const { Cell::new(None) };
+    /// The walks lent to the encodings in progress, outermost first (a hook that calls `set()` nests a
+    /// store), and the request that borrowed them. A fatal error in a hook longjmps past the encodings
+    /// without returning their walks; the next request takes them back. Taken out of the cell and put
+    /// back at once, never borrowed while an encoding runs.
+    static LENT_WALKS: Cell<(u64, Vec<NonNull<Walk>>)> = const { Cell::new((0, Vec::new())) };
 }
 
-/// Runs `encode` with this thread's walk and the current request's id. A store that starts while another
-/// one is encoding in the same request (a hook that calls `set()`) gets a walk of its own.
+/// Runs `encode` with a walk of this thread and the current request's id. A store that starts while
+/// another one is encoding in the same request (a hook that calls `set()`) gets a walk of its own.
 fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
     let request = request::owner().0;
-    let walk = match (IDLE_WALK.take(), LENT_WALK.get()) {
-        (Some(walk), _) => walk,
-        (None, None) => Box::new(Walk::new()),
-        (None, Some((lent, borrower))) if borrower != request => {
+    let (borrower, mut lent) = LENT_WALKS.take();
+    if borrower != request {
+        // The outermost walk, kept last, is the one whose buffers have grown to this thread's stores.
+        for walk in lent.drain(..).rev() {
             // SAFETY: the walk was lent to an earlier request whose encoding never returned it: PHP bailed
             // out of a hook (a longjmp past every frame of that request), so nothing uses it any more.
-            let mut walk = unsafe { Box::from_raw(lent.as_ptr()) };
+            let mut walk = unsafe { Box::from_raw(walk.as_ptr()) };
             walk.abandon();
-            walk
+            IDLE_WALK.set(Some(walk));
         }
-        (None, Some(_)) => return encode(&mut Walk::new(), request),
-    };
-    let lent = NonNull::from(Box::leak(walk));
-    LENT_WALK.set(Some((lent, request)));
+    }
+    let walk = if lent.is_empty() { IDLE_WALK.take() } else { None };
+    let walk = NonNull::from(Box::leak(walk.unwrap_or_else(|| Box::new(Walk::new()))));
+    lent.push(walk);
+    LENT_WALKS.set((request, lent));
     // SAFETY: the walk is this call's alone until it is returned below (nested stores get their own).
-    let result = encode(unsafe { &mut *lent.as_ptr() }, request);
-    LENT_WALK.set(None);
+    let result = encode(unsafe { &mut *walk.as_ptr() }, request);
+    let (borrower, mut lent) = LENT_WALKS.take();
+    // A nested store lends and returns its walk within `encode`, so this one is the last lent again,
+    // unless a nested store's encoding never returned and something inside `encode` caught that bailout
+    // and went on: a walk above this one is then dead, and is given back here.
+    let Some(position) = lent.iter().rposition(|&w| w == walk) else {
+        // Taken back by a request that began inside `encode`: no longer this call's to keep.
+        LENT_WALKS.set((borrower, lent));
+        return result;
+    };
+    for dead in lent.drain(position + 1..) {
+        // SAFETY: lent to a store nested in this one, whose encoding never returned (see above).
+        let mut dead = unsafe { Box::from_raw(dead.as_ptr()) };
+        dead.abandon();
+    }
+    lent.pop();
+    LENT_WALKS.set((borrower, lent));
+    // Kept for the next store (a nested store's walk, kept meanwhile, gives way to the outer one).
     // SAFETY: leaked above and no longer borrowed.
-    IDLE_WALK.set(Some(unsafe { Box::from_raw(lent.as_ptr()) }));
+    IDLE_WALK.set(Some(unsafe { Box::from_raw(walk.as_ptr()) }));
     result
 }
 

@@ -89,6 +89,19 @@ fn catching_bailout<T>(f: impl FnOnce() -> Result<T, DecodeError>) -> Result<T, 
     }
 }
 
+/// Runs `f`, which allocates in the request heap but runs no userland code (a copy of a prototype, a
+/// blueprint built in the request heap, `Admin::scan()`'s result), turning a bailout into
+/// [`DecodeError::Bailout`] (see there): releases without `EG(delayed_oom)` raise the `memory_limit`
+/// fatal inside the allocation, and a longjmp past the caller's frames would lose what they own (the
+/// read path holds a reference to the local copy being handed out, which kept it and its blueprint for
+/// the process's life). Where the fatal is delayed, `f` runs as it is.
+pub fn allocating<T>(f: impl FnOnce() -> T) -> Result<T, DecodeError> {
+    if cfg!(php_delayed_oom) {
+        return Ok(f());
+    }
+    catching_bailout(|| Ok(f()))
+}
+
 /// What a request resolved for one blueprint: class entries and property slots per shape, enum cases,
 /// and the prototypes of safe-direct objects copied with their clone handler. Valid for one request,
 /// except the shapes of internal classes, which live as long as the module (and the blueprint, which

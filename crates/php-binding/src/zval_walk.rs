@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 
-use foldhash::{HashMap, HashSet, HashSetExt};
+use foldhash::HashMap;
 
 use ext_php_rs::ffi::{
     self as ffi, zend_class_entry, zend_function, zend_object, zend_reference, zend_string, zval, Bucket, HashTable,
@@ -116,10 +116,10 @@ struct Selected {
     readonly: bool,
 }
 
-/// A name `__sleep()` returned, as a string; `warn` when it was a scalar of another type, whose warning
-/// is given when the name is looked up, as `serialize()` gives it.
+/// A name `__sleep()` returned, as a string: its bytes in [`Walk::sleep_bytes`]; `warn` when it was a
+/// scalar of another type, whose warning is given when the name is looked up, as `serialize()` gives it.
 struct SleepName {
-    name: Vec<u8>,
+    bytes: std::ops::Range<usize>,
     warn: bool,
 }
 
@@ -155,6 +155,16 @@ pub struct Walk {
     /// a batch by [`Self::write_pending`] (see there).
     pending: Vec<(NodeId, ShapeRef, zval)>,
     names: Vec<(StringRef, bool)>,
+    /// What `__sleep()` returned and what the walk selected by it ([`Self::sleep`],
+    /// [`Self::select_properties`]): userland code runs while they are filled (a name's
+    /// `__toString()`, an error handler of their warnings), and a fatal error there longjmps past the
+    /// walk's frames; kept here, they are taken back with the walk by the next request.
+    sleep_bytes: Vec<u8>,
+    sleep_names: Vec<SleepName>,
+    slots: Vec<PropertySlot>,
+    selected: Vec<Selected>,
+    /// Per entry of `slots`: already selected.
+    picked: Vec<bool>,
     tier: StoreTier,
     hooks_started: bool,
     /// The longest encoding the store takes (`GraphWriter::set_limit`).
@@ -208,13 +218,12 @@ unsafe fn flat_string(flat: &mut FlatArray<'_>, s: *mut zend_string, string_byte
 /// `serialize()`'s warning about what `__sleep()` of `class` returned: not an array, or a name that is
 /// not a string.
 fn warn_sleep_result(class: &[u8]) {
-    zend::warning_docref(
-        format!(
-            "{}::__sleep() should return an array only containing the names of instance-variables to serialize",
-            String::from_utf8_lossy(class)
-        )
-        .as_bytes(),
+    // Built in a statement of its own, so that no temporary is alive while the warning is given.
+    let text = format!(
+        "{}::__sleep() should return an array only containing the names of instance-variables to serialize",
+        String::from_utf8_lossy(class)
     );
+    zend::warning_docref(text.into_bytes());
 }
 
 /// String bytes past which [`Walk::encode_flat`] leaves an array to the general walk: with at most
@@ -274,6 +283,11 @@ impl Walk {
             pinned: Vec::new(),
             pending: Vec::new(),
             names: Vec::new(),
+            sleep_bytes: Vec::new(),
+            sleep_names: Vec::new(),
+            slots: Vec::new(),
+            selected: Vec::new(),
+            picked: Vec::new(),
             tier: StoreTier::SharedGraph,
             hooks_started: false,
             limit: usize::MAX,
@@ -1092,20 +1106,18 @@ impl Walk {
         // SAFETY: as for `run_hook`.
         unsafe {
             let sleep = class_info::method(ce, b"__sleep");
-            let selection = if sleep.is_null() {
-                None
-            } else {
-                match self.sleep(obj, sleep)? {
-                    Some(names) => Some(names),
-                    // As `serialize()` writes `N;`: every slot naming the object reads null.
-                    None => return Ok(()),
-                }
-            };
+            // As `serialize()` writes `N;` when `__sleep()` returns no array: every slot naming the
+            // object reads null.
+            if !sleep.is_null() && !self.sleep(obj, sleep)? {
+                return Ok(());
+            }
             // The properties are those of a lazy proxy's real instance, looked up only now: `__sleep()` may
             // have reset the proxy and released the instance it had.
             let state = zend::lazy_state(obj).map_err(|()| Stop::Thrown)?;
             check_state_layout(ce, state)?;
-            let properties = self.select_properties(state, selection)?;
+            self.select_properties(state, !sleep.is_null())?;
+            // No userland code runs from here on: the selection may leave the walk for the writing.
+            let properties = std::mem::take(&mut self.selected);
             let class_name = self.class_name(ce);
             if !(*ce).__unserialize.is_null() {
                 // `__unserialize()` receives the properties as an array keyed by mangled name.
@@ -1155,16 +1167,13 @@ impl Walk {
         }
     }
 
-    /// Calls `__sleep()` and returns the names it selected (warnings as `serialize()` gives them), or
-    /// `None` when it returned something else than an array (the object is then stored as `null`).
+    /// Calls `__sleep()` and keeps the names it selected in [`Self::sleep_names`] (warnings as
+    /// `serialize()` gives them); false when it returned something else than an array (the object is
+    /// then stored as `null`).
     ///
     /// # Safety
     /// `obj` must be a live object and `sleep` its class's `__sleep`.
-    unsafe fn sleep(
-        &mut self,
-        obj: *mut zend_object,
-        sleep: *mut zend_function,
-    ) -> Result<Option<Vec<SleepName>>, Stop> {
+    unsafe fn sleep(&mut self, obj: *mut zend_object, sleep: *mut zend_function) -> Result<bool, Stop> {
         // SAFETY: caller guarantees the method belongs to the object's class.
         unsafe {
             let class = zend::zstr_bytes((*(*obj).ce).name);
@@ -1172,14 +1181,15 @@ impl Walk {
             let names = zvals::call_method(sleep, obj, &mut []).map_err(|()| Stop::Thrown)?;
             if zend::type_of(&raw const names) != IS_ARRAY {
                 warn_shape();
-                return Ok(None);
+                return Ok(false);
             }
-            let mut selected = Vec::new();
+            self.sleep_bytes.clear();
+            self.sleep_names.clear();
             for (_, z) in zvals::entries(zvals::table(&raw const names)) {
                 let z = zend::deref(if zend::type_of(z) == IS_INDIRECT { (*z).value.zv } else { z });
                 let kind = zend::type_of(z);
                 if kind == IS_STRING {
-                    selected.push(SleepName { name: zend::str_bytes(z).to_vec(), warn: false });
+                    self.sleep_name(zend::str_bytes(z), false);
                     continue;
                 }
                 // As `serialize()`: a warning, then the name `(string)` gives (`null` is "", `true` "1").
@@ -1190,86 +1200,113 @@ impl Walk {
                     warn_shape();
                 }
                 let name = zvals::try_string(z).map_err(|()| Stop::Thrown)?;
-                selected.push(SleepName { name: zend::str_bytes(&raw const name).to_vec(), warn: !now });
+                self.sleep_name(zend::str_bytes(&raw const name), !now);
             }
-            Ok(Some(selected))
+            Ok(true)
         }
     }
 
-    /// The properties of `obj` a hook selected: all of them, or those `__sleep()` named, as `serialize()`
-    /// selects them: a name matches a set property (by its own name, then as a private property of the
-    /// object's class, then as a protected one); an uninitialized typed property is skipped; a name that
-    /// matches nothing (an unset untyped property included) warns and is left out; a property named
-    /// twice warns and is written once.
+    /// Appends a name `__sleep()` returned to [`Self::sleep_names`].
+    fn sleep_name(&mut self, name: &[u8], warn: bool) {
+        let start = self.sleep_bytes.len();
+        self.sleep_bytes.extend_from_slice(name);
+        self.sleep_names.push(SleepName { bytes: start..self.sleep_bytes.len(), warn });
+    }
+
+    /// Fills [`Self::selected`] with the properties of `obj` a hook selected: all of them, or (`sleep`)
+    /// those `__sleep()` named ([`Self::sleep_names`]), as `serialize()` selects them: a name matches a
+    /// set property (by its own name, then as a private property of the object's class, then as a
+    /// protected one); an uninitialized typed property is skipped; a name that matches nothing (an unset
+    /// untyped property included) warns and is left out; a property named twice warns and is written
+    /// once. Nothing is owned outside the walk while a warning's error handler runs.
     ///
     /// # Safety
     /// `obj` must be a live object; no userland code may run before the selection is written.
-    unsafe fn select_properties(
-        &mut self,
-        obj: *mut zend_object,
-        selection: Option<Vec<SleepName>>,
-    ) -> Result<Vec<Selected>, Stop> {
+    unsafe fn select_properties(&mut self, obj: *mut zend_object, sleep: bool) -> Result<(), Stop> {
         // SAFETY: caller guarantees a live object; slots are read before any userland code runs.
         unsafe {
-            let slots = property_slots(obj)?;
-            let mut selected = Vec::with_capacity(slots.len());
-            let Some(names) = selection else {
-                for slot in &slots {
-                    selected.push(Selected {
-                        name: self.property_name(slot.name),
-                        value: (!zvals::is_undef(slot.slot)).then_some(slot.slot),
-                        declared: slot.declared,
-                        readonly: slot.readonly,
-                    });
+            property_slots_into(obj, &mut self.slots)?;
+            self.selected.clear();
+            if !sleep {
+                for index in 0..self.slots.len() {
+                    let slot = &self.slots[index];
+                    let (name, value, declared, readonly) =
+                        (slot.name, (!zvals::is_undef(slot.slot)).then_some(slot.slot), slot.declared, slot.readonly);
+                    let name = self.property_name(name);
+                    self.selected.push(Selected { name, value, declared, readonly });
                 }
-                return Ok(selected);
-            };
+                return Ok(());
+            }
             let class = zend::zstr_bytes((*(*obj).ce).name);
-            let mut seen = HashSet::new();
-            // The name as `serialize()`'s "%s" prints it: up to its first NUL byte.
-            let printed = |name: &[u8]| {
-                let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-                String::from_utf8_lossy(&name[..end]).into_owned()
-            };
-            for SleepName { name, warn } in names {
-                if warn {
+            self.picked.clear();
+            self.picked.resize(self.slots.len(), false);
+            for n in 0..self.sleep_names.len() {
+                let SleepName { bytes, warn } = &self.sleep_names[n];
+                if *warn {
                     warn_sleep_result(class);
                 }
-                let private = [&b"\0"[..], class, b"\0", &name].concat();
-                let protected = [&b"\0*\0"[..], &name].concat();
-                let found = [&name, &private, &protected].into_iter().find_map(|candidate| {
-                    slots.iter().enumerate().find(|(_, s)| {
-                        *s.name.bytes() == *candidate.as_slice() && (!zvals::is_undef(s.slot) || s.typed)
-                    })
-                });
+                let name = &self.sleep_bytes[bytes.clone()];
+                let matches = |s: &PropertySlot, candidate: fn(&[u8], &[u8], &[u8]) -> bool| {
+                    candidate(&s.name.bytes(), class, name) && (!zvals::is_undef(s.slot) || s.typed)
+                };
+                let found = [own_name as fn(&[u8], &[u8], &[u8]) -> bool, private_name, protected_name]
+                    .into_iter()
+                    .find_map(|candidate| self.slots.iter().position(|s| matches(s, candidate)));
                 match found {
-                    Some((_, slot)) if zvals::is_undef(slot.slot) => {}
-                    Some((index, slot)) => {
-                        if seen.insert(index) {
-                            selected.push(Selected {
-                                name: self.property_name(slot.name),
-                                value: Some(slot.slot),
-                                declared: slot.declared,
-                                readonly: slot.readonly,
-                            });
-                        } else {
-                            // `serialize()` gives a notice in PHP 8.2, a warning in 8.4.
-                            let level = if cfg!(php84) { ffi::E_WARNING } else { ffi::E_NOTICE };
-                            zend::docref(
-                                level as i32,
-                                format!("\"{}\" is returned from __sleep() multiple times", printed(&name)).as_bytes(),
-                            );
-                        }
+                    Some(index) if zvals::is_undef(self.slots[index].slot) => {}
+                    Some(index) if !self.picked[index] => {
+                        self.picked[index] = true;
+                        let slot = &self.slots[index];
+                        let (name, value, declared, readonly) = (slot.name, slot.slot, slot.declared, slot.readonly);
+                        let name = self.property_name(name);
+                        self.selected.push(Selected { name, value: Some(value), declared, readonly });
                     }
-                    None => zend::warning_docref(
-                        format!("\"{}\" returned as member variable from __sleep() but does not exist", printed(&name))
-                            .as_bytes(),
-                    ),
+                    Some(_) => {
+                        // `serialize()` gives a notice in PHP 8.2, a warning in 8.4.
+                        let level = if cfg!(php84) { ffi::E_WARNING } else { ffi::E_NOTICE };
+                        // Built in a statement of its own (see `zend::docref`).
+                        let text = format!("\"{}\" is returned from __sleep() multiple times", printed(name));
+                        zend::docref(level as i32, text.into_bytes());
+                    }
+                    None => {
+                        let text = format!(
+                            "\"{}\" returned as member variable from __sleep() but does not exist",
+                            printed(name)
+                        );
+                        zend::warning_docref(text.into_bytes());
+                    }
                 }
             }
-            Ok(selected)
+            Ok(())
         }
     }
+}
+
+/// A name `__sleep()` returned as `serialize()`'s "%s" prints it: up to its first NUL byte.
+fn printed(name: &[u8]) -> String {
+    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    String::from_utf8_lossy(&name[..end]).into_owned()
+}
+
+/// Whether the property named `property` is the one `__sleep()` of class `class` named `name`: by its
+/// own name ([`own_name`]), as a private property of the class ([`private_name`], `"\0Class\0name"`) or
+/// as a protected one ([`protected_name`], `"\0*\0name"`); compared in place.
+fn own_name(property: &[u8], _class: &[u8], name: &[u8]) -> bool {
+    property == name
+}
+
+/// See [`own_name`].
+fn private_name(property: &[u8], class: &[u8], name: &[u8]) -> bool {
+    property.len() == class.len() + name.len() + 2
+        && property[0] == 0
+        && property[1..=class.len()] == *class
+        && property[class.len() + 1] == 0
+        && property[class.len() + 2..] == *name
+}
+
+/// See [`own_name`].
+fn protected_name(property: &[u8], _class: &[u8], name: &[u8]) -> bool {
+    property.strip_prefix(b"\0*\0").is_some_and(|rest| rest == name)
 }
 
 /// The most `__serialize()` results [`Walk::write_pending`] holds before it writes them.
@@ -1346,11 +1383,23 @@ fn property_name(key: RawKey) -> PropertyName {
 /// # Safety
 /// `obj` must be a live object; the names borrow from its class and property table.
 pub unsafe fn property_slots(obj: *mut zend_object) -> Result<Vec<PropertySlot>, Stop> {
+    let mut slots = Vec::new();
+    // SAFETY: as the caller guarantees.
+    unsafe { property_slots_into(obj, &mut slots) }?;
+    Ok(slots)
+}
+
+/// [`property_slots`] into `slots` (emptied first).
+///
+/// # Safety
+/// As for [`property_slots`].
+unsafe fn property_slots_into(obj: *mut zend_object, slots: &mut Vec<PropertySlot>) -> Result<(), Stop> {
     // SAFETY: caller guarantees a live object; slot infos come from its linked class.
     unsafe {
         let ce = (*obj).ce;
         let count = zvals::slot_count(ce);
-        let mut slots = Vec::with_capacity(count);
+        slots.clear();
+        slots.reserve(count);
         for index in 0..count {
             let info = zvals::slot_info(ce, index);
             if info.is_null() {
@@ -1379,6 +1428,6 @@ pub unsafe fn property_slots(obj: *mut zend_object) -> Result<Vec<PropertySlot>,
                 }
             }
         }
-        Ok(slots)
+        Ok(())
     }
 }
