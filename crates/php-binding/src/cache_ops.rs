@@ -204,7 +204,7 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
     };
     let stored = match stored {
         Ok(stored) => stored,
-        Err(EncodeError::Unstorable) => return Ok(false),
+        Err(EncodeError::Unstorable | EncodeError::TooLarge) => return Ok(false),
         Err(EncodeError::Thrown) => return Err(Thrown),
     };
     if stored && reservations && request::note_released(tier, key) {

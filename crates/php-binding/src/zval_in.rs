@@ -27,20 +27,38 @@ use shm_core::Backend;
 /// out only for a value that needs the general walk (a small flat array never comes near it, and the
 /// store refuses it itself if need be).
 #[derive(Clone, Copy)]
-pub struct Bound<'a>(Option<(&'a Backend, usize)>);
+pub struct Bound<'a>(Limit<'a>);
+
+#[derive(Clone, Copy)]
+enum Limit<'a> {
+    None,
+    Store(&'a Backend, usize),
+    Bytes(u64),
+}
 
 impl<'a> Bound<'a> {
     /// No bound.
-    pub const NONE: Bound<'static> = Bound(None);
+    pub const NONE: Bound<'static> = Bound(Limit::None);
 
     /// The largest value `backend` takes under a key of `key_len` bytes.
     pub fn of(backend: &'a Backend, key_len: usize) -> Self {
-        Bound(Some((backend, key_len)))
+        Bound(Limit::Store(backend, key_len))
+    }
+
+    /// At most `bytes`: a store's bound worked out before the encoding, for a caller that must not hold
+    /// the backend while hooks run.
+    pub fn bytes_at_most(bytes: u64) -> Self {
+        Bound(Limit::Bytes(bytes))
     }
 
     /// The bound in bytes.
     pub fn bytes(self) -> usize {
-        self.0.map_or(usize::MAX, |(backend, key_len)| backend.max_value_len(key_len) as usize)
+        let bytes = match self.0 {
+            Limit::None => return usize::MAX,
+            Limit::Store(backend, key_len) => backend.max_value_len(key_len),
+            Limit::Bytes(bytes) => bytes,
+        };
+        usize::try_from(bytes).unwrap_or(usize::MAX)
     }
 }
 
@@ -48,6 +66,9 @@ pub enum EncodeError {
     /// A nested resource, Closure or non-serializable object, or nesting beyond the limit: the
     /// explicit API returns `false` and stores nothing.
     Unstorable,
+    /// The encoding would pass the bound it was given: the store could not take it (found as the
+    /// output outgrew the bound, so it was not made in full).
+    TooLarge,
     /// A userland hook threw; the exception propagates.
     Thrown,
 }
@@ -129,9 +150,9 @@ pub fn encode_with<R>(z: *mut zval, limit: Bound<'_>, store: impl FnOnce(u16, &[
     }
 }
 
-/// [`encode_with`] into an owned copy, of any length.
-pub fn encode(z: *mut zval) -> Result<Encoded, EncodeError> {
-    encode_with(z, Bound::NONE, |tag, bytes| Encoded { tag, bytes: bytes.to_vec() })
+/// [`encode_with`] into an owned copy.
+pub fn encode(z: *mut zval, limit: Bound<'_>) -> Result<Encoded, EncodeError> {
+    encode_with(z, limit, |tag, bytes| Encoded { tag, bytes: bytes.to_vec() })
 }
 
 /// # Safety
@@ -140,11 +161,11 @@ unsafe fn encode_graph(walk: &mut Walk, z: *mut zval, request: u64, limit: Bound
     // SAFETY: caller guarantees a live value.
     match unsafe { walk.encode(z, request, limit) } {
         Ok(tier) => Ok(encoding::graph_tag(tier)),
+        // What the walk wrote so far is past the bound already (for `NeedsPhpSerialize` too: `serialize()`
+        // writes each of those strings in full, so its result could not be stored either).
+        Err(Stop::Unstorable | Stop::NeedsPhpSerialize) if walk.over_limit() => Err(EncodeError::TooLarge),
         Err(Stop::Unstorable) => Err(EncodeError::Unstorable),
         Err(Stop::Thrown) => Err(EncodeError::Thrown),
-        // What the walk wrote so far is past the bound already: `serialize()` writes each of those
-        // strings in full too, so its result could not be stored either.
-        Err(Stop::NeedsPhpSerialize) if walk.over_limit() => Err(EncodeError::Unstorable),
         // SAFETY: as above; no hook has run yet, so `z` is unchanged.
         Err(Stop::NeedsPhpSerialize) => unsafe { php_serialized(walk, z) },
     }
@@ -167,7 +188,7 @@ unsafe fn php_serialized(walk: &mut Walk, z: *mut zval) -> Result<u16, EncodeErr
         if walk.php_serialized(out.value.str_) {
             Ok(encoding::TAG_PHP_SERIALIZED)
         } else {
-            Err(EncodeError::Unstorable)
+            Err(EncodeError::TooLarge)
         }
     }
 }

@@ -33,7 +33,7 @@ use super::engine::Bailout;
 use crate::blueprint::{Blueprint, Cell, SlotImage};
 use crate::class_info;
 use crate::zend;
-use crate::zval_in;
+use crate::zval_in::{self, Bound};
 use crate::zvals;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -245,7 +245,7 @@ unsafe fn objects_equal(
         }
         if !plain(ce) {
             // Internal state is opaque here: compare what the encoder makes of it.
-            return match (zval_in::encode(za), zval_in::encode(zb)) {
+            return match (zval_in::encode(za, Bound::NONE), zval_in::encode(zb, Bound::NONE)) {
                 (Ok(x), Ok(y)) => x.tag == y.tag && x.bytes == y.bytes,
                 _ => {
                     zvals::clear_exception();

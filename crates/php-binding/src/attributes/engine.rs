@@ -27,7 +27,7 @@ use crate::read_cache::{self, Fetched};
 use crate::request;
 use crate::runtime::{AttributeMode, Tier};
 use crate::zend;
-use crate::zval_in::{self, EncodeError};
+use crate::zval_in::{self, Bound, EncodeError};
 use crate::zval_out::DecodeError;
 use crate::zvals;
 
@@ -1226,45 +1226,52 @@ fn publish(id: usize) -> Result<(), PublishError> {
         let u = &s.units[id].unit;
         (u.spec.tier, u.spec.ttl, s.publication_off)
     });
-    if off || request::with_runtime(|runtime| runtime.and_then(|r| r.backend(tier)).is_none()) {
+    if off {
         return Ok(());
     }
+    let (key, blob) = STATE.with_borrow(|s| (s.units[id].unit.key.clone(), s.units[id].unit.blob));
+    // The bound is worked out before the encoding: the backend is not held while its hooks run.
+    let most =
+        request::with_runtime(|runtime| runtime.and_then(|r| r.backend(tier)).map(|b| b.max_value_len(key.len())));
+    let Some(most) = most else { return Ok(()) };
     // SAFETY: during a request.
     let mut value = unsafe { unit_value(id) };
     // The encoding leaves nothing of its own behind when a hook bails out of it (zval_in's walk).
-    let encoded = match Bailout::catching(|| zval_in::encode(&raw mut value)) {
+    let encoded = match Bailout::catching(|| zval_in::encode(&raw mut value, Bound::bytes_at_most(most))) {
         Ok(Ok(e)) => e,
         Ok(Err(EncodeError::Unstorable)) => {
             // SAFETY: `value` is live.
             return Err(PublishError::Message(unsafe { diagnose::unstorable(&raw mut value) }));
         }
+        Ok(Err(EncodeError::TooLarge)) => return Err(capacity_error(shm_core::StoreError::TooLarge, tier)),
         Ok(Err(EncodeError::Thrown)) => return Err(PublishError::Thrown),
         Err(Bailout) => return Err(PublishError::Bailout),
     };
-    let (key, blob) = STATE.with_borrow(|s| (s.units[id].unit.key.clone(), s.units[id].unit.blob));
     // The runtime is borrowed, not cloned (nothing below runs userland code).
     request::with_runtime(|runtime| {
         let Some(backend) = runtime.and_then(|r| r.backend(tier)) else { return Ok(()) };
         let created = !blob && backend.peek(&key).is_none();
         // Before the store: a delete() that finds no mark skips the search for attribute state.
         backend.note_internal_store();
-        backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| {
-            // §16.9's texts, plus the backend and the directive that gives it more room.
-            let problem = match e {
-                shm_core::StoreError::TableFull => "cache hash table is full",
-                _ => "not enough shared memory left",
-            };
-            let directive = match tier {
-                Tier::Volatile => "static_cache.volatile_size_mb",
-                Tier::Pinned => "static_cache.pinned_size_mb",
-            };
-            PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
-        })?;
+        backend.store(&key, encoded.tag, &encoded.bytes, ttl).map_err(|e| capacity_error(e, tier))?;
         if created {
             super::member_search::note_created(tier, backend);
         }
         Ok(())
     })
+}
+
+/// §16.9's texts for a store that found no room, plus the backend and the directive that gives it more.
+fn capacity_error(e: shm_core::StoreError, tier: Tier) -> PublishError {
+    let problem = match e {
+        shm_core::StoreError::TableFull => "cache hash table is full",
+        _ => "not enough shared memory left",
+    };
+    let directive = match tier {
+        Tier::Volatile => "static_cache.volatile_size_mb",
+        Tier::Pinned => "static_cache.pinned_size_mb",
+    };
+    PublishError::Message(format!("{problem} in the {} (raise {directive})", tier.label()))
 }
 
 /// Publishes unit `id` now, from inside the request (exact mode): a `PinnedStatic` failure throws
