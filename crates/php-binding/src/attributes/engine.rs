@@ -1707,6 +1707,15 @@ fn rebase(id: usize) -> Result<(), Bailout> {
     let_go(replaced.into_iter().chain(old.into_iter().flatten()).collect(), record)
 }
 
+/// Exact mode's check point of an API call that deletes attribute state: pending root writes are
+/// published now, for the caller to take copies afterwards (a bailout out of a publication is handed
+/// on, and the later checks find nothing pending).
+pub fn check_point() {
+    if mode().is_some() {
+        check_watched_or_hand_on();
+    }
+}
+
 /// `clear()` of `tier` (§16.8): attribute state of that backend the request has touched is not
 /// republished at request end. Exact mode first publishes pending root writes.
 pub fn on_clear(tier: Tier) {

@@ -148,6 +148,9 @@ pub fn addressed_unit(tier: Tier, key: &[u8]) -> Option<Vec<u8>> {
 /// Returns whether the key also reaches this request's state: an RFC attribute key, or (with
 /// `class_selector`) the name of a loaded class.
 pub fn delete_addressed(tier: Tier, backend: &Backend, key: &[u8], class_selector: bool) -> bool {
+    // The check point comes first, while this frame owns nothing: a fatal error in a publication's
+    // hook longjmps past the copies made below (a lower-cased class name on the heap, a unit's key).
+    engine::check_point();
     // A class name already in lower case (the ordinary keys a loop sets and deletes) is its own
     // lower-case form, and no RFC attribute key: those hold `:` and `$`, which no class name does.
     if class_selector && plan::is_class_name(key) && zend::is_plain_class_name(key) {
@@ -211,6 +214,8 @@ pub fn on_reset() {
 /// `opcache_invalidate($file, true)` (§14.6): the attribute state of the classes declared in `file`
 /// that this request has loaded is deleted from both backends of the partition, and not republished.
 pub fn on_invalidate(file: &std::path::Path) {
+    // Before the runtime and the list of classes are taken (see `delete_addressed`).
+    engine::check_point();
     let Some(runtime) = crate::request::runtime() else { return };
     for ce in engine::classes_declared_in(file) {
         // SAFETY: a registered class is live for the request; its name is a live string.
