@@ -2,6 +2,8 @@
 L74 A fatal error in the publication of a pending attributed static write that deleteMultiple() of its RFC attribute key runs first (exact mode, §16.8), in 300 requests of one php-cgi process (20,000 keys, the attribute key last): each request ends in the publication hook's fatal error, the process's next request deletes as before, and the process's memory stays flat (the call's list of the checked keys, 24 bytes a key, was left behind by every fatal error: 94 MB more over 200 requests, review rv20)
 --EXTENSIONS--
 static_cache
+--INI--
+opcache.jit=disable
 --SKIPIF--
 <?php
 if (!is_executable(getenv('PHP_CGI') ?: '/usr/bin/php-cgi8.2')) die('skip php-cgi of the PHP under test not installed');

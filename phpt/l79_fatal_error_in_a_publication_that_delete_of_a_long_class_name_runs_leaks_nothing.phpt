@@ -2,6 +2,8 @@
 L79 A fatal error in the publication of a pending attributed static write that delete() of a class name runs first (exact mode, §16.8), in 300 requests of one php-cgi process (a loaded class whose name is 1 MB long, given in upper case): each request ends in the publication hook's fatal error, the process's next request deletes as before, and the process's memory stays flat (the lower-case copy of the name, made on the heap for names longer than 64 bytes, was left behind by every fatal error; review rv20)
 --EXTENSIONS--
 static_cache
+--INI--
+opcache.jit=disable
 --SKIPIF--
 <?php
 if (!is_executable(getenv('PHP_CGI') ?: '/usr/bin/php-cgi8.2')) die('skip php-cgi of the PHP under test not installed');
