@@ -7,6 +7,7 @@
 //! both backends of the calling partition (releasing the caller's reservations, no publication of
 //! attribute state for the rest of the request), and `opcache_invalidate($file, true)` deletes the
 //! attribute state of the classes of `$file` the request has loaded. Without OPcache nothing is added.
+//! `pcntl_exec()`, when pcntl is there, is wrapped at the same point (see `request::pcntl_exec`).
 
 use std::ffi::{c_char, CStr};
 use std::os::unix::ffi::OsStrExt;
@@ -67,6 +68,8 @@ fn wrap_functions() {
     let _ = std::panic::catch_unwind(|| {
         wrap(c"opcache_reset", &ORIGINAL_RESET, reset);
         wrap(c"opcache_invalidate", &ORIGINAL_INVALIDATE, invalidate);
+        // Not OPcache's, but wrapped at the same point, when every extension's functions are in the table.
+        wrap(c"pcntl_exec", &request::ORIGINAL_PCNTL_EXEC, request::pcntl_exec);
     });
 }
 

@@ -4,9 +4,12 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use ext_php_rs::ffi;
+use ext_php_rs::zend::run_handler;
 use shm_core::RequestId;
 
 use crate::read_cache;
@@ -45,15 +48,42 @@ pub fn begin() {
 pub fn end() {
     REQUEST_RUNTIME.set(std::ptr::null());
     let state = REQUEST.with_borrow_mut(std::mem::take);
-    let Some(runtime) = state.runtime else { return };
-    let owner = RequestId(state.id);
+    if let Some(runtime) = &state.runtime {
+        let_go(runtime, RequestId(state.id), &state.held);
+    }
+}
+
+/// Flushes the counted lookups and releases the reservations `held` names, for request end and exec.
+fn let_go(runtime: &Runtime, owner: RequestId, held: &[HashSet<Vec<u8>>; 2]) {
     for tier in [Tier::Volatile, Tier::Pinned] {
         if let Some(backend) = runtime.backend(tier) {
             read_cache::flush_counters(tier, backend);
-            for key in &state.held[tier.index()] {
+            for key in &held[tier.index()] {
                 backend.release(key, owner);
             }
         }
+    }
+}
+
+/// `pcntl_exec()`'s handler before this wrapper took its place (0 when pcntl has no such function).
+pub static ORIGINAL_PCNTL_EXEC: AtomicUsize = AtomicUsize::new(0);
+
+/// `pcntl_exec()`: the script ends there (§10.4), though no request end follows: the program that runs
+/// on keeps this process's pid and start time, so reservations left held would look alive until it
+/// exits. They are released (and the counted lookups flushed) just before the exec; an exec that fails
+/// and returns leaves them released, as a lease that passed would.
+pub unsafe extern "C" fn pcntl_exec(ex: *mut ffi::zend_execute_data, rv: *mut ffi::zval) {
+    run_handler(AssertUnwindSafe(|| {
+        let (id, held, runtime) = REQUEST.with_borrow_mut(|r| (r.id, std::mem::take(&mut r.held), r.runtime.clone()));
+        if let Some(runtime) = runtime {
+            let_go(&runtime, RequestId(id), &held);
+        }
+    }));
+    let original = ORIGINAL_PCNTL_EXEC.load(Ordering::Relaxed);
+    if original != 0 {
+        // SAFETY: pcntl's own handler, saved by `opcache_functions::wrap`, called with the live frame and
+        // return slot the engine passed for this call.
+        unsafe { std::mem::transmute::<usize, crate::zend::Handler>(original)(ex, rv) };
     }
 }
 

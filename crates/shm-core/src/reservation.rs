@@ -180,12 +180,21 @@ impl ReservationTable {
     }
 
     /// Drops every held slot whose lease passed or whose holder is gone (table lock held), one liveness
-    /// check per held slot whose lease runs. True when a slot was freed.
+    /// check per holder whose lease runs, not per slot: a worker holding most of the table is read
+    /// once, not once per key (a full table is checked so at each `lock()` of a further key, under the
+    /// lock every writer of the backend takes). True when a slot was freed.
     #[cold]
     fn drop_stale(&self, now_ms: u64) -> bool {
+        let mut alive: std::collections::HashMap<(u64, u64), bool> = std::collections::HashMap::new();
         let mut dropped = false;
         for slot in 0..self.count {
-            if self.w(slot, STATE).load(Ordering::Acquire) == HELD && self.is_stale(slot, now_ms) {
+            if self.w(slot, STATE).load(Ordering::Acquire) != HELD {
+                continue;
+            }
+            let (owner, _, deadline) = self.holder(slot);
+            let stale = (deadline != 0 && now_ms >= deadline)
+                || !*alive.entry((owner.pid_tid(), owner.start_time)).or_insert_with(|| owner.thread_alive());
+            if stale {
                 self.drop_slot(slot);
                 dropped = true;
             }
