@@ -76,8 +76,13 @@ impl ReservationTable {
     }
 
     fn is_stale(&self, slot: u64, now_ms: u64) -> bool {
+        self.is_stale_given(slot, now_ms, Owner::thread_alive)
+    }
+
+    /// [`Self::is_stale`] with the holder's liveness from `alive`, asked only when the lease runs.
+    fn is_stale_given(&self, slot: u64, now_ms: u64, alive: impl FnOnce(&Owner) -> bool) -> bool {
         let (owner, _, deadline) = self.holder(slot);
-        (deadline != 0 && now_ms >= deadline) || !owner.thread_alive()
+        (deadline != 0 && now_ms >= deadline) || !alive(&owner)
     }
 
     /// Takes the table's lock. When its previous holder died holding it, the counters may be off by one:
@@ -188,12 +193,10 @@ impl ReservationTable {
         let mut alive: std::collections::HashMap<(u64, u64), bool> = std::collections::HashMap::new();
         let mut dropped = false;
         for slot in 0..self.count {
-            if self.w(slot, STATE).load(Ordering::Acquire) != HELD {
-                continue;
-            }
-            let (owner, _, deadline) = self.holder(slot);
-            let stale = (deadline != 0 && now_ms >= deadline)
-                || !*alive.entry((owner.pid_tid(), owner.start_time)).or_insert_with(|| owner.thread_alive());
+            let stale = self.w(slot, STATE).load(Ordering::Acquire) == HELD
+                && self.is_stale_given(slot, now_ms, |owner| {
+                    *alive.entry((owner.pid_tid(), owner.start_time)).or_insert_with(|| owner.thread_alive())
+                });
             if stale {
                 self.drop_slot(slot);
                 dropped = true;
