@@ -1707,9 +1707,9 @@ fn rebase(id: usize) -> Result<(), Bailout> {
     let_go(replaced.into_iter().chain(old.into_iter().flatten()).collect(), record)
 }
 
-/// Exact mode's check point of an API call that deletes attribute state: pending root writes are
-/// published now, for the caller to take copies afterwards (a bailout out of a publication is handed
-/// on, and the later checks find nothing pending).
+/// Exact mode's check point of an API call that deletes attribute state (before `on_delete_unit`,
+/// `on_delete_class`): pending root writes are published now, while the caller owns nothing (a bailout
+/// out of a publication is handed on), and the copies it takes afterwards are safe.
 pub fn check_point() {
     if mode().is_some() {
         check_watched_or_hand_on();
@@ -1731,12 +1731,11 @@ pub fn on_clear(tier: Tier) {
 }
 
 /// `delete()` of an RFC attribute key (§16.3): the unit stored under `key` in `tier`, if this request
-/// has restored it, is not republished. Exact mode first publishes pending root writes.
+/// has restored it, is not republished. The caller ran [`check_point`] first.
 pub fn on_delete_unit(tier: Tier, key: &[u8]) {
     if mode().is_none() {
         return;
     }
-    check_watched_or_hand_on();
     STATE.with_borrow_mut(|s| {
         for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && *u.unit.key == *key) {
             u.suppressed = true;
@@ -1767,14 +1766,11 @@ pub fn classes_declared_in(path: &std::path::Path) -> Vec<*mut zend_class_entry>
 }
 
 /// `delete(Class)` (§5.7, §16.8): the keys of `ce`'s attribute state in `tier`, whose republication
-/// this request then suppresses.
+/// this request then suppresses. The caller ran [`check_point`] first.
 ///
 /// # Safety
 /// `ce` must be a live class, during a request.
 pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<u8>> {
-    if mode().is_some() {
-        check_watched_or_hand_on();
-    }
     let registered = STATE.with_borrow_mut(|s| {
         let ids = s.classes.get(&ce).filter(|c| c.active)?.ids.clone();
         let mut keys = Vec::new();
