@@ -31,7 +31,7 @@ var_dump(sc_fcgi($fpm, 'gamma', '')['r'], sc_fcgi($fpm, 'delta', '')['r']);
 // once per worker: later requests log nothing more
 sc_fcgi($fpm, 'gamma', '');
 sc_fcgi($fpm, 'delta', '');
-sc_until(fn() => count(sc_fpm_log($fpm)) >= 4);
+sc_until(fn() => count(sc_fpm_log($fpm)) >= 4, 10.0);
 sc_fpm_stop($fpm);
 $lines = array_map(fn($l) => preg_replace(['/^\[[^]]+\] /', '/child \d+/'], ['', 'child PID'], $l), sc_fpm_log($fpm));
 sort($lines);
