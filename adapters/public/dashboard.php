@@ -9,7 +9,8 @@
  * and a key browser with each entry's metadata (StaticCache\Admin::scan(): type, size, memory, TTL
  * left, hits). Deleting a key, deleting by prefix and clearing a backend need the password, taken from
  * the STATIC_CACHE_DASHBOARD_PASSWORD constant (define it in a file that includes this one) or the
- * environment variable of that name. Without a password the page is read-only.
+ * environment variable of that name. Without a password the page is read-only. A login lasts 8 hours
+ * (its cookie carries its end, signed with the password); a wrong password answers after a second.
  */
 
 declare(strict_types=1);
@@ -22,9 +23,22 @@ const SC_PAGE_SIZE = 50;
 /** Scan steps one page may take before it shows what it found and offers the next page. */
 const SC_MAX_STEPS = 64;
 
+/** How long a login lasts: its cookie carries its end, signed with the password. */
+const SC_LOGIN_SECONDS = 8 * 3600;
+/** How long a wrong password makes its request wait, so that guessing takes time. */
+const SC_WRONG_PASSWORD_DELAY_US = 1_000_000;
+
 $password = defined('STATIC_CACHE_DASHBOARD_PASSWORD') ? (string) constant('STATIC_CACHE_DASHBOARD_PASSWORD') : (string) getenv('STATIC_CACHE_DASHBOARD_PASSWORD');
-$token = $password === '' ? '' : hash_hmac('sha256', 'static-cache-dashboard', $password);
-$authed = $token !== '' && hash_equals($token, (string) ($_COOKIE['sc_dashboard'] ?? ''));
+/** The login cookie's value for a login that ends at $until: "$until.signature". */
+function sc_login_token(string $password, int $until): string
+{
+    return $until . '.' . hash_hmac('sha256', "static-cache-dashboard|$until", $password);
+}
+$login = (string) ($_COOKIE['sc_dashboard'] ?? '');
+$until = (int) strstr($login, '.', true);
+$authed = $password !== '' && $until >= time() && hash_equals(sc_login_token($password, $until), $login);
+// Each login has its own CSRF token: one seen in an old page is worth nothing once that login ends.
+$csrf = $authed ? hash_hmac('sha256', 'csrf', $login) : '';
 // Over HTTPS the cookies (the login one is as good as the password) are never sent over plain HTTP.
 $cookie = ['httponly' => true, 'samesite' => 'Strict', 'secure' => !in_array(strtolower((string) ($_SERVER['HTTPS'] ?? '')), ['', 'off'], true)];
 // The page holds the CSRF token and buttons that delete: no site frames it (a sibling subdomain is
@@ -89,15 +103,17 @@ if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
     $action = (string) ($_POST['action'] ?? '');
     $message = '';
     if ($action === 'login') {
-        if ($token !== '' && hash_equals($password, (string) ($_POST['password'] ?? ''))) {
-            setcookie('sc_dashboard', $token, $cookie);
+        if ($password !== '' && hash_equals($password, (string) ($_POST['password'] ?? ''))) {
+            $until = time() + SC_LOGIN_SECONDS;
+            setcookie('sc_dashboard', sc_login_token($password, $until), ['expires' => $until] + $cookie);
             $message = 'Logged in.';
         } else {
+            usleep(SC_WRONG_PASSWORD_DELAY_US);
             $message = 'Wrong password.';
         }
     } elseif ($action === 'logout') {
         setcookie('sc_dashboard', '', ['expires' => 1] + $cookie);
-    } elseif (!$authed || !hash_equals(hash_hmac('sha256', 'csrf', $token), (string) ($_POST['csrf'] ?? ''))) {
+    } elseif (!$authed || !hash_equals($csrf, (string) ($_POST['csrf'] ?? ''))) {
         http_response_code(403);
         exit('Log in first.');
     } elseif ($action === 'delete') {
@@ -181,7 +197,6 @@ if ($figures[$backend]['memory'] !== false) {
         $next = $page['cursor'];
     }
 }
-$csrf = $authed ? hash_hmac('sha256', 'csrf', $token) : '';
 $first = $figures['volatile']['info'];
 ?>
 <!DOCTYPE html>
@@ -209,7 +224,7 @@ form.inline { display: inline; }
 <p>Partition <b id="partition"><?= sc_h($first->partition) ?></b> · attribute mode <b><?= sc_h($first->attribute_mode) ?></b> · PHP <?= PHP_VERSION ?> (<?= PHP_SAPI ?>)
 <?php if ($authed): ?>
  · <form class="inline" method="post"><input type="hidden" name="action" value="logout"><button>Log out</button></form>
-<?php elseif ($token !== ''): ?>
+<?php elseif ($password !== ''): ?>
  · <form class="inline" method="post" id="login"><input type="hidden" name="action" value="login"><input type="password" name="password" placeholder="password"> <button>Log in</button></form>
 <?php else: ?>
  · read-only (no STATIC_CACHE_DASHBOARD_PASSWORD set)

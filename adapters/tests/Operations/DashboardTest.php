@@ -116,6 +116,36 @@ final class DashboardTest extends TestCase
     }
 
     /**
+     * A login ends: its cookie carries its end, signed with the password, and a cookie past its end (or
+     * of the earlier form, which never ended) is refused. A wrong password answers after a second.
+     */
+    public function testALoginEndsAndGuessingTakesTime(): void
+    {
+        $site = $this->plainServer();
+        $cookieOf = fn(array $response) => explode(';', substr(self::header($response, 'Set-Cookie'), strlen('sc_dashboard=')))[0];
+        $login = self::request('POST', "$site/", ['action' => 'login', 'password' => self::PASSWORD]);
+        $cookie = $cookieOf($login);
+        [$until] = explode('.', $cookie);
+        $this->assertEqualsWithDelta(time() + 8 * 3600, (int) $until, 5);
+        $page = self::request('GET', "$site/", null, "sc_dashboard=$cookie")['body'];
+        $this->assertMatchesRegularExpression('/name="csrf" value="([0-9a-f]{64})"/', $page);
+        preg_match('/name="csrf" value="([0-9a-f]{64})"/', $page, $m);
+
+        $clear = fn(string $cookie, string $csrf) => self::request('POST', "$site/", ['action' => 'clear', 'backend' => 'volatile', 'csrf' => $csrf], "sc_dashboard=$cookie");
+        $past = time() - 1;
+        $ended = "$past." . hash_hmac('sha256', "static-cache-dashboard|$past", self::PASSWORD);
+        $this->assertSame('Log in first.', $clear($ended, hash_hmac('sha256', 'csrf', $ended))['body']);
+        $never = hash_hmac('sha256', 'static-cache-dashboard', self::PASSWORD);
+        $this->assertSame('Log in first.', $clear($never, hash_hmac('sha256', 'csrf', $never))['body']);
+        $this->assertSame('Log in first.', $clear($cookie, hash_hmac('sha256', 'csrf', $ended))['body'], 'another login\'s CSRF token');
+        $this->assertMatchesRegularExpression('~^HTTP/1\.\d 303~', $clear($cookie, $m[1])['headers'][0]);
+
+        $t = hrtime(true);
+        self::request('POST', "$site/", ['action' => 'login', 'password' => 'wrong']);
+        $this->assertGreaterThanOrEqual(1.0, (hrtime(true) - $t) / 1e9);
+    }
+
+    /**
      * The memory map adds up: the table's "used memory" is the donut's and the legend's "used" (live
      * entries), not Admin::memory()'s used, which counts the retired blocks shown on the next row too.
      */
@@ -186,7 +216,7 @@ final class DashboardTest extends TestCase
         fclose($pipes[0]);
         $headers = explode("\r\n\r\n", stream_get_contents($pipes[1]))[0];
         proc_close($proc);
-        $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard=[0-9a-f]{64}; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
+        $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard=\d+\.[0-9a-f]{64}; expires=[^;]+; Max-Age=28800; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
         $this->assertMatchesRegularExpression('/^Set-Cookie: sc_dashboard_msg=Logged%20in.; secure; HttpOnly; SameSite=Strict\r?$/m', $headers);
     }
 
