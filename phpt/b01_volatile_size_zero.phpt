@@ -4,6 +4,7 @@ B1 Volatile size 0: every method returns false
 static_cache
 --INI--
 opcache.jit=disable
+static_cache.attribute_mode=auto
 static_cache.volatile_size_mb=0
 --FILE--
 <?php

@@ -4,6 +4,7 @@ K7 Partition and mode (default)
 static_cache
 --INI--
 opcache.jit=disable
+static_cache.attribute_mode=auto
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';

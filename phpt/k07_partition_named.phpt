@@ -4,6 +4,7 @@ K7 Partition and mode (static_cache.partition=shop)
 static_cache
 --INI--
 opcache.jit=disable
+static_cache.attribute_mode=auto
 static_cache.partition=shop
 --FILE--
 <?php

@@ -7,6 +7,7 @@ static_cache.volatile_size_mb=8
 static_cache.pinned_size_mb=8
 memory_limit=512M
 opcache.jit=disable
+static_cache.attribute_mode=auto
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';

@@ -4,6 +4,7 @@ phpinfo() shows a static_cache section
 static_cache
 --INI--
 opcache.jit=disable
+static_cache.attribute_mode=auto
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';

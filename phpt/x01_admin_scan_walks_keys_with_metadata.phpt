@@ -4,6 +4,7 @@ X1 StaticCache\Admin::scan() walks a backend by cursor with per-entry metadata; 
 static_cache
 --INI--
 opcache.jit=disable
+static_cache.attribute_mode=auto
 --FILE--
 <?php
 use OPcache\{VolatileCache as V, PinnedCache as P, CacheStoreType};

@@ -4,6 +4,7 @@ X2 StaticCache\Admin::deletePrefix() deletes the explicit keys of a prefix, neve
 static_cache
 --INI--
 opcache.jit=disable
+static_cache.attribute_mode=auto
 --FILE--
 <?php
 require __DIR__ . '/inc/util.inc';
