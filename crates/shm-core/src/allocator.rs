@@ -206,16 +206,25 @@ impl SizeClassAllocator {
         ((self.heap_end - self.heap_start).saturating_sub(8) & SIZE_MASK).saturating_sub(8)
     }
 
-    /// Allocates a block for `len` payload bytes; returns the payload offset.
+    /// Allocates a block for `len` payload bytes; returns the payload offset. The quick list (a store
+    /// replacing a small value) inline, the bins and `top` out of line.
+    #[inline(always)]
     pub fn alloc(&self, txn: &mut Txn, len: u64) -> Option<u64> {
         let size = block_size_for(len)?;
-        let block = self
-            .take_from_quick(txn, size)
-            .or_else(|| self.take_from_bins(txn, size))
-            .or_else(|| self.take_from_top(txn, size))?;
+        let block = match self.take_from_quick(txn, size) {
+            Some(block) => block,
+            None => self.alloc_listed(txn, size)?,
+        };
         Some(block + 8)
     }
 
+    /// [`SizeClassAllocator::alloc`] of a `size`-byte block no quick list holds.
+    #[inline(never)]
+    fn alloc_listed(&self, txn: &mut Txn, size: u64) -> Option<u64> {
+        self.take_from_bins(txn, size).or_else(|| self.take_from_top(txn, size))
+    }
+
+    #[inline(always)]
     fn take_from_quick(&self, txn: &mut Txn, size: u64) -> Option<u64> {
         if size >= QUICK_LIMIT {
             return None;

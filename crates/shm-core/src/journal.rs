@@ -74,6 +74,7 @@ impl Journal {
     }
 
     /// Starts a transaction. The caller holds the write lock and has recovered the journal.
+    #[inline(always)]
     pub fn begin(&self) -> Txn<'_> {
         debug_assert_eq!(self.len_word().load(Ordering::Relaxed), 0, "transaction already open");
         Txn { journal: self, len: 0, done: false }
@@ -120,6 +121,7 @@ pub struct Txn<'a> {
 
 impl Txn<'_> {
     /// Appends `(off, current value of word)` to the journal and publishes the new length.
+    #[inline(always)]
     fn log(&mut self, word: &std::sync::atomic::AtomicU64, off: u64, flag: u64) {
         assert!(self.len < JOURNAL_CAPACITY, "journal overflow: transaction too large");
         let old = word.load(Ordering::Relaxed);
@@ -140,6 +142,7 @@ impl Txn<'_> {
     }
 
     /// Logs, then writes one word.
+    #[inline(always)]
     pub fn set(&mut self, off: u64, value: u64) {
         let word = self.journal.region.word(off);
         self.log(word, off, 0);
@@ -147,12 +150,14 @@ impl Txn<'_> {
     }
 
     /// Reads a word (convenience for read-modify-write in transactions).
+    #[inline(always)]
     pub fn get(&self, off: u64) -> u64 {
         self.journal.region.word(off).load(Ordering::Acquire)
     }
 
     /// The final write that makes the change visible to readers. Must differ from the current value,
     /// and nothing may be written after it.
+    #[inline(always)]
     pub fn publish(mut self, off: u64, value: u64) {
         debug_assert_ne!(self.get(off), value, "a publish write must change the word");
         let word = self.journal.region.word(off);
@@ -162,6 +167,7 @@ impl Txn<'_> {
     }
 
     /// Makes the transaction permanent.
+    #[inline(always)]
     pub fn commit(mut self) {
         self.journal.len_word().store(0, Ordering::Release);
         self.done = true;
