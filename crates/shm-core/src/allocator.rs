@@ -162,7 +162,7 @@ impl SizeClassAllocator {
     }
 
     /// State word `field` (one range check against the state's size; `new` checked the state area).
-    #[inline]
+    #[inline(always)]
     fn state_word(&self, field: u64) -> &AtomicU64 {
         assert!(field.is_multiple_of(8) && field < STATE_BYTES, "allocator state field {field}");
         // SAFETY: `new` checked that the 8-aligned state area lies inside the region, and `field` is an
@@ -181,16 +181,19 @@ impl SizeClassAllocator {
         self.region.word(self.heap_start).store(PREV_INUSE, Ordering::Relaxed);
     }
 
+    #[inline(always)]
     fn get(&self, field: u64) -> u64 {
         self.state_word(field).load(Ordering::Acquire)
     }
 
     /// Adds `delta` (wrapping: pass a negated amount to subtract) to a counter word. Write lock held.
+    #[inline(always)]
     fn add(&self, field: u64, delta: u64) {
         let w = self.state_word(field);
         w.store(w.load(Ordering::Relaxed).wrapping_add(delta), Ordering::Relaxed);
     }
 
+    #[inline(always)]
     fn hdr(&self, block: u64) -> u64 {
         self.region.word(block).load(Ordering::Acquire)
     }

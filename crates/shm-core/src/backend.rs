@@ -713,7 +713,7 @@ impl Backend {
     }
 
     /// Puts entry `h` (unlinked by the same transaction) on the retire list.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn retire_entry(&self, t: &mut Txn, h: &EntryHeader) {
         self.0.retired.retire(t, &self.0.alloc, h, self.epoch());
     }
@@ -1017,6 +1017,7 @@ impl Backend {
 
     /// False when no request holds a reservation in this backend (one load): a caller can then skip
     /// everything that concerns reservations, its own included.
+    #[inline]
     pub fn any_reservation(&self) -> bool {
         self.word(RES_ACTIVE).load(Ordering::Acquire) != 0
     }

@@ -45,13 +45,15 @@ impl Region {
 
     /// The shared 64-bit word at `off`. Panics on a misaligned or out-of-range offset: callers pass
     /// offsets that are either constants of the layout or validated with [`Region::contains`] first.
-    #[inline]
+    #[inline(always)]
     pub fn word(&self, off: u64) -> &AtomicU64 {
         // One compare for both conditions (every journaled write and allocator step comes through
         // here): rotated right by 3, a misaligned offset has a low bit in its top three, so it exceeds
         // any `len >> 3`; an aligned one is its word index, below `len >> 3` exactly when the word ends
-        // inside the region.
-        assert!(off.rotate_right(3) < self.len >> 3, "word offset {off} outside region");
+        // inside the region. The panic is out of line, so the check inlines as a compare and a branch.
+        if off.rotate_right(3) >= self.len >> 3 {
+            outside(off);
+        }
         // SAFETY: in range and 8-aligned (checked above, base is 8-aligned); AtomicU64 has the size and
         // alignment of u64, and every access to shared words goes through atomics.
         unsafe { &*(self.base.add(off as usize) as *const AtomicU64) }
@@ -142,6 +144,14 @@ impl Region {
         assert!(self.contains(off, len) && off.is_multiple_of(8));
         Region { base: self.ptr(off, len), len }
     }
+}
+
+/// [`Region::word`]'s panic on an offset outside the region or misaligned.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn outside(off: u64) -> ! {
+    panic!("word offset {off} outside region")
 }
 
 #[cfg(test)]
