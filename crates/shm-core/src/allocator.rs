@@ -351,6 +351,7 @@ impl SizeClassAllocator {
     /// Frees the block whose payload starts at `payload`: parks a small one on its quick list (while
     /// fewer than `QUICK_CAP` are parked), or returns it to the bins, coalescing with free neighbours
     /// and `top`.
+    #[inline(always)]
     pub fn free(&self, txn: &mut Txn, payload: u64) {
         let block = payload - 8;
         let h = self.hdr(block);
@@ -374,6 +375,7 @@ impl SizeClassAllocator {
 
     /// Returns in-use (or unlinked quick) block `block` to the bins, coalescing. `USED` is the caller's
     /// to adjust.
+    #[inline(never)]
     fn release(&self, txn: &mut Txn, mut block: u64) {
         let h = self.hdr(block);
         let mut size = h & SIZE_MASK;
@@ -747,6 +749,7 @@ impl SizeClassAllocator {
     }
 
     /// Usable payload bytes of an allocated block.
+    #[inline(always)]
     pub fn payload_capacity(&self, payload: u64) -> u64 {
         (self.hdr(payload - 8) & SIZE_MASK) - 8
     }
