@@ -12,7 +12,7 @@
 #[path = "../../../tests/support/mod.rs"]
 mod support;
 
-use shm_core::{Backend, PartitionSpec, Segment, TAG_INT};
+use shm_core::{PartitionSpec, Segment, TAG_INT};
 use std::time::Duration;
 use support::{fork, Rng, SharedWords, Signal};
 
