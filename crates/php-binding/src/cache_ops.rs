@@ -182,25 +182,15 @@ const RESERVATION_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_se
 /// encoder's dispatch. An array or object is encoded within the largest value the backend takes for
 /// the key: one too large is refused as a top-level string is, with `false` (§9.2 step 1, §6.6), as
 /// soon as its encoding outgrows that, not after it is written in full.
+#[inline(always)]
 fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl: u64) -> Parsed<bool> {
     let mut reservations = false;
-    let mut put = |tag, bytes: &[u8]| {
-        reservations = backend.any_reservation();
-        if reservations && !backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT) {
-            return false;
-        }
-        // Only once some delete() remembered that a class has no attribute state (member_search).
-        let before = attributes::own_writes_wanted().then(|| backend.epoch());
-        let stored = backend.store(key, tag, bytes, ttl).is_ok();
-        if let Some(before) = before.filter(|_| stored) {
-            attributes::note_explicit_write(tier, backend, before, backend.epoch());
-        }
-        stored
-    };
     // SAFETY: `value` is a live argument zval.
     let stored = match unsafe { long_of(value) } {
-        Some(i) => Ok(put(encoding::TAG_INT, &i.to_le_bytes())),
-        None => encode_with(value, backend, key.len(), put),
+        Some(i) => Ok(put(tier, backend, key, encoding::TAG_INT, &i.to_le_bytes(), ttl, &mut reservations)),
+        None => encode_with(value, backend, key.len(), |tag, bytes| {
+            put(tier, backend, key, tag, bytes, ttl, &mut reservations)
+        }),
     };
     let stored = match stored {
         Ok(stored) => stored,
@@ -211,6 +201,24 @@ fn store_value(tier: Tier, backend: &Backend, key: &[u8], value: *mut zval, ttl:
         backend.release(key, request::owner());
     }
     Ok(stored)
+}
+
+/// The store of [`store_value`] once the value is encoded: waits for another request's reservation of
+/// the key (noting in `reservations` whether the backend has any), then stores. A function rather than
+/// a closure shared by the integer and encoder paths, so that the integer path inlines it.
+#[inline(always)]
+fn put(tier: Tier, backend: &Backend, key: &[u8], tag: u16, bytes: &[u8], ttl: u64, reservations: &mut bool) -> bool {
+    *reservations = backend.any_reservation();
+    if *reservations && !backend.wait_reservation(key, request::owner(), RESERVATION_WAIT_LIMIT) {
+        return false;
+    }
+    // Only once some delete() remembered that a class has no attribute state (member_search).
+    let before = attributes::own_writes_wanted().then(|| backend.epoch());
+    let stored = backend.store(key, tag, bytes, ttl).is_ok();
+    if let Some(before) = before.filter(|_| stored) {
+        attributes::note_explicit_write(tier, backend, before, backend.epoch());
+    }
+    stored
 }
 
 /// `zval_in::encode_with` within what `backend` takes under a key of `key_len` bytes, out of line: the
@@ -592,8 +600,10 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
             // stored under exactly that string goes either way. Until attribute state was first stored
             // in this backend, a key that names no attribute unit and no class with state in this
             // request selects nothing: no search.
-            let search =
-                backend.internal_stores_noted() || attributes::addressed_unit(tier, key).is_some() || local_state();
+            // (An RFC attribute key holds `::`: `addressed_unit` parses only such a key.)
+            let search = backend.internal_stores_noted()
+                || (key.contains(&b':') && attributes::addressed_unit(tier, key).is_some())
+                || local_state();
             let selects_state = search && attributes::delete_addressed(tier, backend, key, true);
             let removed = backend.delete(key);
             let after = backend.epoch();
@@ -613,7 +623,7 @@ pub fn delete(tier: Tier, call: &Call) -> Parsed<()> {
         if backend.any_reservation() {
             release_own(tier, backend, key);
         }
-        call.ret().set_bool(true);
+        call.return_bool(true);
         Ok(())
     })
 }
@@ -639,7 +649,7 @@ pub fn delete_multiple(tier: Tier, call: &Call) -> Parsed<()> {
         for key in &keys {
             release_own(tier, backend, key);
         }
-        call.ret().set_bool(true);
+        call.return_bool(true);
         Ok(())
     })
 }

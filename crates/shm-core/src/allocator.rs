@@ -162,7 +162,7 @@ impl SizeClassAllocator {
     }
 
     /// State word `field` (one range check against the state's size; `new` checked the state area).
-    #[inline]
+    #[inline(always)]
     fn state_word(&self, field: u64) -> &AtomicU64 {
         assert!(field.is_multiple_of(8) && field < STATE_BYTES, "allocator state field {field}");
         // SAFETY: `new` checked that the 8-aligned state area lies inside the region, and `field` is an
@@ -181,16 +181,19 @@ impl SizeClassAllocator {
         self.region.word(self.heap_start).store(PREV_INUSE, Ordering::Relaxed);
     }
 
+    #[inline(always)]
     fn get(&self, field: u64) -> u64 {
         self.state_word(field).load(Ordering::Acquire)
     }
 
     /// Adds `delta` (wrapping: pass a negated amount to subtract) to a counter word. Write lock held.
+    #[inline(always)]
     fn add(&self, field: u64, delta: u64) {
         let w = self.state_word(field);
         w.store(w.load(Ordering::Relaxed).wrapping_add(delta), Ordering::Relaxed);
     }
 
+    #[inline(always)]
     fn hdr(&self, block: u64) -> u64 {
         self.region.word(block).load(Ordering::Acquire)
     }
@@ -206,16 +209,25 @@ impl SizeClassAllocator {
         ((self.heap_end - self.heap_start).saturating_sub(8) & SIZE_MASK).saturating_sub(8)
     }
 
-    /// Allocates a block for `len` payload bytes; returns the payload offset.
+    /// Allocates a block for `len` payload bytes; returns the payload offset. The quick list (a store
+    /// replacing a small value) inline, the bins and `top` out of line.
+    #[inline(always)]
     pub fn alloc(&self, txn: &mut Txn, len: u64) -> Option<u64> {
         let size = block_size_for(len)?;
-        let block = self
-            .take_from_quick(txn, size)
-            .or_else(|| self.take_from_bins(txn, size))
-            .or_else(|| self.take_from_top(txn, size))?;
+        let block = match self.take_from_quick(txn, size) {
+            Some(block) => block,
+            None => self.alloc_listed(txn, size)?,
+        };
         Some(block + 8)
     }
 
+    /// [`SizeClassAllocator::alloc`] of a `size`-byte block no quick list holds.
+    #[inline(never)]
+    fn alloc_listed(&self, txn: &mut Txn, size: u64) -> Option<u64> {
+        self.take_from_bins(txn, size).or_else(|| self.take_from_top(txn, size))
+    }
+
+    #[inline(always)]
     fn take_from_quick(&self, txn: &mut Txn, size: u64) -> Option<u64> {
         if size >= QUICK_LIMIT {
             return None;
@@ -339,6 +351,7 @@ impl SizeClassAllocator {
     /// Frees the block whose payload starts at `payload`: parks a small one on its quick list (while
     /// fewer than `QUICK_CAP` are parked), or returns it to the bins, coalescing with free neighbours
     /// and `top`.
+    #[inline(always)]
     pub fn free(&self, txn: &mut Txn, payload: u64) {
         let block = payload - 8;
         let h = self.hdr(block);
@@ -362,6 +375,7 @@ impl SizeClassAllocator {
 
     /// Returns in-use (or unlinked quick) block `block` to the bins, coalescing. `USED` is the caller's
     /// to adjust.
+    #[inline(never)]
     fn release(&self, txn: &mut Txn, mut block: u64) {
         let h = self.hdr(block);
         let mut size = h & SIZE_MASK;
@@ -735,6 +749,7 @@ impl SizeClassAllocator {
     }
 
     /// Usable payload bytes of an allocated block.
+    #[inline(always)]
     pub fn payload_capacity(&self, payload: u64) -> u64 {
         (self.hdr(payload - 8) & SIZE_MASK) - 8
     }

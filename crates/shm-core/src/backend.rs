@@ -690,6 +690,7 @@ impl Backend {
     }
 
     /// [`Backend::unlink`], with `also` adding writes of its own to the same transaction.
+    #[inline(always)]
     pub(crate) fn unlink_with(&self, link: u64, h: &EntryHeader, also: impl FnOnce(&mut Txn)) {
         let mut t = self.0.journal.begin();
         let next = t.get(h.off + entry::NEXT);
@@ -712,7 +713,7 @@ impl Backend {
     }
 
     /// Puts entry `h` (unlinked by the same transaction) on the retire list.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn retire_entry(&self, t: &mut Txn, h: &EntryHeader) {
         self.0.retired.retire(t, &self.0.alloc, h, self.epoch());
     }
@@ -740,6 +741,12 @@ impl Backend {
     /// Stores `value` under `key`, replacing any previous entry and its TTL. `ttl_secs` is ignored by a
     /// pinned backend. The value is copied under the write lock; readers are never blocked. An integer
     /// stored over an integer entry without a TTL is written in place (see [`Backend::increment`]).
+    ///
+    /// The steps of a store and of a delete under the lock (look-up, allocation from a quick list,
+    /// entry write, retirement, the journal's logged writes) are `#[inline(always)]`, their rare paths
+    /// out of line: each is one frame instead of a chain of calls that each saved and restored
+    /// registers (a `set()` then `delete()` pair: 2391 -> 2167 instructions, callgrind, and about
+    /// 155 -> 128 ns).
     pub fn store(&self, key: &[u8], tag: u16, value: &[u8], ttl_secs: u64) -> Result<(), StoreError> {
         let hash = entry::key_hash(key);
         let ttl = if self.0.kind == BackendKind::Pinned { 0 } else { ttl_secs };
@@ -771,7 +778,7 @@ impl Backend {
 
     /// Publishes a new entry for `e.key` (write lock held). `found` is the current entry of the key, if
     /// any (live or expired).
-    #[inline]
+    #[inline(always)]
     fn store_locked(&self, e: NewEntry, ttl: u64, mut found: Option<(u64, EntryHeader)>) -> Result<(), StoreError> {
         let need = entry::entry_bytes(e.key.len() as u64, e.value.len() as u64).ok_or(StoreError::TooLarge)?;
         if found.is_none() && !self.table_slot_for_new_key() {
@@ -797,7 +804,7 @@ impl Backend {
 
     /// Allocates `need` payload bytes in a transaction, making room (bounded rounds) when none is free.
     /// True in the answer when room had to be made (entries may have been removed or moved).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn allocate(&self, need: u64) -> Result<(Txn<'_>, u64, bool), StoreError> {
         let mut t = self.0.journal.begin();
         match self.0.alloc.alloc(&mut t, need) {
@@ -847,7 +854,7 @@ impl Backend {
     }
 
     /// Writes the entry into `block` (allocated by `t`) and publishes it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn publish_new(
         &self,
         t: Txn<'_>,
@@ -865,13 +872,20 @@ impl Backend {
         Ok(())
     }
 
+    /// The stall [`Backend::stall_next_write`] asked for, taken by the one store that swaps it out.
+    #[cold]
+    #[inline(never)]
+    fn stall_write(&self) {
+        let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
+        std::thread::sleep(std::time::Duration::from_micros(stall));
+    }
+
     /// Ends a store: retires the entry it replaces (or counts a new one) and publishes `block` through
     /// `link`, the write that makes it visible.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn finish_publish(&self, mut t: Txn<'_>, link: u64, block: u64, old: Option<EntryHeader>) {
         if self.word(STALL_US).load(Ordering::Relaxed) != 0 {
-            let stall = self.word(STALL_US).swap(0, Ordering::AcqRel);
-            std::thread::sleep(std::time::Duration::from_micros(stall));
+            self.stall_write();
         }
         match &old {
             Some(old) => self.retire_entry(&mut t, old),
@@ -1003,6 +1017,7 @@ impl Backend {
 
     /// False when no request holds a reservation in this backend (one load): a caller can then skip
     /// everything that concerns reservations, its own included.
+    #[inline]
     pub fn any_reservation(&self) -> bool {
         self.word(RES_ACTIVE).load(Ordering::Acquire) != 0
     }

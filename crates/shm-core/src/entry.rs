@@ -201,6 +201,7 @@ pub struct NewEntry<'a> {
 /// # Safety
 /// The block at `off` must be allocated to the caller and unpublished (no reader can see it), and large
 /// enough for the entry.
+#[inline(always)]
 pub unsafe fn write(region: &Region, off: u64, e: &NewEntry) {
     let hash = e.hash;
     let meta = e.key.len() as u64 | (e.tag as u64) << 32;

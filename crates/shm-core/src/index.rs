@@ -57,11 +57,12 @@ impl Index {
 
     /// [`Index::find`] for the write lock holder: headers read without their check (see
     /// [`EntryHeader::read_linked`]).
+    #[inline(always)]
     pub(crate) fn find_locked(&self, key: &[u8], hash: u64) -> Option<(u64, EntryHeader)> {
         self.find_with(key, hash, EntryHeader::read_linked)
     }
 
-    #[inline]
+    #[inline(always)]
     fn find_with(
         &self,
         key: &[u8],

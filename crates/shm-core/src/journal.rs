@@ -74,9 +74,10 @@ impl Journal {
     }
 
     /// Starts a transaction. The caller holds the write lock and has recovered the journal.
+    #[inline(always)]
     pub fn begin(&self) -> Txn<'_> {
         debug_assert_eq!(self.len_word().load(Ordering::Relaxed), 0, "transaction already open");
-        Txn { journal: self, len: 0, done: false }
+        Txn { journal: self, region: self.region, at: self.at, len: 0, done: false }
     }
 
     /// Repairs what a dead lock holder left. Call with the write lock held.
@@ -114,16 +115,22 @@ impl Journal {
 /// An open transaction. Dropping it without [`Txn::commit`] (an error path or a panic unwinding) undoes it.
 pub struct Txn<'a> {
     journal: &'a Journal,
+    /// Copies of the journal's `region` and `at`: a transaction inlined into its caller keeps them in
+    /// registers, where through `journal` they were loaded again after every logged write (an atomic
+    /// store the compiler cannot prove leaves them alone).
+    region: Region,
+    at: u64,
     len: u64,
     done: bool,
 }
 
 impl Txn<'_> {
     /// Appends `(off, current value of word)` to the journal and publishes the new length.
+    #[inline(always)]
     fn log(&mut self, word: &std::sync::atomic::AtomicU64, off: u64, flag: u64) {
         assert!(self.len < JOURNAL_CAPACITY, "journal overflow: transaction too large");
         let old = word.load(Ordering::Relaxed);
-        let (region, at) = (&self.journal.region, self.journal.at);
+        let (region, at) = (&self.region, self.at);
         // SAFETY: `new` checked that the whole journal area is inside the region and 8-aligned, and
         // entry `len` is inside it (`len < JOURNAL_CAPACITY`, asserted above): the checks of `slot`, once.
         unsafe {
@@ -140,28 +147,34 @@ impl Txn<'_> {
     }
 
     /// Logs, then writes one word.
+    #[inline(always)]
     pub fn set(&mut self, off: u64, value: u64) {
-        let word = self.journal.region.word(off);
+        let region = self.region;
+        let word = region.word(off);
         self.log(word, off, 0);
         word.store(value, Ordering::Release);
     }
 
     /// Reads a word (convenience for read-modify-write in transactions).
+    #[inline(always)]
     pub fn get(&self, off: u64) -> u64 {
-        self.journal.region.word(off).load(Ordering::Acquire)
+        self.region.word(off).load(Ordering::Acquire)
     }
 
     /// The final write that makes the change visible to readers. Must differ from the current value,
     /// and nothing may be written after it.
+    #[inline(always)]
     pub fn publish(mut self, off: u64, value: u64) {
         debug_assert_ne!(self.get(off), value, "a publish write must change the word");
-        let word = self.journal.region.word(off);
+        let region = self.region;
+        let word = region.word(off);
         self.log(word, off, PUBLISH_FLAG);
         word.store(value, Ordering::Release);
         self.commit();
     }
 
     /// Makes the transaction permanent.
+    #[inline(always)]
     pub fn commit(mut self) {
         self.journal.len_word().store(0, Ordering::Release);
         self.done = true;

@@ -447,6 +447,7 @@ impl RetireList {
     }
 
     /// Appends entry `h` (unlinked, or unlinked by the same transaction), tagged with `epoch`.
+    #[inline(always)]
     pub(crate) fn retire(&self, t: &mut Txn, alloc: &SizeClassAllocator, h: &EntryHeader, epoch: u64) {
         // Only read once the entry is on the list, so an undo need not restore it (the tag must be: a
         // live entry has none).
