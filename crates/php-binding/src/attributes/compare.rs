@@ -497,7 +497,9 @@ pub struct Recorded {
     by_handle: OnceCell<Vec<u32>>,
     /// A value the read path made from a blueprint whose cells tell what each object holds: its objects
     /// are checked against the cells, and nothing above is filled.
-    planned: Option<Planned>,
+    /// Boxed: a record moves several times between its arming and its release, and a smaller one moves
+    /// without a call to `memcpy`.
+    planned: Option<Box<Planned>>,
 }
 
 /// The objects the read path made for a restore from a blueprint with plain cells
@@ -530,32 +532,35 @@ impl Planned {
             let bp = &*self.blueprint;
             let Some(plain) = bp.plain_cells() else { return false };
             let made = &self.made[..];
-            let mut dynamic = false;
-            for z in made {
-                dynamic |= !no_dynamic((*z.value.obj).properties);
+            // `plain_cells` names objects of the blueprint only (`slotted`, `links`), and its image is the
+            // images of `slotted`, one after the other: with one made object per object of the blueprint,
+            // every index below is in bounds, which is checked here once rather than per object.
+            if made.len() != bp.objects.len() {
+                return false;
             }
+            let obj = |i: u32| made.get_unchecked(i as usize).value.obj;
+            // Usually no object has a property table at all: one branch-free pass tells, and only
+            // otherwise are the tables looked into.
+            let tables = made.iter().fold(0usize, |any, z| any | (*z.value.obj).properties as usize);
+            let dynamic = tables != 0 && made.iter().any(|z| !no_dynamic((*z.value.obj).properties));
             // The differences of every object are gathered, and looked at once.
             let mut diff = [0u64; 2];
-            let mut images = &plain.image[..];
+            let mut image = plain.image.as_ptr();
+            let mut images_left = plain.image.len();
             for slotted in &plain.slotted {
-                let (Some(z), Some((image, rest))) =
-                    (made.get(slotted.object as usize), images.split_at_checked(slotted.len as usize))
-                else {
+                let len = slotted.len as usize;
+                if len > images_left {
                     return false;
-                };
-                images = rest;
-                let d = image_differs((*z.value.obj).properties_table.as_ptr(), image);
+                }
+                let d = image_differs_sized((*obj(slotted.object)).properties_table.as_ptr(), image, len);
+                image = image.add(len);
+                images_left -= len;
                 diff = [diff[0] | d[0], diff[1] | d[1]];
             }
             diff == [0, 0]
                 && !dynamic
                 && plain.links.iter().all(|link| {
-                    match (made.get(link.object as usize), made.get(link.target as usize)) {
-                        (Some(o), Some(target)) => {
-                            (*zvals::property_slot(o.value.obj, link.slot as usize)).value.obj == target.value.obj
-                        }
-                        _ => false,
-                    }
+                    (*zvals::property_slot(obj(link.object), link.slot as usize)).value.obj == obj(link.target)
                 })
         }
     }
@@ -635,6 +640,46 @@ unsafe fn image_differs(live: *const zval, image: &[SlotImage]) -> [u64; 2] {
         let d = e.differs(x);
         [diff[0] | d[0], diff[1] | d[1]]
     })
+}
+
+/// [`image_differs`] of the `len` slots at `live` and the `len` images at `image`, for the usual
+/// lengths with a pass of that fixed length: fully unrolled, it costs a few vector instructions per
+/// slot and nothing per object beyond the dispatch (a loop of variable length costed as much again in
+/// set-up and remainder, for objects of a handful of properties).
+///
+/// # Safety
+/// `live` must point to `len` readable zvals and `image` to `len` images.
+#[inline(always)]
+unsafe fn image_differs_sized(live: *const zval, image: *const SlotImage, len: usize) -> [u64; 2] {
+    /// # Safety
+    /// As [`image_differs_sized`], with `len` = `N`.
+    #[inline(always)]
+    unsafe fn fixed<const N: usize>(live: *const zval, image: *const SlotImage) -> [u64; 2] {
+        // SAFETY: as above; a zval is two 8-byte words (see `image_differs`).
+        let (live, image) = unsafe { (&*live.cast::<[[u64; 2]; N]>(), &*image.cast::<[SlotImage; N]>()) };
+        live.iter().zip(image).fold([0, 0], |diff, (&x, e)| {
+            let d = e.differs(x);
+            [diff[0] | d[0], diff[1] | d[1]]
+        })
+    }
+    // SAFETY: as above, for each length.
+    unsafe {
+        match len {
+            1 => fixed::<1>(live, image),
+            2 => fixed::<2>(live, image),
+            3 => fixed::<3>(live, image),
+            4 => fixed::<4>(live, image),
+            5 => fixed::<5>(live, image),
+            6 => fixed::<6>(live, image),
+            7 => fixed::<7>(live, image),
+            8 => fixed::<8>(live, image),
+            9 => fixed::<9>(live, image),
+            10 => fixed::<10>(live, image),
+            11 => fixed::<11>(live, image),
+            12 => fixed::<12>(live, image),
+            _ => image_differs(live, std::slice::from_raw_parts(image, len)),
+        }
+    }
 }
 
 /// Whether the objects of class `ce` are described by their declared slots (and dynamic properties)
@@ -756,7 +801,7 @@ pub unsafe fn captured_planned(
     keeper: Rc<dyn Any>,
     classes: Vec<*mut ffi::zend_class_entry>,
 ) {
-    record.planned = Some(Planned { _keeper: keeper, blueprint, classes, made });
+    record.planned = Some(Box::new(Planned { _keeper: keeper, blueprint, classes, made }));
     CAPTURE.set(Capture::Done(record));
 }
 
@@ -1161,7 +1206,7 @@ impl Recorded {
     /// go.
     fn abandon(mut self) {
         if let Some(planned) = self.planned.take() {
-            planned.abandon();
+            Planned::abandon(*planned);
         }
         std::mem::forget(self);
     }
@@ -1174,8 +1219,26 @@ impl Recorded {
     /// # Safety
     /// At the end of the request that recorded the values.
     pub unsafe fn release_at_request_end(mut self) {
+        // A planned record's objects, usually all the record holds, in a loop of their own: the order is
+        // `give_back_from`'s, which goes on after them.
+        let mut next = 0;
+        if let Some(planned) = self.planned.as_mut() {
+            for z in &planned.made {
+                // SAFETY: each is an owning object zval (`captured_planned`) of a live object; the zvals are
+                // not dropped afterwards (`Planned::released`), so each reference is given back once.
+                unsafe {
+                    let obj = z.value.obj;
+                    if (*obj).gc.refcount > 1 {
+                        (*obj).gc.refcount -= 1;
+                    } else {
+                        drop(std::ptr::read(z));
+                    }
+                }
+            }
+            next = planned.made.len();
+        }
         // SAFETY: as above; each zval given is one of the record's own references, to a live value.
-        unsafe { self.give_back_from(&mut 0, &|z| release_shared(z)) };
+        unsafe { self.give_back_from(&mut next, &|z| release_shared(z)) };
         self.keep_vectors();
     }
 
@@ -1243,7 +1306,7 @@ impl Recorded {
     /// the next one.
     fn keep_vectors(mut self) {
         if let Some(planned) = self.planned.take() {
-            planned.released();
+            Planned::released(*planned);
         }
         // Every slot copy has given its reference back (or never held one): none may have its drop run.
         // SAFETY: the copies own nothing now.
