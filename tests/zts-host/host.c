@@ -9,8 +9,10 @@
  *            own zend_try as there (the first call also ends the request the worker script started
  *            in, as FrankenPHP ends its "dummy" request). As there, max_execution_time runs per HTTP
  *            request (the timer is stopped while the worker waits for the next one and started again
- *            for each), and a worker script that ends before its HTTP requests are all handled (a fatal
- *            error ends the script) is started again on the same thread.
+ *            for each), an exception the handler leaves is reported and cleared before the end of its
+ *            HTTP request (exit() ends the worker script there), and a worker script that ends before
+ *            its HTTP requests are all handled (a fatal error or exit() ends the script) is started
+ *            again on the same thread.
  *
  *   waves (-w W): the threads of a generation run in W waves, each of new threads started once the
  *            previous wave's have exited (FrankenPHP's autoscaling starts and stops PHP threads while the
@@ -36,6 +38,7 @@
 #include <php_main.h>
 #include <php_output.h>
 #include <php_variables.h>
+#include <zend_exceptions.h>
 #include <SAPI.h>
 #include <TSRM.h>
 #include <sapi/embed/php_embed.h>
@@ -110,12 +113,22 @@ PHP_FUNCTION(static_cache_host_handle_request)
 	/* An HTTP request is handled once, even when a fatal error ends the worker script inside it. */
 	requests_left--;
 	in_handler = 1;
-	zend_call_function(&fci, &fcc);
+	if (zend_call_function(&fci, &fcc) == SUCCESS) {
+		zval_ptr_dtor(&retval);
+	}
+	/* As frankenphp_handle_request: an exception the handler left is reported (and cleared) before the
+	 * end of the HTTP request; exit() ends the worker script. */
+	if (EG(exception)) {
+		if (!zend_is_unwind_exit(EG(exception)) && !zend_is_graceful_exit(EG(exception))) {
+			zend_exception_error(EG(exception), E_ERROR);
+		} else {
+			zend_bailout();
+		}
+	}
 	in_handler = 0;
-	zval_ptr_dtor(&retval);
 	worker_request_shutdown();
 	cur_request++;
-	RETURN_BOOL(EG(exception) == NULL);
+	RETURN_TRUE;
 }
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_host_request, 0, 0, IS_ARRAY, 0)
