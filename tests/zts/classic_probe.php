@@ -10,4 +10,4 @@ $handled = static_cache_host_handle_request(function () {});
 $level = ob_get_level();
 $buffer = ob_get_clean();
 echo json_encode(['handled' => $handled, 'locked' => $locked, 'still_held' => OPcache\VolatileCache::unlock('probe' . static_cache_host_request()[0]),
-    'ob_level' => $level, 'buffer' => $buffer]), "\n";
+    'ob_level' => $level, 'buffer' => $buffer]) . "\n";
