@@ -7,7 +7,16 @@
  *            static_cache_host_handle_request(callable); per HTTP request only the output layer and
  *            the SAPI are activated and deactivated, in FrankenPHP's order, each shutdown step in its
  *            own zend_try as there (the first call also ends the request the worker script started
- *            in, as FrankenPHP ends its "dummy" request).
+ *            in, as FrankenPHP ends its "dummy" request). As there, max_execution_time runs per HTTP
+ *            request (the timer is stopped while the worker waits for the next one and started again
+ *            for each), an exception the handler leaves is reported and cleared before the end of its
+ *            HTTP request (exit() ends the worker script there), and a worker script that ends before
+ *            its HTTP requests are all handled (a fatal error or exit() ends the script) is started
+ *            again on the same thread.
+ *
+ *   waves (-w W): the threads of a generation run in W waves, each of new threads started once the
+ *            previous wave's have exited (FrankenPHP's autoscaling starts and stops PHP threads while the
+ *            module runs); the threads of wave w are numbered from w * threads.
  *
  *   reload (-r R): the whole PHP lifecycle is run R + 1 times in one process, as FrankenPHP does on
  *            `caddy reload`: a new main thread runs TSRM, SAPI and module startup, the request threads
@@ -18,7 +27,7 @@
  *            that restarts PHP in the thread it started it from: what that thread keeps (thread-locals)
  *            outlives the generation, and its -f script runs in every generation.
  *
- * usage: zts-host [-t threads] [-n requests-per-thread] [-m classic|worker] [-s sapi-name]
+ * usage: zts-host [-t threads] [-n requests-per-thread] [-m classic|worker] [-s sapi-name] [-w waves]
  *                 [-r reloads [-S]] [-f final.php] [-d name=value]... script.php
  * -f runs one more request with final.php on the main thread after every thread has finished (to print
  * what the threads left in the cache); in reload mode, once per generation.
@@ -29,6 +38,7 @@
 #include <php_main.h>
 #include <php_output.h>
 #include <php_variables.h>
+#include <zend_exceptions.h>
 #include <SAPI.h>
 #include <TSRM.h>
 #include <sapi/embed/php_embed.h>
@@ -39,11 +49,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static int threads = 2, requests = 1, worker_mode = 0, reloads = -1, same_thread = 0;
+static int threads = 2, requests = 1, worker_mode = 0, reloads = -1, same_thread = 0, waves = 1;
 static const char *script, *final_script, *sapi_name = "frankenphp";
 static char *ini;
 
-static __thread int cur_thread, cur_request, requests_left, dummy_ended;
+static __thread int cur_thread, cur_request, requests_left, dummy_ended, in_handler;
 
 PHP_FUNCTION(static_cache_host_request)
 {
@@ -79,25 +89,46 @@ PHP_FUNCTION(static_cache_host_handle_request)
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_FUNC(fci, fcc)
 	ZEND_PARSE_PARAMETERS_END();
-	if (cur_request == 0 && !dummy_ended) {
+	/* Classic mode: false at once, so that one script serves both modes (FrankenPHP throws there). */
+	if (!worker_mode) {
+		RETURN_FALSE;
+	}
+	if (!dummy_ended) {
 		dummy_ended = 1;
 		worker_request_shutdown();
 	}
+	/* frankenphp_handle_request: no timeout while waiting for the next HTTP request. */
+	zend_unset_timeout();
 	if (requests_left <= 0) {
 		RETURN_FALSE;
 	}
 	php_output_activate();
 	sapi_activate();
+	/* frankenphp_worker_request_startup (ZEND_MAX_EXECUTION_TIMERS): each HTTP request has its own. */
+	zend_set_timeout(EG(timeout_seconds), 1);
 	SG(headers_sent) = 1;
 	SG(request_info).no_headers = 1;
 	zval retval;
 	fci.retval = &retval;
-	zend_call_function(&fci, &fcc);
-	zval_ptr_dtor(&retval);
+	/* An HTTP request is handled once, even when a fatal error ends the worker script inside it. */
+	requests_left--;
+	in_handler = 1;
+	if (zend_call_function(&fci, &fcc) == SUCCESS) {
+		zval_ptr_dtor(&retval);
+	}
+	/* As frankenphp_handle_request: an exception the handler left is reported (and cleared) before the
+	 * end of the HTTP request; exit() ends the worker script. */
+	if (EG(exception)) {
+		if (!zend_is_unwind_exit(EG(exception)) && !zend_is_graceful_exit(EG(exception))) {
+			zend_exception_error(EG(exception), E_ERROR);
+		} else {
+			zend_bailout();
+		}
+	}
+	in_handler = 0;
 	worker_request_shutdown();
 	cur_request++;
-	requests_left--;
-	RETURN_BOOL(EG(exception) == NULL);
+	RETURN_TRUE;
 }
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_host_request, 0, 0, IS_ARRAY, 0)
@@ -138,8 +169,17 @@ static void *thread_main(void *arg)
 	if (worker_mode) {
 		requests_left = requests;
 		cur_request = 0;
-		dummy_ended = 0;
-		failures += run_script(script);
+		/* FrankenPHP starts a worker script again when it ends with HTTP requests left to handle; one
+		 * that handled none in its run is not started again (it would fail the same way for ever). */
+		for (int before = -1; requests_left > 0 && requests_left != before;) {
+			before = requests_left;
+			dummy_ended = 0;
+			in_handler = 0;
+			failures += run_script(script);
+			if (in_handler) {
+				cur_request++;
+			}
+		}
 	} else {
 		for (cur_request = 0; cur_request < requests; cur_request++) {
 			failures += run_script(script);
@@ -167,13 +207,15 @@ static void *generation_main(void *arg)
 	}
 
 	pthread_t *tids = calloc(threads, sizeof(pthread_t));
-	for (int i = 0; i < threads; i++) {
-		pthread_create(&tids[i], NULL, thread_main, (void *)(intptr_t)i);
-	}
-	for (int i = 0; i < threads; i++) {
-		void *r;
-		pthread_join(tids[i], &r);
-		failures += (long)r;
+	for (int w = 0; w < waves; w++) {
+		for (int i = 0; i < threads; i++) {
+			pthread_create(&tids[i], NULL, thread_main, (void *)(intptr_t)(w * threads + i));
+		}
+		for (int i = 0; i < threads; i++) {
+			void *r;
+			pthread_join(tids[i], &r);
+			failures += (long)r;
+		}
 	}
 	free(tids);
 	if (final_script) {
@@ -233,7 +275,7 @@ int main(int argc, char **argv)
 	int opt;
 	ini = malloc(ini_cap);
 	ini[0] = '\0';
-	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:r:S")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:m:s:f:d:r:w:S")) != -1) {
 		switch (opt) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': requests = atoi(optarg); break;
@@ -242,6 +284,7 @@ int main(int argc, char **argv)
 		case 'f': final_script = optarg; break;
 		case 'r': reloads = atoi(optarg); break;
 		case 'S': same_thread = 1; break;
+		case 'w': waves = atoi(optarg); break;
 		case 'd': {
 			size_t n = strlen(optarg);
 			while (ini_len + n + 2 > ini_cap) ini = realloc(ini, ini_cap *= 2);
@@ -252,7 +295,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		default:
-			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-r reloads [-S]] [-d k=v]... script\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t threads] [-n requests] [-m classic|worker] [-s sapi] [-w waves] [-r reloads [-S]] [-d k=v]... script\n", argv[0]);
 			return 2;
 		}
 	}

@@ -1,0 +1,1 @@
+<?php echo json_encode(["stale" => OPcache\PinnedCache::get("stale")]), "\n";

@@ -1,0 +1,1 @@
+<?php echo json_encode(["checked" => OPcache\PinnedCache::get("checked"), "changed" => OPcache\PinnedCache::get("changed") ?? 0, "timeout" => OPcache\PinnedCache::get("timeout") ?? 0, "runs0" => OPcache\PinnedCache::get("runs0")]), "\n";

@@ -1,0 +1,42 @@
+<?php
+// Every request runs until max_execution_time ends it with a fatal error, wherever it is: in a
+// serialization hook a store runs, in a restore hook a fetch runs, between calls.
+use OPcache\VolatileCache as V;
+use OPcache\PinnedCache as P;
+final class TH {
+    public array $d;
+    public function __construct() { $this->d = range(1, 50); }
+    public function __serialize(): array { $x = 0; for ($i = 0; $i < 200; $i++) { $x += $i; } return ['d' => $this->d]; }
+    public function __unserialize(array $a): void { $x = 0; for ($i = 0; $i < 200; $i++) { $x += $i; } $this->d = $a['d']; }
+}
+class TS {
+    #[OPcache\VolatileStatic(strategy: OPcache\CacheStrategy::Tracking)]
+    public static ?TH $t = null;
+    #[OPcache\PinnedStatic]
+    public static array $log = [];
+}
+$handle = function () {
+    [$t, $r] = static_cache_host_request();
+    P::increment('started');
+    if (!V::lock("held$t")) { P::increment('lock_refused'); }  // held until the fatal error ends the request
+    TS::$t ??= new TH();
+    $n = 0;
+    while (true) {
+        $n++;
+        V::set("to$t", [new TH(), new TH()]);
+        $v = V::get("to$t");
+        if (!is_array($v) || count($v[1]->d) !== 50) { P::increment('bad'); }
+        V::lock("tl$t") && V::unlock("tl$t");
+        P::increment('iterations');
+        V::getMultiple(["to$t", "shared"]);
+        V::set('shared', new TH());
+        TS::$t->d[0] = $n;
+        if ($n % 100 === 0) { TS::$log = [$t, $n]; }
+    }
+};
+if (static_cache_host_handle_request($handle)) {
+    while (static_cache_host_handle_request($handle)) {
+    }
+} else {
+    $handle();
+}
