@@ -452,7 +452,7 @@ pub fn forget_prototypes() {
 
 /// Ends this request's prototypes and request memos: released, or (`release` false) forgotten.
 fn end_prototypes(release: bool) {
-    let (prototypes, memos) = CACHE.with_borrow_mut(|c| {
+    let (prototypes, mut memos) = CACHE.with_borrow_mut(|c| {
         c.restoring.clear();
         forget_hot(c);
         (std::mem::take(&mut c.prototypes), std::mem::take(&mut c.memos))
@@ -464,7 +464,7 @@ fn end_prototypes(release: bool) {
             std::mem::forget(proto);
         }
     }
-    for local in memos {
+    for local in memos.drain(..) {
         // Taken out while it ends: a released prototype's destructor may fetch this key again.
         let memo = local.memo.borrow_mut().take();
         if let Some(mut memo) = memo {
@@ -473,7 +473,19 @@ fn end_prototypes(release: bool) {
             drop(replaced);
         }
     }
+    // The emptied list goes back, so the next request's first fetch of a value with a memo does not
+    // allocate it again (unless a destructor above fetched one meanwhile, or the list grew large).
+    if memos.capacity() <= MEMOS_KEPT {
+        CACHE.with_borrow_mut(|c| {
+            if c.memos.is_empty() {
+                c.memos = memos;
+            }
+        });
+    }
 }
+
+/// The most request memos whose list's memory is kept from one request to the next.
+const MEMOS_KEPT: usize = 256;
 
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.

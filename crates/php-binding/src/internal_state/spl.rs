@@ -391,6 +391,112 @@ enum Lent {
 /// `elements`; PHP 8.3's is not checked.
 const FIXED_KNOWN: bool = cfg!(any(not(php83), php84));
 
+/// Where the fields of `spl_fixedarray_object` that vary between PHP releases start: after `size` and
+/// `elements`, up to the engine object (the handlers' `offset`).
+const FIXED_TAIL_AT: usize = 16;
+
+/// The longest tail ([`FIXED_TAIL_AT`] to the engine object) learnt, and the most bytes a restore may
+/// change in it.
+const TAIL_MAX: usize = 96;
+const TAIL_CHANGES_MAX: usize = 16;
+
+/// A fixed array's tail as object creation left it, read before its `__unserialize` runs.
+struct TailBytes {
+    bytes: [u8; TAIL_MAX],
+}
+
+impl TailBytes {
+    /// The `len` bytes at `tail`, or `None` when the tail is longer than is learnt.
+    ///
+    /// # Safety
+    /// `tail` must be readable for `len` bytes.
+    unsafe fn read(tail: *const u8, len: usize) -> Option<TailBytes> {
+        if len > TAIL_MAX {
+            return None;
+        }
+        let mut bytes = [0; TAIL_MAX];
+        // SAFETY: `len` readable bytes (caller), at most `TAIL_MAX` of them.
+        unsafe { ptr::copy_nonoverlapping(tail, bytes.as_mut_ptr(), len) };
+        Some(TailBytes { bytes })
+    }
+}
+
+/// What a fixed array's `__unserialize` (with one element) writes into its fresh object beyond `size`
+/// and `elements`: the fields this module does not mirror (`cached_resize` came in a PHP 8.2 patch
+/// release, `should_rebuild_properties` went in 8.4), learnt from this thread's first two restores and
+/// written directly into later ones, which then call no `__unserialize` (a PHP call whose code, cold in a
+/// php-fpm request's first fetch, cost more than the rest of the restore). Learnt only when both
+/// restores wrote the same bytes at the same places in tails of the same length, so nothing that varies
+/// per object (a pointer) is ever copied.
+#[derive(Clone, Copy)]
+enum FixedTail {
+    Unknown,
+    /// One restore seen: its tail length and changes.
+    Seen(TailChanges),
+    Learnt(TailChanges),
+    /// Two restores disagreed, or a restore changed more than is kept: every restore calls it.
+    Never,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct TailChanges {
+    len: usize,
+    count: usize,
+    at: [u8; TAIL_CHANGES_MAX],
+    value: [u8; TAIL_CHANGES_MAX],
+}
+
+impl FixedTail {
+    /// Writes the learnt changes into the fresh tail at `tail` (`len` bytes): `false` (nothing written)
+    /// when none are learnt for tails of this length.
+    ///
+    /// # Safety
+    /// `tail` must be writable for `len` bytes.
+    unsafe fn apply(self, tail: *mut u8, len: usize) -> bool {
+        let FixedTail::Learnt(changes) = self else { return false };
+        if changes.len != len {
+            return false;
+        }
+        for i in 0..changes.count {
+            // SAFETY: every change is inside a tail of `len` bytes (`learn`).
+            unsafe { tail.add(usize::from(changes.at[i])).write(changes.value[i]) };
+        }
+        true
+    }
+
+    /// This state after a restore whose `__unserialize` left the tail at `tail` (`len` bytes) where
+    /// `fresh` was.
+    ///
+    /// # Safety
+    /// `tail` must be readable for `len` bytes, at most `TAIL_MAX`.
+    unsafe fn learn(self, fresh: &TailBytes, tail: *const u8, len: usize) -> FixedTail {
+        let mut changes = TailChanges { len, count: 0, at: [0; TAIL_CHANGES_MAX], value: [0; TAIL_CHANGES_MAX] };
+        for i in 0..len {
+            // SAFETY: `len` readable bytes (caller).
+            let now = unsafe { tail.add(i).read() };
+            if now != fresh.bytes[i] {
+                if changes.count == TAIL_CHANGES_MAX {
+                    return FixedTail::Never;
+                }
+                // `i < TAIL_MAX`, which fits in a byte.
+                changes.at[changes.count] = i as u8;
+                changes.value[changes.count] = now;
+                changes.count += 1;
+            }
+        }
+        match self {
+            FixedTail::Unknown => FixedTail::Seen(changes),
+            FixedTail::Seen(first) if first == changes => FixedTail::Learnt(changes),
+            _ => FixedTail::Never,
+        }
+    }
+}
+
+thread_local! {
+    /// This thread's [`FixedTail`] (the layout is the build's, the same for every class of the family).
+    static FIXED_TAIL: std::cell::Cell<FixedTail> = const { std::cell::Cell::new(FixedTail::Unknown) };
+}
+
 /// `spl_fixedarray`'s `should_rebuild_properties` (PHP 8.2), which its constructors set for a filled
 /// array (object creation leaves it zeroed); PHP 8.4 has none.
 const FIXED_REBUILD_AT: Option<usize> = if cfg!(php83) { None } else { Some(16) };
@@ -494,7 +600,8 @@ pub unsafe fn return_elements(lent: LentElements, copy: *mut zend_object) -> Res
 /// members. The object then holds what `__unserialize` would give it, its elements copied in one pass. A fixed array is first
 /// restored by its class's own `__unserialize` (`base`'s) with one null element, which sets the fields
 /// this module does not know (PHP 8.2 releases differ: `cached_resize` came in a patch release), then
-/// given the copy in place of that element. `false` (nothing changed) for any other shape or family,
+/// given the copy in place of that element; once a thread has seen two such restores write the same
+/// bytes there ([`FixedTail`]), later ones write those bytes and call nothing. `false` (nothing changed) for any other shape or family,
 /// and on builds whose layout is not known here (PHP 8.3), which `__unserialize` restores.
 ///
 /// # Safety
@@ -524,6 +631,13 @@ pub unsafe fn restore_usual(
                 if values.is_empty() {
                     return true;
                 }
+                let tail = at.add(FIXED_TAIL_AT);
+                let tail_len = offset - FIXED_TAIL_AT;
+                if FIXED_TAIL.with(|t| t.get().apply(tail, tail_len)) {
+                    write_fixed(at, values);
+                    return true;
+                }
+                let fresh = TailBytes::read(tail, tail_len);
                 let mut one = zvals::new_array(1, true);
                 zvals::insert_int(zvals::table(&raw mut one), 0, zval::new());
                 let restored = super::unserialize(obj, base, one).is_ok();
@@ -532,6 +646,9 @@ pub unsafe fn restore_usual(
                         // The one element is a null: nothing to release in it.
                         ffi::_efree(block.cast());
                         if restored {
+                            if let Some(fresh) = fresh {
+                                FIXED_TAIL.with(|t| t.set(t.get().learn(&fresh, tail, tail_len)));
+                            }
                             write_fixed(at, values);
                             return true;
                         }
