@@ -51,6 +51,9 @@ pub const ZEND_ACC_READONLY: u32 = 1 << 7;
 pub const ZEND_ACC_USE_GUARDS: u32 = 1 << 11;
 pub const ZEND_ACC_CONSTANTS_UPDATED: u32 = 1 << 12;
 pub const ZEND_ACC_NO_DYNAMIC_PROPERTIES: u32 = 1 << 13;
+/// A class flag: some method the class declares, inherits or takes from a trait has static variables
+/// (PHP relies on it to reset them at request end, so it is never missing).
+pub const ZEND_HAS_STATIC_IN_METHODS: u32 = 1 << 14;
 pub const ZEND_ACC_READONLY_CLASS: u32 = 1 << 16;
 pub const ZEND_ACC_ENUM: u32 = 1 << 28;
 /// `zend_class_entry.type` of a userland class.

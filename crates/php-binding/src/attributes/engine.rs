@@ -299,11 +299,18 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
 /// # Safety
 /// As [`class_linked`].
 unsafe fn link(ce: *mut zend_class_entry) -> Result<(), Failed> {
-    let Some(mode) = STATE.with_borrow(|s| s.mode.filter(|m| *m != AttributeMode::Off)) else { return Ok(()) };
+    let Some((mode, retries)) =
+        STATE.with_borrow(|s| s.mode.filter(|m| *m != AttributeMode::Off).map(|m| (m, !s.retry.is_empty())))
+    else {
+        return Ok(());
+    };
     // Most linked classes carry no attribute of ours: for them, with no restore to retry, this test is
     // the only work (it runs for every class linked in every request).
     // SAFETY: as above.
     let may_have_units = unsafe { super::plan::may_have_units(ce) };
+    if !may_have_units && !retries {
+        return Ok(());
+    }
     if !userland_may_run() {
         // Only classes that can have units wait (no restore has run yet this request, so none needs
         // a retry): a process whose code declares no attributed static never raises the interrupt.

@@ -407,15 +407,19 @@ pub unsafe fn may_have_units(ce: *mut zend_class_entry) -> bool {
 }
 
 /// Whether a static property or a method with static variables that `ce` declares carries an
-/// attribute of ours. Allocates nothing: it runs for every class linked in every request.
+/// attribute of ours. Allocates nothing: it runs for every class linked in every request. A class
+/// without static properties or without methods holding static variables (most classes: the class
+/// entry says so) has its member tables left alone, whose walk touches every member's record, a
+/// cache miss each in a request that links a framework's classes.
 ///
 /// # Safety
 /// `ce` must be a live class.
 unsafe fn members_attributed(ce: *mut zend_class_entry) -> bool {
     // SAFETY: as above; the members' attribute tables are live or null.
     unsafe {
-        statics_of(ce).any(|p| declaration::find((*p).attributes).is_some())
-            || methods_of(ce).any(|op| declaration::find((*op).attributes).is_some())
+        ((*ce).default_static_members_count > 0 && statics_of(ce).any(|p| declaration::find((*p).attributes).is_some()))
+            || ((*ce).ce_flags & zend::ZEND_HAS_STATIC_IN_METHODS != 0
+                && methods_of(ce).any(|op| declaration::find((*op).attributes).is_some()))
     }
 }
 
