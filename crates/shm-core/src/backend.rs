@@ -32,7 +32,7 @@ use crate::integer::{self, IntUpdate};
 use crate::journal::{self, Journal, Recovery, Txn};
 use crate::lock::{MutexGuard, RobustMutex, MUTEX_BYTES};
 use crate::process;
-use crate::reclaim::{self, Hold, NoHold, ReaderSlots, RetireList};
+use crate::reclaim::{self, Hold, NoHold, ReaderSlots, RetireList, Walk};
 use crate::region::Region;
 use crate::reservation::{self, RequestId, ReservationTable};
 use crate::staging;
@@ -40,14 +40,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub const BACKEND_MAGIC: u64 = u64::from_le_bytes(*b"SCBACKND");
-pub const LAYOUT_VERSION: u64 = 5;
+pub const LAYOUT_VERSION: u64 = 6;
 pub use crate::entry::TAG_INT;
 
 // Header words.
 const MAGIC: u64 = 0;
 const VERSION_KIND: u64 = 8;
 const REGION_SIZE: u64 = 16;
-pub(crate) const EPOCH: u64 = 24;
+const EPOCH: u64 = 24;
 const INSTANCE: u64 = 32;
 const SLOTS_HWM: u64 = 40;
 const RES_ACTIVE: u64 = 48;
@@ -81,6 +81,9 @@ pub(crate) const STALL_COPY_US: u64 = 200;
 /// Set (never cleared) once the binding announces a store in its internal key space (see
 /// [`Backend::note_internal_store`]).
 const INTERNAL_STORES: u64 = 208;
+/// The reclamation epoch: what retired entries are tagged with and reader walks pin (see `reclaim`).
+/// Only the write lock holder moves it, after the unlinks it published.
+const RECLAIM_EPOCH: u64 = 216;
 const WRITE_LOCK: u64 = 256;
 const RES_LOCK: u64 = WRITE_LOCK + MUTEX_BYTES;
 const JOURNAL: u64 = RES_LOCK + MUTEX_BYTES;
@@ -268,6 +271,7 @@ impl Backend {
         set(VERSION_KIND, LAYOUT_VERSION | (kind as u64) << 32);
         set(REGION_SIZE, region.len());
         set(EPOCH, 1);
+        set(RECLAIM_EPOCH, 1);
         set(INSTANCE, random_u64());
         // SAFETY: the lock words are inside the fixed header of a region nobody else can see yet.
         unsafe {
@@ -392,11 +396,33 @@ impl Backend {
         self.word(EPOCH).load(Ordering::Acquire)
     }
 
-    /// Moves the mutation epoch on. An atomic increment: in-place integer updates move it without the
-    /// write lock. Release orders every change made before it, which is what a reader that sees the new
-    /// epoch relies on.
+    /// Moves the mutation epoch on, and the reclamation epoch with it (write lock held, every unlink of
+    /// the holder published: no transaction open). See [`Backend::bump_mutation_epoch`] and `reclaim`.
     pub(crate) fn bump_epoch(&self) {
+        self.bump_mutation_epoch();
+        // Only lock holders write it: a load and a Release store (no locked instruction). The Release
+        // orders the holder's unlinks before the new value, for a reader that pins it (see `reclaim`).
+        let reclaim = self.word(RECLAIM_EPOCH);
+        reclaim.store(reclaim.load(Ordering::Relaxed) + 1, Ordering::Release);
+    }
+
+    /// Moves the mutation epoch on, alone: what an in-place integer update does, with or without the
+    /// write lock (it unlinks nothing). An atomic increment, as lock-free updates move it concurrently.
+    /// Release orders every change made before it, which is what a reader that sees the new epoch relies
+    /// on.
+    pub(crate) fn bump_mutation_epoch(&self) {
         self.word(EPOCH).fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// The reclamation epoch (write lock held: only the holder moves it).
+    fn reclaim_epoch(&self) -> u64 {
+        self.word(RECLAIM_EPOCH).load(Ordering::Relaxed)
+    }
+
+    /// Starts a walk of the index under this thread's pin of the reclamation epoch (see `reclaim`).
+    #[inline]
+    pub(crate) fn begin_walk(&self) -> Option<Walk<'_>> {
+        self.0.readers.begin_walk(self.word(RECLAIM_EPOCH))
     }
 
     /// Records, before the caller stores it, that an entry other keys' deletes may have to find is about
@@ -445,7 +471,7 @@ impl Backend {
     fn lookup(&self, key: &[u8], count: Counting) -> Option<EntryRef<'_>> {
         let hash = entry::key_hash(key);
         for _ in 0..MAX_READ_ATTEMPTS {
-            let Some(walk) = self.0.readers.begin_walk(self.word(EPOCH)) else {
+            let Some(walk) = self.begin_walk() else {
                 return self.lookup_without_slot(key, hash, count);
             };
             let Some((_, header)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
@@ -454,6 +480,8 @@ impl Backend {
                 }
                 continue;
             };
+            #[cfg(test)]
+            crate::backend_tests::mid_walk();
             match walk.hold(header.off) {
                 Ok(hold) => {
                     let int = header.is_int().then(|| header.int_value(&self.0.region).to_le_bytes());
@@ -593,7 +621,7 @@ impl Backend {
     /// freed meanwhile (see [`Backend::read_unheld`]).
     fn walk_unheld<T>(&self, found: impl Fn() -> T) -> Option<T> {
         for attempt in 0..MAX_READ_ATTEMPTS {
-            let walk = if attempt < OPTIMISTIC_READS { None } else { self.0.readers.begin_walk(self.word(EPOCH)) };
+            let walk = if attempt < OPTIMISTIC_READS { None } else { self.begin_walk() };
             match walk {
                 Some(walk) => {
                     let answer = found();
@@ -672,7 +700,8 @@ impl Backend {
     }
 
     /// Test hook: the next store by any process sleeps `micros` while holding the write lock, in the middle
-    /// of its transaction (block allocated and filled, not yet published).
+    /// of its transaction (block allocated and filled, the entry it replaces retired and tagged, not yet
+    /// published).
     pub fn stall_next_write(&self, micros: u64) {
         self.word(STALL_US).store(micros, Ordering::Release);
     }
@@ -712,10 +741,11 @@ impl Backend {
         w.store(w.load(Ordering::Relaxed) + n, Ordering::Relaxed);
     }
 
-    /// Puts entry `h` (unlinked by the same transaction) on the retire list.
+    /// Puts entry `h` (unlinked by the same transaction) on the retire list, tagged with the reclamation
+    /// epoch, which does not move before the unlink is published (see `reclaim`).
     #[inline(always)]
     pub(crate) fn retire_entry(&self, t: &mut Txn, h: &EntryHeader) {
-        self.0.retired.retire(t, &self.0.alloc, h, self.epoch());
+        self.0.retired.retire(t, &self.0.alloc, h, self.reclaim_epoch());
     }
 
     /// Frees retired entries no reader can still see. Write lock held. Out of line: stores and deletes
@@ -723,7 +753,7 @@ impl Backend {
     #[inline(never)]
     pub(crate) fn reclaim(&self) {
         self.repair_dead_updates();
-        self.0.retired.collect(&self.0.journal, &self.0.alloc, &self.0.readers, self.epoch());
+        self.0.retired.collect(&self.0.journal, &self.0.alloc, &self.0.readers, self.reclaim_epoch());
     }
 
     /// Reclaims once enough has been retired to be worth a pass over the reader slots: stores amortise
@@ -884,12 +914,12 @@ impl Backend {
     /// `link`, the write that makes it visible.
     #[inline(always)]
     pub(crate) fn finish_publish(&self, mut t: Txn<'_>, link: u64, block: u64, old: Option<EntryHeader>) {
-        if self.word(STALL_US).load(Ordering::Relaxed) != 0 {
-            self.stall_write();
-        }
         match &old {
             Some(old) => self.retire_entry(&mut t, old),
             None => self.add_entries(1),
+        }
+        if self.word(STALL_US).load(Ordering::Relaxed) != 0 {
+            self.stall_write();
         }
         t.publish(link, block);
         self.count(INSERTS, 1);
@@ -1074,7 +1104,7 @@ impl Backend {
         let walk =
             || index.scan(cursor, prefix, limit, MAX_BUCKETS_PER_CALL, now, |off| self.0.alloc.payload_capacity(off));
         for _ in 0..MAX_READ_ATTEMPTS {
-            match self.0.readers.begin_walk(self.word(EPOCH)) {
+            match self.begin_walk() {
                 Some(pin) => {
                     let found = walk();
                     if pin.end() {

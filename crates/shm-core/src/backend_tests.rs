@@ -643,3 +643,57 @@ fn a_cleared_backend_has_no_fragmentation() {
         assert_eq!((s.free_bytes, s.largest_free, s.fragmentation()), (empty.free_bytes, empty.free_bytes, 0.0));
     }
 }
+
+thread_local! {
+    /// What [`mid_walk`] runs, once, in this thread (tests that stall a reader in the middle of a lookup).
+    static MID_WALK: std::cell::RefCell<Option<Box<dyn FnOnce()>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Called by `Backend::lookup` (test builds only) between the walk that found an entry and the hold that
+/// protects it: runs what a test set in `MID_WALK` for this thread.
+pub(crate) fn mid_walk() {
+    if let Some(f) = MID_WALK.with_borrow_mut(Option::take) {
+        f()
+    }
+}
+
+/// A lock-free integer update can move the epoch between a writer's retirement of the entry it replaces
+/// (the entry tagged) and the publication of the unlink. A reader that pins the newer epoch while the entry
+/// is still linked and walks into it must keep it allocated: a reclamation pass that runs while the reader
+/// is still walking must not free it, and the reader must not hand out whatever reuses the block.
+#[test]
+fn an_entry_a_reader_walked_into_survives_a_pass_after_an_in_place_update_moved_the_epoch_before_its_unlink() {
+    let b = pinned(8 * MB);
+    b.store(b"a", 2, &[1u8; 64], 0).unwrap();
+    b.increment(b"n", 1).unwrap();
+    std::thread::scope(|s| {
+        // The writer replaces "a": the old entry is retired and tagged, then the writer stalls before the
+        // write that unlinks it.
+        b.stall_next_write(500_000);
+        let writer = s.spawn(|| b.store(b"a", 2, &[2u8; 64], 0).unwrap());
+        while b.0.retired.retired_count() == 0 {
+            std::thread::yield_now();
+        }
+        let tagged = b.epoch();
+        b.increment(b"n", 1).unwrap();
+        assert!(b.epoch() > tagged && !writer.is_finished(), "the increment moved the epoch during the stall");
+        // The reader pins the epoch the increment made and finds the old entry, still linked; before it
+        // holds it, the writer publishes, a reclamation pass runs, and another key's store takes a block.
+        let pinned_epoch = b.epoch();
+        let other = b.clone();
+        MID_WALK.set(Some(Box::new(move || {
+            while other.epoch() == pinned_epoch {
+                std::thread::yield_now();
+            }
+            let g = other.lock().unwrap();
+            other.reclaim();
+            drop(g);
+            other.store(b"z", 2, &[3u8; 64], 0).unwrap();
+        })));
+        let found = b.get(b"a").expect("a stored key").value().to_vec();
+        assert!(found == [1u8; 64] || found == [2u8; 64], "the lookup handed out a freed entry: {found:?}");
+        writer.join().unwrap();
+    });
+    assert_eq!(b.peek(b"a").unwrap().value(), [2u8; 64]);
+    b.verify().unwrap();
+}

@@ -42,14 +42,16 @@
 //!    (its Release half orders the write before it): bumped first, a reader could see the new epoch,
 //!    read the old value and keep it under the new tag. And it cannot double as the hazard's barrier
 //!    in (1), which must come before the write: so two locked instructions is the floor for a
-//!    lock-free in-place store.
+//!    lock-free in-place store. It moves the mutation epoch only, never the reclamation epoch that reader
+//!    pins and retire tags use, which only the write lock holder moves (see `reclaim`: a lock-free bump
+//!    between a writer's retire tag and its unlink would let a reader's pin pass the tag too early).
 //! 5. **The hazard's release, a Release store** (plain; [`Hold`]'s drop): a compactor or reclaimer
 //!    that sees the hazard gone sees the value word and the epoch written before it.
 //!
 //! The reader slot itself costs two Relaxed loads, the backend's instance id and the slot's owner
 //! word (a thread-local cache, `ReaderSlots::my_slot`), and no fence is needed anywhere on this path.
 
-use crate::backend::{Backend, CounterError, CounterUpdate, EPOCH};
+use crate::backend::{Backend, CounterError, CounterUpdate};
 use crate::entry::{self, EntryHeader};
 use crate::reclaim::{Hold, NoHold};
 use std::sync::atomic::Ordering;
@@ -152,7 +154,7 @@ impl Backend {
         hash: u64,
         update: IntUpdate,
     ) -> Option<Result<CounterUpdate, CounterError>> {
-        let walk = self.0.readers.begin_walk(self.word(EPOCH))?;
+        let walk = self.begin_walk()?;
         let Some((_, h)) = self.0.index.find(key, hash).filter(|(_, h)| self.live(h)) else {
             walk.end();
             return None;
@@ -205,7 +207,7 @@ impl Backend {
                 (v, false)
             }
         };
-        self.bump_epoch();
+        self.bump_mutation_epoch();
         CounterUpdate { value, wrapped }
     }
 

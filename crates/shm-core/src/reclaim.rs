@@ -2,10 +2,10 @@
 //!
 //! Readers never lock. A lookup has two phases, and each is protected differently:
 //! * **The walk** (bucket chain, key comparison) runs under an epoch *pin*: the reader swaps the
-//!   backend's mutation epoch into its reader slot (one per thread per backend; a SeqCst
+//!   backend's *reclamation epoch* into its reader slot (one per thread per backend; a SeqCst
 //!   read-modify-write, no separate fence) and reads the chain's links with SeqCst loads. A writer that
-//!   unlinks an entry tags it with the epoch of the unlink and puts it on the retire list; it is freed
-//!   only once every pin is newer. Every read of the walk is an atomic load, so a walk
+//!   unlinks an entry tags it with the reclamation epoch and puts it on the retire list; it is freed
+//!   only once every pin is newer (above the tag). Every read of the walk is an atomic load, so a walk
 //!   over memory freed under it reads garbage but never misbehaves — which is what lets the reclaimer
 //!   *revoke* a pin that is [`STALE_PIN_EPOCHS`] old (a stalled or killed reader): the reader then finds
 //!   its pin revoked when it ends the walk and starts again.
@@ -24,6 +24,23 @@
 //! the probe before a delete) reads that way first even with a slot, sparing the pin's two locked
 //! read-modify-writes; only after a few disturbed attempts does it walk under a pin. Hazards of a dead
 //! thread are cleared once they hold an entry back for long (a liveness check only then).
+//!
+//! **The rule that makes a pin protect.** A pin above an entry's tag must mean the walk cannot reach
+//! the entry, so every value of the reclamation epoch above a tag is written after that entry's unlink
+//! is published: only the write lock holder moves the epoch (a load and a Release store,
+//! `Backend::bump_epoch`), and only with no transaction open, after the unlinks it published; the tag
+//! is read inside the unlinking transaction, under the same hold of the lock. A reader whose SeqCst
+//! load of the epoch returns a value above the tag acquires the store that wrote it (or, through the
+//! lock's hand-over, an earlier holder's), so the unlink happens before the walk's link loads, which see
+//! it or a later value. A walk can still reach the entry from a predecessor unlinked before it (whose
+//! `next` still names it), but only if the walk reached that predecessor, so (by the same rule) with a
+//! pin at or below the predecessor's tag, which is at or below the entry's: tags never decrease, as the
+//! epoch does not. A pin at or below the tag holds the entry back. The mutation epoch
+//! (`Backend::epoch`, what process-local caches validate against) cannot serve: in-place integer
+//! updates move it without the lock, so it can pass an entry's tag between the tag's read and the
+//! unlink's publication, and a reader that pinned that value could walk into the still-linked entry,
+//! have it freed under it by the next pass although its pin was never revoked, and hold whatever
+//! reused the block.
 //!
 //! Retired entries form a FIFO list threaded through their own `retire_next` words, so their retire
 //! epochs never decrease along it: [`RetireList::collect`] frees from the head while entries are older
@@ -260,11 +277,14 @@ impl ReaderSlots {
         None
     }
 
-    /// Starts a walk: pins the current epoch for this thread. `None` when the thread has no slot (it
+    /// Starts a walk: pins the current value of `reclaim_epoch`, the backend's reclamation epoch (never
+    /// the mutation epoch: see the module doc), for this thread. `None` when the thread has no slot (it
     /// then reads with [`ReaderSlots::free_generation`] instead).
-    pub(crate) fn begin_walk(&self, epoch: &AtomicU64) -> Option<Walk<'_>> {
+    pub(crate) fn begin_walk(&self, reclaim_epoch: &AtomicU64) -> Option<Walk<'_>> {
         let slot = self.my_slot()?;
-        let pin = epoch.load(Ordering::SeqCst);
+        // Acquires the lock holder's Release store of this value, and with it every unlink published
+        // before it: the walk cannot reach an entry tagged below the pin (see the module doc).
+        let pin = reclaim_epoch.load(Ordering::SeqCst);
         // A SeqCst swap (one locked instruction on x86, where a store and a SeqCst fence cost two
         // barriers). The walk reads every link with a SeqCst load, after this swap in the SeqCst order;
         // a writer unlinks, then the reclaimer's SeqCst fence in `protection` precedes its SeqCst load of
