@@ -14,7 +14,8 @@
 //! out by pointer), so they are only freed after it (`free_superseded`, called at post-deactivate).
 //! Within one long request (a worker script) superseded blueprints are capped at the backend's size;
 //! past the cap, changed values are fetched as ordinary request-heap copies instead (§7.5). Hits and
-//! misses are counted locally and flushed to the backend at request end and before `info()`.
+//! misses are counted locally and added to the backend's figures at request end, before `info()`, and
+//! every [`FLUSH_EVERY`] lookups (so a long request's lookups reach other processes' `info()`).
 
 use foldhash::HashMap;
 use std::any::Any;
@@ -34,6 +35,10 @@ use crate::zvals::{self, Ready};
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
+/// Lookups a thread counts before it adds them to the backend's figures in the middle of a request: a
+/// worker script or CLI worker that never ends its request shows in other processes' `info()` (the
+/// dashboard, metrics) within this many lookups. One shared atomic add per this many lookups.
+const FLUSH_EVERY: u64 = 4096;
 
 enum LocalValue {
     /// Built once for this thread and version.
@@ -149,6 +154,14 @@ struct BackendCache {
 }
 
 impl BackendCache {
+    /// Adds the counted lookups to `backend`'s figures once there are [`FLUSH_EVERY`] of them.
+    #[inline]
+    fn flush_if_due(&mut self, backend: &Backend) {
+        if self.hits + self.misses >= FLUSH_EVERY {
+            backend.record_lookups(std::mem::take(&mut self.hits), std::mem::take(&mut self.misses));
+        }
+    }
+
     /// The outcome remembered for `key` while it is still valid (tagged with `epoch`; a hit not
     /// expired, `now` being the clock, read at most once per batch), counted: `count` is added to the
     /// hits or the misses. `None`: the shared index must be asked.
@@ -577,6 +590,9 @@ pub unsafe fn fetch_hot(
             return HotFetch::Slow;
         }
         current.hits += 1;
+        if current.hits >= FLUSH_EVERY {
+            backend.record_lookups(std::mem::take(&mut current.hits), 0);
+        }
         match current.value {
             HotValue::Ready(ready) => {
                 // SAFETY: the caller guarantees a writable slot with nothing to release; the value is kept
@@ -699,6 +715,7 @@ pub unsafe fn fetch_ready_many<'k>(
             };
             pending.push((key, slot, looked));
         }
+        cache.flush_if_due(backend);
     });
     pending
 }
@@ -835,6 +852,7 @@ pub unsafe fn fetch_many_hot(
         }
         cache.hits += hits;
         cache.misses += misses;
+        cache.flush_if_due(backend);
         true
     });
     answered
@@ -845,7 +863,10 @@ pub unsafe fn fetch_many_hot(
 fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
     let epoch = backend.epoch();
     CACHE.with_borrow_mut(|c| {
-        c.backend(tier, backend).known(Some(backend), key, epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown)
+        let cache = c.backend(tier, backend);
+        let outcome = cache.known(Some(backend), key, epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown);
+        cache.flush_if_due(backend);
+        outcome
     })
 }
 
@@ -1021,6 +1042,7 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             Lookup::Hit(_) => cache.hits += count,
             _ => cache.misses += count,
         }
+        cache.flush_if_due(backend);
         let added = ThreadCache::live_bytes_of(&outcome);
         let full = cache.slots.len() >= MAX_KEYS || (cache.live_bytes + added) as u64 > backend.capacity_bytes();
         if full && !cache.slots.contains_key(key) {
