@@ -126,33 +126,46 @@ pub struct Shape {
 /// An enum class name and a case name.
 pub type EnumCaseName = (Box<[u8]>, Box<[u8]>);
 
-/// What a materialisation writes into one declared slot, as the zval's two words and the bits of them
-/// that count: the type info, and the value bits for the types that have them; or `IS_OBJECT` with no
-/// value for an object of the run (see [`PlainCells::links`]). Compared with a live slot by
-/// [`SlotImage::differs`], a few vector instructions with no branch.
+/// What a materialisation writes into one declared slot, as the zval's two words: the value bits for
+/// the types that have them (0 otherwise), and the type info; or `IS_OBJECT` with no value for an
+/// object of the run (see [`PlainCells::links`]). Which of these bits count is the slot's
+/// [`SlotMask`], kept apart: objects of one class hold values of the same types in the same slots,
+/// so their masks are one run, shared, and the image read per slot is 16 bytes. Compared with a live
+/// slot by [`SlotImage::differs`], a few vector instructions with no branch.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
 pub struct SlotImage {
     bits: [u64; 2],
+}
+
+/// The bits of a [`SlotImage`] that count: the value word for the types that have value bits, and
+/// the low half of the second word (`u1.type_info`; the high half is `u2`, not part of the value).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, align(16))]
+pub struct SlotMask {
     mask: [u64; 2],
 }
 
+impl SlotMask {
+    const VALUED: SlotMask = SlotMask { mask: [u64::MAX, u32::MAX as u64] };
+    const TYPE_ONLY: SlotMask = SlotMask { mask: [0, u32::MAX as u64] };
+}
+
 impl SlotImage {
-    fn new(type_info: u32, value: u64) -> Self {
-        let valued = if zvals::has_value_bits(type_info) { u64::MAX } else { 0 };
-        // The second word is `u1.type_info` (low half) and `u2` (high half, not part of the value).
-        SlotImage { bits: [value & valued, u64::from(type_info)], mask: [valued, u64::from(u32::MAX)] }
+    fn new(type_info: u32, value: u64) -> (Self, SlotMask) {
+        let mask = if zvals::has_value_bits(type_info) { SlotMask::VALUED } else { SlotMask::TYPE_ONLY };
+        (SlotImage { bits: [value & mask.mask[0], u64::from(type_info)] }, mask)
     }
 
     /// An object of the run: its type only (the object is compared through [`PlainCells::links`]).
-    fn object() -> Self {
-        SlotImage { bits: [0, u64::from(zvals::IS_OBJECT_EX)], mask: [0, u64::from(u32::MAX)] }
+    fn object() -> (Self, SlotMask) {
+        (SlotImage { bits: [0, u64::from(zvals::IS_OBJECT_EX)] }, SlotMask::TYPE_ONLY)
     }
 
     /// The bits in which the zval's words `live` differ from the image (0: the same value).
     #[inline(always)]
-    pub fn differs(&self, live: [u64; 2]) -> [u64; 2] {
-        [(live[0] ^ self.bits[0]) & self.mask[0], (live[1] ^ self.bits[1]) & self.mask[1]]
+    pub fn differs(&self, mask: &SlotMask, live: [u64; 2]) -> [u64; 2] {
+        [(live[0] ^ self.bits[0]) & mask.mask[0], (live[1] ^ self.bits[1]) & mask.mask[1]]
     }
 }
 
@@ -164,23 +177,43 @@ pub struct ObjectLink {
     pub target: u32,
 }
 
-/// An object with declared slots, and how many: its image is the next `len` of [`PlainCells::image`].
+/// An object with declared slots, and how many: its images are the next `len` of those of
+/// [`PlainCells`], and its masks the `len` at `masks` in them ([`PlainCells::images`]).
 #[derive(Clone, Copy)]
 pub struct SlottedObject {
     pub object: u32,
     pub len: u32,
+    pub masks: u32,
 }
 
 /// See [`Blueprint::plain_cells`].
 pub struct PlainCells {
     /// The images of the declared slots of the objects in `slotted`, one after the other, so that
-    /// each object's slots are compared in one pass.
-    pub image: Box<[SlotImage]>,
+    /// each object's slots are compared in one pass ([`PlainCells::images`]).
+    image: Box<[SlotImage]>,
+    /// The masks of the images: one run per distinct sequence of them (usually one per class), each
+    /// object of `slotted` has its `len` at `SlottedObject::masks`.
+    masks: Box<[SlotMask]>,
     /// The objects that have declared slots, in object order (the others only have their property
     /// table looked at).
-    pub slotted: Box<[SlottedObject]>,
+    slotted: Box<[SlottedObject]>,
     /// The slots that hold objects of the run, in object order.
     pub links: Box<[ObjectLink]>,
+}
+
+impl PlainCells {
+    /// Each object of `slotted` with where its `len` images and its `len` masks start. Only
+    /// [`Blueprint::plain_cells`] makes (and could change) the private images, masks and objects, so
+    /// that these are readable for that many: nothing is checked per object.
+    #[inline(always)]
+    pub fn images(&self) -> impl Iterator<Item = (&SlottedObject, *const SlotImage, *const SlotMask)> + '_ {
+        let mut image = self.image.as_ptr();
+        self.slotted.iter().map(move |slotted| {
+            let at = image;
+            image = image.wrapping_add(slotted.len as usize);
+            (slotted, at, self.masks.as_ptr().wrapping_add(slotted.masks as usize))
+        })
+    }
 }
 
 /// One stored version, ready to be materialised.
@@ -256,6 +289,9 @@ impl Blueprint {
         self.plain_cells
             .get_or_init(|| {
                 let (mut image, mut slotted, mut links) = (Vec::new(), Vec::new(), Vec::new());
+                // Each distinct run of masks once, with where it starts in `masks`.
+                let (mut masks, mut runs) = (Vec::new(), HashMap::<Vec<SlotMask>, u32>::new());
+                let mut object_masks = Vec::new();
                 for (i, plan) in self.objects.iter().enumerate() {
                     let declared = self.cells.get(plan.declared.range())?;
                     let properties = self.shapes.get(plan.shape as usize)?.properties.len();
@@ -266,11 +302,9 @@ impl Blueprint {
                         return None;
                     }
                     let object = u32::try_from(i).ok()?;
-                    if !declared.is_empty() {
-                        slotted.push(SlottedObject { object, len: plan.declared.len });
-                    }
+                    object_masks.clear();
                     for (k, cell) in declared.iter().enumerate() {
-                        image.push(match *cell {
+                        let (slot, mask) = match *cell {
                             Cell::Ready(ready) => {
                                 let (type_info, value) = ready.bits();
                                 SlotImage::new(type_info, value)
@@ -281,10 +315,29 @@ impl Blueprint {
                                 SlotImage::object()
                             }
                             _ => return None,
-                        });
+                        };
+                        image.push(slot);
+                        object_masks.push(mask);
+                    }
+                    if !declared.is_empty() {
+                        let at = match runs.get(&object_masks) {
+                            Some(&at) => at,
+                            None => {
+                                let at = u32::try_from(masks.len()).ok()?;
+                                masks.extend_from_slice(&object_masks);
+                                runs.insert(object_masks.clone(), at);
+                                at
+                            }
+                        };
+                        slotted.push(SlottedObject { object, len: plan.declared.len, masks: at });
                     }
                 }
-                Some(PlainCells { image: image.into(), slotted: slotted.into(), links: links.into() })
+                Some(PlainCells {
+                    image: image.into(),
+                    masks: masks.into(),
+                    slotted: slotted.into(),
+                    links: links.into(),
+                })
             })
             .as_ref()
     }

@@ -30,7 +30,7 @@ use ext_php_rs::ffi::{
 };
 
 use super::engine::Bailout;
-use crate::blueprint::{Blueprint, Cell, SlotImage};
+use crate::blueprint::{Blueprint, Cell, SlotImage, SlotMask};
 use crate::class_info;
 use crate::zend;
 use crate::zval_in::{self, Bound};
@@ -532,8 +532,8 @@ impl Planned {
             let bp = &*self.blueprint;
             let Some(plain) = bp.plain_cells() else { return false };
             let made = &self.made[..];
-            // `plain_cells` names objects of the blueprint only (`slotted`, `links`), and its image is the
-            // images of `slotted`, one after the other: with one made object per object of the blueprint,
+            // `plain_cells` names objects of the blueprint only (`slotted`, `links`), with `len` images
+            // and masks each (`PlainCells::images`): with one made object per object of the blueprint,
             // every index below is in bounds, which is checked here once rather than per object.
             if made.len() != bp.objects.len() {
                 return false;
@@ -545,16 +545,9 @@ impl Planned {
             let dynamic = tables != 0 && made.iter().any(|z| !no_dynamic((*z.value.obj).properties));
             // The differences of every object are gathered, and looked at once.
             let mut diff = [0u64; 2];
-            let mut image = plain.image.as_ptr();
-            let mut images_left = plain.image.len();
-            for slotted in &plain.slotted {
-                let len = slotted.len as usize;
-                if len > images_left {
-                    return false;
-                }
-                let d = image_differs_sized((*obj(slotted.object)).properties_table.as_ptr(), image, len);
-                image = image.add(len);
-                images_left -= len;
+            for (slotted, image, masks) in plain.images() {
+                let live = (*obj(slotted.object)).properties_table.as_ptr();
+                let d = image_differs_sized(live, image, masks, slotted.len as usize);
                 diff = [diff[0] | d[0], diff[1] | d[1]];
             }
             diff == [0, 0]
@@ -625,59 +618,66 @@ impl Planned {
     }
 }
 
-/// The bits in which the `image.len()` slots at `live` differ from what `image` says (see
+/// The bits in which the `image.len()` slots at `live` differ from what `image` and `masks` say (see
 /// [`SlotImage`]; none: the same values): one pass with no branch per slot.
 ///
 /// # Safety
-/// `live` must point to `image.len()` readable zvals.
+/// `live` must point to `image.len()` readable zvals, and `masks` have as many masks as `image`.
 #[inline(always)]
-unsafe fn image_differs(live: *const zval, image: &[SlotImage]) -> [u64; 2] {
-    // SAFETY: as above. A zval is two 8-byte words; the image masks out the bits of them that are not
+unsafe fn image_differs(live: *const zval, image: &[SlotImage], masks: &[SlotMask]) -> [u64; 2] {
+    // SAFETY: as above. A zval is two 8-byte words; the masks leave out the bits of them that are not
     // part of the value (`u2`, and a null's or a boolean's value word, which the engine leaves as it
     // was), so what they hold does not matter.
     let live = unsafe { std::slice::from_raw_parts(live.cast::<[u64; 2]>(), image.len()) };
-    live.iter().zip(image).fold([0, 0], |diff, (&x, e)| {
-        let d = e.differs(x);
+    live.iter().zip(image).zip(masks).fold([0, 0], |diff, ((&x, e), m)| {
+        let d = e.differs(m, x);
         [diff[0] | d[0], diff[1] | d[1]]
     })
 }
 
-/// [`image_differs`] of the `len` slots at `live` and the `len` images at `image`, for the usual
-/// lengths with a pass of that fixed length: fully unrolled, it costs a few vector instructions per
-/// slot and nothing per object beyond the dispatch (a loop of variable length costed as much again in
-/// set-up and remainder, for objects of a handful of properties).
+/// [`image_differs`] of the `len` slots at `live`, the `len` images at `image` and the `len` masks at
+/// `masks`, for the usual lengths with a pass of that fixed length: fully unrolled, it costs a few
+/// vector instructions per slot and nothing per object beyond the dispatch (a loop of variable length
+/// costed as much again in set-up and remainder, for objects of a handful of properties).
 ///
 /// # Safety
-/// `live` must point to `len` readable zvals and `image` to `len` images.
+/// `live` must point to `len` readable zvals, `image` to `len` images and `masks` to `len` masks.
 #[inline(always)]
-unsafe fn image_differs_sized(live: *const zval, image: *const SlotImage, len: usize) -> [u64; 2] {
+unsafe fn image_differs_sized(
+    live: *const zval,
+    image: *const SlotImage,
+    masks: *const SlotMask,
+    len: usize,
+) -> [u64; 2] {
     /// # Safety
     /// As [`image_differs_sized`], with `len` = `N`.
     #[inline(always)]
-    unsafe fn fixed<const N: usize>(live: *const zval, image: *const SlotImage) -> [u64; 2] {
+    unsafe fn fixed<const N: usize>(live: *const zval, image: *const SlotImage, masks: *const SlotMask) -> [u64; 2] {
         // SAFETY: as above; a zval is two 8-byte words (see `image_differs`).
-        let (live, image) = unsafe { (&*live.cast::<[[u64; 2]; N]>(), &*image.cast::<[SlotImage; N]>()) };
-        live.iter().zip(image).fold([0, 0], |diff, (&x, e)| {
-            let d = e.differs(x);
+        let (live, image, masks) = unsafe {
+            (&*live.cast::<[[u64; 2]; N]>(), &*image.cast::<[SlotImage; N]>(), &*masks.cast::<[SlotMask; N]>())
+        };
+        live.iter().zip(image).zip(masks).fold([0, 0], |diff, ((&x, e), m)| {
+            let d = e.differs(m, x);
             [diff[0] | d[0], diff[1] | d[1]]
         })
     }
     // SAFETY: as above, for each length.
     unsafe {
         match len {
-            1 => fixed::<1>(live, image),
-            2 => fixed::<2>(live, image),
-            3 => fixed::<3>(live, image),
-            4 => fixed::<4>(live, image),
-            5 => fixed::<5>(live, image),
-            6 => fixed::<6>(live, image),
-            7 => fixed::<7>(live, image),
-            8 => fixed::<8>(live, image),
-            9 => fixed::<9>(live, image),
-            10 => fixed::<10>(live, image),
-            11 => fixed::<11>(live, image),
-            12 => fixed::<12>(live, image),
-            _ => image_differs(live, std::slice::from_raw_parts(image, len)),
+            1 => fixed::<1>(live, image, masks),
+            2 => fixed::<2>(live, image, masks),
+            3 => fixed::<3>(live, image, masks),
+            4 => fixed::<4>(live, image, masks),
+            5 => fixed::<5>(live, image, masks),
+            6 => fixed::<6>(live, image, masks),
+            7 => fixed::<7>(live, image, masks),
+            8 => fixed::<8>(live, image, masks),
+            9 => fixed::<9>(live, image, masks),
+            10 => fixed::<10>(live, image, masks),
+            11 => fixed::<11>(live, image, masks),
+            12 => fixed::<12>(live, image, masks),
+            _ => image_differs(live, std::slice::from_raw_parts(image, len), std::slice::from_raw_parts(masks, len)),
         }
     }
 }
