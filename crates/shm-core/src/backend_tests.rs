@@ -697,3 +697,43 @@ fn an_entry_a_reader_walked_into_survives_a_pass_after_an_in_place_update_moved_
     assert_eq!(b.peek(b"a").unwrap().value(), [2u8; 64]);
     b.verify().unwrap();
 }
+
+/// A reader stalled in the middle of its walk (a stopped or killed thread) holds back what was retired
+/// since its pin only until the reclamation epoch is [`crate::reclaim::STALE_PIN_EPOCHS`] past it: then a
+/// pass revokes the pin and frees, and the reader, finding its pin revoked, walks again and reads the
+/// current value. Lock-free in-place integer updates move only the mutation epoch, which revokes nothing
+/// (review rv33: the revocation of stale pins after the split of the reclamation epoch, layout 6).
+#[test]
+fn a_stalled_readers_pin_is_revoked_after_enough_reclamation_epochs_and_not_by_in_place_updates() {
+    use crate::reclaim::STALE_PIN_EPOCHS;
+    let b = pinned(8 * MB);
+    b.store(b"a", 2, &[1u8; 64], 0).unwrap();
+    b.increment(b"n", 1).unwrap();
+    let other = b.clone();
+    MID_WALK.set(Some(Box::new(move || {
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let pass = || {
+                    let g = other.lock().unwrap();
+                    other.reclaim();
+                    drop(g);
+                };
+                for _ in 0..3 * STALE_PIN_EPOCHS {
+                    other.increment(b"n", 1).unwrap();
+                }
+                other.store(b"a", 2, &[2u8; 64], 0).unwrap();
+                pass();
+                assert_eq!(other.0.retired.retired_count(), 1, "in-place updates revoked the stalled reader's pin");
+                for i in 0..STALE_PIN_EPOCHS + 2 {
+                    other.store(b"x", 2, &[i as u8; 64], 0).unwrap();
+                }
+                pass();
+                assert_eq!(other.0.retired.retired_count(), 0, "a pin this far behind still holds entries back");
+            })
+            .join()
+            .unwrap();
+        });
+    })));
+    assert_eq!(b.get(b"a").expect("a stored key").value(), [2u8; 64], "the revoked reader walks again");
+    b.verify().unwrap();
+}
