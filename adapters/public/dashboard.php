@@ -10,7 +10,7 @@
  * left, hits). Deleting a key, deleting by prefix and clearing a backend need the password, taken from
  * the STATIC_CACHE_DASHBOARD_PASSWORD constant (define it in a file that includes this one) or the
  * environment variable of that name. Without a password the page is read-only. A login lasts 8 hours
- * (its cookie carries its end, signed with the password); a wrong password answers after a second.
+ * (its cookie carries its end, signed with the password).
  */
 
 declare(strict_types=1);
@@ -25,8 +25,6 @@ const SC_MAX_STEPS = 64;
 
 /** How long a login lasts: its cookie carries its end, signed with the password. */
 const SC_LOGIN_SECONDS = 8 * 3600;
-/** How long a wrong password makes its request wait, so that guessing takes time. */
-const SC_WRONG_PASSWORD_DELAY_US = 1_000_000;
 
 $password = defined('STATIC_CACHE_DASHBOARD_PASSWORD') ? (string) constant('STATIC_CACHE_DASHBOARD_PASSWORD') : (string) getenv('STATIC_CACHE_DASHBOARD_PASSWORD');
 /** The login cookie's value for a login that ends at $until: "$until.signature". */
@@ -108,7 +106,6 @@ if (($_SERVER['REQUEST_METHOD'] ?? 'GET') === 'POST') {
             setcookie('sc_dashboard', sc_login_token($password, $until), ['expires' => $until] + $cookie);
             $message = 'Logged in.';
         } else {
-            usleep(SC_WRONG_PASSWORD_DELAY_US);
             $message = 'Wrong password.';
         }
     } elseif ($action === 'logout') {
