@@ -348,6 +348,9 @@ unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
 /// Returns true when the opcode was fully handled here (the frame's opline is already advanced or
 /// redirected to an exception).
 unsafe fn handle(ex: *mut zend_execute_data) -> bool {
+    // Read first: a failing publication below redirects the frame to the exception's opline.
+    // SAFETY: the frame is live for the duration of the handler.
+    let opline = unsafe { (*ex).opline };
     if !engine::busy_then_check_watched() {
         // Also the case before any class is registered: an autoload triggered by this access
         // registers it.
@@ -355,9 +358,9 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
     }
     // SAFETY: the frame and opline are live for the duration of the handler.
     unsafe {
-        let opline = (*ex).opline;
         if zend::exception_pending() {
-            // A PinnedStatic publication failed: the exception is raised before this opcode runs.
+            // A PinnedStatic publication failed: the exception is raised before this opcode runs, and
+            // the engine's exception handling releases this opline's result, which must hold nothing.
             abandon(ex, opline);
             return true;
         }
