@@ -81,6 +81,8 @@ unsafe extern "C" {
     pub fn zval_update_constant_ex(pp: *mut zval, scope: *mut zend_class_entry) -> c_int;
     pub fn zend_get_user_opcode_handler(opcode: u8) -> Option<OpcodeHandler>;
     pub fn zend_vm_set_opcode_handler(op: *mut zend_op);
+    /// Runs the handler of `ex`'s current opline and moves the frame on (0: the frame did not change).
+    pub fn zend_vm_call_opcode_handler(ex: *mut zend_execute_data) -> c_int;
     pub fn zend_optimizer_register_pass(pass: Option<OptimizerPass>) -> c_int;
     pub fn zend_optimizer_unregister_pass(index: c_int);
     pub static mut zend_compile_file: Option<unsafe extern "C" fn(*mut c_void, c_int) -> *mut zend_op_array>;

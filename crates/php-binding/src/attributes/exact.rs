@@ -7,8 +7,9 @@
 //! 2. restores the target class at its first access,
 //! 3. for a plain assignment to a root that publishes at the write, performs the assignment itself
 //!    and publishes the result at once (so a `PinnedStatic` failure throws after the assignment took
-//!    effect, at the assigning statement), and for other writing fetches marks the root for the next
-//!    check.
+//!    effect, at the assigning statement); for an element write statement through such a root
+//!    (`Foo::$a[] = …;`) runs the statement's oplines and then the check, so a failure throws at the
+//!    write too; and for other writing fetches marks the root for the next check.
 //!
 //! The handlers serve the private opcodes of the oplines `placement` chose, and run the original
 //! opcode afterwards. Where oplines cannot be chosen (`placement::install` refused), they hook the
@@ -52,6 +53,12 @@ const ISSET_ISEMPTY_STATIC_PROP: u8 = 180;
 const RETURN: u8 = 62;
 const RETURN_BY_REF: u8 = 111;
 const BIND_STATIC: u8 = 183;
+const ASSIGN_DIM: u8 = 23;
+const ASSIGN_DIM_OP: u8 = 27;
+const PRE_INC: u8 = 34;
+const POST_DEC: u8 = 37;
+const FETCH_DIM_W: u8 = 84;
+const FETCH_DIM_RW: u8 = 87;
 
 /// PHP 8.3: first opline of `static $x = <run-time expression>;`, before the initialiser and BIND_STATIC.
 #[cfg(php83)]
@@ -341,6 +348,9 @@ unsafe extern "C" fn on_static_prop(ex: *mut zend_execute_data) -> c_int {
 /// Returns true when the opcode was fully handled here (the frame's opline is already advanced or
 /// redirected to an exception).
 unsafe fn handle(ex: *mut zend_execute_data) -> bool {
+    // Read first: a failing publication below redirects the frame to the exception's opline.
+    // SAFETY: the frame is live for the duration of the handler.
+    let opline = unsafe { (*ex).opline };
     if !engine::busy_then_check_watched() {
         // Also the case before any class is registered: an autoload triggered by this access
         // registers it.
@@ -348,9 +358,9 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
     }
     // SAFETY: the frame and opline are live for the duration of the handler.
     unsafe {
-        let opline = (*ex).opline;
         if zend::exception_pending() {
-            // A PinnedStatic publication failed: the exception is raised before this opcode runs.
+            // A PinnedStatic publication failed: the exception is raised before this opcode runs, and
+            // the engine's exception handling releases this opline's result, which must hold nothing.
             abandon(ex, opline);
             return true;
         }
@@ -391,8 +401,99 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
         }
         if in_set(&WRITES_SET, opcode) {
             engine::watch(info);
+            if let (FETCH_STATIC_PROP_W | FETCH_STATIC_PROP_RW, Some(_)) = (opcode, unit) {
+                if let Some(last) = element_write(opline) {
+                    return write_element(ex, opline, last, ce, name);
+                }
+            }
         }
         false
+    }
+}
+
+/// The last opline of an element write statement that starts with the static-property fetch `opline`
+/// (`Foo::$a[] = …;`, `Foo::$a['k']['j'] .= …;`, `Foo::$a[0]++;`): the element fetches that consume
+/// it one after the other, then the write, whose result is unused. `None` for anything else.
+///
+/// # Safety
+/// `opline` must be a static-property fetch of a live op_array.
+unsafe fn element_write(opline: *const zend_op) -> Option<*const zend_op> {
+    // SAFETY: as above; the chain ends at the latest at the op_array's final `return`, which matches
+    // no arm below.
+    unsafe {
+        if (*opline).op1_type != IS_CONST || (*opline).result_type != IS_VAR {
+            return None;
+        }
+        let mut var = (*opline).result.var;
+        let mut next = opline.add(1);
+        loop {
+            if (*next).op1_type != IS_VAR || (*next).op1.var != var {
+                return None;
+            }
+            match (*next).opcode {
+                FETCH_DIM_W | FETCH_DIM_RW if (*next).result_type == IS_VAR => var = (*next).result.var,
+                ASSIGN_DIM | ASSIGN_DIM_OP | PRE_INC..=POST_DEC if (*next).result_type == IS_UNUSED => {
+                    return Some(next)
+                }
+                _ => return None,
+            }
+            next = next.add(1);
+        }
+    }
+}
+
+/// Runs the element write from `opline` (its static-property fetch, for `ce::$name`, a root that
+/// publishes at the write) to `last` (see [`element_write`]), then the check point, with the frame at
+/// `last`: a `PinnedStatic` failure throws at the write, before the next statement, inside the `try`
+/// blocks around the write (PHPT A12). The fetch is done here (`ZEND_FETCH_STATIC_PROP_W`'s result for
+/// a root holding no reference: the slot, indirectly), the element oplines by the engine's own
+/// handlers, one by one; they run in this frame (an `ArrayAccess` method or an error handler they call
+/// runs in a nested one). Returns false, before touching anything, for what the engine must fetch
+/// itself: a reference, or a typed root holding no array (the engine's auto-vivification checks).
+///
+/// # Safety
+/// `ex`/`opline` as in [`target_class`]; `last` from [`element_write`] for `opline`.
+unsafe fn write_element(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    last: *const zend_op,
+    ce: *mut zend_class_entry,
+    name: *mut zend_string,
+) -> bool {
+    // SAFETY: as above; the result slot is the fetch's VAR, written as the engine's fetch writes it.
+    unsafe {
+        let mut info: *mut zend_property_info = std::ptr::null_mut();
+        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_W, &raw mut info);
+        if slot.is_null() {
+            // Visibility error: pending exception, frame redirected.
+            abandon(ex, opline);
+            return true;
+        }
+        if engine::is_reference(slot) || (zvals::is_typed(info) && zend::type_of(slot) != ffi::IS_ARRAY) {
+            return false;
+        }
+        let result = abi::frame_var(ex, (*opline).result.var);
+        (*result).value.zv = slot;
+        (*result).u1.type_info = ffi::IS_INDIRECT;
+        (*ex).opline = opline.add(1);
+        // Each handler moves the frame's opline on (`ASSIGN_DIM` past its `OP_DATA`), or to the
+        // exception's.
+        loop {
+            abi::zend_vm_call_opcode_handler(ex);
+            if zend::exception_pending() {
+                return true;
+            }
+            if (*ex).opline > last {
+                break;
+            }
+        }
+        let next = (*ex).opline;
+        (*ex).opline = last;
+        engine::busy_then_check_watched();
+        if !zend::exception_pending() {
+            (*ex).opline = next;
+        }
+        true
     }
 }
 
