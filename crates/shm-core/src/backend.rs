@@ -414,6 +414,17 @@ impl Backend {
         self.word(EPOCH).fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Moves the reclamation epoch past every pin taken so far, so that the next reclamation pass
+    /// revokes them all (write lock held, no transaction open). For an allocation that failed while
+    /// retired memory is held back by pins: the epoch moves only with the lock holders' changes, so a
+    /// reader stopped in the middle of a walk (SIGSTOP, a debugger) would otherwise hold it back for as
+    /// long as stores keep failing. A reader still walking finds its pin revoked and starts again;
+    /// what readers hold through hazards stays held.
+    pub(crate) fn age_pins(&self) {
+        let reclaim = self.word(RECLAIM_EPOCH);
+        reclaim.store(reclaim.load(Ordering::Relaxed) + reclaim::STALE_PIN_EPOCHS + 1, Ordering::Release);
+    }
+
     /// The reclamation epoch (write lock held: only the holder moves it).
     fn reclaim_epoch(&self) -> u64 {
         self.word(RECLAIM_EPOCH).load(Ordering::Relaxed)

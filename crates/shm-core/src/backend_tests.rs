@@ -737,3 +737,27 @@ fn a_stalled_readers_pin_is_revoked_after_enough_reclamation_epochs_and_not_by_i
     assert_eq!(b.get(b"a").expect("a stored key").value(), [2u8; 64], "the revoked reader walks again");
     b.verify().unwrap();
 }
+
+/// A reader stopped in the middle of its walk (SIGSTOP, a debugger) must not make stores fail when memory
+/// runs short: the memory retired since its pin is all it holds back, and failed stores do not move the
+/// reclamation epoch, so its pin would never grow old. An allocation that fails while retired memory would
+/// cover it ages every pin and reclaims (PHPT P4's case, there only when a reader is stopped mid-walk).
+#[test]
+fn a_reader_stalled_mid_walk_does_not_make_stores_fail_when_memory_runs_short() {
+    let b = pinned(8 * MB);
+    b.store(b"a", 2, &[1u8; 64], 0).unwrap();
+    let other = b.clone();
+    MID_WALK.set(Some(Box::new(move || {
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let big = vec![7u8; MB as usize];
+                let failed = (0..40).filter(|i| other.store(format!("churn{}", i % 4).as_bytes(), 2, &big, 0).is_err());
+                assert_eq!(failed.count(), 0, "stores failed while a stalled reader's pin held retired memory");
+            })
+            .join()
+            .unwrap();
+        });
+    })));
+    assert_eq!(b.get(b"a").expect("a stored key").value(), [1u8; 64], "the revoked reader walks again");
+    b.verify().unwrap();
+}

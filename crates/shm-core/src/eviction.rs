@@ -249,9 +249,13 @@ impl Backend {
             }
         }
         // Memory retired but still held by readers comes back once they move on: when that alone would
-        // cover the request, moving or evicting entries would not help now.
+        // cover the request, moving or evicting entries would not help now. Pins are aged first, so
+        // that only what readers hold through hazards stays held (a stopped reader's pin would
+        // otherwise never grow old: failed stores do not move the reclamation epoch).
         if self.0.retired.retired_bytes() >= size {
-            return false;
+            self.age_pins();
+            self.reclaim_all();
+            return alloc.fits(size);
         }
         let done = (alloc.free_bytes() >= size && self.compact(size, now)) || (volatile && self.evict_run(size, now));
         if done {
