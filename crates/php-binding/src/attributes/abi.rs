@@ -104,6 +104,7 @@ pub const IS_VAR: u8 = 4;
 pub const IS_CV: u8 = 8;
 pub const IS_UNUSED: u8 = 0;
 pub const BP_VAR_W: c_int = 1;
+pub const BP_VAR_RW: c_int = 2;
 
 /// `ZEND_MAP_PTR_GET` for pointer-or-offset map pointers. The offset is signed: PHP 8.4 places its
 /// static map pointers below `CG(map_ptr_base)`.

@@ -25,7 +25,8 @@ use ext_php_rs::ffi::{
 };
 
 use super::abi::{
-    self, zend_get_user_opcode_handler, OpcodeHandler, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED, IS_VAR,
+    self, zend_get_user_opcode_handler, OpcodeHandler, BP_VAR_RW, BP_VAR_W, IS_CONST, IS_CV, IS_TMP_VAR, IS_UNUSED,
+    IS_VAR,
 };
 use super::engine;
 use super::placement;
@@ -462,13 +463,7 @@ unsafe fn write_element(
 ) -> bool {
     // SAFETY: as above; the result slot is the fetch's VAR, written as the engine's fetch writes it.
     unsafe {
-        let mut info: *mut zend_property_info = std::ptr::null_mut();
-        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_W, &raw mut info);
-        if slot.is_null() {
-            // Visibility error: pending exception, frame redirected.
-            abandon(ex, opline);
-            return true;
-        }
+        let Some((slot, info)) = static_slot(ex, opline, ce, name, BP_VAR_W) else { return true };
         if engine::is_reference(slot) || (zvals::is_typed(info) && zend::type_of(slot) != ffi::IS_ARRAY) {
             return false;
         }
@@ -633,16 +628,9 @@ unsafe fn step_integer(
     name: *mut zend_string,
     unit: usize,
 ) -> bool {
-    const BP_VAR_RW: c_int = 2;
     // SAFETY: as above; the slot is written only when it holds a plain int.
     unsafe {
-        let mut found: *mut zend_property_info = std::ptr::null_mut();
-        let slot = abi::zend_std_get_static_property_with_info(ce, name, BP_VAR_RW, &raw mut found);
-        if slot.is_null() {
-            // Visibility error: pending exception, frame redirected.
-            abandon(ex, opline);
-            return true;
-        }
+        let Some((slot, _)) = static_slot(ex, opline, ce, name, BP_VAR_RW) else { return true };
         if zend::type_of(slot) != ffi::IS_LONG {
             return false;
         }
@@ -681,7 +669,6 @@ unsafe fn assign_op(
     name: *mut zend_string,
     unit: usize,
 ) -> bool {
-    const BP_VAR_RW: c_int = 2;
     const ZEND_CONCAT: u32 = 8;
     // SAFETY: as above; every path leaves the operands as the engine's handler would.
     unsafe {
@@ -726,18 +713,40 @@ unsafe fn target(
     unsafe {
         let data = opline.add(1);
         let source = op_data(ex, data).ok_or(false)?;
-        let mut info: *mut zend_property_info = std::ptr::null_mut();
-        let slot = abi::zend_std_get_static_property_with_info(ce, name, fetch, &raw mut info);
-        if slot.is_null() {
+        let Some((slot, info)) = static_slot(ex, opline, ce, name, fetch) else {
             release_op1(ex, data);
-            abandon(ex, opline);
             return Err(true);
-        }
+        };
         if engine::is_reference(slot) {
             engine::watch(info);
             return Err(false);
         }
         Ok((slot, info, source))
+    }
+}
+
+/// The slot and property of `ce::$name` fetched for `fetch` (`BP_VAR_W`/`BP_VAR_RW`), as the engine's
+/// static-property fetch does; `None` when that raised a visibility or existence error, the frame then
+/// redirected to it ([`abandon`]).
+///
+/// # Safety
+/// As [`assign`].
+unsafe fn static_slot(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    ce: *mut zend_class_entry,
+    name: *mut zend_string,
+    fetch: c_int,
+) -> Option<(*mut zval, *mut zend_property_info)> {
+    // SAFETY: as above.
+    unsafe {
+        let mut info: *mut zend_property_info = std::ptr::null_mut();
+        let slot = abi::zend_std_get_static_property_with_info(ce, name, fetch, &raw mut info);
+        if slot.is_null() {
+            abandon(ex, opline);
+            return None;
+        }
+        Some((slot, info))
     }
 }
 
