@@ -400,10 +400,16 @@ impl Backend {
     /// the holder published: no transaction open). See [`Backend::bump_mutation_epoch`] and `reclaim`.
     pub(crate) fn bump_epoch(&self) {
         self.bump_mutation_epoch();
-        // Only lock holders write it: a load and a Release store (no locked instruction). The Release
-        // orders the holder's unlinks before the new value, for a reader that pins it (see `reclaim`).
+        self.advance_reclaim_epoch(1);
+    }
+
+    /// Moves the reclamation epoch `by` on (write lock held, no transaction open). Only lock holders
+    /// write it: a load and a Release store (no locked instruction). The Release orders the holder's
+    /// unlinks before the new value, for a reader that pins it (see `reclaim`).
+    #[inline(always)]
+    fn advance_reclaim_epoch(&self, by: u64) {
         let reclaim = self.word(RECLAIM_EPOCH);
-        reclaim.store(reclaim.load(Ordering::Relaxed) + 1, Ordering::Release);
+        reclaim.store(reclaim.load(Ordering::Relaxed) + by, Ordering::Release);
     }
 
     /// Moves the mutation epoch on, alone: what an in-place integer update does, with or without the
@@ -421,8 +427,7 @@ impl Backend {
     /// long as stores keep failing. A reader still walking finds its pin revoked and starts again;
     /// what readers hold through hazards stays held.
     pub(crate) fn age_pins(&self) {
-        let reclaim = self.word(RECLAIM_EPOCH);
-        reclaim.store(reclaim.load(Ordering::Relaxed) + reclaim::STALE_PIN_EPOCHS + 1, Ordering::Release);
+        self.advance_reclaim_epoch(reclaim::STALE_PIN_EPOCHS + 1);
     }
 
     /// The reclamation epoch (write lock held: only the holder moves it).
