@@ -293,15 +293,24 @@ fn valid_partition(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
 }
 
+/// OPcache's defaults for `opcache.jit` and `opcache.jit_buffer_size` (in bytes), for a setting the raw
+/// configuration does not hold. PHP 8.4 made the JIT opt-in by `opcache.jit` alone: `disable` and a 64M
+/// buffer, where 8.2 and 8.3 have `tracing` and no buffer.
+#[cfg(php84)]
+const JIT_DEFAULTS: (&str, u64) = ("disable", 64 << 20);
+#[cfg(not(php84))]
+const JIT_DEFAULTS: (&str, u64) = ("tracing", 0);
+
 /// Whether OPcache's JIT is configured for this process, from raw configuration (OPcache registers
-/// its INI entries only after extension MINITs): loaded, enabled for the SAPI, a JIT buffer, and
-/// `opcache.jit` not `disable`.
+/// its INI entries only after extension MINITs) and OPcache's defaults: loaded, enabled for the SAPI, a
+/// JIT buffer, and `opcache.jit` not `disable`.
 fn jit_configured(sapi: &str) -> bool {
     if !opcache_enabled(sapi) {
         return false;
     }
-    let buffer = zend::raw_config("opcache.jit_buffer_size").map_or(0, |v| leading_number(&v));
-    let jit = zend::raw_config("opcache.jit").unwrap_or_else(|| "tracing".to_owned());
+    let (default_jit, default_buffer) = JIT_DEFAULTS;
+    let buffer = zend::raw_config("opcache.jit_buffer_size").map_or(default_buffer, |v| leading_number(&v));
+    let jit = zend::raw_config("opcache.jit").unwrap_or_else(|| default_jit.to_owned());
     buffer > 0 && !jit.trim().eq_ignore_ascii_case("disable")
 }
 
