@@ -5,9 +5,14 @@
 //!
 //! The copy is done here, not by the engine's clone handlers, because cloning must never call
 //! `__clone`. It covers graphs of scalars, strings, arrays (engine-immutable ones are shared), enum
-//! cases, `stdClass`, objects of userland classes without an internal ancestor, and the date classes
-//! and their subclasses (Carbon: their state is copied field by field, as their clone handler copies
-//! it); anything else (other internal classes, PHP references) keeps no prototype and is restored on
+//! cases, `stdClass`, objects of userland classes without an internal ancestor, the date classes and
+//! their subclasses (Carbon: their state is copied field by field, as their clone handler copies it),
+//! and the SPL classes `ArrayObject`, `ArrayIterator`, `RecursiveArrayIterator`, `SplFixedArray`, the
+//! lists and the heaps, and their subclasses (those with their own hooks too) where no class of the
+//! chain defines `__clone`: copied with their own storage, elements or list, as
+//! `zval_out::clone_object` copies them, then every array and object they hold copied by this walk.
+//! Anything else (PHP references, `SplObjectStorage`, other internal classes, an SPL object whose class
+//! has `__clone` or whose iteration state a copy would not keep) keeps no prototype and is restored on
 //! every fetch. An object without dynamic properties (and, of the date classes, a `DateTime`) is
 //! copied as its allocation, byte for byte, then given its own header, references and date state:
 //! the first fetch of a request pays for this copy, so it does not write the class defaults first.
@@ -159,6 +164,10 @@ impl Copier {
         }
         // SAFETY: a live class.
         let state = unsafe { self.internal_state(ce) }?;
+        if let Some(family) = state.filter(|&f| by_clone_handler(f)) {
+            // SAFETY: a live object of `ce`, of `family`, whose class has no `__clone` (`internal_state`).
+            return unsafe { self.cloned(obj, ce, family, depth) };
+        }
         // SAFETY: a live object of `ce`, whose internal base (if any) is of the date `state` family.
         if let Some(copied) = unsafe { self.object_bytes(obj, ce, state, depth) } {
             return copied;
@@ -325,9 +334,96 @@ impl Copier {
         });
         match family {
             Some(f @ (StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval)) => Some(Some(f)),
+            // The clone handler of a class with `__clone` (its own or an ancestor's) calls it.
+            // SAFETY: caller guarantees a live class.
+            Some(f) if by_clone_handler(f) && unsafe { (*ce).clone.is_null() } => Some(Some(f)),
             _ => None,
         }
     }
+
+    /// The copy of `obj`, an object of one of the SPL families ([`by_clone_handler`]): made by
+    /// `zval_out::clone_object` (its allocation or its class's clone handler, with storage, elements or
+    /// a list of its own), which still shares the values it holds with `obj`; then each of those, in its
+    /// state, declared properties and property table, is replaced by its copy from this walk, so inner
+    /// objects are copied once each, as everywhere in the graph. `None` where the copy would not hold
+    /// `obj`'s state (`internal_state::state_slots`).
+    ///
+    /// # Safety
+    /// `obj` must be a live object of `ce`, of `family`, and `ce` must have no `__clone`.
+    unsafe fn cloned(
+        &mut self,
+        obj: *mut zend_object,
+        ce: *mut zend_class_entry,
+        family: StateFamily,
+        depth: usize,
+    ) -> Option<zval> {
+        // SAFETY: as the caller guarantees: no `__clone` runs, and `obj` is a live object that PHP code
+        // does not see during the walk (no userland code runs); the copy is fresh, seen by nothing else,
+        // and every value replaced in it is still held by `obj`, so releasing the copy's reference to it
+        // frees nothing. A copy abandoned half-way is released without `__destruct`.
+        unsafe {
+            let out = crate::zval_out::clone_object(obj, Some(family))?;
+            let new = out.value.obj;
+            zvals::skip_destructor(new);
+            let slots = internal_state::state_slots(family, obj, new)?;
+            self.objects.insert(obj, new);
+            for slot in slots {
+                self.own(slot, depth)?;
+            }
+            for i in 0..zvals::slot_count(ce) {
+                self.own(zvals::property_slot(new, i), depth)?;
+            }
+            let props = (*new).properties;
+            if !props.is_null() {
+                for (_, v) in zvals::entries(props) {
+                    if type_of(&*v) != IS_INDIRECT {
+                        self.own(v, depth)?;
+                    }
+                }
+            }
+            Some(out)
+        }
+    }
+
+    /// Replaces the value at `slot`, which a copy shares with its original, by its copy from this walk,
+    /// keeping the slot's `u2`. Values that copies share safely (scalars, strings, arrays without
+    /// objects: copy-on-write) stay as they are.
+    ///
+    /// # Safety
+    /// `slot` must be a live zval of a copy this walk made, whose value the original also holds.
+    unsafe fn own(&mut self, slot: *mut zval, depth: usize) -> Option<()> {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            if type_of(&*slot) <= ffi::IS_STRING {
+                return Some(());
+            }
+            let copied = self.value(&*slot, depth + 1)?;
+            if std::ptr::eq(copied.value.counted, (*slot).value.counted) {
+                // Shared (copy-on-write): the slot keeps its own reference, this one goes.
+                drop(copied);
+                return Some(());
+            }
+            let shared = std::ptr::read(slot);
+            (*slot).value = copied.value;
+            (*slot).u1 = copied.u1;
+            std::mem::forget(copied);
+            drop(shared);
+            Some(())
+        }
+    }
+}
+
+/// Whether objects of `family` are copied by [`Copier::cloned`]: the SPL families whose state a copy
+/// can hold on its own (`SplObjectStorage` cannot: see `internal_state::state_slots`).
+fn by_clone_handler(family: StateFamily) -> bool {
+    matches!(
+        family,
+        StateFamily::ArrayStorage
+            | StateFamily::FixedArray
+            | StateFamily::DoublyLinkedList
+            | StateFamily::Heap
+            | StateFamily::PriorityQueue
+    )
 }
 
 /// A copy of `obj`'s allocation, byte for byte (what precedes the engine object, `offset` bytes, the

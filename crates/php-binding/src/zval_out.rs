@@ -1173,8 +1173,9 @@ impl Run<'_, '_> {
 ///
 /// # Safety
 /// `obj` must be a live object whose class has no `__clone` (the handler would call it), of `family`,
-/// that PHP code never sees.
-unsafe fn clone_object(obj: *mut zend_object, family: Option<StateFamily>) -> Option<zval> {
+/// that PHP code never sees (a prototype), or that no PHP code uses while it is copied (an object just
+/// restored, whose copy `crate::prototype` checks with `internal_state::state_slots`).
+pub unsafe fn clone_object(obj: *mut zend_object, family: Option<StateFamily>) -> Option<zval> {
     // SAFETY: caller guarantees a live object of `family`, unseen by PHP code; the clone handler
     // returns a new object with refcount 1; lent elements go back to `obj` before anything can fail.
     unsafe {

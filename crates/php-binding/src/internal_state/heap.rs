@@ -104,6 +104,20 @@ pub unsafe fn extract<'a>(
     }
 }
 
+/// The zvals of `obj`'s elements (data and priority of each element, for a priority queue), in stored
+/// order: see `spl::state_slots`, whose job this is for the heaps.
+///
+/// # Safety
+/// `obj` must be a live object of a heap (`family` `Heap`) or priority-queue class.
+pub unsafe fn slots(family: StateFamily, obj: *mut zend_object) -> Option<Vec<*mut zval>> {
+    // SAFETY: as for `extract`, whose pointers into the elements these are.
+    Some(match unsafe { extract(family, obj) }.ok()? {
+        InternalState::Heap(s) => s.elements,
+        InternalState::PriorityQueue(s) => s.entries.into_iter().flat_map(|e| [e.data, e.priority]).collect(),
+        _ => return None,
+    })
+}
+
 /// Writes heap elements (moved; data, priority pairs for a priority queue) into `obj` in stored (heap)
 /// order, so `compare()` is never called.
 ///

@@ -82,6 +82,26 @@ pub unsafe fn extract<'a>(
     }
 }
 
+/// The zvals of `copy`'s internal state that it still shares with `original`, of which
+/// `zval_out::clone_object` made it (see `spl::state_slots`; the heaps' elements), for the caller to
+/// give copies of their own in place. `None` for the families and states such a copy does not cover.
+///
+/// # Safety
+/// As for `spl::state_slots`.
+pub unsafe fn state_slots(
+    family: StateFamily,
+    original: *mut zend_object,
+    copy: *mut zend_object,
+) -> Option<Vec<*mut zval>> {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        match family {
+            StateFamily::Heap | StateFamily::PriorityQueue => heap::slots(family, copy),
+            _ => spl::state_slots(family, original, copy),
+        }
+    }
+}
+
 /// A value of the array an internal class's own `__unserialize()` takes, as the blueprint builds it:
 /// constants made here, and stored values (`V`) of the graph.
 pub enum Arg<'a, V> {

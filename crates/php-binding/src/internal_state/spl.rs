@@ -520,7 +520,8 @@ const fn mirrored(php82: usize, php84: usize) -> Option<usize> {
 ///
 /// # Safety
 /// `prototype` must be a live object of `family` that PHP code never sees, made by its class's clone
-/// handler (or by this module), so that its iterator state is the one a clone has.
+/// handler (or by this module), so that its iterator state is the one a clone has (or one just restored
+/// by its userland hooks, whose copy [`state_slots`] refuses where that state differs).
 pub unsafe fn lend_elements(family: StateFamily, prototype: *mut zend_object) -> Option<LentElements> {
     if family == StateFamily::FixedArray && !FIXED_KNOWN {
         return None;
@@ -694,6 +695,10 @@ pub unsafe fn restore_usual(
 /// or right after the list pointer (PHP 8.4).
 const LIST_TRAVERSE_AT: Option<usize> = mirrored(16, 8);
 
+/// `spl_dllist_object`'s traverse position (an `int`): after the list pointer (PHP 8.2), or after the
+/// list pointer and the traverse pointer (PHP 8.4).
+const LIST_POSITION_AT: Option<usize> = mirrored(8, 16);
+
 /// `spl_dllist_object`'s `flags`: after the list pointer, the traverse position and the traverse pointer
 /// (PHP 8.2), or the traverse pointer and the traverse position (PHP 8.4).
 const LIST_FLAGS_AT: Option<usize> = mirrored(24, 20);
@@ -832,7 +837,8 @@ enum Own {
 }
 
 /// A copy of `prototype`, an object of `family` that its class's clone handler (or this module) made
-/// and that PHP code never saw, made without the clone handler: its allocation copied byte for byte
+/// and that PHP code never saw (or one just restored by its userland hooks, whose iterator state is
+/// checked here and by [`state_slots`]), made without the clone handler: its allocation copied byte for byte
 /// (its flags, iterator class, cached method pointers, declared properties), then given its own
 /// storage, elements or list, copied as the clone handler copies them. `None` (nothing made) for
 /// other families, a prototype with a property table, a declared property holding a refcounted array
@@ -901,5 +907,59 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
             Own::Nothing => {}
         }
         Some(zvals::object_zval(copy))
+    }
+}
+
+/// The zvals of `copy`'s internal state (an `ArrayStorage` object's storage, a fixed array's elements, a
+/// list's values), which `copy`, made from `original` by `zval_out::clone_object`, still shares with
+/// `original` one level down: the caller gives each a copy of its own, in place (keeping a list
+/// element's `u2`, its reference count). `None` where such a copy does not hold `original`'s state:
+/// an `ArrayStorage` object that was iterated (a copy starts at the first element), is its own storage,
+/// uses another object's, or wraps an object (its clone handler makes an array of that object's
+/// properties); a list that was traversed (a copy starts untraversed); `SplObjectStorage`, whose clone handler shares the inner objects
+/// and keys them by their identity (giving it copies would mean attaching them again, which calls a
+/// userland `getHash()`); other families; and builds whose layout is not known here.
+///
+/// # Safety
+/// `original` and `copy` must be live objects of `family`, `copy` made from `original` as above and not
+/// yet seen by PHP code.
+pub unsafe fn state_slots(
+    family: StateFamily,
+    original: *mut zend_object,
+    copy: *mut zend_object,
+) -> Option<Vec<*mut zval>> {
+    // SAFETY: live objects of `family` (caller), whose allocations start with the fields read here; the
+    // original's view is checked as `copy_prototype` checks a prototype's.
+    unsafe {
+        let (at, offset) = allocation_of(copy)?;
+        match family {
+            StateFamily::ArrayStorage => {
+                let view = ArrayObjectView::of_fresh(original)?;
+                if view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(view.storage()) != IS_ARRAY {
+                    return None;
+                }
+                let storage = view.sibling(copy)?.storage();
+                (zend::type_of(storage) == IS_ARRAY).then(|| vec![storage])
+            }
+            StateFamily::FixedArray if FIXED_KNOWN && offset >= 24 => {
+                let (size, elements) = fixed_fields(at);
+                let size = usize::try_from(size).ok()?;
+                Some((0..size).map(|i| elements.add(i)).collect())
+            }
+            StateFamily::DoublyLinkedList => {
+                let traverse_at = LIST_TRAVERSE_AT.filter(|&t| t + 8 <= offset)?;
+                let position_at = LIST_POSITION_AT.filter(|&p| p + 4 <= offset)?;
+                let (original_at, _) = allocation_of(original)?;
+                let list = at.cast::<*mut List>().read();
+                if list.is_null()
+                    || !original_at.add(traverse_at).cast::<*mut ListElement>().read().is_null()
+                    || original_at.add(position_at).cast::<c_int>().read() != 0
+                {
+                    return None;
+                }
+                Some(list_values((*list).head).map(<*const zval>::cast_mut).collect())
+            }
+            _ => None,
+        }
     }
 }
