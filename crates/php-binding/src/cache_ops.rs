@@ -13,7 +13,7 @@ use crate::args::{self, Call, Parsed, Thrown};
 use crate::attributes;
 use crate::encoding;
 use crate::enums;
-use crate::info::{self, Figures};
+use crate::info;
 use crate::read_cache;
 use crate::request;
 use crate::runtime::{Runtime, Tier};
@@ -783,8 +783,6 @@ pub fn get_cache_store_type(tier: Tier, call: &Call) -> Parsed<()> {
 
 pub fn info(tier: Tier, call: &Call) -> Parsed<()> {
     call.expect_args(0, 0)?;
-    if let Some(runtime) = request::runtime() {
-        info::build(&Figures::of(&runtime, tier), call.ret());
-    }
+    info::write(tier, call.ret());
     Ok(())
 }

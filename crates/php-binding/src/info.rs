@@ -7,9 +7,9 @@ use std::ptr;
 use ext_php_rs::ffi::{self, zval};
 use ext_php_rs::types::ZendStr;
 
-use crate::read_cache;
 use crate::runtime::{BackendState, Runtime, Tier};
 use crate::zend::{self, ClassRef, Methods, StaticTable};
+use crate::{read_cache, request};
 
 static CLASS: ClassRef = ClassRef::new();
 
@@ -117,8 +117,16 @@ impl Figures {
     }
 }
 
+/// Writes `tier`'s `StaticCacheInfo`, as the calling request sees it now, into `ret`: what `info()`
+/// returns and `opcache_get_status()` carries. Leaves `ret` alone (and returns false) without a runtime.
+pub fn write(tier: Tier, ret: &mut zval) -> bool {
+    let Some(runtime) = request::runtime() else { return false };
+    build(&Figures::of(&runtime, tier), ret);
+    true
+}
+
 /// Writes a new `StaticCacheInfo` for `figures` into `ret`.
-pub fn build(figures: &Figures, ret: &mut zval) {
+fn build(figures: &Figures, ret: &mut zval) {
     let long = |v: u64| {
         let mut z = zval::new();
         z.set_long(i64::try_from(v).unwrap_or(i64::MAX));

@@ -20,6 +20,7 @@ use crate::zend;
 
 /// Smallest non-zero backend size, in MiB.
 const MIN_SIZE_MB: u64 = 8;
+const MIB: u64 = 1 << 20;
 const SUCCESS: c_int = 0;
 const FAILURE: c_int = -1;
 /// `ZEND_INI_STAGE_STARTUP`: php.ini and `-d`, while the module starts.
@@ -46,6 +47,12 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The volatile and pinned sizes in bytes (`0`: disabled), as `info()->configured_memory` and
+    /// `opcache_get_configuration()` report them.
+    pub fn configured_bytes(&self) -> [u64; 2] {
+        [self.volatile_size_mb, self.pinned_size_mb].map(|mb| mb.saturating_mul(MIB))
+    }
+
     const DEFAULT: Settings = Settings {
         volatile_size_mb: MIN_SIZE_MB,
         pinned_size_mb: MIN_SIZE_MB,

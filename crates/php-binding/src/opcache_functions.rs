@@ -1,4 +1,5 @@
-//! `opcache_reset()` and `opcache_invalidate()` as the RFC has them (§14.6), when OPcache is loaded.
+//! `opcache_reset()` and `opcache_invalidate()` as the RFC has them (§14.6), and the static cache entries the
+//! RFC adds to `opcache_get_status()` and `opcache_get_configuration()`, when OPcache is loaded.
 //!
 //! OPcache registers its functions after every extension's MINIT, so the wrappers are installed from
 //! the engine's post-startup callback (which OPcache chains to), before any request or thread exists;
@@ -6,7 +7,12 @@
 //! Each wrapper runs OPcache's own function first and keeps its result; then `opcache_reset()` empties
 //! both backends of the calling partition (releasing the caller's reservations, no publication of
 //! attribute state for the rest of the request), and `opcache_invalidate($file, true)` deletes the
-//! attribute state of the classes of `$file` the request has loaded. Without OPcache nothing is added.
+//! attribute state of the classes of `$file` the request has loaded. When OPcache's own
+//! `opcache_get_status()` returned an array (it returns `false` with OPcache disabled for the SAPI), it
+//! gains `volatile_cache` and `pinned_cache`, the objects `info()` returns at that moment, as with the
+//! RFC's engine; `opcache_get_configuration()`'s `directives` gain the RFC's two size directives under
+//! our names (`static_cache.volatile_size_mb`, `…pinned_size_mb`), in bytes as OPcache reports its own
+//! sizes; our other directives have no RFC counterpart. Without OPcache nothing is added.
 //! `pcntl_exec()`, when pcntl is there, is wrapped at the same point (see `request::pcntl_exec`).
 
 use std::ffi::{c_char, CStr};
@@ -14,13 +20,13 @@ use std::os::unix::ffi::OsStrExt;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ext_php_rs::ffi::{self, zend_execute_data, zval, IS_DOUBLE, IS_LONG, IS_STRING, IS_TRUE};
+use ext_php_rs::ffi::{self, zend_execute_data, zval, HashTable, IS_ARRAY, IS_DOUBLE, IS_LONG, IS_STRING, IS_TRUE};
 use ext_php_rs::zend::run_handler;
 
 use crate::args::Call;
 use crate::runtime::Tier;
 use crate::zend::{self, Handler};
-use crate::{attributes, cache_ops, request};
+use crate::{attributes, cache_ops, info, ini, request, zvals};
 
 type PostStartup = unsafe extern "C" fn() -> i32;
 
@@ -33,6 +39,8 @@ static PREVIOUS_POST_STARTUP: AtomicUsize = AtomicUsize::new(0);
 /// OPcache's own handlers of the wrapped functions.
 static ORIGINAL_RESET: AtomicUsize = AtomicUsize::new(0);
 static ORIGINAL_INVALIDATE: AtomicUsize = AtomicUsize::new(0);
+static ORIGINAL_GET_STATUS: AtomicUsize = AtomicUsize::new(0);
+static ORIGINAL_GET_CONFIGURATION: AtomicUsize = AtomicUsize::new(0);
 
 /// MINIT: asks the engine to call [`post_startup`] once every extension, OPcache included, has
 /// started.
@@ -68,6 +76,8 @@ fn wrap_functions() {
     let _ = std::panic::catch_unwind(|| {
         wrap(c"opcache_reset", &ORIGINAL_RESET, reset);
         wrap(c"opcache_invalidate", &ORIGINAL_INVALIDATE, invalidate);
+        wrap(c"opcache_get_status", &ORIGINAL_GET_STATUS, get_status);
+        wrap(c"opcache_get_configuration", &ORIGINAL_GET_CONFIGURATION, get_configuration);
         // Not OPcache's, but wrapped at the same point, when every extension's functions are in the table.
         wrap(c"pcntl_exec", &request::ORIGINAL_PCNTL_EXEC, request::pcntl_exec);
     });
@@ -151,6 +161,66 @@ unsafe extern "C" fn invalidate(ex: *mut zend_execute_data, rv: *mut zval) {
         let path = unsafe { zend::str_bytes(file) };
         attributes::on_invalidate(std::path::Path::new(std::ffi::OsStr::from_bytes(path)));
     }));
+}
+
+unsafe extern "C" fn get_status(ex: *mut zend_execute_data, rv: *mut zval) {
+    // SAFETY: the engine passes this call's live frame and return slot.
+    unsafe { call_original(&ORIGINAL_GET_STATUS, ex, rv) };
+    if zend::exception_pending() {
+        return;
+    }
+    run_handler(AssertUnwindSafe(|| {
+        // SAFETY: the return slot OPcache's handler filled.
+        let Some(status) = (unsafe { writable_array(rv) }) else { return };
+        for (tier, key) in [(Tier::Volatile, "volatile_cache"), (Tier::Pinned, "pinned_cache")] {
+            let mut object = zval::new();
+            if info::write(tier, &mut object) {
+                // SAFETY: OPcache's fresh result array, which only the return slot holds.
+                unsafe { zvals::insert_str(status, key.as_bytes(), object) };
+            }
+        }
+    }));
+}
+
+unsafe extern "C" fn get_configuration(ex: *mut zend_execute_data, rv: *mut zval) {
+    // SAFETY: the engine passes this call's live frame and return slot.
+    unsafe { call_original(&ORIGINAL_GET_CONFIGURATION, ex, rv) };
+    if zend::exception_pending() {
+        return;
+    }
+    run_handler(AssertUnwindSafe(|| {
+        // SAFETY: the return slot OPcache's handler filled; `directives` is a slot of that array.
+        let Some(directives) = (unsafe {
+            writable_array(rv)
+                .and_then(|configuration| zvals::find_str(configuration, b"directives"))
+                .and_then(|slot| writable_array(slot))
+        }) else {
+            return;
+        };
+        let [volatile, pinned] = ini::settings().configured_bytes();
+        for (name, bytes) in [("static_cache.volatile_size_mb", volatile), ("static_cache.pinned_size_mb", pinned)] {
+            let mut value = zval::new();
+            value.set_long(i64::try_from(bytes).unwrap_or(i64::MAX));
+            // SAFETY: OPcache's fresh `directives` array, which only the result array holds.
+            unsafe { zvals::insert_str(directives, name.as_bytes(), value) };
+        }
+    }));
+}
+
+/// The array `z` holds when only `z` holds it (as OPcache's fresh results are), so it can be written
+/// in place; `None` for anything else (`false`, a shared or immutable array).
+///
+/// # Safety
+/// `z` must be a live zval.
+unsafe fn writable_array(z: *mut zval) -> Option<*mut HashTable> {
+    // SAFETY: caller guarantees a live zval; an IS_ARRAY zval holds a live table.
+    unsafe {
+        if zend::type_of(z) != IS_ARRAY {
+            return None;
+        }
+        let ht = (*z).value.arr;
+        (!zvals::is_immutable(ht) && (*ht).gc.refcount == 1).then_some(ht)
+    }
 }
 
 /// PHP's truthiness of a scalar argument (`$force`).

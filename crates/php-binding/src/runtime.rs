@@ -10,7 +10,6 @@ use crate::fpm;
 use crate::ini::{self, Settings};
 use crate::zend;
 
-const MIB: u64 = 1 << 20;
 const DEFAULT_SAPIS: [&str; 5] = ["fpm-fcgi", "cli", "cli-server", "phpdbg", "frankenphp"];
 const CLI_SAPIS: [&str; 2] = ["cli", "phpdbg"];
 const DEFAULT_PARTITION: &str = "default";
@@ -146,7 +145,7 @@ impl Runtime {
 
     /// `fpm_pool`: `None` outside FPM workers; `Some(pool name if known)` in a worker.
     fn build(settings: &Settings, sapi: &str, fpm_pool: Option<Option<String>>) -> Runtime {
-        let configured = [settings.volatile_size_mb.saturating_mul(MIB), settings.pinned_size_mb.saturating_mul(MIB)];
+        let configured = settings.configured_bytes();
         let name = match (&fpm_pool, settings.partition.is_empty()) {
             (_, false) => settings.partition.clone(),
             (Some(Some(pool)), true) => pool.clone(),
