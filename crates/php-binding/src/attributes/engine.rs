@@ -1563,6 +1563,13 @@ pub fn publish_at_end(worker: bool) {
                 });
                 let message = match e {
                     PublishError::Message(m) => m,
+                    // exit() in a hook: its unwinding is pending, not an exception to report. It ends the
+                    // request's userland code here, as it does in a shutdown function, and a fatal error
+                    // ends publication: the units after this one are not published either.
+                    PublishError::Thrown if zend::exit_pending() => {
+                        zvals::clear_exception();
+                        break;
+                    }
                     PublishError::Thrown if !pinned && !worker && unreported.is_none() => {
                         unreported = zend::take_exception();
                         continue;
