@@ -225,8 +225,9 @@ struct ThreadCache {
     prototypes: [HashMap<Vec<u8>, (u64, zval)>; 2],
     /// Locals whose request memo this request filled (cleared at request end).
     memos: Vec<Rc<Local>>,
-    /// Keys whose hooked restore is running (a hook fetching its own key again is refused).
-    restoring: Vec<(usize, Vec<u8>)>,
+    /// Keys whose hooked restore is running, with the Fiber context it runs in (a hook fetching its
+    /// own key again is refused; see [`hand_out_hooked`]).
+    restoring: Vec<(usize, usize, Vec<u8>)>,
     /// Blueprints replaced while a request might still hold their values.
     superseded: Vec<Rc<Local>>,
     superseded_bytes: usize,
@@ -426,13 +427,20 @@ fn hand_out_hooked(
         *out = copy;
         return Ok(());
     }
-    let restoring = (tier.index(), key.to_vec());
+    // The guard is per Fiber context: a hook that suspends its Fiber leaves its restore running while
+    // other code fetches the key, which is no recursion (that fetch was refused, with a warning, until
+    // the Fiber was resumed, or for good if it never was). A hook's fetch runs in the hook's context.
+    let restoring = (tier.index(), zend::current_fiber_context(), key.to_vec());
     if CACHE.with_borrow(|c| c.restoring.contains(&restoring)) {
         return Err(DecodeError::Reentered);
     }
     CACHE.with_borrow_mut(|c| c.restoring.push(restoring.clone()));
     let result = restore::<true>(local, blueprint, out);
-    CACHE.with_borrow_mut(|c| c.restoring.retain(|r| *r != restoring));
+    CACHE.with_borrow_mut(|c| {
+        if let Some(at) = c.restoring.iter().position(|r| *r == restoring) {
+            c.restoring.remove(at);
+        }
+    });
     result?;
     keep_prototype(tier, key, local.version, out)
 }

@@ -590,6 +590,13 @@ fn in_own_frame() -> bool {
     FRAME.with(|frame| unsafe { ptr::eq((*ffi::ext_php_rs_executor_globals()).current_execute_data, frame.get()) })
 }
 
+/// The Fiber context PHP code runs in now (`EG(current_fiber_context)`, the main context's outside any
+/// Fiber), as an address that tells the contexts of this request apart.
+pub fn current_fiber_context() -> usize {
+    // SAFETY: executor globals are live during a request.
+    unsafe { (*ffi::ext_php_rs_executor_globals()).current_fiber_context as usize }
+}
+
 /// Runs `step`, which may call userland code, with a frame current where the engine has none (request
 /// shutdown). Without one, `zend_call_function` turns an exception the called code throws into an
 /// "Uncaught" fatal error at once, which would end the whole step there; with one, the exception stays

@@ -105,20 +105,18 @@ fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
     // SAFETY: the walk is this call's alone until it is returned below (nested stores get their own).
     let result = encode(unsafe { &mut *walk.as_ptr() }, request);
     let (borrower, mut lent) = LENT_WALKS.take();
-    // A nested store lends and returns its walk within `encode`, so this one is the last lent again,
-    // unless a nested store's encoding never returned and something inside `encode` caught that bailout
-    // and went on: a walk above this one is then dead, and is given back here.
     let Some(position) = lent.iter().rposition(|&w| w == walk) else {
         // Taken back by a request that began inside `encode`: no longer this call's to keep.
         LENT_WALKS.set((borrower, lent));
         return result;
     };
-    for dead in lent.drain(position + 1..) {
-        // SAFETY: lent to a store nested in this one, whose encoding never returned (see above).
-        let mut dead = unsafe { Box::from_raw(dead.as_ptr()) };
-        dead.abandon();
-    }
-    lent.pop();
+    // Only this walk is returned, wherever it sits. The walks lent after it are not necessarily dead:
+    // a hook that suspends a Fiber leaves its store's walk lent while other code (another Fiber, or the
+    // main one) stores, so stores do not end in the order they began, and a walk above this one may
+    // belong to a store that resumes later. One that is dead (a nested store whose encoding never
+    // returned, its bailout caught inside `encode`) stays lent until the next request takes it back:
+    // a caught bailout is raised again before the request goes on.
+    lent.remove(position);
     LENT_WALKS.set((borrower, lent));
     // Kept for the next store (a nested store's walk, kept meanwhile, gives way to the outer one).
     // SAFETY: leaked above and no longer borrowed.

@@ -55,6 +55,9 @@ struct UnitRt {
     recorded: Option<Recorded>,
     restored: bool,
     suppressed: bool,
+    /// Publications of the unit begun so far (see [`publish`]): one whose hooks ran while a later one
+    /// began stores nothing.
+    publications: u64,
     /// The unit's class is registered in this request (a unit kept from an earlier request is not,
     /// until its class is linked again).
     active: bool,
@@ -519,6 +522,7 @@ fn add_units(s: &mut State, units: &[Unit]) -> Range<usize> {
             recorded: None,
             restored: false,
             suppressed: false,
+            publications: 0,
             active: false,
             members,
         });
@@ -1243,6 +1247,10 @@ fn publish(id: usize) -> Result<(), PublishError> {
     let Some(most) = most else { return Ok(()) };
     // SAFETY: during a request.
     let mut value = unsafe { unit_value(id) };
+    let this = STATE.with_borrow_mut(|s| {
+        s.units[id].publications += 1;
+        s.units[id].publications
+    });
     // The encoding leaves nothing of its own behind when a hook bails out of it (zval_in's walk).
     let encoded = match Bailout::catching(|| zval_in::encode(&raw mut value, Bound::bytes_at_most(most))) {
         Ok(Ok(e)) => e,
@@ -1254,6 +1262,12 @@ fn publish(id: usize) -> Result<(), PublishError> {
         Ok(Err(EncodeError::Thrown)) => return Err(PublishError::Thrown),
         Err(Bailout) => return Err(PublishError::Bailout),
     };
+    // A publication of the unit that began while this one's hooks ran holds a later value: a hook wrote
+    // the root again, or suspended its Fiber while other code wrote it (exact mode). Storing this older
+    // value after it would leave the cache behind the static for the rest of the request and the next.
+    if STATE.with_borrow(|s| s.units[id].publications != this) {
+        return Ok(());
+    }
     // The runtime is borrowed, not cloned (nothing below runs userland code).
     request::with_runtime(|runtime| {
         let Some(backend) = runtime.and_then(|r| r.backend(tier)) else { return Ok(()) };
@@ -1549,6 +1563,13 @@ pub fn publish_at_end(worker: bool) {
                 });
                 let message = match e {
                     PublishError::Message(m) => m,
+                    // exit() in a hook: its unwinding is pending, not an exception to report. It ends the
+                    // request's userland code here, as it does in a shutdown function, and a fatal error
+                    // ends publication: the units after this one are not published either.
+                    PublishError::Thrown if zend::exit_pending() => {
+                        zvals::clear_exception();
+                        break;
+                    }
                     PublishError::Thrown if !pinned && !worker && unreported.is_none() => {
                         unreported = zend::take_exception();
                         continue;
