@@ -427,11 +427,17 @@ fn hand_out_hooked(
         *out = copy;
         return Ok(());
     }
-    // The guard is per Fiber context: a hook that suspends its Fiber leaves its restore running while
-    // other code fetches the key, which is no recursion (that fetch was refused, with a warning, until
-    // the Fiber was resumed, or for good if it never was). A hook's fetch runs in the hook's context.
+    // The guard looks only at restores below this fetch: a hook that suspends its Fiber leaves its
+    // restore running while other code fetches the key, which is no recursion (that fetch was refused,
+    // with a warning, until the Fiber was resumed, or for good if it never was). A hook's fetch runs in
+    // the hook's context, or in a Fiber the hook started or resumed, whose chain of callers leads to it.
     let restoring = (tier.index(), zend::current_fiber_context(), key.to_vec());
-    if CACHE.with_borrow(|c| c.restoring.contains(&restoring)) {
+    let reentered = CACHE.with_borrow(|c| {
+        c.restoring
+            .iter()
+            .any(|(t, context, k)| *t == restoring.0 && *k == restoring.2 && zend::fiber_context_is_running(*context))
+    });
+    if reentered {
         return Err(DecodeError::Reentered);
     }
     CACHE.with_borrow_mut(|c| c.restoring.push(restoring.clone()));

@@ -26,6 +26,8 @@ unsafe extern "C" {
     fn zend_internal_attribute_register(ce: *mut zend_class_entry, flags: u32) -> *mut c_void;
     /// `zend_closures.h` is not part of ext-php-rs's wrapper header either.
     static zend_ce_closure: *mut zend_class_entry;
+    /// `zend_fibers.h`: the `Fiber` class, which is also the `kind` of every `Fiber` object's context.
+    static zend_ce_fiber: *mut zend_class_entry;
     /// `main/php_main.h`: whether PHP's module startup has finished.
     fn php_get_module_initialized() -> std::ffi::c_int;
     /// `zend.h`: makes the map_ptr table (per-request pointer slots) `last` slots long, the new ones null.
@@ -595,6 +597,36 @@ fn in_own_frame() -> bool {
 pub fn current_fiber_context() -> usize {
     // SAFETY: executor globals are live during a request.
     unsafe { (*ffi::ext_php_rs_executor_globals()).current_fiber_context as usize }
+}
+
+/// Whether `context` (a [`current_fiber_context`] of this request) is below the running code: the
+/// current context, or one that started or resumed it, directly or through other Fibers, up to the main
+/// context. A context not below it is suspended (`Fiber::suspend()`). A context of another kind than a
+/// `Fiber` object's (an extension's own) counts as below it, as does a chain longer than any real one.
+pub fn fiber_context_is_running(context: usize) -> bool {
+    // SAFETY: executor globals are live during a request; a context of kind `zend_ce_fiber` is the
+    // `context` member of a live `zend_fiber` (the running one or one whose `caller` led here, which
+    // stays alive while it waits for the Fiber it started or resumed), whose `caller` is the context
+    // that started or last resumed it, or null once it suspended.
+    unsafe {
+        let eg = ffi::ext_php_rs_executor_globals();
+        let main = (*eg).main_fiber_context;
+        let mut at = (*eg).current_fiber_context;
+        for _ in 0..4096 {
+            if at as usize == context {
+                return true;
+            }
+            if at.is_null() || at == main {
+                return false;
+            }
+            if (*at).kind != zend_ce_fiber.cast() {
+                return true;
+            }
+            let fiber = at.byte_sub(std::mem::offset_of!(ffi::_zend_fiber, context)).cast::<ffi::_zend_fiber>();
+            at = (*fiber).caller;
+        }
+        true
+    }
 }
 
 /// Runs `step`, which may call userland code, with a frame current where the engine has none (request
