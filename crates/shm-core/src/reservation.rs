@@ -288,6 +288,19 @@ mod tests {
     use super::*;
     use crate::process;
 
+    /// The identity of a thread that has ended. `join()` returns once the thread cleared its id, which
+    /// the kernel does before the thread leaves its thread group: until then it still answers
+    /// `tgkill(…, 0)`, so this waits (a few milliseconds at most on a loaded machine) for that too.
+    fn ended_thread() -> Owner {
+        let gone = std::thread::spawn(process::current).join().unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while gone.thread_alive() {
+            assert!(std::time::Instant::now() < deadline, "an ended thread still exists after 5 s");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        gone
+    }
+
     fn table() -> (crate::Segment, ReservationTable) {
         let (seg, p) = crate::backend_tests::partition(8 << 20, 0);
         let table = p.volatile.unwrap().0.reservations;
@@ -318,7 +331,7 @@ mod tests {
     fn a_table_full_of_stale_reservations_still_grants_new_keys() {
         let (_seg, t) = table();
         let me = process::current();
-        let gone = std::thread::spawn(process::current).join().unwrap();
+        let gone = ended_thread();
         for i in 0..t.count {
             assert!(t.try_reserve(format!("job:{i}").as_bytes(), gone, RequestId(1), 0, 0));
         }
@@ -338,7 +351,7 @@ mod tests {
         let clock = crate::ManualClock::new(1000);
         let b = p.volatile.unwrap().with_clock(clock.clone());
         let t = b.0.reservations;
-        let gone = std::thread::spawn(process::current).join().unwrap();
+        let gone = ended_thread();
         assert!(t.try_reserve(b"left by a killed request", gone, RequestId(1), 0, 0));
         assert!(b.try_reserve(b"leased", RequestId(7), 1));
         assert!(b.try_reserve(b"mine", RequestId(2), 0));
@@ -354,7 +367,7 @@ mod tests {
     fn a_stale_reservation_met_by_a_writer_is_dropped() {
         let (_seg, t) = table();
         let me = process::current();
-        let gone = std::thread::spawn(process::current).join().unwrap();
+        let gone = ended_thread();
         assert!(t.try_reserve(b"k", gone, RequestId(1), 0, 0));
         assert!(t.try_reserve(b"leased", me, RequestId(1), 5, 0));
         assert!(!t.held_by_other(b"k", me, RequestId(2), 10));
@@ -368,7 +381,7 @@ mod tests {
     fn a_reservation_of_a_thread_that_ended_is_free_while_its_process_runs() {
         let (_seg, t) = table();
         let me = process::current();
-        let gone = std::thread::spawn(process::current).join().unwrap();
+        let gone = ended_thread();
         assert_eq!(gone.pid, me.pid);
         assert!(t.try_reserve(b"k", gone, RequestId(1), 0, 0));
         assert!(!t.held_by_other(b"k", me, RequestId(2), 0), "a reservation of an ended thread counts as held");
