@@ -114,6 +114,22 @@ impl ArrayObjectView {
         unsafe { self.start.add(self.flags_at).cast::<u32>().read() }
     }
 
+    /// Whether the viewed object is in a state its class's clone handler does not copy, which a copy
+    /// made from it would keep: inside one of its sorts (`nApplyCount`, the byte after `ar_flags`; a
+    /// copy would refuse every write, "Modification of ArrayObject during sorting is prohibited"), or a
+    /// `RecursiveArrayIterator::getChildren()` child (`is_child`, the next byte; PHP 8.2 links it to
+    /// its parent's element through `bucket`, and its `__construct()` writes there, so a copy would
+    /// write into the parent of the object it was made from). Both bytes are zero in an object that is
+    /// neither (object creation zeroes the struct, padding included).
+    ///
+    /// # Safety
+    /// The viewed object must be live.
+    unsafe fn sorting_or_child(self) -> bool {
+        // SAFETY: `nApplyCount` and `is_child` follow `ar_flags` (at `flags_at`) in the viewed, live
+        // object, before the function pointers that precede the engine object.
+        unsafe { self.start.add(self.flags_at + 4).cast::<[u8; 2]>().read() != [0, 0] }
+    }
+
     /// # Safety
     /// The viewed object must be live and writable by the caller.
     unsafe fn set_flags(self, flags: u32) {
@@ -916,9 +932,10 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
 /// element's `u2`, its reference count). `None` where such a copy does not hold `original`'s state:
 /// an `ArrayStorage` object that was iterated (a copy starts at the first element), is its own storage,
 /// uses another object's, or wraps an object (its clone handler makes an array of that object's
-/// properties); a list that was traversed (a copy starts untraversed); `SplObjectStorage`, whose clone handler shares the inner objects
-/// and keys them by their identity (giving it copies would mean attaching them again, which calls a
-/// userland `getHash()`); other families; and builds whose layout is not known here.
+/// properties), or is being sorted or is a child iterator ([`ArrayObjectView::sorting_or_child`]); a
+/// list that was traversed (a copy starts untraversed); `SplObjectStorage`, whose clone handler shares
+/// the inner objects and keys them by their identity (giving it copies would mean attaching them again,
+/// which calls a userland `getHash()`); other families; and builds whose layout is not known here.
 ///
 /// # Safety
 /// `original` and `copy` must be live objects of `family`, `copy` made from `original` as above and not
@@ -935,7 +952,10 @@ pub unsafe fn state_slots(
         match family {
             StateFamily::ArrayStorage => {
                 let view = ArrayObjectView::of_fresh(original)?;
-                if view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(view.storage()) != IS_ARRAY {
+                if view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0
+                    || zend::type_of(view.storage()) != IS_ARRAY
+                    || view.sorting_or_child()
+                {
                     return None;
                 }
                 let storage = view.sibling(copy)?.storage();
