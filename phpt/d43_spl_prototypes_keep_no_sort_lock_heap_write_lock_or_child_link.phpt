@@ -1,5 +1,5 @@
 --TEST--
-D43 A value whose restore hook puts an ArrayObject that is being sorted, a heap that is being modified (its compare() fetched the value), or a RecursiveArrayIterator child into the graph: later fetches in the request are values of their own that PHP code can use (spec §7.1): no fetch is left refusing writes ("during sorting", "already being modified") once the sort or insert is over, and a write through one fetch's child iterator never reaches the parent iterator another fetch's hook made (§6.4, §7.3: a prototype is copied as a clone copies, without the sort lock, write lock or parent link)
+D43 A value whose restore hook puts an ArrayObject that is being sorted, a heap that is being modified (its compare() fetched the value), a fixed array that is being resized (a destructor of an element it drops fetched the value), or a RecursiveArrayIterator child into the graph: later fetches in the request are values of their own that PHP code can use (spec §7.1): no fetch is left refusing writes ("during sorting", "already being modified") or ignoring setSize() once the sort, insert or resize is over, and a write through one fetch's child iterator never reaches the parent iterator another fetch's hook made (§6.4, §7.3: no prototype keeps a sort lock, write lock, pending resize or parent link)
 --EXTENSIONS--
 static_cache
 --FILE--
@@ -46,6 +46,14 @@ $GLOBALS['heap']->fetch = true; $GLOBALS['heap']->insert(1);
 $later = [V::get('heap'), V::get('heap')];
 foreach ($later as $i => $v) attempt("heap fetch $i insert and extract", function () use ($v) { $v->x->insert(0); return [$v->x->extract(), $v->x->top()]; });
 
+// A fixed array shrunk while a fetch restores a value holding it (a destructor of an element it drops fetches).
+class FetchOnDestruct { function __destruct() { $GLOBALS['during'] = V::get('fixed'); } }
+$GLOBALS['fixed'] = new SplFixedArray(3); $GLOBALS['fixed'][0] = 'kept'; $GLOBALS['fixed'][2] = new FetchOnDestruct;
+V::set('fixed', new Holder(['what' => 'fixed']));
+$GLOBALS['fixed']->setSize(1);
+$later = [V::get('fixed'), V::get('fixed')];
+foreach ($later as $i => $v) attempt("fixed fetch $i setSize", function () use ($v, $i) { $v->x->setSize(4 + $i); return [$v->x->getSize(), $v->x->toArray()]; });
+
 // Child iterators made by the hook: writing through one fetch's child leaves the first hook's parent alone.
 $GLOBALS['parents'] = [];
 V::set('child', new Holder(['what' => 'child']));
@@ -60,5 +68,7 @@ sorted fetch 0 write: {"1":1,"2":2,"0":3,"new":1}
 sorted fetch 1 write: {"1":1,"2":2,"0":3,"new":1}
 heap fetch 0 insert and extract: [0,1]
 heap fetch 1 insert and extract: [0,1]
+fixed fetch 0 setSize: [4,["kept",null,null,null]]
+fixed fetch 1 setSize: [5,["kept",null,null,null,null]]
 first parent: [["parent 0"]]
 children: [["parent 0"],["written through the second fetch"],["written through the third fetch"]]

@@ -771,6 +771,38 @@ unsafe fn set_fixed(at: *mut u8, elements: *mut zval, len: usize) {
     }
 }
 
+/// Where `spl_fixedarray`'s `cached_resize` sits, by the handlers' `offset` (the struct's size): PHP
+/// 8.4's struct is `size`, `elements`, `cached_resize`, then `fptr_count`; PHP 8.2 releases that have it
+/// (40 bytes, as Debian's 8.2.36) keep it after `should_rebuild_properties`, and those without it (32
+/// bytes) have no resize state. `None` for other layouts.
+const fn fixed_resize_at(offset: usize) -> Option<Option<usize>> {
+    match offset {
+        32 if cfg!(php84) => Some(Some(16)),
+        40 if !cfg!(php83) => Some(Some(24)),
+        32 if !cfg!(php83) => Some(None),
+        _ => None,
+    }
+}
+
+/// Whether a resize of the fixed array at `at` (`offset` bytes before its engine object) is running,
+/// with elements left (its `cached_resize` is -1 when none runs; a resize nested in it, from a
+/// destructor of an element it drops, only records the size asked for): a copy of it would keep that
+/// state, and every `setSize()` on the copy would record a size and change nothing. A resize that left
+/// no element does not stick (the next one starts afresh). `None` for layouts not known here.
+///
+/// # Safety
+/// `at` must start a live `spl_fixedarray_object` of this build, `offset` bytes before its engine object.
+unsafe fn fixed_resizing(at: *mut u8, offset: usize) -> Option<bool> {
+    // SAFETY: `cached_resize` is at the offset `fixed_resize_at` names for this build's struct of
+    // `offset` bytes (caller).
+    unsafe {
+        Some(match fixed_resize_at(offset)? {
+            Some(resize_at) => fixed_fields(at).0 != 0 && at.add(resize_at).cast::<i64>().read() >= 0,
+            None => false,
+        })
+    }
+}
+
 /// The fixed array at `at`'s `size` and `elements`.
 ///
 /// # Safety
@@ -933,9 +965,10 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
 /// an `ArrayStorage` object that was iterated (a copy starts at the first element), is its own storage,
 /// uses another object's, or wraps an object (its clone handler makes an array of that object's
 /// properties), or is being sorted or is a child iterator ([`ArrayObjectView::sorting_or_child`]); a
-/// list that was traversed (a copy starts untraversed); `SplObjectStorage`, whose clone handler shares
-/// the inner objects and keys them by their identity (giving it copies would mean attaching them again,
-/// which calls a userland `getHash()`); other families; and builds whose layout is not known here.
+/// fixed array being resized ([`fixed_resizing`]); a list that was traversed (a copy starts
+/// untraversed); `SplObjectStorage`, whose clone handler shares the inner objects and keys them by their
+/// identity (giving it copies would mean attaching them again, which calls a userland `getHash()`);
+/// other families; and builds whose layout is not known here.
 ///
 /// # Safety
 /// `original` and `copy` must be live objects of `family`, `copy` made from `original` as above and not
@@ -962,6 +995,10 @@ pub unsafe fn state_slots(
                 (zend::type_of(storage) == IS_ARRAY).then(|| vec![storage])
             }
             StateFamily::FixedArray if FIXED_KNOWN && offset >= 24 => {
+                let (original_at, _) = allocation_of(original)?;
+                if fixed_resizing(original_at, offset)? {
+                    return None;
+                }
                 let (size, elements) = fixed_fields(at);
                 let size = usize::try_from(size).ok()?;
                 Some((0..size).map(|i| elements.add(i)).collect())
