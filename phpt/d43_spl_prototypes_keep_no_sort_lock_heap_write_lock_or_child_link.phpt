@@ -47,12 +47,19 @@ $later = [V::get('heap'), V::get('heap')];
 foreach ($later as $i => $v) attempt("heap fetch $i insert and extract", function () use ($v) { $v->x->insert(0); return [$v->x->extract(), $v->x->top()]; });
 
 // A fixed array shrunk while a fetch restores a value holding it (a destructor of an element it drops fetches).
-class FetchOnDestruct { function __destruct() { $GLOBALS['during'] = V::get('fixed'); } }
+class FetchOnDestruct { function __destruct() { $GLOBALS['during'] = V::get($GLOBALS['fetchOnDestruct'] ?? 'fixed'); } }
 $GLOBALS['fixed'] = new SplFixedArray(3); $GLOBALS['fixed'][0] = 'kept'; $GLOBALS['fixed'][2] = new FetchOnDestruct;
 V::set('fixed', new Holder(['what' => 'fixed']));
 $GLOBALS['fixed']->setSize(1);
 $later = [V::get('fixed'), V::get('fixed')];
 foreach ($later as $i => $v) attempt("fixed fetch $i setSize", function () use ($v, $i) { $v->x->setSize(4 + $i); return [$v->x->getSize(), $v->x->toArray()]; });
+
+// The same, the resize emptying the array.
+$GLOBALS['emptied'] = new SplFixedArray(2); $GLOBALS['emptied'][1] = new FetchOnDestruct;
+V::set('emptied', new Holder(['what' => 'emptied']));
+$GLOBALS['fetchOnDestruct'] = 'emptied'; $GLOBALS['emptied']->setSize(0);
+$later = [V::get('emptied'), V::get('emptied')];
+foreach ($later as $i => $v) attempt("emptied fetch $i setSize", function () use ($v) { $v->x->setSize(2); return [$v->x->getSize(), $v->x->toArray()]; });
 
 // Child iterators made by the hook: writing through one fetch's child leaves the first hook's parent alone.
 $GLOBALS['parents'] = [];
@@ -70,5 +77,7 @@ heap fetch 0 insert and extract: [0,1]
 heap fetch 1 insert and extract: [0,1]
 fixed fetch 0 setSize: [4,["kept",null,null,null]]
 fixed fetch 1 setSize: [5,["kept",null,null,null,null]]
+emptied fetch 0 setSize: [2,[null,null]]
+emptied fetch 1 setSize: [2,[null,null]]
 first parent: [["parent 0"]]
 children: [["parent 0"],["written through the second fetch"],["written through the third fetch"]]

@@ -784,11 +784,13 @@ const fn fixed_resize_at(offset: usize) -> Option<Option<usize>> {
     }
 }
 
-/// Whether a resize of the fixed array at `at` (`offset` bytes before its engine object) is running,
-/// with elements left (its `cached_resize` is -1 when none runs; a resize nested in it, from a
-/// destructor of an element it drops, only records the size asked for): a copy of it would keep that
-/// state, and every `setSize()` on the copy would record a size and change nothing. A resize that left
-/// no element does not stick (the next one starts afresh). `None` for layouts not known here.
+/// Whether a resize of the fixed array at `at` (`offset` bytes before its engine object) is running
+/// (its `cached_resize` is -1 when none runs; a resize nested in it, from a destructor of an element it
+/// drops, only records the size asked for): a copy of it would keep that state, and every `setSize()`
+/// on the copy would record a size and change nothing. On PHP 8.2 an array the resize emptied does not
+/// keep it (a resize of an empty array starts afresh, and objects that no constructor initialised, as
+/// restores of empty arrays are, hold 0 there); on PHP 8.4 it does (checked). `None` for layouts not
+/// known here.
 ///
 /// # Safety
 /// `at` must start a live `spl_fixedarray_object` of this build, `offset` bytes before its engine object.
@@ -797,7 +799,7 @@ unsafe fn fixed_resizing(at: *mut u8, offset: usize) -> Option<bool> {
     // `offset` bytes (caller).
     unsafe {
         Some(match fixed_resize_at(offset)? {
-            Some(resize_at) => fixed_fields(at).0 != 0 && at.add(resize_at).cast::<i64>().read() >= 0,
+            Some(resize_at) => at.add(resize_at).cast::<i64>().read() >= 0 && (cfg!(php84) || fixed_fields(at).0 != 0),
             None => false,
         })
     }
