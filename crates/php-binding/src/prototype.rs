@@ -17,6 +17,7 @@
 //! copied as its allocation, byte for byte, then given its own header, references and date state:
 //! the first fetch of a request pays for this copy, so it does not write the class defaults first.
 
+use ext_php_rs::zend::CatchError;
 use foldhash::{HashMap, HashMapExt};
 
 use ext_php_rs::ffi::{
@@ -35,6 +36,12 @@ const MAX_DEPTH: usize = 2_000;
 
 /// Objects a reused copier's map keeps room for.
 const MAX_KEPT_CAPACITY: usize = 4_096;
+
+unsafe extern "C" {
+    /// `zend_gc.h`: switches the cycle collector on or off (possible roots are recorded either way),
+    /// returning whether it was on.
+    fn gc_enable(enable: bool) -> bool;
+}
 
 thread_local! {
     /// The maps of the last copy. Reached through a pointer, never a borrow or a take: a `memory_limit`
@@ -66,8 +73,25 @@ pub unsafe fn copy(src: &zval, for_prototype: bool) -> Option<zval> {
     // A copy cut short by a fatal error left its maps filled.
     c.objects.clear();
     c.families.clear();
+    // A release in the copy (`Copier::own` handing back the references a clone handler took, a
+    // copy-on-write array shared) can fill the cycle collector's root buffer, and a collection then
+    // would call the destructors of this request's garbage: userland code inside the copy, which may
+    // fetch (and so copy) another value with these very maps, the copy's objects forgotten half-way.
+    // The collector is off while the copy runs (roots are still recorded, for a later run), and back
+    // as it was even when the copy bails out (`memory_limit`): the setting would outlive the request.
+    // SAFETY: this thread's collector, during a request.
+    let collecting = unsafe { gc_enable(false) };
     // SAFETY: caller guarantees a live zval during a request.
-    let copied = unsafe { c.value(src, 0) };
+    let walked = ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(|| unsafe { c.value(src, 0) }));
+    // SAFETY: as above.
+    unsafe { gc_enable(collecting) };
+    let copied = match walked {
+        Ok(copied) => copied,
+        // SAFETY: this frame owns nothing to drop (the copier is the thread's, cleared by the next copy),
+        // and the callers catch the bailout (`zval_out::allocating`).
+        Err(CatchError::Bailout) => unsafe { crate::zval_out::reraise_bailout() },
+        Err(other) => std::panic::resume_unwind(Box::new(other.to_string())),
+    };
     if !for_prototype && copied.is_some() {
         // Copies handed to PHP code get their destructors back (see `object`).
         for &obj in c.objects.values() {

@@ -14,9 +14,10 @@ const _: () = assert!(std::mem::size_of::<PqueueElem>() == 2 * std::mem::size_of
 
 use super::StateError;
 
-/// `SPL_HEAP_CORRUPTED`: the only heap flag that outlives an operation (`SPL_HEAP_WRITE_LOCKED` is
-/// set only during insert/extract).
+/// `SPL_HEAP_CORRUPTED`: the only heap flag that outlives an operation.
 const HEAP_CORRUPTED: c_int = 1;
+/// `SPL_HEAP_WRITE_LOCKED`: set while an insert or extract runs (and so while its `compare()` runs).
+const HEAP_WRITE_LOCKED: c_int = 2;
 /// `SPL_PQUEUE_EXTR_BOTH`: the extract-flag bits.
 const EXTRACT_BOTH: c_int = 3;
 
@@ -104,14 +105,25 @@ pub unsafe fn extract<'a>(
     }
 }
 
-/// The zvals of `obj`'s elements (data and priority of each element, for a priority queue), in stored
-/// order: see `spl::state_slots`, whose job this is for the heaps.
+/// The zvals of `copy`'s elements (data and priority of each element, for a priority queue), in stored
+/// order: see `spl::state_slots`, whose job this is for the heaps. `None` while `original` is being
+/// modified (a restore hook put it into the graph from inside its own `compare()`, during an insert or
+/// extract): its clone handler copies the write lock, which such a copy would keep for good, every
+/// insert and extract on it failing.
 ///
 /// # Safety
-/// `obj` must be a live object of a heap (`family` `Heap`) or priority-queue class.
-pub unsafe fn slots(family: StateFamily, obj: *mut zend_object) -> Option<Vec<*mut zval>> {
-    // SAFETY: as for `extract`, whose pointers into the elements these are.
-    Some(match unsafe { extract(family, obj) }.ok()? {
+/// `original` and `copy` must be live objects of a heap (`family` `Heap`) or priority-queue class,
+/// `copy` made from `original` by its clone handler.
+pub unsafe fn slots(family: StateFamily, original: *mut zend_object, copy: *mut zend_object) -> Option<Vec<*mut zval>> {
+    // SAFETY: as for `extract`, whose pointers into the elements these are; `heap_of` checks the
+    // original's heap as `extract` checks the copy's.
+    let (_, heap) = unsafe { heap_of(original, family) }.ok()?;
+    // SAFETY: a live heap, just checked.
+    if unsafe { (*heap).flags } & HEAP_WRITE_LOCKED != 0 {
+        return None;
+    }
+    // SAFETY: as above.
+    Some(match unsafe { extract(family, copy) }.ok()? {
         InternalState::Heap(s) => s.elements,
         InternalState::PriorityQueue(s) => s.entries.into_iter().flat_map(|e| [e.data, e.priority]).collect(),
         _ => return None,

@@ -83,8 +83,9 @@ pub unsafe fn extract<'a>(
 }
 
 /// The zvals of `copy`'s internal state that it still shares with `original`, of which
-/// `zval_out::clone_object` made it (see `spl::state_slots`; the heaps' elements), for the caller to
-/// give copies of their own in place. `None` for the families and states such a copy does not cover.
+/// `zval_out::clone_object` made it (see `spl::state_slots`; the heaps' elements, `heap::slots`, none
+/// while the original is being modified), for the caller to give copies of their own in place. `None`
+/// for the families and states such a copy does not cover.
 ///
 /// # Safety
 /// As for `spl::state_slots`.
@@ -96,7 +97,7 @@ pub unsafe fn state_slots(
     // SAFETY: as the caller guarantees.
     unsafe {
         match family {
-            StateFamily::Heap | StateFamily::PriorityQueue => heap::slots(family, copy),
+            StateFamily::Heap | StateFamily::PriorityQueue => heap::slots(family, original, copy),
             _ => spl::state_slots(family, original, copy),
         }
     }

@@ -114,6 +114,22 @@ impl ArrayObjectView {
         unsafe { self.start.add(self.flags_at).cast::<u32>().read() }
     }
 
+    /// Whether the viewed object is in a state its class's clone handler does not copy, which a copy
+    /// made from it would keep: inside one of its sorts (`nApplyCount`, the byte after `ar_flags`; a
+    /// copy would refuse every write, "Modification of ArrayObject during sorting is prohibited"), or a
+    /// `RecursiveArrayIterator::getChildren()` child (`is_child`, the next byte; PHP 8.2 links it to
+    /// its parent's element through `bucket`, and its `__construct()` writes there, so a copy would
+    /// write into the parent of the object it was made from). Both bytes are zero in an object that is
+    /// neither (object creation zeroes the struct, padding included).
+    ///
+    /// # Safety
+    /// The viewed object must be live.
+    unsafe fn sorting_or_child(self) -> bool {
+        // SAFETY: `nApplyCount` and `is_child` follow `ar_flags` (at `flags_at`) in the viewed, live
+        // object, before the function pointers that precede the engine object.
+        unsafe { self.start.add(self.flags_at + 4).cast::<[u8; 2]>().read() != [0, 0] }
+    }
+
     /// # Safety
     /// The viewed object must be live and writable by the caller.
     unsafe fn set_flags(self, flags: u32) {
@@ -755,6 +771,40 @@ unsafe fn set_fixed(at: *mut u8, elements: *mut zval, len: usize) {
     }
 }
 
+/// Where `spl_fixedarray`'s `cached_resize` sits, by the handlers' `offset` (the struct's size): PHP
+/// 8.4's struct is `size`, `elements`, `cached_resize`, then `fptr_count`; PHP 8.2 releases that have it
+/// (40 bytes, as Debian's 8.2.36) keep it after `should_rebuild_properties`, and those without it (32
+/// bytes) have no resize state. `None` for other layouts.
+const fn fixed_resize_at(offset: usize) -> Option<Option<usize>> {
+    match offset {
+        32 if cfg!(php84) => Some(Some(16)),
+        40 if !cfg!(php83) => Some(Some(24)),
+        32 if !cfg!(php83) => Some(None),
+        _ => None,
+    }
+}
+
+/// Whether a resize of the fixed array at `at` (`offset` bytes before its engine object) is running
+/// (its `cached_resize` is -1 when none runs; a resize nested in it, from a destructor of an element it
+/// drops, only records the size asked for): a copy of it would keep that state, and every `setSize()`
+/// on the copy would record a size and change nothing. On PHP 8.2 an array the resize emptied does not
+/// keep it (a resize of an empty array starts afresh, and objects that no constructor initialised, as
+/// restores of empty arrays are, hold 0 there); on PHP 8.4 it does (checked). `None` for layouts not
+/// known here.
+///
+/// # Safety
+/// `at` must start a live `spl_fixedarray_object` of this build, `offset` bytes before its engine object.
+unsafe fn fixed_resizing(at: *mut u8, offset: usize) -> Option<bool> {
+    // SAFETY: `cached_resize` is at the offset `fixed_resize_at` names for this build's struct of
+    // `offset` bytes (caller).
+    unsafe {
+        Some(match fixed_resize_at(offset)? {
+            Some(resize_at) => at.add(resize_at).cast::<i64>().read() >= 0 && (cfg!(php84) || fixed_fields(at).0 != 0),
+            None => false,
+        })
+    }
+}
+
 /// The fixed array at `at`'s `size` and `elements`.
 ///
 /// # Safety
@@ -916,9 +966,11 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
 /// element's `u2`, its reference count). `None` where such a copy does not hold `original`'s state:
 /// an `ArrayStorage` object that was iterated (a copy starts at the first element), is its own storage,
 /// uses another object's, or wraps an object (its clone handler makes an array of that object's
-/// properties); a list that was traversed (a copy starts untraversed); `SplObjectStorage`, whose clone handler shares the inner objects
-/// and keys them by their identity (giving it copies would mean attaching them again, which calls a
-/// userland `getHash()`); other families; and builds whose layout is not known here.
+/// properties), or is being sorted or is a child iterator ([`ArrayObjectView::sorting_or_child`]); a
+/// fixed array being resized ([`fixed_resizing`]); a list that was traversed (a copy starts
+/// untraversed); `SplObjectStorage`, whose clone handler shares the inner objects and keys them by their
+/// identity (giving it copies would mean attaching them again, which calls a userland `getHash()`);
+/// other families; and builds whose layout is not known here.
 ///
 /// # Safety
 /// `original` and `copy` must be live objects of `family`, `copy` made from `original` as above and not
@@ -935,13 +987,20 @@ pub unsafe fn state_slots(
         match family {
             StateFamily::ArrayStorage => {
                 let view = ArrayObjectView::of_fresh(original)?;
-                if view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0 || zend::type_of(view.storage()) != IS_ARRAY {
+                if view.flags() & (ARRAY_USE_OTHER | ARRAY_IS_SELF) != 0
+                    || zend::type_of(view.storage()) != IS_ARRAY
+                    || view.sorting_or_child()
+                {
                     return None;
                 }
                 let storage = view.sibling(copy)?.storage();
                 (zend::type_of(storage) == IS_ARRAY).then(|| vec![storage])
             }
             StateFamily::FixedArray if FIXED_KNOWN && offset >= 24 => {
+                let (original_at, _) = allocation_of(original)?;
+                if fixed_resizing(original_at, offset)? {
+                    return None;
+                }
                 let (size, elements) = fixed_fields(at);
                 let size = usize::try_from(size).ok()?;
                 Some((0..size).map(|i| elements.add(i)).collect())
