@@ -12,7 +12,7 @@ pub use date::{copy_state, detach_time, DateSnapshot, DATE_STD_OFFSET};
 pub use heap::inject as restore_heap;
 pub use spl::{
     copy_prototype, lend_elements, restore_usual, return_elements, separate_clone as separate_array_clone,
-    share_stored_storage,
+    share_stored_storage, state_slots,
 };
 
 use std::borrow::Cow;
@@ -78,27 +78,6 @@ pub unsafe fn extract<'a>(
                     }
                 }
             }
-        }
-    }
-}
-
-/// The zvals of `copy`'s internal state that it still shares with `original`, of which
-/// `zval_out::clone_object` made it (see `spl::state_slots`; the heaps' elements, `heap::slots`, none
-/// while the original is being modified), for the caller to give copies of their own in place. `None`
-/// for the families and states such a copy does not cover.
-///
-/// # Safety
-/// As for `spl::state_slots`.
-pub unsafe fn state_slots(
-    family: StateFamily,
-    original: *mut zend_object,
-    copy: *mut zend_object,
-) -> Option<Vec<*mut zval>> {
-    // SAFETY: as the caller guarantees.
-    unsafe {
-        match family {
-            StateFamily::Heap | StateFamily::PriorityQueue => heap::slots(family, original, copy),
-            _ => spl::state_slots(family, original, copy),
         }
     }
 }

@@ -961,7 +961,8 @@ pub unsafe fn copy_prototype(family: StateFamily, prototype: *mut zend_object) -
 }
 
 /// The zvals of `copy`'s internal state (an `ArrayStorage` object's storage, a fixed array's elements, a
-/// list's values), which `copy`, made from `original` by `zval_out::clone_object`, still shares with
+/// list's values; a heap's elements, from `heap::slots`), which `copy`, made from `original` by
+/// `zval_out::clone_object`, still shares with
 /// `original` one level down: the caller gives each a copy of its own, in place (keeping a list
 /// element's `u2`, its reference count). `None` where such a copy does not hold `original`'s state:
 /// an `ArrayStorage` object that was iterated (a copy starts at the first element), is its own storage,
@@ -983,6 +984,9 @@ pub unsafe fn state_slots(
     // SAFETY: live objects of `family` (caller), whose allocations start with the fields read here; the
     // original's view is checked as `copy_prototype` checks a prototype's.
     unsafe {
+        if matches!(family, StateFamily::Heap | StateFamily::PriorityQueue) {
+            return super::heap::slots(family, original, copy);
+        }
         let (at, offset) = allocation_of(copy)?;
         match family {
             StateFamily::ArrayStorage => {
