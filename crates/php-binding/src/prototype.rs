@@ -17,7 +17,6 @@
 //! copied as its allocation, byte for byte, then given its own header, references and date state:
 //! the first fetch of a request pays for this copy, so it does not write the class defaults first.
 
-use ext_php_rs::zend::CatchError;
 use foldhash::{HashMap, HashMapExt};
 
 use ext_php_rs::ffi::{
@@ -41,6 +40,25 @@ unsafe extern "C" {
     /// `zend_gc.h`: switches the cycle collector on or off (possible roots are recorded either way),
     /// returning whether it was on.
     fn gc_enable(enable: bool) -> bool;
+}
+
+/// The cycle collector switched off, until dropped (see [`copy`]).
+struct CollectorOff {
+    was_on: bool,
+}
+
+impl CollectorOff {
+    fn new() -> Self {
+        // SAFETY: this thread's collector, during a request.
+        Self { was_on: unsafe { gc_enable(false) } }
+    }
+}
+
+impl Drop for CollectorOff {
+    fn drop(&mut self) {
+        // SAFETY: as in `new`.
+        unsafe { gc_enable(self.was_on) };
+    }
 }
 
 thread_local! {
@@ -78,19 +96,16 @@ pub unsafe fn copy(src: &zval, for_prototype: bool) -> Option<zval> {
     // would call the destructors of this request's garbage: userland code inside the copy, which may
     // fetch (and so copy) another value with these very maps, the copy's objects forgotten half-way.
     // The collector is off while the copy runs (roots are still recorded, for a later run), and back
-    // as it was even when the copy bails out (`memory_limit`): the setting would outlive the request.
-    // SAFETY: this thread's collector, during a request.
-    let collecting = unsafe { gc_enable(false) };
+    // as it was even when the copy bails out (`memory_limit`, caught to come back here) or panics: the
+    // setting would outlive the request.
+    let collector = CollectorOff::new();
     // SAFETY: caller guarantees a live zval during a request.
-    let walked = ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(|| unsafe { c.value(src, 0) }));
-    // SAFETY: as above.
-    unsafe { gc_enable(collecting) };
-    let copied = match walked {
-        Ok(copied) => copied,
-        // SAFETY: this frame owns nothing to drop (the copier is the thread's, cleared by the next copy),
-        // and the callers catch the bailout (`zval_out::allocating`).
-        Err(CatchError::Bailout) => unsafe { crate::zval_out::reraise_bailout() },
-        Err(other) => std::panic::resume_unwind(Box::new(other.to_string())),
+    let walked = crate::zval_out::catching_bailout(|| Ok(unsafe { c.value(src, 0) }));
+    drop(collector);
+    let Ok(copied) = walked else {
+        // SAFETY: a bailout (the walk's only error); this frame owns nothing to drop (the copier is the
+        // thread's, cleared by the next copy), and the callers catch it (`zval_out::allocating`).
+        unsafe { crate::zval_out::reraise_bailout() }
     };
     if !for_prototype && copied.is_some() {
         // Copies handed to PHP code get their destructors back (see `object`).

@@ -81,7 +81,7 @@ pub unsafe fn reraise_bailout() -> ! {
 
 /// Runs `f`, which may run userland code, turning a bailout into [`DecodeError::Bailout`]
 /// (see there); a panic goes on unwinding, as it would without the catch.
-fn catching_bailout<T>(f: impl FnOnce() -> Result<T, DecodeError>) -> Result<T, DecodeError> {
+pub fn catching_bailout<T>(f: impl FnOnce() -> Result<T, DecodeError>) -> Result<T, DecodeError> {
     match ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(f)) {
         Ok(result) => result,
         Err(CatchError::Bailout) => Err(DecodeError::Bailout),
