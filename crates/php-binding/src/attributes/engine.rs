@@ -227,11 +227,8 @@ impl Bailout {
     /// would without the catch. `f` must own nothing that needs dropping: a longjmp out of it skips its
     /// own drops.
     pub(super) fn catching<T>(f: impl FnOnce() -> T) -> Result<T, Bailout> {
-        match ext_php_rs::zend::try_catch(std::panic::AssertUnwindSafe(f)) {
-            Ok(value) => Ok(value),
-            Err(ext_php_rs::zend::CatchError::Bailout) => Err(Bailout),
-            Err(other) => std::panic::resume_unwind(Box::new(other.to_string())),
-        }
+        // A bailout is the only error `catching_bailout` makes of an `f` that returns no error.
+        crate::zval_out::catching_bailout(|| Ok(f())).map_err(|_| Bailout)
     }
 
     /// Hands the bailout on to the engine.
