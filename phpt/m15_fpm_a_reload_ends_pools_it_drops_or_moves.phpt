@@ -41,7 +41,7 @@ echo "-- reload: beta is dropped, gamma moves to another port\n";
 $old = sc_fpm_generation($fpm);
 $conf = file_get_contents($fpm['dir'] . '/php-fpm.conf');
 $conf = preg_replace('/\[beta\].*?(?=\[gamma\])/s', '', $conf);
-$port = sc_fpm_free_port();
+$port = sc_free_port();
 $conf = preg_replace('/(\[gamma\]\nlisten = 127\.0\.0\.1:)\d+/', "\${1}$port", $conf);
 file_put_contents($fpm['dir'] . '/php-fpm.conf', $conf);
 sc_kill($fpm['pid'], 12);

@@ -18,7 +18,7 @@ function start_mixed(string $app): array
     $dir = sys_get_temp_dir() . '/sc-fpm-' . getmypid() . '-' . bin2hex(random_bytes(3));
     mkdir($dir);
     file_put_contents("$dir/app.php", $app);
-    $ports = ['alpha' => sc_fpm_free_port(), 'beta' => sc_fpm_free_port(), 'gamma' => sc_fpm_free_port()];
+    $ports = ['alpha' => sc_free_port(), 'beta' => sc_free_port(), 'gamma' => sc_free_port()];
     $conf = "[global]\nerror_log = $dir/fpm.log\ndaemonize = no\npid = $dir/fpm.pid\n";
     foreach ($ports as $pool => $port) {
         $conf .= "[$pool]\nlisten = 127.0.0.1:$port\npm = static\npm.max_children = 1\ncatch_workers_output = yes\n";
