@@ -47,7 +47,7 @@
 //! than every pin, skipping those a hazard holds, a run of consecutive entries per transaction. Every
 //! change to the list goes through the journal.
 
-use crate::allocator::SizeClassAllocator;
+use crate::allocator::{RunFrees, SizeClassAllocator};
 use crate::clock::{Clock, MonotonicClock};
 use crate::entry::{self, EntryHeader};
 use crate::journal::{Journal, Txn};
@@ -73,7 +73,7 @@ const REVOKED: u64 = u64::MAX;
 const UPDATING: u64 = 1;
 
 /// Journal words one free may write at most (coalescing with both neighbours), with room to spare; a
-/// run of frees in one transaction also writes two list words.
+/// run of frees in one transaction also writes two list words and a quick-list head.
 const FREE_JOURNAL_WORDS: u64 = 32;
 /// A pin this many epochs old is revoked when it holds reclamation back.
 pub const STALE_PIN_EPOCHS: u64 = 64;
@@ -439,6 +439,14 @@ impl ReaderSlots {
     }
 }
 
+/// A run of retired entries being freed in one transaction.
+struct Run<'a> {
+    txn: Txn<'a>,
+    frees: RunFrees,
+    /// Entries freed so far.
+    entries: u64,
+}
+
 /// The retire list of one backend: where its head, tail and byte-count words are.
 #[derive(Clone, Copy)]
 pub(crate) struct RetireList {
@@ -518,7 +526,7 @@ impl RetireList {
         let (mut prev, mut cur) = (0, self.get(self.head));
         let mut bumped = false;
         // The open transaction freeing the entries after `prev` up to `cur`.
-        let mut run: Option<Txn> = None;
+        let mut run: Option<Run> = None;
         while cur != 0 {
             let tag = self.get(cur + entry::RETIRE_TAG);
             if tag >= min {
@@ -529,8 +537,8 @@ impl RetireList {
                 tag.saturating_add(STALE_PIN_EPOCHS) >= epoch || !readers.clear_if_dead(slot)
             });
             if held {
-                if let Some(t) = run.take() {
-                    self.end_run(t, prev, cur);
+                if let Some(r) = run.take() {
+                    self.end_run(alloc, r, prev, cur);
                 }
                 (prev, cur) = (cur, next);
                 continue;
@@ -539,28 +547,32 @@ impl RetireList {
                 readers.bump_free_generation();
                 bumped = true;
             }
-            let t = run.get_or_insert_with(|| journal.begin());
-            // Counted after the free's logged writes (see `SizeClassAllocator::free`).
-            let capacity = alloc.payload_capacity(cur);
-            alloc.free(t, cur);
-            self.add(-(capacity as i64), -1);
+            let r = run.get_or_insert_with(|| Run { txn: journal.begin(), frees: RunFrees::default(), entries: 0 });
+            alloc.free_in_run(&mut r.txn, cur, &mut r.frees);
+            r.entries += 1;
             cur = next;
-            if t.room() < FREE_JOURNAL_WORDS {
-                self.end_run(run.take().expect("open run"), prev, cur);
+            if r.txn.room() < FREE_JOURNAL_WORDS {
+                self.end_run(alloc, run.take().expect("open run"), prev, cur);
             }
         }
-        if let Some(t) = run {
-            self.end_run(t, prev, cur);
+        if let Some(r) = run {
+            self.end_run(alloc, r, prev, cur);
         }
     }
 
-    /// Ends a run of freed entries: the list goes on from `prev` (0: the head) to `next`.
-    fn end_run(&self, mut t: Txn, prev: u64, next: u64) {
+    /// Ends a run of freed entries: the list goes on from `prev` (0: the head) to `next`. The counts
+    /// move after the run's logged writes and before its commit (see `SizeClassAllocator::free`).
+    fn end_run(&self, alloc: &SizeClassAllocator, mut r: Run, prev: u64, next: u64) {
+        let freed_bytes = r.frees.freed_bytes();
+        alloc.end_run(&mut r.txn, r.frees);
+        let t = &mut r.txn;
         t.set(if prev == 0 { self.head } else { prev + entry::RETIRE_NEXT }, next);
         if next == 0 {
             t.set(self.tail, prev);
         }
-        t.commit();
+        // The list counts payload capacity: a block's size less its 8-byte header.
+        self.add(-((freed_bytes - 8 * r.entries) as i64), -(r.entries as i64));
+        r.txn.commit();
     }
 
     /// Walks the list (write lock held): returns its entries, checking the tail and the byte count.
