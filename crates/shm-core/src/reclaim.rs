@@ -218,7 +218,7 @@ impl ReaderSlots {
     /// thread reads without a slot and retries claiming only after `CLAIM_RETRY_MS`).
     /// The owner word still naming this thread is what keeps a slot this thread's: a slot cleared as
     /// dead (`clear_if_dead`, a thread id reused) or claimed by another thread is claimed again.
-    #[inline]
+    #[inline(always)]
     fn my_slot(&self) -> Option<u64> {
         let key = (self.instance_id(), process::fork_generation());
         let last = LAST.get();
@@ -232,6 +232,8 @@ impl ReaderSlots {
 
     /// [`ReaderSlots::my_slot`] when this backend is not the one the thread used last (a request that
     /// uses both backends comes here on each switch, at the cost `my_slot` had before the cache).
+    #[cold]
+    #[inline(never)]
     fn my_slot_slow(&self, key: (u64, u64)) -> Option<u64> {
         let cached = OWNED.with_borrow(|o| {
             o.iter().find(|e| (e.instance, e.fork_generation) == key).map(|e| (e.slot, e.retry_at_ms, e.pid_tid))
