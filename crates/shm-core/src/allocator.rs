@@ -15,7 +15,9 @@
 //! them all to the bins when a larger request finds no room, so parked memory is never lost to it.
 //!
 //! Every structural write (headers, footers, links, list heads, bitmap, `top`, the walk cursor) goes
-//! through the journal, so a writer killed mid-operation leaves the heap consistent. The byte counts are
+//! through the journal, so a writer killed mid-operation leaves the heap consistent. One exception: the
+//! quick-list link of a block a reclamation run parks (see [`SizeClassAllocator::free_in_run`]), which
+//! an undo leaves behind in a block that then is a retired entry again, where nothing reads that word. The byte counts are
 //! plain words, recomputed from the heap by [`SizeClassAllocator::recount`] after such a death.
 //!
 //! The heap can be walked block by block from its start ([`SizeClassAllocator::block_at`]), which is
