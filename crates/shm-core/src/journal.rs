@@ -7,7 +7,10 @@
 //! empties the journal. The next lock holder after a death calls [`Journal::recover`]: if the publish
 //! write already happened the change is complete and is kept; otherwise every logged word is restored in
 //! reverse order, which also returns any block the dead writer had allocated. Bytes of freshly allocated
-//! blocks are not logged: rolling back the allocation makes them unreachable.
+//! blocks are not logged: rolling back the allocation makes them unreachable. Nor is the quick-list link
+//! a reclamation pass writes into a block it frees (`SizeClassAllocator::free_in_run`): rolling back
+//! makes the block a retired entry again, which no reader can reach any more, and nothing reads the
+//! entry's index link the link word overwrote.
 
 use crate::region::Region;
 use std::sync::atomic::Ordering;

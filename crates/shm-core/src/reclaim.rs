@@ -47,7 +47,7 @@
 //! than every pin, skipping those a hazard holds, a run of consecutive entries per transaction. Every
 //! change to the list goes through the journal.
 
-use crate::allocator::SizeClassAllocator;
+use crate::allocator::{RunFrees, SizeClassAllocator};
 use crate::clock::{Clock, MonotonicClock};
 use crate::entry::{self, EntryHeader};
 use crate::journal::{Journal, Txn};
@@ -73,7 +73,7 @@ const REVOKED: u64 = u64::MAX;
 const UPDATING: u64 = 1;
 
 /// Journal words one free may write at most (coalescing with both neighbours), with room to spare; a
-/// run of frees in one transaction also writes two list words.
+/// run of frees in one transaction also writes two list words and a quick-list head.
 const FREE_JOURNAL_WORDS: u64 = 32;
 /// A pin this many epochs old is revoked when it holds reclamation back.
 pub const STALE_PIN_EPOCHS: u64 = 64;
@@ -218,7 +218,7 @@ impl ReaderSlots {
     /// thread reads without a slot and retries claiming only after `CLAIM_RETRY_MS`).
     /// The owner word still naming this thread is what keeps a slot this thread's: a slot cleared as
     /// dead (`clear_if_dead`, a thread id reused) or claimed by another thread is claimed again.
-    #[inline]
+    #[inline(always)]
     fn my_slot(&self) -> Option<u64> {
         let key = (self.instance_id(), process::fork_generation());
         let last = LAST.get();
@@ -232,6 +232,8 @@ impl ReaderSlots {
 
     /// [`ReaderSlots::my_slot`] when this backend is not the one the thread used last (a request that
     /// uses both backends comes here on each switch, at the cost `my_slot` had before the cache).
+    #[cold]
+    #[inline(never)]
     fn my_slot_slow(&self, key: (u64, u64)) -> Option<u64> {
         let cached = OWNED.with_borrow(|o| {
             o.iter().find(|e| (e.instance, e.fork_generation) == key).map(|e| (e.slot, e.retry_at_ms, e.pid_tid))
@@ -517,49 +519,55 @@ impl RetireList {
         let (min, hazards) = readers.protection(epoch);
         let (mut prev, mut cur) = (0, self.get(self.head));
         let mut bumped = false;
-        // The open transaction freeing the entries after `prev` up to `cur`.
-        let mut run: Option<Txn> = None;
         while cur != 0 {
             let tag = self.get(cur + entry::RETIRE_TAG);
             if tag >= min {
                 break;
             }
-            let next = self.get(cur + entry::RETIRE_NEXT);
             let held = hazards.iter().find(|(off, _)| *off == cur).is_some_and(|&(_, slot)| {
                 tag.saturating_add(STALE_PIN_EPOCHS) >= epoch || !readers.clear_if_dead(slot)
             });
             if held {
-                if let Some(t) = run.take() {
-                    self.end_run(t, prev, cur);
-                }
-                (prev, cur) = (cur, next);
+                (prev, cur) = (cur, self.get(cur + entry::RETIRE_NEXT));
                 continue;
             }
             if !bumped {
                 readers.bump_free_generation();
                 bumped = true;
             }
-            let t = run.get_or_insert_with(|| journal.begin());
-            // Counted after the free's logged writes (see `SizeClassAllocator::free`).
-            let capacity = alloc.payload_capacity(cur);
-            alloc.free(t, cur);
-            self.add(-(capacity as i64), -1);
-            cur = next;
-            if t.room() < FREE_JOURNAL_WORDS {
-                self.end_run(run.take().expect("open run"), prev, cur);
+            // A run: the entries from `cur` on, in one transaction, until one is too new or named by a
+            // hazard (the loop above decides whether that one is held), or the journal is nearly full.
+            let mut t = journal.begin();
+            let mut frees = RunFrees::default();
+            let mut entries = 0;
+            loop {
+                let next = self.get(cur + entry::RETIRE_NEXT);
+                alloc.free_in_run(&mut t, cur, &mut frees);
+                entries += 1;
+                cur = next;
+                if cur == 0
+                    || t.room() < FREE_JOURNAL_WORDS
+                    || self.get(cur + entry::RETIRE_TAG) >= min
+                    || hazards.iter().any(|&(off, _)| off == cur)
+                {
+                    break;
+                }
             }
-        }
-        if let Some(t) = run {
-            self.end_run(t, prev, cur);
+            self.end_run(alloc, t, frees, entries, prev, cur);
         }
     }
 
-    /// Ends a run of freed entries: the list goes on from `prev` (0: the head) to `next`.
-    fn end_run(&self, mut t: Txn, prev: u64, next: u64) {
+    /// Ends a run of `entries` freed entries: the list goes on from `prev` (0: the head) to `next`. The
+    /// counts move after the run's logged writes and before its commit (see `SizeClassAllocator::free`).
+    fn end_run(&self, alloc: &SizeClassAllocator, mut t: Txn, frees: RunFrees, entries: u64, prev: u64, next: u64) {
+        let freed_bytes = frees.freed_bytes();
+        alloc.end_run(&mut t, frees);
         t.set(if prev == 0 { self.head } else { prev + entry::RETIRE_NEXT }, next);
         if next == 0 {
             t.set(self.tail, prev);
         }
+        // The list counts payload capacity: a block's size less its 8-byte header.
+        self.add(-((freed_bytes - 8 * entries) as i64), -(entries as i64));
         t.commit();
     }
 
@@ -596,6 +604,39 @@ mod tests {
         let start = process::start_time_of(pid).unwrap();
         child.wait().unwrap();
         Owner { pid, tid: pid, start_time: start }
+    }
+
+    /// A pass frees the retired entries around one a reader holds (runs end before it and start again
+    /// after it), parks the small blocks on their quick lists, and keeps the list, the counts and the
+    /// held value right; the held entry goes with the pass after its hold ends.
+    #[test]
+    fn a_pass_frees_every_entry_around_a_held_one_and_the_held_one_after_its_hold() {
+        let (_seg, p) = crate::backend_tests::partition(8 << 20, 0);
+        let b = p.volatile.unwrap();
+        let keys: Vec<String> = (0..150).map(|i| format!("k{i}")).collect();
+        for (i, k) in keys.iter().enumerate() {
+            let value = if i % 3 == 0 { vec![i as u8; 100] } else { (i as i64).to_le_bytes().to_vec() };
+            b.store(k.as_bytes(), if i % 3 == 0 { 2 } else { crate::TAG_INT }, &value, 0).unwrap();
+        }
+        let held = b.get(b"k60").unwrap();
+        let held_off = b.find(b"k60", entry::key_hash(b"k60")).unwrap().1.off;
+        for k in &keys {
+            assert!(b.delete(k.as_bytes()));
+        }
+        b.reclaim();
+        let retired = b.0.retired.verify(&b.0.alloc).unwrap();
+        assert_eq!(retired, vec![held_off], "only the held entry stays retired");
+        b.verify().unwrap();
+        assert!(held.value() == [60u8; 100], "the held value is intact");
+        drop(held);
+        b.reclaim();
+        assert_eq!(b.stats().retired_bytes, 0);
+        assert_eq!(b.0.retired.retired_count(), 0);
+        b.verify().unwrap();
+        for (i, k) in keys.iter().enumerate() {
+            b.store(k.as_bytes(), crate::TAG_INT, &(i as i64).to_le_bytes(), 0).unwrap();
+        }
+        b.verify().unwrap();
     }
 
     /// A thread that has just claimed a slot freed from a dead owner, and not yet written its start time,
