@@ -247,21 +247,23 @@ fn full_table(mb: u64) -> (Segment, Backend) {
 
 #[test]
 fn a_store_into_a_full_entry_table_does_not_cost_more_in_a_larger_table() {
-    // With a scan of the table per store (before: 1.1 ms at 8 MiB), eight times the table costs eight
-    // times as much. Batches alternate between the two backends, so a busy host slows both alike.
+    // With a scan of the table per store (before: 1.1 ms at 8 MiB, hundreds of times a store's cost
+    // now), eight times the table costs eight times as much. Batches alternate between the two
+    // backends, so a busy host slows both alike; the bound is half that factor, as under a load average
+    // of 6-9 the best of 7 batches once came out 2.4 times apart with no scan.
     let (_s1, small) = full_table(1);
     let (_s8, large) = full_table(8);
     let (mut best_small, mut best_large) = (Duration::MAX, Duration::MAX);
-    for round in 0..7 {
+    for round in 0..11 {
         best_small = best_small.min(best_store_time(&small, 1, 1000, |i| format!("new{round}-{i}")));
         best_large = best_large.min(best_store_time(&large, 1, 1000, |i| format!("new{round}-{i}")));
     }
     for b in [&small, &large] {
-        assert!(b.stats().evictions >= 7000, "every store into the full table evicted one entry");
+        assert!(b.stats().evictions >= 11000, "every store into the full table evicted one entry");
         b.verify().unwrap();
     }
     assert!(
-        best_large < 2 * best_small + Duration::from_micros(1),
+        best_large < 4 * best_small + Duration::from_micros(1),
         "a store into a full table: {best_large:?} at 8 MiB, {best_small:?} at 1 MiB"
     );
 }
