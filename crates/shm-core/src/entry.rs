@@ -74,10 +74,11 @@ impl EntryHeader {
         Self::read_checked(region, off, true)
     }
 
-    /// [`EntryHeader::read`] of an entry the write lock holder reached through the index, whose header
-    /// check is skipped: under the lock, with the journal recovered, every linked entry is one a writer
-    /// completed before publishing it (lock-free readers check because a walk may read freed memory).
-    /// Offsets and lengths are still checked.
+    /// [`EntryHeader::read`] of an entry known to be linked, whose header check is skipped: reached by
+    /// the write lock holder through the index (under the lock, with the journal recovered, every linked
+    /// entry is one a writer completed before publishing it), or held by an update hazard validated
+    /// against its link. Lock-free walks check because they may read freed memory. Offsets and lengths
+    /// are still checked.
     pub fn read_linked(region: &Region, off: u64) -> Option<EntryHeader> {
         Self::read_checked(region, off, false)
     }

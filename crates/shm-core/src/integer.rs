@@ -142,7 +142,9 @@ impl Backend {
     ) -> Option<Result<CounterUpdate, CounterError>> {
         let link = self.word(self.0.index.bucket_link(hash));
         let (off, hold) = self.0.readers.hold_linked_for_update(link)?;
-        let h = EntryHeader::read(&self.0.region, off)
+        // No header checksum: the hazard was validated against the bucket link, so the entry is linked
+        // (complete, its header never rewritten) and cannot be freed while held.
+        let h = EntryHeader::read_linked(&self.0.region, off)
             .filter(|h| h.hash == hash && h.key_matches(&self.0.region, key) && self.live(h))?;
         self.update_held_int(&h, update, hold)
     }
