@@ -32,7 +32,8 @@
  * -f runs one more request with final.php on the main thread after every thread has finished (to print
  * what the threads left in the cache); in reload mode, once per generation.
  * The SAPI name defaults to "frankenphp" (the name static_cache treats as FrankenPHP).
- * Scripts learn where they run from static_cache_host_request(): [thread, request].
+ * Scripts learn where they run from static_cache_host_request(): [thread, request], and what malloc
+ * holds from static_cache_host_malloc().
  */
 #include <php.h>
 #include <php_main.h>
@@ -43,6 +44,7 @@
 #include <TSRM.h>
 #include <sapi/embed/php_embed.h>
 #include <dirent.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,29 @@ PHP_FUNCTION(static_cache_host_request)
 	array_init(return_value);
 	add_next_index_long(return_value, cur_thread);
 	add_next_index_long(return_value, cur_request);
+}
+
+/* What glibc's malloc holds, summed over all its arenas (mallinfo2): "in_use" is the bytes of live
+ * allocations (arena chunks in use plus chunks mmapped on their own), "held" the bytes it has from the
+ * system (arenas plus mmapped chunks); held - in_use is free memory malloc keeps for later. Persistent
+ * PHP allocations (pemalloc in ZTS) and Rust's allocations are malloc's; ZendMM's request heaps are
+ * chunks mmapped by ZendMM itself and are not counted. With $trim, malloc_trim(0) first returns the free
+ * pages of every arena to the system. */
+PHP_FUNCTION(static_cache_host_malloc)
+{
+	bool trim = 0;
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_BOOL(trim)
+	ZEND_PARSE_PARAMETERS_END();
+	if (trim) {
+		malloc_trim(0);
+	}
+	struct mallinfo2 mi = mallinfo2();
+	array_init(return_value);
+	add_assoc_long(return_value, "in_use", (zend_long)(mi.uordblks + mi.hblkhd));
+	add_assoc_long(return_value, "held", (zend_long)(mi.arena + mi.hblkhd));
+	add_assoc_long(return_value, "mmapped", (zend_long)mi.hblkhd);
 }
 
 /* The end of an HTTP request in worker mode, in FrankenPHP's order (frankenphp_worker_request_shutdown):
@@ -136,10 +161,14 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_handle_request, 0, 1, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, handler, IS_CALLABLE, 0)
 ZEND_END_ARG_INFO()
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_malloc, 0, 0, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, trim, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
 
 static const zend_function_entry host_functions[] = {
 	ZEND_FE(static_cache_host_request, arginfo_host_request)
 	ZEND_FE(static_cache_host_handle_request, arginfo_handle_request)
+	ZEND_FE(static_cache_host_malloc, arginfo_malloc)
 	ZEND_FE_END
 };
 

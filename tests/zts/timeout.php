@@ -1,13 +1,26 @@
 <?php
 // Every request runs until max_execution_time ends it with a fatal error, wherever it is: in a
-// serialization hook a store runs, in a restore hook a fetch runs, between calls.
+// serialization hook a store runs, in a restore hook a fetch runs, between calls. Where it ended is
+// counted (killed_serialize, killed_unserialize, killed_elsewhere) by a shutdown function, which PHP runs
+// after the fatal error.
 use OPcache\VolatileCache as V;
 use OPcache\PinnedCache as P;
 final class TH {
     public array $d;
     public function __construct() { $this->d = range(1, 50); }
-    public function __serialize(): array { $x = 0; for ($i = 0; $i < 200; $i++) { $x += $i; } return ['d' => $this->d]; }
-    public function __unserialize(array $a): void { $x = 0; for ($i = 0; $i < 200; $i++) { $x += $i; } $this->d = $a['d']; }
+    public static string $in = 'elsewhere';
+    public function __serialize(): array {
+        self::$in = 'serialize';
+        $x = 0; for ($i = 0; $i < 2000; $i++) { $x += $i; }
+        self::$in = 'elsewhere';
+        return ['d' => $this->d];
+    }
+    public function __unserialize(array $a): void {
+        self::$in = 'unserialize';
+        $x = 0; for ($i = 0; $i < 2000; $i++) { $x += $i; }
+        self::$in = 'elsewhere';
+        $this->d = $a['d'];
+    }
 }
 class TS {
     #[OPcache\VolatileStatic(strategy: OPcache\CacheStrategy::Tracking)]
@@ -15,6 +28,7 @@ class TS {
     #[OPcache\PinnedStatic]
     public static array $log = [];
 }
+register_shutdown_function(function () { P::increment('killed_' . TH::$in); });
 $handle = function () {
     [$t, $r] = static_cache_host_request();
     P::increment('started');

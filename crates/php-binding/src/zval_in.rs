@@ -78,9 +78,26 @@ thread_local! {
     static IDLE_WALK: Cell<Option<Box<Walk>>> = const { Cell::new(None) };
     /// The walks lent to the encodings in progress, outermost first (a hook that calls `set()` nests a
     /// store), and the request that borrowed them. A fatal error in a hook longjmps past the encodings
-    /// without returning their walks; the next request takes them back. Taken out of the cell and put
-    /// back at once, never borrowed while an encoding runs.
-    static LENT_WALKS: Cell<(u64, Vec<NonNull<Walk>>)> = const { Cell::new((0, Vec::new())) };
+    /// without returning their walks; the next request takes them back, or the thread's end
+    /// ([`LentWalks`]). Taken out of the cell and put back at once, never borrowed while an encoding runs.
+    static LENT_WALKS: Cell<(u64, LentWalks)> = const { Cell::new((0, LentWalks(Vec::new()))) };
+}
+
+/// The walks lent to encodings, leaked boxes. Dropped only with the thread's locals (`with_walk` puts
+/// what it takes out of [`LENT_WALKS`] back): a walk still lent then was longjmped past in the thread's
+/// last request, which no next request took back, and is freed here.
+#[derive(Default)]
+struct LentWalks(Vec<NonNull<Walk>>);
+
+impl Drop for LentWalks {
+    fn drop(&mut self) {
+        for walk in self.0.drain(..) {
+            // SAFETY: leaked by `with_walk` for an encoding that never returned it; the thread has ended,
+            // so nothing uses it any more.
+            let mut walk = unsafe { Box::from_raw(walk.as_ptr()) };
+            walk.abandon();
+        }
+    }
 }
 
 /// Runs `encode` with a walk of this thread and the current request's id. A store that starts while
@@ -90,7 +107,7 @@ fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
     let (borrower, mut lent) = LENT_WALKS.take();
     if borrower != request {
         // The outermost walk, kept last, is the one whose buffers have grown to this thread's stores.
-        for walk in lent.drain(..).rev() {
+        for walk in lent.0.drain(..).rev() {
             // SAFETY: the walk was lent to an earlier request whose encoding never returned it: PHP bailed
             // out of a hook (a longjmp past every frame of that request), so nothing uses it any more.
             let mut walk = unsafe { Box::from_raw(walk.as_ptr()) };
@@ -98,14 +115,14 @@ fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
             IDLE_WALK.set(Some(walk));
         }
     }
-    let walk = if lent.is_empty() { IDLE_WALK.take() } else { None };
+    let walk = if lent.0.is_empty() { IDLE_WALK.take() } else { None };
     let walk = NonNull::from(Box::leak(walk.unwrap_or_else(|| Box::new(Walk::new()))));
-    lent.push(walk);
+    lent.0.push(walk);
     LENT_WALKS.set((request, lent));
     // SAFETY: the walk is this call's alone until it is returned below (nested stores get their own).
     let result = encode(unsafe { &mut *walk.as_ptr() }, request);
     let (borrower, mut lent) = LENT_WALKS.take();
-    let Some(position) = lent.iter().rposition(|&w| w == walk) else {
+    let Some(position) = lent.0.iter().rposition(|&w| w == walk) else {
         // Taken back by a request that began inside `encode`: no longer this call's to keep.
         LENT_WALKS.set((borrower, lent));
         return result;
@@ -116,7 +133,7 @@ fn with_walk<R>(encode: impl FnOnce(&mut Walk, u64) -> R) -> R {
     // belong to a store that resumes later. One that is dead (a nested store whose encoding never
     // returned, its bailout caught inside `encode`) stays lent until the next request takes it back:
     // a caught bailout is raised again before the request goes on.
-    lent.remove(position);
+    lent.0.remove(position);
     LENT_WALKS.set((borrower, lent));
     // Kept for the next store (a nested store's walk, kept meanwhile, gives way to the outer one).
     // SAFETY: leaked above and no longer borrowed.
