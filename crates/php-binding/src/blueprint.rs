@@ -152,7 +152,7 @@ impl SlotMask {
 }
 
 impl SlotImage {
-    fn new(type_info: u32, value: u64) -> (Self, SlotMask) {
+    pub(crate) fn new(type_info: u32, value: u64) -> (Self, SlotMask) {
         let mask = if zvals::has_value_bits(type_info) { SlotMask::VALUED } else { SlotMask::TYPE_ONLY };
         (SlotImage { bits: [value & mask.mask[0], u64::from(type_info)] }, mask)
     }
@@ -209,7 +209,8 @@ pub struct PlainCells {
     runs: Box<[SlotRun]>,
     /// The objects of the runs, run after run.
     members: Box<[u32]>,
-    /// The objects without declared slots (only their property table is looked at).
+    /// The objects without declared slots that no link targets: only their property table is looked
+    /// at (that of a link's target is looked at with the link).
     pub bare: Box<[u32]>,
     /// The slots that hold objects of the run, in object order.
     pub links: Box<[ObjectLink]>,
@@ -358,6 +359,13 @@ impl Blueprint {
                     members.push(object);
                     images.extend_from_slice(&object_image);
                 }
+                let mut targeted = vec![false; self.objects.len()];
+                for link in &links {
+                    if let Some(t) = targeted.get_mut(link.target as usize) {
+                        *t = true;
+                    }
+                }
+                bare.retain(|&object| targeted.get(object as usize) == Some(&false));
                 let (mut image, mut masks, mut members, mut spans) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 for (run_masks, run_members, run_images) in runs {
                     spans.push(SlotRun {

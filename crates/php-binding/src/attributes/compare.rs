@@ -555,11 +555,14 @@ impl Planned {
                 tables |= t;
             }
             tables |= plain.bare.iter().fold(0usize, |any, &i| any | (*obj(i)).properties as usize);
-            // A link's slot holds an object (its type is in the image), compared by address.
-            let links = plain.links.iter().fold(0usize, |any, link| {
+            // A link's slot holds an object (its type is in the image), compared by address; the
+            // target's property table is looked at here (`PlainCells::bare`).
+            let (links, targets) = plain.links.iter().fold((0usize, 0usize), |(any, tables), link| {
                 let live = (*zvals::property_slot(obj(link.object), link.slot as usize)).value.obj;
-                any | (live as usize ^ obj(link.target) as usize)
+                let target = obj(link.target);
+                (any | (live as usize ^ target as usize), tables | (*target).properties as usize)
             });
+            tables |= targets;
             diff == [0, 0] && links == 0 && (tables == 0 || made.iter().all(|z| no_dynamic((*z.value.obj).properties)))
         }
     }
@@ -1637,4 +1640,86 @@ pub unsafe fn immutable_array(ht: *const HashTable) -> bool {
     const GC_IMMUTABLE: u32 = 1 << 6;
     // SAFETY: as above; GC flags live in gc.u.type_info.
     unsafe { (*ht).gc.u.type_info & GC_IMMUTABLE != 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Type infos of the slots of a test object, in turn: values with value bits and values without.
+    const TYPES: [u32; 4] = [IS_LONG, IS_NULL, zvals::IS_ARRAY_EX, IS_TRUE];
+
+    /// `count` objects of `len` slots each (zend_object-shaped, no property table), slot `j` of type
+    /// `TYPES[j % 4]` with value `j + 1`, with what the engine may leave in the bits that do not count
+    /// (`u2`, and the value word of a null or a boolean); and the images and masks of those slots.
+    fn objects(len: usize, count: usize) -> (Vec<Vec<u64>>, Vec<SlotImage>, Vec<SlotMask>) {
+        let header = std::mem::offset_of!(zend_object, properties_table) / 8;
+        let (mut images, mut masks) = (Vec::new(), Vec::new());
+        let objects = (0..count)
+            .map(|_| {
+                let mut words = vec![0u64; header + 2 * len + 2];
+                for j in 0..len {
+                    let t = TYPES[j % 4];
+                    let value = if zvals::has_value_bits(t) { j as u64 + 1 } else { 0xdead_0000 + j as u64 };
+                    words[header + 2 * j] = value;
+                    words[header + 2 * j + 1] = u64::from(t) | (0x5a5a_0000u64 + j as u64) << 32;
+                }
+                words
+            })
+            .collect();
+        for _ in 0..count {
+            for j in 0..len {
+                let (image, mask) = SlotImage::new(TYPES[j % 4], j as u64 + 1);
+                images.push(image);
+                masks.push(mask);
+            }
+        }
+        masks.truncate(len);
+        (objects, images, masks)
+    }
+
+    /// Both passes over one run, which must agree: the bits found different.
+    fn differs(objects: &mut [Vec<u64>], images: &[SlotImage], masks: &[SlotMask]) -> [u64; 2] {
+        // Object zvals as their two words (a zval's drop would call into the engine, which a unit test
+        // does not have): the value word points at the object.
+        let made: Vec<[u64; 2]> = objects.iter_mut().map(|words| [words.as_mut_ptr() as u64, 0]).collect();
+        let made = made.as_ptr().cast::<zval>();
+        let ids: Vec<u32> = (0..objects.len() as u32).collect();
+        let run = Run { len: masks.len(), objects: &ids, images: images.as_ptr(), masks: masks.as_ptr() };
+        // SAFETY: each made zval points at an object-shaped buffer of `len` slots; the images are `len`
+        // per object, the masks `len`.
+        let (diff, tables) = unsafe { run_differs(made, &run) };
+        assert_eq!(tables, 0);
+        #[cfg(target_arch = "x86_64")]
+        if wide_vectors() {
+            // SAFETY: as above; the CPU has AVX2.
+            assert_eq!(unsafe { run_differs_wide(made, &run) }, (diff, tables));
+        }
+        diff
+    }
+
+    #[test]
+    fn a_run_differs_exactly_where_a_slot_that_counts_differs() {
+        for len in 1..=14 {
+            let (mut objects, images, masks) = objects(len, 3);
+            let header = std::mem::offset_of!(zend_object, properties_table) / 8;
+            assert_eq!(differs(&mut objects, &images, &masks), [0, 0], "len {len}: the objects as imaged");
+            for k in 0..objects.len() {
+                for j in 0..len {
+                    let (value, type_word) = (header + 2 * j, header + 2 * j + 1);
+                    let valued = zvals::has_value_bits(TYPES[j % 4]);
+                    let saved = objects[k][value];
+                    objects[k][value] ^= 1 << 40;
+                    assert_eq!(differs(&mut objects, &images, &masks) != [0, 0], valued, "len {len}, value {k}/{j}");
+                    objects[k][value] = saved;
+                    objects[k][type_word] ^= 1 << 63;
+                    assert_eq!(differs(&mut objects, &images, &masks), [0, 0], "len {len}, u2 {k}/{j}");
+                    objects[k][type_word] ^= 1 << 63;
+                    objects[k][type_word] ^= 1;
+                    assert_ne!(differs(&mut objects, &images, &masks), [0, 0], "len {len}, type {k}/{j}");
+                    objects[k][type_word] ^= 1;
+                }
+            }
+        }
+    }
 }
