@@ -546,11 +546,8 @@ impl Planned {
             let (mut diff, mut tables) = ([0u64; 2], 0usize);
             let wide = wide_vectors();
             for run in plain.runs() {
-                #[cfg(target_arch = "x86_64")]
                 let (d, t) =
                     if wide { run_differs_wide(made.as_ptr(), &run) } else { run_differs(made.as_ptr(), &run) };
-                #[cfg(not(target_arch = "x86_64"))]
-                let (d, t) = run_differs(made.as_ptr(), &run);
                 diff = [diff[0] | d[0], diff[1] | d[1]];
                 tables |= t;
             }
@@ -773,6 +770,16 @@ unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize
             _ => run_differs(made, run),
         }
     }
+}
+
+/// Elsewhere there is no wider pass ([`wide_vectors`] is false).
+///
+/// # Safety
+/// As [`run_differs`].
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+    // SAFETY: as above.
+    unsafe { run_differs(made, run) }
 }
 
 /// Whether [`run_differs_wide`] can run here (the standard library caches the CPU's answer).
@@ -1690,7 +1697,6 @@ mod tests {
         // per object, the masks `len`.
         let (diff, tables) = unsafe { run_differs(made, &run) };
         assert_eq!(tables, 0);
-        #[cfg(target_arch = "x86_64")]
         if wide_vectors() {
             // SAFETY: as above; the CPU has AVX2.
             assert_eq!(unsafe { run_differs_wide(made, &run) }, (diff, tables));
