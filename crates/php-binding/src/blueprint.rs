@@ -152,7 +152,7 @@ impl SlotMask {
 }
 
 impl SlotImage {
-    fn new(type_info: u32, value: u64) -> (Self, SlotMask) {
+    pub(crate) fn new(type_info: u32, value: u64) -> (Self, SlotMask) {
         let mask = if zvals::has_value_bits(type_info) { SlotMask::VALUED } else { SlotMask::TYPE_ONLY };
         (SlotImage { bits: [value & mask.mask[0], u64::from(type_info)] }, mask)
     }
@@ -177,41 +177,62 @@ pub struct ObjectLink {
     pub target: u32,
 }
 
-/// An object with declared slots, and how many: its images are the next `len` of those of
-/// [`PlainCells`], and its masks the `len` at `masks` in them ([`PlainCells::images`]).
+/// Objects whose declared slots have the same masks (usually: the objects of one class): `len` slots
+/// each, masks the `len` at `masks` in [`PlainCells`], objects `members` there, and one run of `len`
+/// images per object, in that order ([`PlainCells::runs`]).
 #[derive(Clone, Copy)]
-pub struct SlottedObject {
-    pub object: u32,
-    pub len: u32,
-    pub masks: u32,
+struct SlotRun {
+    len: u32,
+    masks: u32,
+    members: Span,
+}
+
+/// One [`SlotRun`] as [`PlainCells::runs`] hands it out: the slot count, the objects (indexes into
+/// the objects of the blueprint), where their images start (`len` per object, in the objects' order)
+/// and where the `len` masks they share start.
+pub struct Run<'a> {
+    pub len: usize,
+    pub objects: &'a [u32],
+    pub images: *const SlotImage,
+    pub masks: *const SlotMask,
 }
 
 /// See [`Blueprint::plain_cells`].
 pub struct PlainCells {
-    /// The images of the declared slots of the objects in `slotted`, one after the other, so that
-    /// each object's slots are compared in one pass ([`PlainCells::images`]).
+    /// The images of the declared slots of the objects of each run, run after run, object after
+    /// object, so that the objects of a run are compared in one loop of a fixed slot count
+    /// ([`PlainCells::runs`]).
     image: Box<[SlotImage]>,
-    /// The masks of the images: one run per distinct sequence of them (usually one per class), each
-    /// object of `slotted` has its `len` at `SlottedObject::masks`.
+    /// The masks of the images: one per distinct sequence of them (usually one per class), which is
+    /// what makes a run.
     masks: Box<[SlotMask]>,
-    /// The objects that have declared slots, in object order (the others only have their property
-    /// table looked at).
-    slotted: Box<[SlottedObject]>,
+    runs: Box<[SlotRun]>,
+    /// The objects of the runs, run after run.
+    members: Box<[u32]>,
+    /// The objects without declared slots that no link targets: only their property table is looked
+    /// at (that of a link's target is looked at with the link).
+    pub bare: Box<[u32]>,
     /// The slots that hold objects of the run, in object order.
     pub links: Box<[ObjectLink]>,
 }
 
 impl PlainCells {
-    /// Each object of `slotted` with where its `len` images and its `len` masks start. Only
-    /// [`Blueprint::plain_cells`] makes (and could change) the private images, masks and objects, so
-    /// that these are readable for that many: nothing is checked per object.
+    /// Each run of objects with the same masks. Only [`Blueprint::plain_cells`] makes (and could
+    /// change) the private images, masks, runs and members, so that the pointers handed out are
+    /// readable for that many: `len` masks, and `len` images per object of the run.
     #[inline(always)]
-    pub fn images(&self) -> impl Iterator<Item = (&SlottedObject, *const SlotImage, *const SlotMask)> + '_ {
-        let mut image = self.image.as_ptr();
-        self.slotted.iter().map(move |slotted| {
-            let at = image;
-            image = image.wrapping_add(slotted.len as usize);
-            (slotted, at, self.masks.as_ptr().wrapping_add(slotted.masks as usize))
+    pub fn runs(&self) -> impl Iterator<Item = Run<'_>> + '_ {
+        let mut images = self.image.as_ptr();
+        self.runs.iter().map(move |run| {
+            let objects = self.members.get(run.members.range()).unwrap_or_default();
+            let at = images;
+            images = images.wrapping_add(run.len as usize * objects.len());
+            Run {
+                len: run.len as usize,
+                objects,
+                images: at,
+                masks: self.masks.as_ptr().wrapping_add(run.masks as usize),
+            }
         })
     }
 }
@@ -288,10 +309,12 @@ impl Blueprint {
     pub fn plain_cells(&self) -> Option<&PlainCells> {
         self.plain_cells
             .get_or_init(|| {
-                let (mut image, mut slotted, mut links) = (Vec::new(), Vec::new(), Vec::new());
-                // Each distinct run of masks once, with where it starts in `masks`.
-                let (mut masks, mut runs) = (Vec::new(), HashMap::<Vec<SlotMask>, u32>::new());
-                let mut object_masks = Vec::new();
+                let mut links = Vec::new();
+                let mut bare = Vec::new();
+                // Per distinct sequence of masks, its run: the masks, and the objects with their images.
+                let mut runs: Vec<(Vec<SlotMask>, Vec<u32>, Vec<SlotImage>)> = Vec::new();
+                let mut run_of = HashMap::<Vec<SlotMask>, usize>::new();
+                let (mut object_image, mut object_masks) = (Vec::new(), Vec::new());
                 for (i, plan) in self.objects.iter().enumerate() {
                     let declared = self.cells.get(plan.declared.range())?;
                     let properties = self.shapes.get(plan.shape as usize)?.properties.len();
@@ -302,6 +325,11 @@ impl Blueprint {
                         return None;
                     }
                     let object = u32::try_from(i).ok()?;
+                    if declared.is_empty() {
+                        bare.push(object);
+                        continue;
+                    }
+                    object_image.clear();
                     object_masks.clear();
                     for (k, cell) in declared.iter().enumerate() {
                         let (slot, mask) = match *cell {
@@ -316,26 +344,48 @@ impl Blueprint {
                             }
                             _ => return None,
                         };
-                        image.push(slot);
+                        object_image.push(slot);
                         object_masks.push(mask);
                     }
-                    if !declared.is_empty() {
-                        let at = match runs.get(&object_masks) {
-                            Some(&at) => at,
-                            None => {
-                                let at = u32::try_from(masks.len()).ok()?;
-                                masks.extend_from_slice(&object_masks);
-                                runs.insert(object_masks.clone(), at);
-                                at
-                            }
-                        };
-                        slotted.push(SlottedObject { object, len: plan.declared.len, masks: at });
+                    let run = match run_of.get(&object_masks) {
+                        Some(&run) => run,
+                        None => {
+                            run_of.insert(object_masks.clone(), runs.len());
+                            runs.push((object_masks.clone(), Vec::new(), Vec::new()));
+                            runs.len() - 1
+                        }
+                    };
+                    let (_, members, images) = &mut runs[run];
+                    members.push(object);
+                    images.extend_from_slice(&object_image);
+                }
+                let mut targeted = vec![false; self.objects.len()];
+                for link in &links {
+                    if let Some(t) = targeted.get_mut(link.target as usize) {
+                        *t = true;
                     }
+                }
+                bare.retain(|&object| targeted.get(object as usize) == Some(&false));
+                let (mut image, mut masks, mut members, mut spans) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                for (run_masks, run_members, run_images) in runs {
+                    spans.push(SlotRun {
+                        len: u32::try_from(run_masks.len()).ok()?,
+                        masks: u32::try_from(masks.len()).ok()?,
+                        members: Span {
+                            start: u32::try_from(members.len()).ok()?,
+                            len: u32::try_from(run_members.len()).ok()?,
+                        },
+                    });
+                    masks.extend(run_masks);
+                    members.extend(run_members);
+                    image.extend(run_images);
                 }
                 Some(PlainCells {
                     image: image.into(),
                     masks: masks.into(),
-                    slotted: slotted.into(),
+                    runs: spans.into(),
+                    members: members.into(),
+                    bare: bare.into(),
                     links: links.into(),
                 })
             })

@@ -30,7 +30,7 @@ use ext_php_rs::ffi::{
 };
 
 use super::engine::Bailout;
-use crate::blueprint::{Blueprint, Cell, SlotImage, SlotMask};
+use crate::blueprint::{Blueprint, Cell, Run, SlotImage, SlotMask};
 use crate::class_info;
 use crate::zend;
 use crate::zval_in::{self, Bound};
@@ -532,29 +532,35 @@ impl Planned {
             let bp = &*self.blueprint;
             let Some(plain) = bp.plain_cells() else { return false };
             let made = &self.made[..];
-            // `plain_cells` names objects of the blueprint only (`slotted`, `links`), with `len` images
-            // and masks each (`PlainCells::images`): with one made object per object of the blueprint,
-            // every index below is in bounds, which is checked here once rather than per object.
+            // `plain_cells` names objects of the blueprint only (runs, `bare`, `links`), with `len`
+            // images and masks each (`PlainCells::runs`): with one made object per object of the
+            // blueprint, every index below is in bounds, which is checked here once rather than per
+            // object.
             if made.len() != bp.objects.len() {
                 return false;
             }
             let obj = |i: u32| made.get_unchecked(i as usize).value.obj;
-            // Usually no object has a property table at all: one branch-free pass tells, and only
-            // otherwise are the tables looked into.
-            let tables = made.iter().fold(0usize, |any, z| any | (*z.value.obj).properties as usize);
-            let dynamic = tables != 0 && made.iter().any(|z| !no_dynamic((*z.value.obj).properties));
-            // The differences of every object are gathered, and looked at once.
-            let mut diff = [0u64; 2];
-            for (slotted, image, masks) in plain.images() {
-                let live = (*obj(slotted.object)).properties_table.as_ptr();
-                let d = image_differs_sized(live, image, masks, slotted.len as usize);
+            // The differences of every object are gathered, and looked at once; so are their
+            // property tables: usually no object has one at all, and only otherwise are the tables
+            // looked into.
+            let (mut diff, mut tables) = ([0u64; 2], 0usize);
+            let wide = wide_vectors();
+            for run in plain.runs() {
+                let (d, t) =
+                    if wide { run_differs_wide(made.as_ptr(), &run) } else { run_differs(made.as_ptr(), &run) };
                 diff = [diff[0] | d[0], diff[1] | d[1]];
+                tables |= t;
             }
-            diff == [0, 0]
-                && !dynamic
-                && plain.links.iter().all(|link| {
-                    (*zvals::property_slot(obj(link.object), link.slot as usize)).value.obj == obj(link.target)
-                })
+            tables |= plain.bare.iter().fold(0usize, |any, &i| any | (*obj(i)).properties as usize);
+            // A link's slot holds an object (its type is in the image), compared by address; the
+            // target's property table is looked at here (`PlainCells::bare`).
+            let (links, targets) = plain.links.iter().fold((0usize, 0usize), |(any, tables), link| {
+                let live = (*zvals::property_slot(obj(link.object), link.slot as usize)).value.obj;
+                let target = obj(link.target);
+                (any | (live as usize ^ target as usize), tables | (*target).properties as usize)
+            });
+            tables |= targets;
+            diff == [0, 0] && links == 0 && (tables == 0 || made.iter().all(|z| no_dynamic((*z.value.obj).properties)))
         }
     }
 
@@ -635,50 +641,157 @@ unsafe fn image_differs(live: *const zval, image: &[SlotImage], masks: &[SlotMas
     })
 }
 
-/// [`image_differs`] of the `len` slots at `live`, the `len` images at `image` and the `len` masks at
-/// `masks`, for the usual lengths with a pass of that fixed length: fully unrolled, it costs a few
-/// vector instructions per slot and nothing per object beyond the dispatch (a loop of variable length
-/// costed as much again in set-up and remainder, for objects of a handful of properties).
+/// The bits in which the objects of `run` differ from their images ([`image_differs`]), and their
+/// property table pointers or-ed together (0: none has one). For the usual slot counts the objects
+/// are compared in a loop of that fixed count: fully unrolled, an object costs a few vector
+/// instructions per slot and hardly anything more (the masks, the same for every object of the run,
+/// stay in registers).
 ///
 /// # Safety
-/// `live` must point to `len` readable zvals, `image` to `len` images and `masks` to `len` masks.
+/// `made` must hold a live object zval at each index `run` names, each object with `run.len` slots;
+/// `run` must point to `run.len` masks and `run.len` images per object.
 #[inline(always)]
-unsafe fn image_differs_sized(
-    live: *const zval,
-    image: *const SlotImage,
-    masks: *const SlotMask,
-    len: usize,
-) -> [u64; 2] {
+unsafe fn run_differs(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
     /// # Safety
-    /// As [`image_differs_sized`], with `len` = `N`.
+    /// As [`run_differs`], with `run.len` = `N`.
     #[inline(always)]
-    unsafe fn fixed<const N: usize>(live: *const zval, image: *const SlotImage, masks: *const SlotMask) -> [u64; 2] {
+    unsafe fn fixed<const N: usize>(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
         // SAFETY: as above; a zval is two 8-byte words (see `image_differs`).
-        let (live, image, masks) = unsafe {
-            (&*live.cast::<[[u64; 2]; N]>(), &*image.cast::<[SlotImage; N]>(), &*masks.cast::<[SlotMask; N]>())
-        };
-        live.iter().zip(image).zip(masks).fold([0, 0], |diff, ((&x, e), m)| {
-            let d = e.differs(m, x);
-            [diff[0] | d[0], diff[1] | d[1]]
-        })
+        unsafe {
+            let masks = &*run.masks.cast::<[SlotMask; N]>();
+            let images = run.images.cast::<[SlotImage; N]>();
+            run.objects.iter().enumerate().fold(([0, 0], 0), |(diff, tables), (k, &i)| {
+                let obj = (*made.add(i as usize)).value.obj;
+                let live = &*(*obj).properties_table.as_ptr().cast::<[[u64; 2]; N]>();
+                let d = live.iter().zip(&*images.add(k)).zip(masks).fold(diff, |diff, ((&x, e), m)| {
+                    let d = e.differs(m, x);
+                    [diff[0] | d[0], diff[1] | d[1]]
+                });
+                (d, tables | (*obj).properties as usize)
+            })
+        }
     }
     // SAFETY: as above, for each length.
     unsafe {
-        match len {
-            1 => fixed::<1>(live, image, masks),
-            2 => fixed::<2>(live, image, masks),
-            3 => fixed::<3>(live, image, masks),
-            4 => fixed::<4>(live, image, masks),
-            5 => fixed::<5>(live, image, masks),
-            6 => fixed::<6>(live, image, masks),
-            7 => fixed::<7>(live, image, masks),
-            8 => fixed::<8>(live, image, masks),
-            9 => fixed::<9>(live, image, masks),
-            10 => fixed::<10>(live, image, masks),
-            11 => fixed::<11>(live, image, masks),
-            12 => fixed::<12>(live, image, masks),
-            _ => image_differs(live, std::slice::from_raw_parts(image, len), std::slice::from_raw_parts(masks, len)),
+        match run.len {
+            1 => fixed::<1>(made, run),
+            2 => fixed::<2>(made, run),
+            3 => fixed::<3>(made, run),
+            4 => fixed::<4>(made, run),
+            5 => fixed::<5>(made, run),
+            6 => fixed::<6>(made, run),
+            7 => fixed::<7>(made, run),
+            8 => fixed::<8>(made, run),
+            9 => fixed::<9>(made, run),
+            10 => fixed::<10>(made, run),
+            11 => fixed::<11>(made, run),
+            12 => fixed::<12>(made, run),
+            len => {
+                let masks = std::slice::from_raw_parts(run.masks, len);
+                run.objects.iter().enumerate().fold(([0, 0], 0), |(diff, tables), (k, &i)| {
+                    let obj = (*made.add(i as usize)).value.obj;
+                    let d = image_differs(
+                        (*obj).properties_table.as_ptr(),
+                        std::slice::from_raw_parts(run.images.add(k * len), len),
+                        masks,
+                    );
+                    ([diff[0] | d[0], diff[1] | d[1]], tables | (*obj).properties as usize)
+                })
+            }
         }
+    }
+}
+
+/// [`run_differs`] with 256-bit vectors (AVX2): two neighbouring slots per vector instruction. Only
+/// called where the CPU has them ([`wide_vectors`]).
+///
+/// # Safety
+/// As [`run_differs`]; the CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+    /// # Safety
+    /// As [`run_differs_wide`], with `run.len` = `N`.
+    #[inline(always)]
+    unsafe fn fixed<const N: usize>(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+        use std::arch::x86_64::{
+            __m128i, _mm256_and_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+            _mm256_or_si256, _mm256_setzero_si256, _mm256_xor_si256, _mm_and_si128, _mm_loadu_si128, _mm_or_si128,
+            _mm_setzero_si128, _mm_storeu_si128, _mm_xor_si128,
+        };
+        // SAFETY: as above; a zval, an image and a mask are 16 bytes each (see `image_differs`),
+        // read unaligned.
+        unsafe {
+            let masks = run.masks.cast::<__m128i>();
+            let mut images = run.images.cast::<__m128i>();
+            let (mut pairs, mut last, mut tables) = (_mm256_setzero_si256(), _mm_setzero_si128(), 0usize);
+            for &i in run.objects {
+                let obj = (*made.add(i as usize)).value.obj;
+                let live = (*obj).properties_table.as_ptr().cast::<__m128i>();
+                let mut j = 0;
+                while j + 1 < N {
+                    let x = _mm256_loadu_si256(live.add(j).cast());
+                    let e = _mm256_loadu_si256(images.add(j).cast());
+                    let m = _mm256_loadu_si256(masks.add(j).cast());
+                    pairs = _mm256_or_si256(pairs, _mm256_and_si256(_mm256_xor_si256(x, e), m));
+                    j += 2;
+                }
+                if N % 2 == 1 {
+                    let x = _mm_loadu_si128(live.add(N - 1));
+                    let e = _mm_loadu_si128(images.add(N - 1));
+                    let m = _mm_loadu_si128(masks.add(N - 1));
+                    last = _mm_or_si128(last, _mm_and_si128(_mm_xor_si128(x, e), m));
+                }
+                tables |= (*obj).properties as usize;
+                images = images.add(N);
+            }
+            let folded =
+                _mm_or_si128(last, _mm_or_si128(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256::<1>(pairs)));
+            let mut diff = [0u64; 2];
+            _mm_storeu_si128(diff.as_mut_ptr().cast(), folded);
+            (diff, tables)
+        }
+    }
+    // SAFETY: as above, for each length.
+    unsafe {
+        match run.len {
+            1 => fixed::<1>(made, run),
+            2 => fixed::<2>(made, run),
+            3 => fixed::<3>(made, run),
+            4 => fixed::<4>(made, run),
+            5 => fixed::<5>(made, run),
+            6 => fixed::<6>(made, run),
+            7 => fixed::<7>(made, run),
+            8 => fixed::<8>(made, run),
+            9 => fixed::<9>(made, run),
+            10 => fixed::<10>(made, run),
+            11 => fixed::<11>(made, run),
+            12 => fixed::<12>(made, run),
+            _ => run_differs(made, run),
+        }
+    }
+}
+
+/// Elsewhere there is no wider pass ([`wide_vectors`] is false).
+///
+/// # Safety
+/// As [`run_differs`].
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+    // SAFETY: as above.
+    unsafe { run_differs(made, run) }
+}
+
+/// Whether [`run_differs_wide`] can run here (the standard library caches the CPU's answer).
+#[inline(always)]
+fn wide_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -1242,6 +1355,23 @@ impl Recorded {
         self.keep_vectors();
     }
 
+    /// RSHUTDOWN: lets go of the record. When the engine ends the request with a fast shutdown
+    /// ([`fast_shutdown`]) the references are not given back at all: what the request's values hold
+    /// no longer matters then (destructors have run, and nothing is released one by one any more), so
+    /// only the record's vectors are kept for the next one. Otherwise as
+    /// [`Recorded::release_at_request_end`].
+    ///
+    /// # Safety
+    /// At RSHUTDOWN of the request that recorded the values.
+    pub unsafe fn end_of_request(self) {
+        if fast_shutdown() {
+            self.keep_vectors();
+        } else {
+            // SAFETY: as above.
+            unsafe { self.release_at_request_end() };
+        }
+    }
+
     /// In the middle of a request (a worker script's record replaced at the end of an HTTP request):
     /// lets go of the record as the engine releases values, offering those still shared to the cycle
     /// collector, since the script runs on. Their destructors may run: a bailout out of one (a fatal
@@ -1327,6 +1457,24 @@ impl Recorded {
             });
         }
     }
+}
+
+unsafe extern "C" {
+    /// `zend_alloc.h`: whether the request heap is the Zend memory manager (not the system allocator,
+    /// as with `USE_ZEND_ALLOC=0`).
+    fn is_zend_mm() -> bool;
+}
+
+/// Whether the engine ends the current request with its fast shutdown, as `shutdown_executor()`
+/// decides it (a release build, the Zend memory manager, no full table cleanup): after RSHUTDOWN it
+/// then releases no value one by one (globals, static properties and static variables are left as
+/// they are), calls the free handler of each object still in the object store that has a handler of
+/// its own (whatever its reference count), and frees the request's heap whole. A reference a record
+/// still holds then changes nothing. (Datadog's extension skips its frees at RSHUTDOWN on the same
+/// test.)
+fn fast_shutdown() -> bool {
+    // SAFETY: the executor globals are live during a request; `is_zend_mm` reads a startup setting.
+    ffi::ZEND_DEBUG == 0 && unsafe { is_zend_mm() && !(*ffi::ext_php_rs_executor_globals()).full_tables_cleanup }
 }
 
 /// Whether the `count` zvals at `a` and at `b` hold the same type info and, for the types that have one
@@ -1499,4 +1647,85 @@ pub unsafe fn immutable_array(ht: *const HashTable) -> bool {
     const GC_IMMUTABLE: u32 = 1 << 6;
     // SAFETY: as above; GC flags live in gc.u.type_info.
     unsafe { (*ht).gc.u.type_info & GC_IMMUTABLE != 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Type infos of the slots of a test object, in turn: values with value bits and values without.
+    const TYPES: [u32; 4] = [IS_LONG, IS_NULL, zvals::IS_ARRAY_EX, IS_TRUE];
+
+    /// `count` objects of `len` slots each (zend_object-shaped, no property table), slot `j` of type
+    /// `TYPES[j % 4]` with value `j + 1`, with what the engine may leave in the bits that do not count
+    /// (`u2`, and the value word of a null or a boolean); and the images and masks of those slots.
+    fn objects(len: usize, count: usize) -> (Vec<Vec<u64>>, Vec<SlotImage>, Vec<SlotMask>) {
+        let header = std::mem::offset_of!(zend_object, properties_table) / 8;
+        let (mut images, mut masks) = (Vec::new(), Vec::new());
+        let objects = (0..count)
+            .map(|_| {
+                let mut words = vec![0u64; header + 2 * len + 2];
+                for j in 0..len {
+                    let t = TYPES[j % 4];
+                    let value = if zvals::has_value_bits(t) { j as u64 + 1 } else { 0xdead_0000 + j as u64 };
+                    words[header + 2 * j] = value;
+                    words[header + 2 * j + 1] = u64::from(t) | (0x5a5a_0000u64 + j as u64) << 32;
+                }
+                words
+            })
+            .collect();
+        for _ in 0..count {
+            for j in 0..len {
+                let (image, mask) = SlotImage::new(TYPES[j % 4], j as u64 + 1);
+                images.push(image);
+                masks.push(mask);
+            }
+        }
+        masks.truncate(len);
+        (objects, images, masks)
+    }
+
+    /// Both passes over one run, which must agree: the bits found different.
+    fn differs(objects: &mut [Vec<u64>], images: &[SlotImage], masks: &[SlotMask]) -> [u64; 2] {
+        // Object zvals as their two words (a zval's drop would call into the engine, which a unit test
+        // does not have): the value word points at the object.
+        let made: Vec<[u64; 2]> = objects.iter_mut().map(|words| [words.as_mut_ptr() as u64, 0]).collect();
+        let made = made.as_ptr().cast::<zval>();
+        let ids: Vec<u32> = (0..objects.len() as u32).collect();
+        let run = Run { len: masks.len(), objects: &ids, images: images.as_ptr(), masks: masks.as_ptr() };
+        // SAFETY: each made zval points at an object-shaped buffer of `len` slots; the images are `len`
+        // per object, the masks `len`.
+        let (diff, tables) = unsafe { run_differs(made, &run) };
+        assert_eq!(tables, 0);
+        if wide_vectors() {
+            // SAFETY: as above; the CPU has AVX2.
+            assert_eq!(unsafe { run_differs_wide(made, &run) }, (diff, tables));
+        }
+        diff
+    }
+
+    #[test]
+    fn a_run_differs_exactly_where_a_slot_that_counts_differs() {
+        for len in 1..=14 {
+            let (mut objects, images, masks) = objects(len, 3);
+            let header = std::mem::offset_of!(zend_object, properties_table) / 8;
+            assert_eq!(differs(&mut objects, &images, &masks), [0, 0], "len {len}: the objects as imaged");
+            for k in 0..objects.len() {
+                for j in 0..len {
+                    let (value, type_word) = (header + 2 * j, header + 2 * j + 1);
+                    let valued = zvals::has_value_bits(TYPES[j % 4]);
+                    let saved = objects[k][value];
+                    objects[k][value] ^= 1 << 40;
+                    assert_eq!(differs(&mut objects, &images, &masks) != [0, 0], valued, "len {len}, value {k}/{j}");
+                    objects[k][value] = saved;
+                    objects[k][type_word] ^= 1 << 63;
+                    assert_eq!(differs(&mut objects, &images, &masks), [0, 0], "len {len}, u2 {k}/{j}");
+                    objects[k][type_word] ^= 1 << 63;
+                    objects[k][type_word] ^= 1;
+                    assert_ne!(differs(&mut objects, &images, &masks), [0, 0], "len {len}, type {k}/{j}");
+                    objects[k][type_word] ^= 1;
+                }
+            }
+        }
+    }
 }

@@ -1598,11 +1598,11 @@ pub fn publish_at_end(worker: bool) {
     }
 }
 
-/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::release_at_request_end`]).
+/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::end_of_request`]).
 fn release_record(id: usize) {
     if let Some(recorded) = STATE.with_borrow_mut(|s| s.units[id].recorded.take()) {
         // SAFETY: RSHUTDOWN of the request that recorded it.
-        unsafe { recorded.release_at_request_end() };
+        unsafe { recorded.end_of_request() };
     }
 }
 
@@ -1629,7 +1629,7 @@ pub fn forget_request() {
     }
     for recorded in units.iter_mut().filter_map(|u| u.recorded.take()) {
         // SAFETY: RSHUTDOWN of the request that recorded it.
-        unsafe { recorded.release_at_request_end() };
+        unsafe { recorded.end_of_request() };
     }
     // The request's values are released here, outside the borrow (destructors may run); the kept
     // units, or the emptied vector, serve the next request.
