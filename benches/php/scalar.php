@@ -13,6 +13,11 @@
  *   has             volatile: has('r') of a present key             apcu: apcu_exists('r')
  *   delete_missing  volatile: delete('nothing')                     apcu: apcu_delete('nothing')
  *   set_delete      volatile: set('d', $int) then delete('d')        apcu: apcu_store + apcu_delete
+ *   first_read      volatile: get() of OPS keys, each once, each stored again (a new version, a small
+ *                   array) before the timer starts: the first read of a version in this process,
+ *                   what a php-fpm worker pays once per key and version     apcu: apcu_fetch
+ *   many_keys_read  volatile: get() of OPS keys stored once (small arrays), each once per iteration
+ *                   apcu: apcu_fetch
  * Each loop calls the function directly (no wrapper is timed) and checks the final value.
  */
 declare(strict_types=1);
@@ -40,10 +45,26 @@ if ($backend === 'volatile') {
 } elseif ($backend === 'apcu') {
     apcu_store('r', $small);
 }
+/** Value of key f$i in iteration $it (first_read, many_keys_read). */
+function keyed_value(int $i, int $it): array
+{
+    return ['id' => $i, 'name' => "item$i", 'round' => $it, 'tags' => ['a', 'b']];
+}
+$store = match ($backend) {
+    'volatile' => fn(string $k, mixed $v) => OPcache\VolatileCache::set($k, $v),
+    'apcu' => fn(string $k, mixed $v) => apcu_store($k, $v),
+    default => null,
+};
+if ($workload === 'many_keys_read') {
+    for ($i = 0; $i < $ops; $i++) { $store("f$i", keyed_value($i, 0)); }
+}
 $samples = [];
 $n = 0;
 $ok = true;
 for ($it = -$warmup; $it < $iterations; $it++) {
+    if ($workload === 'first_read') {   // a new version of every key, before the timer starts
+        for ($i = 0; $i < $ops; $i++) { $store("f$i", keyed_value($i, $it)); }
+    }
     $t = hrtime(true);
     switch ("$workload/$backend") {
         case 'set_int/volatile':
@@ -94,6 +115,14 @@ for ($it = -$warmup; $it < $iterations; $it++) {
         case 'set_delete/apcu':
             for ($i = 0; $i < $ops; $i++) { apcu_store('d', $i); apcu_delete('d'); }
             break;
+        case 'first_read/volatile':
+        case 'many_keys_read/volatile':
+            for ($i = 0; $i < $ops; $i++) { $ok = OPcache\VolatileCache::get("f$i")['id'] === $i && $ok; }
+            break;
+        case 'first_read/apcu':
+        case 'many_keys_read/apcu':
+            for ($i = 0; $i < $ops; $i++) { $ok = apcu_fetch("f$i")['id'] === $i && $ok; }
+            break;
         default:
             emit($base + ['error' => "unknown workload $workload/$backend"]);
     }
@@ -120,6 +149,7 @@ $final = match ("$workload/$backend") {
     'delete_missing/apcu' => !apcu_exists('nothing'),
     'set_delete/volatile' => !OPcache\VolatileCache::has('d'),
     'set_delete/apcu' => !apcu_exists('d'),
+    'first_read/volatile', 'first_read/apcu', 'many_keys_read/volatile', 'many_keys_read/apcu' => $ok,
 };
 if ($shm) {
     shmop_delete($shm);
