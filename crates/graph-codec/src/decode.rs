@@ -90,6 +90,10 @@ pub enum CheckedKey<'a> {
 pub struct CheckedGraph<'a> {
     view: GraphView<'a>,
     index: RecordIndex,
+    /// Per array id: whether it is plain (see [`CheckedGraph::plain_arrays`]), worked out by the check.
+    plain: Vec<bool>,
+    /// Every array id once, each after the arrays it contains (see [`CheckedGraph::arrays_children_first`]).
+    children_first: Vec<u32>,
 }
 
 /// Start offsets of every string and record, per kind, in ascending order (position = id).
@@ -169,7 +173,7 @@ impl<'a> CheckedGraph<'a> {
     pub fn check(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         let view = GraphView::new(bytes)?;
         let index = RecordIndex::scan(&view)?;
-        let checked = CheckedGraph { view, index };
+        let mut checked = CheckedGraph { view, index, plain: Vec::new(), children_first: Vec::new() };
         if view.tier() == StoreTier::PHPSerialized {
             let CheckedSlot::String(_) = checked.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
@@ -311,16 +315,38 @@ impl<'a> CheckedGraph<'a> {
     }
 
     /// Which arrays hold nothing but scalars, strings and such arrays, at any depth: no object, enum
-    /// case or reference. PHP can share those as engine-immutable arrays (spec §7.2).
-    pub fn plain_arrays(&self) -> Result<Vec<bool>, DecodeError> {
-        // Arrays contain each other acyclically (checked), so children settle before their parents in a
-        // post-order walk.
+    /// case or reference. PHP can share those as engine-immutable arrays (spec §7.2). Worked out by the
+    /// check, from the edges it collects (no second walk of the records).
+    pub fn plain_arrays(&self) -> &[bool] {
+        &self.plain
+    }
+
+    /// Every array id once, each after every array it contains (arrays nest acyclically: checked), so
+    /// a reader resolving arrays in this order finds each child already resolved.
+    pub fn arrays_children_first(&self) -> &[u32] {
+        &self.children_first
+    }
+
+    /// The plain flags and the children-first order of the arrays, from each array's child arrays
+    /// (`children`) and whether it holds an object, enum case or reference itself (`mixed`); an array
+    /// that contains itself, directly or not, is an `ArrayCycle`.
+    fn settle_arrays<'e>(
+        count: usize,
+        mixed: &[bool],
+        children: impl Fn(NodeRef) -> &'e [NodeRef],
+    ) -> Result<(Vec<bool>, Vec<u32>), DecodeError> {
+        let arrays = |array: usize| {
+            children(NodeRef::Array(array as u32)).iter().filter_map(|node| match *node {
+                NodeRef::Array(child) => Some(child as usize),
+                _ => None,
+            })
+        };
         const UNSEEN: u8 = 0;
         const OPEN: u8 = 1;
         const PLAIN: u8 = 2;
         const MIXED: u8 = 3;
-        let count = self.array_count();
         let mut state = vec![UNSEEN; count];
+        let mut order = Vec::with_capacity(count);
         let mut stack = Vec::new();
         for start in 0..count {
             if state[start] != UNSEEN {
@@ -328,16 +354,14 @@ impl<'a> CheckedGraph<'a> {
             }
             stack.push(start);
             while let Some(&top) = stack.last() {
-                let array = self.array(ArrayId(top as u32))?;
                 if state[top] == UNSEEN {
                     state[top] = OPEN;
-                    for i in 0..array.len() {
-                        if let CheckedSlot::Array(child) = array.value(i)? {
-                            match state.get(child.index()) {
-                                Some(&UNSEEN) => stack.push(child.index()),
-                                Some(&OPEN) => return Err(StructureError::ArrayCycle.into()),
-                                _ => {}
-                            }
+                    for child in arrays(top) {
+                        match state.get(child) {
+                            Some(&UNSEEN) => stack.push(child),
+                            Some(&OPEN) => return Err(StructureError::ArrayCycle.into()),
+                            Some(_) => {}
+                            None => return Err(DecodeError::IndexOutOfRange { index: child as u64 }),
                         }
                     }
                     continue;
@@ -346,18 +370,13 @@ impl<'a> CheckedGraph<'a> {
                 if state[top] != OPEN {
                     continue;
                 }
-                let mut plain = true;
-                for i in 0..array.len() {
-                    plain &= match array.value(i)? {
-                        CheckedSlot::Array(child) => state[child.index()] == PLAIN,
-                        CheckedSlot::Object(_) | CheckedSlot::Reference(_) | CheckedSlot::EnumCase(_) => false,
-                        _ => true,
-                    };
-                }
+                let plain = !mixed.get(top).copied().unwrap_or(true)
+                    && arrays(top).all(|child| state.get(child) == Some(&PLAIN));
                 state[top] = if plain { PLAIN } else { MIXED };
+                order.push(top as u32);
             }
         }
-        Ok(state.into_iter().map(|s| s == PLAIN).collect())
+        Ok((state.into_iter().map(|s| s == PLAIN).collect(), order))
     }
 
     /// Builds the model of a checked buffer.
@@ -462,7 +481,7 @@ impl<'a> CheckedGraph<'a> {
     /// model): every reference is to a record start of the right kind, `Undef` only in holes and
     /// uninitialized properties, no reference to a reference, no array-only cycle, object storage keyed
     /// by objects, the `shared` flags, the header flags and depth, and that the graph fits its tier.
-    fn check_graph(&self) -> Result<(), DecodeError> {
+    fn check_graph(&mut self) -> Result<(), DecodeError> {
         let header = *self.header();
         let counts = [self.array_count(), self.object_count(), self.reference_count()];
         for id in 0..self.shape_count() {
@@ -488,16 +507,22 @@ impl<'a> CheckedGraph<'a> {
             root => root,
         };
         let mut shared_claims: [Vec<bool>; 3] = Default::default();
+        // Per array: whether it holds an object, enum case or reference itself.
+        let mut mixed = Vec::with_capacity(counts[0]);
         for id in 0..counts[0] {
             firsts.push(edges.len() as u32);
             let array = self.array(ArrayId(id as u32))?;
             shared_claims[0].push(array.view.is_shared);
             let mut present = 0u64;
+            let mut holds_mixed = false;
             for i in 0..array.len() {
                 let value = array.value(i)?;
                 present += u64::from(!matches!(value, CheckedSlot::Undef));
+                holds_mixed |=
+                    matches!(value, CheckedSlot::Object(_) | CheckedSlot::Reference(_) | CheckedSlot::EnumCase(_));
                 note(value, &mut edges);
             }
+            mixed.push(holds_mixed);
             if present != array.element_count() {
                 return Err(DecodeError::HeaderMismatch { field: "packed element count" });
             }
@@ -582,7 +607,8 @@ impl<'a> CheckedGraph<'a> {
         }
         let any_shared = in_degree.iter().flatten().any(|&d| d >= 2);
 
-        self.plain_arrays()?; // rejects an array-only cycle
+        // Rejects an array-only cycle.
+        let (plain, children_first) = Self::settle_arrays(counts[0], &mixed, &children)?;
         let depth = traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
             out.extend_from_slice(children(node))
         });
@@ -612,6 +638,8 @@ impl<'a> CheckedGraph<'a> {
         if header_flags != header.flags {
             return Err(DecodeError::HeaderMismatch { field: "flags" });
         }
+        self.plain = plain;
+        self.children_first = children_first;
         Ok(())
     }
 }

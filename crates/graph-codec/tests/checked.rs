@@ -65,8 +65,12 @@ fn plain_arrays_are_those_with_no_object_enum_or_reference_at_any_depth() {
     graph.root = Value::Object(root);
     let bytes = encode(&graph, StoreTier::SharedGraph).unwrap();
     let checked = CheckedGraph::check(&bytes).unwrap();
-    let plain = checked.plain_arrays().unwrap();
-    assert_eq!(plain, vec![true, true, false, false, false]);
+    assert_eq!(checked.plain_arrays(), [true, true, false, false, false]);
+    // Each array after the arrays it contains: `inner` before `outer`, `holds_object` before `wraps`.
+    let order = checked.arrays_children_first();
+    let position = |id: u32| order.iter().position(|&a| a == id).unwrap();
+    assert_eq!(order.len(), 5);
+    assert!(position(0) < position(1) && position(2) < position(3));
     assert_eq!((inner.index(), outer.index(), holds_object.index(), wraps.index(), with_enum.index()), (0, 1, 2, 3, 4));
 }
 

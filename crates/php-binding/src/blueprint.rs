@@ -484,7 +484,8 @@ struct Builder<'c, 'a> {
     extra_strings: HashMap<Vec<u8>, Ready>,
     /// Per array id, once resolved.
     arrays: Vec<Option<Cell>>,
-    plain: Vec<bool>,
+    /// Per array id: plain (`CheckedGraph::plain_arrays`), in shared mode only.
+    plain: &'c [bool],
 }
 
 fn corrupt<T>(_: T) -> DecodeError {
@@ -494,8 +495,8 @@ fn corrupt<T>(_: T) -> DecodeError {
 impl<'c, 'a> Builder<'c, 'a> {
     fn new(checked: &'c CheckedGraph<'a>, mode: Mode, bp: Blueprint) -> Result<Self, DecodeError> {
         let plain = match mode {
-            Mode::Shared => checked.plain_arrays().map_err(corrupt)?,
-            Mode::RequestHeap => vec![false; checked.array_count()],
+            Mode::Shared => checked.plain_arrays(),
+            Mode::RequestHeap => &[],
         };
         Ok(Builder {
             checked,
@@ -534,8 +535,8 @@ impl<'c, 'a> Builder<'c, 'a> {
             let (class, case) = self.checked.enum_case(graph_codec::EnumCaseId(id as u32)).map_err(corrupt)?;
             self.bp.enum_cases.push((class.bytes.into(), case.bytes.into()));
         }
-        for id in 0..self.checked.array_count() {
-            self.resolve_array(id)?;
+        for &id in self.checked.arrays_children_first() {
+            self.resolve_array(id as usize)?;
         }
         for id in 0..self.checked.reference_count() {
             let value = self.checked.reference(ReferenceId(id as u32)).map_err(corrupt)?;
@@ -603,41 +604,26 @@ impl<'c, 'a> Builder<'c, 'a> {
         })
     }
 
-    /// Resolves array `start` and every array it contains, children first (arrays nest acyclically).
-    fn resolve_array(&mut self, start: usize) -> Result<(), DecodeError> {
-        let mut stack = vec![(start, false)];
-        while let Some((id, expanded)) = stack.pop() {
-            if self.arrays[id].is_some() {
-                continue;
-            }
-            let array = self.checked.array(ArrayId(id as u32)).map_err(corrupt)?;
-            if !expanded {
-                stack.push((id, true));
-                for i in 0..array.len() {
-                    if let CheckedSlot::Array(child) = array.value(i).map_err(corrupt)? {
-                        if self.arrays.get(child.index()).ok_or(DecodeError::Corrupted)?.is_none() {
-                            stack.push((child.index(), false));
-                        }
-                    }
-                }
-                continue;
-            }
-            let mut entries = Vec::with_capacity(array.len() as usize);
-            for i in 0..array.len() {
-                let (key, value) = array.entry(i).map_err(corrupt)?;
-                let key = match key {
-                    CheckedKey::Int(k) => Key::Int(k),
-                    CheckedKey::String(s) => Key::Str(self.graph_string(s.id, s.bytes, s.hash)),
-                };
-                entries.push((key, self.cell(value)?));
-            }
-            let cell = if self.plain[id] {
-                Cell::Ready(self.immutable_array(array.is_packed(), &entries, array.next_free_index()))
-            } else {
-                self.plan_array(array.is_packed(), entries, array.element_count() as u32, array.next_free_index())
+    /// Resolves array `id`; the arrays it contains come before it in `arrays_children_first`, so
+    /// they are resolved (a cell naming one that is not is corrupt).
+    fn resolve_array(&mut self, id: usize) -> Result<(), DecodeError> {
+        let array = self.checked.array(ArrayId(id as u32)).map_err(corrupt)?;
+        let mut entries = Vec::with_capacity(array.len() as usize);
+        for i in 0..array.len() {
+            let (key, value) = array.entry(i).map_err(corrupt)?;
+            let key = match key {
+                CheckedKey::Int(k) => Key::Int(k),
+                CheckedKey::String(s) => Key::Str(self.graph_string(s.id, s.bytes, s.hash)),
             };
-            self.arrays[id] = Some(cell);
+            entries.push((key, self.cell(value)?));
         }
+        let cell = if self.plain.get(id).copied().unwrap_or(false) {
+            Cell::Ready(self.immutable_array(array.is_packed(), &entries, array.next_free_index()))
+        } else {
+            self.plan_array(array.is_packed(), entries, array.element_count() as u32, array.next_free_index())
+        };
+        let resolved = self.arrays.get_mut(id).ok_or(DecodeError::Corrupted)?;
+        *resolved = Some(cell);
         Ok(())
     }
 

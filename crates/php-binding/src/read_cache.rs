@@ -35,6 +35,9 @@ use crate::zvals::{self, Ready};
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
+/// Largest stored value whose blueprint is built from the stored bytes in place, with the entry held; a
+/// larger one is copied out first, so the entry is not held for the length of a long build.
+const BUILT_IN_PLACE_MAX: usize = 4096;
 /// Lookups a thread counts before it adds them to the backend's figures in the middle of a request: a
 /// worker script or CLI worker that never ends its request shows in other processes' `info()` (the
 /// dashboard, metrics) within this many lookups. One shared atomic add per this many lookups.
@@ -1017,12 +1020,22 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         Some(Slot { outcome: Lookup::Hit(local), .. }) => Some(local.clone()),
         _ => None,
     });
+    let within_budget = CACHE.with_borrow(|c| c.superseded_bytes as u64 <= backend.capacity_bytes());
     let found = backend.fetch(key).map(|e| {
-        let version = e.version();
-        match known.as_ref().filter(|local| local.version == version && local.expires_ms == e.expires_ms()) {
-            Some(local) => Ok(local.clone()),
-            None => Err((version, e.expires_ms(), e.tag(), e.value().to_vec())),
+        let (version, expires_ms) = (e.version(), e.expires_ms());
+        if let Some(local) = known.as_ref().filter(|local| local.version == version && local.expires_ms == expires_ms) {
+            return Ok(local.clone());
         }
+        let value = match within_budget {
+            // A small value is built straight from the stored bytes, without copying them out first: the
+            // build allocates with the system allocator only (no emalloc, no PHP callback), checks the
+            // bytes as it would a copy, and is short.
+            true if e.value().len() <= BUILT_IN_PLACE_MAX => {
+                Blueprint::build(e.tag(), e.value(), Mode::Shared).map(|built| LocalValue::Built(Box::new(built)))
+            }
+            _ => Ok(LocalValue::Encoded { tag: e.tag(), bytes: e.value().to_vec() }),
+        };
+        Err((version, expires_ms, value))
     });
     let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss, count);
@@ -1030,12 +1043,12 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
     };
     let local = match found {
         Ok(local) => local,
-        Err((version, expires_ms, tag, bytes)) => {
-            let within_budget = CACHE.with_borrow(|c| c.superseded_bytes as u64 <= backend.capacity_bytes());
-            let value = if within_budget {
-                LocalValue::Built(Box::new(Blueprint::build(tag, &bytes, Mode::Shared)?))
-            } else {
-                LocalValue::Encoded { tag, bytes }
+        Err((version, expires_ms, value)) => {
+            let value = match value? {
+                LocalValue::Encoded { tag, bytes } if within_budget => {
+                    LocalValue::Built(Box::new(Blueprint::build(tag, &bytes, Mode::Shared)?))
+                }
+                value => value,
             };
             Rc::new(Local { version, expires_ms, value, memo: RefCell::new(None) })
         }
