@@ -248,11 +248,11 @@ pub enum Mode {
 }
 
 impl Blueprint {
-    /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
-    pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
-        let mut blueprint = Blueprint::empty();
+    /// The value of a stored null, bool, int or float (`None` for other tags), checked as
+    /// [`Blueprint::build`] checks it: a scalar needs no blueprint.
+    pub fn scalar(tag: u16, bytes: &[u8]) -> Result<Option<Ready>, DecodeError> {
         let word = || -> Result<[u8; 8], DecodeError> { bytes.try_into().map_err(|_| DecodeError::Corrupted) };
-        let root = match tag {
+        Ok(Some(match tag {
             encoding::TAG_NULL | encoding::TAG_FALSE | encoding::TAG_TRUE if !bytes.is_empty() => {
                 return Err(DecodeError::Corrupted)
             }
@@ -261,6 +261,18 @@ impl Blueprint {
             encoding::TAG_TRUE => Ready::bool(true),
             encoding::TAG_INT => Ready::long(i64::from_le_bytes(word()?)),
             encoding::TAG_DOUBLE => Ready::double(f64::from_bits(u64::from_le_bytes(word()?))),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
+    pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
+        let mut blueprint = Blueprint::empty();
+        if let Some(ready) = Self::scalar(tag, bytes)? {
+            blueprint.root = Cell::Ready(ready);
+            return Ok(blueprint);
+        }
+        let root = match tag {
             encoding::TAG_STRING => blueprint.string(bytes, None, mode),
             _ => {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;

@@ -44,6 +44,8 @@ const BUILT_IN_PLACE_MAX: usize = 4096;
 const FLUSH_EVERY: u64 = 4096;
 
 enum LocalValue {
+    /// A null, bool, int or float: the value itself (no blueprint).
+    Scalar(Ready),
     /// Built once for this thread and version.
     Built(Box<Blueprint>),
     /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
@@ -253,7 +255,16 @@ impl Local {
     fn bytes(&self) -> usize {
         match &self.value {
             LocalValue::Built(blueprint) => blueprint.bytes(),
-            LocalValue::Encoded { .. } => 0,
+            LocalValue::Scalar(_) | LocalValue::Encoded { .. } => 0,
+        }
+    }
+
+    /// The value itself when it needs no materialisation (`Blueprint::ready_root`).
+    fn ready_root(&self) -> Option<Ready> {
+        match &self.value {
+            LocalValue::Scalar(ready) => Some(*ready),
+            LocalValue::Built(blueprint) => blueprint.ready_root(),
+            LocalValue::Encoded { .. } => None,
         }
     }
 }
@@ -368,6 +379,10 @@ fn materialise<const GUARDED: bool>(
 fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result<(), DecodeError> {
     let built;
     let blueprint = match &local.value {
+        LocalValue::Scalar(ready) => {
+            *out = ready.to_zval();
+            return Ok(());
+        }
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
             // The strings are made in the request heap (see `zval_out::allocating`).
@@ -396,7 +411,9 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
 fn restore<const GUARDED: bool>(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     match &local.value {
         LocalValue::Built(_) => materialise::<GUARDED>(local, blueprint, out),
-        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED),
+        LocalValue::Scalar(_) | LocalValue::Encoded { .. } => {
+            zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED)
+        }
     }
 }
 
@@ -676,12 +693,10 @@ fn hot_from_lookup_cache(
             Some(Lookup::Miss) => return HotLookup::No,
             _ => return HotLookup::Stale,
         };
-        let LocalValue::Built(blueprint) = &local.value else {
-            return HotLookup::No;
-        };
-        let value = match blueprint.ready_root() {
-            Some(ready) => HotValue::Ready(ready),
-            None => HotValue::Local(Rc::as_ptr(local)),
+        let value = match (&local.value, local.ready_root()) {
+            (LocalValue::Encoded { .. }, _) => return HotLookup::No,
+            (_, Some(ready)) => HotValue::Ready(ready),
+            (_, None) => HotValue::Local(Rc::as_ptr(local)),
         };
         HotLookup::Hot(Hot {
             key,
@@ -719,12 +734,10 @@ pub unsafe fn fetch_ready_many<'k>(
             let (key, slot) = (&key[..], *slot);
             let looked = match cache.known(Some(backend), key, epoch, 1, &mut now) {
                 Some(Lookup::Hit(local)) => {
-                    if let LocalValue::Built(blueprint) = &local.value {
-                        if let Some(ready) = blueprint.ready_root() {
-                            // SAFETY: the caller guarantees a writable slot with nothing to release.
-                            unsafe { write_element(slot, ready.to_zval()) };
-                            continue;
-                        }
+                    if let Some(ready) = local.ready_root() {
+                        // SAFETY: the caller guarantees a writable slot with nothing to release.
+                        unsafe { write_element(slot, ready.to_zval()) };
+                        continue;
                     }
                     Lookup::Hit(local.clone())
                 }
@@ -850,10 +863,7 @@ pub unsafe fn fetch_many_hot(
                     zval::new()
                 }
                 Some(Lookup::Hit(local)) => {
-                    let LocalValue::Built(blueprint) = &local.value else {
-                        return false;
-                    };
-                    let Some(ready) = blueprint.ready_root() else {
+                    let Some(ready) = local.ready_root() else {
                         return false;
                     };
                     hits += 1;
@@ -1030,9 +1040,13 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
             // A small value is built straight from the stored bytes, without copying them out first: the
             // build allocates with the system allocator only (no emalloc, no PHP callback), checks the
             // bytes as it would a copy, and is short.
-            true if e.value().len() <= BUILT_IN_PLACE_MAX => {
-                Blueprint::build(e.tag(), e.value(), Mode::Shared).map(|built| LocalValue::Built(Box::new(built)))
-            }
+            true if e.value().len() <= BUILT_IN_PLACE_MAX => match Blueprint::scalar(e.tag(), e.value()) {
+                Ok(Some(ready)) => Ok(LocalValue::Scalar(ready)),
+                Ok(None) => {
+                    Blueprint::build(e.tag(), e.value(), Mode::Shared).map(|built| LocalValue::Built(Box::new(built)))
+                }
+                Err(error) => Err(error),
+            },
             _ => Ok(LocalValue::Encoded { tag: e.tag(), bytes: e.value().to_vec() }),
         };
         Err((version, expires_ms, value))
