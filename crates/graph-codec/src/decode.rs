@@ -15,13 +15,13 @@ use std::borrow::Cow;
 use crate::analysis::{traversal_depth, NodeRef};
 use crate::error::{DecodeError, StructureError};
 use crate::internal_state::InternalState;
-use crate::layout::{flags, header, RecordKind, MAX_DEPTH, PROPERTY_READONLY};
+use crate::layout::{flags, header, tag, RecordKind, MAX_DEPTH, PROPERTY_READONLY, SLOT_LEN};
 use crate::model::{
     ArrayElements, ArrayId, ArrayKey, ArrayNode, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId, ObjectNode,
     ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
 use crate::tier::StoreTier;
-use crate::view::{ArrayView, GraphView, Header, KeyView, ObjectStateKind, ObjectView, SlotView};
+use crate::view::{ArrayView, GraphView, Header, ObjectStateKind, ObjectView, SlotView};
 
 /// A decoded graph and the header facts it was stored with.
 #[derive(Clone, Debug, PartialEq)]
@@ -260,6 +260,30 @@ impl<'a> CheckedGraph<'a> {
                 CheckedSlot::Reference(ReferenceId(position_of(&self.index.references, r.offset)?))
             }
             SlotView::EnumCase(e) => CheckedSlot::EnumCase(EnumCaseId(position_of(&self.index.enum_cases, e.offset)?)),
+        })
+    }
+
+    /// The value slot at `offset` of a record this check reads, its target named by record number: the
+    /// target is found among the starts the scan recorded for its kind (so it is a record of that kind,
+    /// which the check reads by number), without reading the target record again.
+    fn slot(&self, offset: u64) -> Result<CheckedSlot<'a>, DecodeError> {
+        let (slot_tag, payload) = self.view.slot_word(offset)?;
+        Ok(match slot_tag {
+            tag::UNDEF if payload == 0 => CheckedSlot::Undef,
+            tag::NULL if payload == 0 => CheckedSlot::Null,
+            tag::FALSE if payload == 0 => CheckedSlot::Bool(false),
+            tag::TRUE if payload == 0 => CheckedSlot::Bool(true),
+            tag::UNDEF | tag::NULL | tag::FALSE | tag::TRUE => {
+                return Err(DecodeError::NonZeroReserved { offset: offset + 8 })
+            }
+            tag::INT => CheckedSlot::Int(payload as i64),
+            tag::FLOAT => CheckedSlot::Float(f64::from_bits(payload)),
+            tag::STRING => CheckedSlot::String(self.string_at(payload)?),
+            tag::ARRAY => CheckedSlot::Array(ArrayId(position_of(&self.index.arrays, payload)?)),
+            tag::OBJECT => CheckedSlot::Object(ObjectId(position_of(&self.index.objects, payload)?)),
+            tag::REFERENCE => CheckedSlot::Reference(ReferenceId(position_of(&self.index.references, payload)?)),
+            tag::ENUM_CASE => CheckedSlot::EnumCase(EnumCaseId(position_of(&self.index.enum_cases, payload)?)),
+            other => return Err(DecodeError::UnknownSlotTag { offset, tag: other }),
         })
     }
 
@@ -682,16 +706,20 @@ impl<'a> CheckedArray<'_, 'a> {
     /// Entry `index`: its key (`index` itself for a packed array) and value (`Undef` for a hole).
     pub fn entry(&self, index: u64) -> Result<(CheckedKey<'a>, CheckedSlot<'a>), DecodeError> {
         if self.view.is_packed {
-            let slot = self.graph.resolve(self.view.packed_slot(index)?)?;
+            let slot = self.graph.slot(self.view.packed_slot_offset(index)?)?;
             let key = i64::try_from(index).map_err(|_| DecodeError::IndexOutOfRange { index })?;
             return Ok((CheckedKey::Int(key), slot));
         }
-        let (key, slot) = self.view.hash_entry(index)?;
-        let key = match key {
-            KeyView::Int(i) => CheckedKey::Int(i),
-            KeyView::String(s) => CheckedKey::String(self.graph.string_at(s.offset)?),
+        let at = self.view.hash_entry_offset(index)?;
+        let key = match self.graph.slot(at)? {
+            CheckedSlot::Int(i) => CheckedKey::Int(i),
+            CheckedSlot::String(s) => CheckedKey::String(s),
+            _ => return Err(DecodeError::BadKey { offset: at }),
         };
-        Ok((key, self.graph.resolve_defined(slot, self.view.offset)?))
+        match self.graph.slot(at + SLOT_LEN as u64)? {
+            CheckedSlot::Undef => Err(DecodeError::UndefOutOfPlace { offset: self.view.offset }),
+            slot => Ok((key, slot)),
+        }
     }
 
     /// The value of entry `index`.
@@ -733,7 +761,7 @@ impl<'a> CheckedObject<'_, 'a> {
     /// Value of declared property `index` (`Undef`: an uninitialized typed property); its name and
     /// flags are the shape's, checked once per shape.
     pub fn declared(&self, index: u32) -> Result<CheckedSlot<'a>, DecodeError> {
-        self.graph.resolve(self.view.declared_value(index)?)
+        self.graph.slot(self.view.declared_offset(index)?)
     }
 
     pub fn dynamic_len(&self) -> u64 {
