@@ -90,6 +90,8 @@ pub enum CheckedKey<'a> {
 pub struct CheckedGraph<'a> {
     view: GraphView<'a>,
     index: RecordIndex,
+    /// The check's working vectors, given back to the thread's spare set when the graph is dropped.
+    work: Option<Box<Work>>,
     /// Per array id: whether it is plain (see [`CheckedGraph::plain_arrays`]), worked out by the check.
     plain: Vec<bool>,
     /// Every array id once, each after the arrays it contains (see [`CheckedGraph::arrays_children_first`]).
@@ -97,7 +99,79 @@ pub struct CheckedGraph<'a> {
 }
 
 /// Start offsets of every string and record, per kind, in ascending order (position = id).
-#[derive(Debug)]
+/// Vectors a check fills, kept per thread from one check to the next (emptied), so that checking a
+/// value allocates nothing once the thread has checked one as large: the record starts, the plain
+/// flags and order of the arrays, and the check's working lists.
+#[derive(Debug, Default)]
+struct Work {
+    starts: [Vec<u64>; 6],
+    plain: Vec<bool>,
+    children_first: Vec<u32>,
+    edges: Vec<NodeRef>,
+    firsts: Vec<u32>,
+    /// The `shared` flags each array, object and reference claims, and per array whether it holds an
+    /// object, enum case or reference itself.
+    flags: [Vec<bool>; 4],
+    in_degree: [Vec<u8>; 3],
+    root_edge: Vec<NodeRef>,
+    state: Vec<u8>,
+    stack: Vec<usize>,
+}
+
+/// Largest working set (bytes of capacity) a thread keeps for its next check.
+const WORK_KEPT_BYTES: usize = 64 * 1024;
+
+thread_local! {
+    static SPARE_WORK: std::cell::Cell<Option<Box<Work>>> = const { std::cell::Cell::new(None) };
+}
+
+impl Work {
+    /// The thread's spare set, or a new one.
+    fn take() -> Box<Work> {
+        SPARE_WORK.try_with(std::cell::Cell::take).ok().flatten().unwrap_or_default()
+    }
+
+    /// Empties the set and keeps it for the thread's next check, unless it has grown large.
+    fn give_back(mut self: Box<Work>) {
+        let bytes = self.starts.iter().map(|v| v.capacity() * 8).sum::<usize>()
+            + self.plain.capacity()
+            + self.children_first.capacity() * 4
+            + self.edges.capacity() * size_of::<NodeRef>()
+            + self.firsts.capacity() * 4
+            + self.flags.iter().map(Vec::capacity).sum::<usize>()
+            + self.in_degree.iter().map(Vec::capacity).sum::<usize>()
+            + self.root_edge.capacity() * size_of::<NodeRef>()
+            + self.state.capacity()
+            + self.stack.capacity() * 8;
+        if bytes > WORK_KEPT_BYTES {
+            return;
+        }
+        self.starts.iter_mut().for_each(Vec::clear);
+        self.plain.clear();
+        self.children_first.clear();
+        self.edges.clear();
+        self.firsts.clear();
+        self.flags.iter_mut().for_each(Vec::clear);
+        self.in_degree.iter_mut().for_each(Vec::clear);
+        self.root_edge.clear();
+        self.state.clear();
+        self.stack.clear();
+        let _ = SPARE_WORK.try_with(|spare| spare.set(Some(self)));
+    }
+}
+
+impl Drop for CheckedGraph<'_> {
+    fn drop(&mut self) {
+        let Some(mut work) = self.work.take() else { return };
+        let index = std::mem::take(&mut self.index);
+        work.starts = [index.strings, index.shapes, index.enum_cases, index.arrays, index.objects, index.references];
+        work.plain = std::mem::take(&mut self.plain);
+        work.children_first = std::mem::take(&mut self.children_first);
+        work.give_back();
+    }
+}
+
+#[derive(Debug, Default)]
 struct RecordIndex {
     strings: Vec<u64>,
     shapes: Vec<u64>,
@@ -108,9 +182,12 @@ struct RecordIndex {
 }
 
 impl RecordIndex {
-    fn scan(view: &GraphView<'_>) -> Result<Self, DecodeError> {
+    /// Scans the sections, the starts written into the (empty) vectors of `work`.
+    fn scan(view: &GraphView<'_>, work: &mut Work) -> Result<Self, DecodeError> {
         let header = view.header();
-        let mut strings = Vec::with_capacity(header.string_count as usize);
+        let [strings, shapes, enum_cases, arrays, objects, references] = std::mem::take(&mut work.starts);
+        let mut strings = strings;
+        strings.reserve(header.string_count as usize);
         let mut at = header.strings_offset;
         let strings_end = header.strings_offset + header.strings_len;
         while at < strings_end {
@@ -124,14 +201,7 @@ impl RecordIndex {
             return Err(DecodeError::HeaderMismatch { field: "string count" });
         }
 
-        let mut index = RecordIndex {
-            strings,
-            shapes: Vec::new(),
-            enum_cases: Vec::new(),
-            arrays: Vec::new(),
-            objects: Vec::new(),
-            references: Vec::new(),
-        };
+        let mut index = RecordIndex { strings, shapes, enum_cases, arrays, objects, references };
         let mut record_count = 0usize;
         let mut at = header.records_offset;
         let records_end = header.records_offset + header.records_len;
@@ -172,8 +242,11 @@ impl<'a> CheckedGraph<'a> {
     /// Validates `bytes` completely (see the module documentation), without building the model.
     pub fn check(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         let view = GraphView::new(bytes)?;
-        let index = RecordIndex::scan(&view)?;
-        let mut checked = CheckedGraph { view, index, plain: Vec::new(), children_first: Vec::new() };
+        let mut work = Work::take();
+        let index = RecordIndex::scan(&view, &mut work)?;
+        let plain = std::mem::take(&mut work.plain);
+        let children_first = std::mem::take(&mut work.children_first);
+        let mut checked = CheckedGraph { view, index, work: Some(work), plain, children_first };
         if view.tier() == StoreTier::PHPSerialized {
             let CheckedSlot::String(_) = checked.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
@@ -354,11 +427,15 @@ impl<'a> CheckedGraph<'a> {
     /// The plain flags and the children-first order of the arrays, from each array's child arrays
     /// (`children`) and whether it holds an object, enum case or reference itself (`mixed`); an array
     /// that contains itself, directly or not, is an `ArrayCycle`.
+    /// `state` and `stack` are empty working lists; the flags and order are written into the empty
+    /// `plain` and `order`.
     fn settle_arrays<'e>(
-        count: usize,
         mixed: &[bool],
         children: impl Fn(NodeRef) -> &'e [NodeRef],
-    ) -> Result<(Vec<bool>, Vec<u32>), DecodeError> {
+        (state, stack): (&mut Vec<u8>, &mut Vec<usize>),
+        (plain, order): (&mut Vec<bool>, &mut Vec<u32>),
+    ) -> Result<(), DecodeError> {
+        let count = mixed.len();
         let arrays = |array: usize| {
             children(NodeRef::Array(array as u32)).iter().filter_map(|node| match *node {
                 NodeRef::Array(child) => Some(child as usize),
@@ -369,9 +446,8 @@ impl<'a> CheckedGraph<'a> {
         const OPEN: u8 = 1;
         const PLAIN: u8 = 2;
         const MIXED: u8 = 3;
-        let mut state = vec![UNSEEN; count];
-        let mut order = Vec::with_capacity(count);
-        let mut stack = Vec::new();
+        state.resize(count, UNSEEN);
+        order.reserve(count);
         for start in 0..count {
             if state[start] != UNSEEN {
                 continue;
@@ -400,7 +476,8 @@ impl<'a> CheckedGraph<'a> {
                 order.push(top as u32);
             }
         }
-        Ok((state.into_iter().map(|s| s == PLAIN).collect(), order))
+        plain.extend(state.iter().map(|&s| s == PLAIN));
+        Ok(())
     }
 
     /// Builds the model of a checked buffer.
@@ -514,10 +591,18 @@ impl<'a> CheckedGraph<'a> {
         for id in 0..self.enum_case_count() {
             self.enum_case(EnumCaseId(id as u32))?;
         }
+        // The working lists come from `work` (empty) and go back to it at the end.
+        let work = self.work.get_or_insert_with(Box::default);
         // Children of every node in encoded order (the order `analysis` walks), as one flat list.
-        let mut edges: Vec<NodeRef> = Vec::new();
+        let mut edges = std::mem::take(&mut work.edges);
         // Where each node's children start (arrays, then objects, then references; one past the end).
-        let mut firsts: Vec<u32> = Vec::with_capacity(counts.iter().sum::<usize>() + 1);
+        let mut firsts = std::mem::take(&mut work.firsts);
+        firsts.reserve(counts.iter().sum::<usize>() + 1);
+        let [mut claimed_arrays, mut claimed_objects, mut claimed_references, mut mixed] =
+            std::mem::take(&mut work.flags);
+        let mut in_degree = std::mem::take(&mut work.in_degree);
+        let mut root_edge = std::mem::take(&mut work.root_edge);
+        let (mut state, mut stack) = (std::mem::take(&mut work.state), std::mem::take(&mut work.stack));
         let mut contains_enum_case = false;
         let mut note = |slot: CheckedSlot<'a>, edges: &mut Vec<NodeRef>| match slot {
             CheckedSlot::Array(id) => edges.push(NodeRef::Array(id.0)),
@@ -530,13 +615,12 @@ impl<'a> CheckedGraph<'a> {
             CheckedSlot::Undef => return Err(DecodeError::UndefOutOfPlace { offset: header::ROOT_SLOT as u64 }),
             root => root,
         };
-        let mut shared_claims: [Vec<bool>; 3] = Default::default();
         // Per array: whether it holds an object, enum case or reference itself.
-        let mut mixed = Vec::with_capacity(counts[0]);
+        mixed.reserve(counts[0]);
         for id in 0..counts[0] {
             firsts.push(edges.len() as u32);
             let array = self.array(ArrayId(id as u32))?;
-            shared_claims[0].push(array.view.is_shared);
+            claimed_arrays.push(array.view.is_shared);
             let mut present = 0u64;
             let mut holds_mixed = false;
             for i in 0..array.len() {
@@ -556,7 +640,7 @@ impl<'a> CheckedGraph<'a> {
         for id in 0..counts[1] {
             firsts.push(edges.len() as u32);
             let object = self.object(ObjectId(id as u32))?;
-            shared_claims[1].push(object.view.is_shared);
+            claimed_objects.push(object.view.is_shared);
             for i in 0..object.declared_len() {
                 note(object.declared(i)?, &mut edges);
             }
@@ -590,7 +674,7 @@ impl<'a> CheckedGraph<'a> {
         for id in 0..counts[2] {
             firsts.push(edges.len() as u32);
             let offset = offset_of(&self.index.references, id as u32)?;
-            shared_claims[2].push(self.view.reference_at(offset)?.is_shared);
+            claimed_references.push(self.view.reference_at(offset)?.is_shared);
             let value = self.reference(ReferenceId(id as u32))?;
             if let CheckedSlot::Reference(_) = value {
                 return Err(StructureError::NestedReference(ReferenceId(id as u32)).into());
@@ -611,8 +695,9 @@ impl<'a> CheckedGraph<'a> {
         };
 
         // Shared: reachable more than once, the root counting as one incoming edge.
-        let mut in_degree = [vec![0u8; counts[0]], vec![0u8; counts[1]], vec![0u8; counts[2]]];
-        let mut root_edge = Vec::new();
+        for (degrees, &count) in in_degree.iter_mut().zip(&counts) {
+            degrees.resize(count, 0);
+        }
         note(root, &mut root_edge);
         for edge in root_edge.iter().chain(&edges) {
             let (kind, id) = match *edge {
@@ -624,6 +709,7 @@ impl<'a> CheckedGraph<'a> {
             *degree = degree.saturating_add(1);
         }
         let starts = [&self.index.arrays, &self.index.objects, &self.index.references];
+        let shared_claims = [&claimed_arrays, &claimed_objects, &claimed_references];
         for kind in 0..3 {
             if let Some(i) = (0..counts[kind]).find(|&i| shared_claims[kind][i] != (in_degree[kind][i] >= 2)) {
                 return Err(DecodeError::SharedFlagMismatch { offset: starts[kind][i] });
@@ -632,7 +718,9 @@ impl<'a> CheckedGraph<'a> {
         let any_shared = in_degree.iter().flatten().any(|&d| d >= 2);
 
         // Rejects an array-only cycle.
-        let (plain, children_first) = Self::settle_arrays(counts[0], &mixed, &children)?;
+        let (mut plain, mut children_first) =
+            (std::mem::take(&mut self.plain), std::mem::take(&mut self.children_first));
+        Self::settle_arrays(&mixed, &children, (&mut state, &mut stack), (&mut plain, &mut children_first))?;
         let depth = traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
             out.extend_from_slice(children(node))
         });
@@ -664,6 +752,10 @@ impl<'a> CheckedGraph<'a> {
         }
         self.plain = plain;
         self.children_first = children_first;
+        let work = self.work.get_or_insert_with(Box::default);
+        (work.edges, work.firsts, work.root_edge, work.state, work.stack) = (edges, firsts, root_edge, state, stack);
+        work.flags = [claimed_arrays, claimed_objects, claimed_references, mixed];
+        work.in_degree = in_degree;
         Ok(())
     }
 }

@@ -490,14 +490,63 @@ struct Builder<'c, 'a> {
     checked: &'c CheckedGraph<'a>,
     mode: Mode,
     bp: Blueprint,
-    /// Per string id, once made.
-    strings: Vec<Option<Ready>>,
+    /// Per string id (`work.strings`) and per array id (`work.arrays`), once made; lists for the
+    /// entries of one array at a time.
+    work: Box<BuildWork>,
     /// Strings the builder adds (keys and texts of internal-state arguments), by content.
     extra_strings: HashMap<Vec<u8>, Ready>,
-    /// Per array id, once resolved.
-    arrays: Vec<Option<Cell>>,
     /// Per array id: plain (`CheckedGraph::plain_arrays`), in shared mode only.
     plain: &'c [bool],
+}
+
+/// Vectors a build uses, kept per thread from one build to the next (emptied), so that building a
+/// small value allocates only what the blueprint keeps.
+#[derive(Default)]
+struct BuildWork {
+    strings: Vec<Option<Ready>>,
+    arrays: Vec<Option<Cell>>,
+    entries: Vec<(Key, Cell)>,
+    slots: Vec<Ready>,
+    pairs: Vec<(ImmutableKey, Ready)>,
+}
+
+/// Largest number of elements a thread keeps in one of its spare build lists.
+const BUILD_WORK_KEPT: usize = 4096;
+
+thread_local! {
+    static SPARE_BUILD_WORK: std::cell::Cell<Option<Box<BuildWork>>> = const { std::cell::Cell::new(None) };
+}
+
+impl BuildWork {
+    /// The thread's spare lists (or new ones), `strings` and `arrays` sized for `strings` and `arrays`
+    /// ids, all unset.
+    fn take(strings: usize, arrays: usize) -> Box<BuildWork> {
+        let mut work: Box<BuildWork> =
+            SPARE_BUILD_WORK.try_with(std::cell::Cell::take).ok().flatten().unwrap_or_default();
+        work.strings.resize(strings, None);
+        work.arrays.resize(arrays, None);
+        work
+    }
+
+    /// Empties the lists and keeps them for the thread's next build, unless one has grown large.
+    fn give_back(mut self: Box<BuildWork>) {
+        let largest = [
+            self.strings.capacity(),
+            self.arrays.capacity(),
+            self.entries.capacity(),
+            self.slots.capacity(),
+            self.pairs.capacity(),
+        ];
+        if largest.iter().any(|&capacity| capacity > BUILD_WORK_KEPT) {
+            return;
+        }
+        self.strings.clear();
+        self.arrays.clear();
+        self.entries.clear();
+        self.slots.clear();
+        self.pairs.clear();
+        let _ = SPARE_BUILD_WORK.try_with(|spare| spare.set(Some(self)));
+    }
 }
 
 fn corrupt<T>(_: T) -> DecodeError {
@@ -514,9 +563,8 @@ impl<'c, 'a> Builder<'c, 'a> {
             checked,
             mode,
             bp,
-            strings: vec![None; checked.string_count()],
+            work: BuildWork::take(checked.string_count(), checked.array_count()),
             extra_strings: HashMap::new(),
-            arrays: vec![None; checked.array_count()],
             plain,
         })
     }
@@ -579,15 +627,16 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .bp
                 .post_order(|o| matches!(o.restore, RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)));
         }
+        self.work.give_back();
         Ok(self.bp)
     }
 
     fn graph_string(&mut self, id: StringId, bytes: &[u8], hash: u64) -> Ready {
-        if let Some(ready) = self.strings[id.index()] {
+        if let Some(ready) = self.work.strings[id.index()] {
             return ready;
         }
         let ready = self.bp.string(bytes, Some(hash), self.mode);
-        self.strings[id.index()] = Some(ready);
+        self.work.strings[id.index()] = Some(ready);
         ready
     }
 
@@ -609,7 +658,9 @@ impl<'c, 'a> Builder<'c, 'a> {
             CheckedSlot::Int(i) => Cell::Ready(Ready::long(i)),
             CheckedSlot::Float(f) => Cell::Ready(Ready::double(f)),
             CheckedSlot::String(s) => Cell::Ready(self.graph_string(s.id, s.bytes, s.hash)),
-            CheckedSlot::Array(id) => self.arrays.get(id.index()).copied().flatten().ok_or(DecodeError::Corrupted)?,
+            CheckedSlot::Array(id) => {
+                self.work.arrays.get(id.index()).copied().flatten().ok_or(DecodeError::Corrupted)?
+            }
             CheckedSlot::Object(id) => Cell::Object(id.0),
             CheckedSlot::Reference(id) => Cell::Reference(id.0),
             CheckedSlot::EnumCase(id) => Cell::EnumCase(id.0),
@@ -620,7 +671,8 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// they are resolved (a cell naming one that is not is corrupt).
     fn resolve_array(&mut self, id: usize) -> Result<(), DecodeError> {
         let array = self.checked.array(ArrayId(id as u32)).map_err(corrupt)?;
-        let mut entries = Vec::with_capacity(array.len() as usize);
+        let mut entries = std::mem::take(&mut self.work.entries);
+        entries.clear();
         for i in 0..array.len() {
             let (key, value) = array.entry(i).map_err(corrupt)?;
             let key = match key {
@@ -632,9 +684,10 @@ impl<'c, 'a> Builder<'c, 'a> {
         let cell = if self.plain.get(id).copied().unwrap_or(false) {
             Cell::Ready(self.immutable_array(array.is_packed(), &entries, array.next_free_index()))
         } else {
-            self.plan_array(array.is_packed(), entries, array.element_count() as u32, array.next_free_index())
+            self.plan_array(array.is_packed(), &entries, array.element_count() as u32, array.next_free_index())
         };
-        let resolved = self.arrays.get_mut(id).ok_or(DecodeError::Corrupted)?;
+        self.work.entries = entries;
+        let resolved = self.work.arrays.get_mut(id).ok_or(DecodeError::Corrupted)?;
         *resolved = Some(cell);
         Ok(())
     }
@@ -647,29 +700,34 @@ impl<'c, 'a> Builder<'c, 'a> {
             _ => Ready::NULL,
         };
         let ht = if packed {
-            let slots: Vec<Ready> = entries.iter().map(|(_, c)| ready(c)).collect();
-            self.bp.arena.packed(&slots, next_free)
+            let mut slots = std::mem::take(&mut self.work.slots);
+            slots.clear();
+            slots.extend(entries.iter().map(|(_, c)| ready(c)));
+            let ht = self.bp.arena.packed(&slots, next_free);
+            self.work.slots = slots;
+            ht
         } else {
-            let pairs: Vec<(ImmutableKey, Ready)> = entries
-                .iter()
-                .map(|(k, c)| {
-                    let key = match *k {
-                        Key::Int(i) => ImmutableKey::Int(i),
-                        Key::Str(s) => ImmutableKey::Str(s.as_string()),
-                    };
-                    (key, ready(c))
-                })
-                .collect();
-            self.bp.arena.hash(&pairs, next_free)
+            let mut pairs = std::mem::take(&mut self.work.pairs);
+            pairs.clear();
+            pairs.extend(entries.iter().map(|(k, c)| {
+                let key = match *k {
+                    Key::Int(i) => ImmutableKey::Int(i),
+                    Key::Str(s) => ImmutableKey::Str(s.as_string()),
+                };
+                (key, ready(c))
+            }));
+            let ht = self.bp.arena.hash(&pairs, next_free);
+            self.work.pairs = pairs;
+            ht
         };
         immutable::array_value(ht)
     }
 
-    fn plan_array(&mut self, packed: bool, entries: Vec<(Key, Cell)>, count: u32, next_free: i64) -> Cell {
+    fn plan_array(&mut self, packed: bool, entries: &[(Key, Cell)], count: u32, next_free: i64) -> Cell {
         let span = if packed {
-            self.bp.push_cells(entries.into_iter().map(|(_, c)| c))
+            self.bp.push_cells(entries.iter().map(|&(_, c)| c))
         } else {
-            self.bp.push_entries(entries)
+            self.bp.push_entries(entries.iter().copied())
         };
         self.bp.arrays.push(ArrayPlan { packed, next_free, span, count });
         Cell::Array(self.bp.arrays.len() as u32 - 1)
@@ -752,6 +810,6 @@ impl<'c, 'a> Builder<'c, 'a> {
             return Cell::Ready(self.immutable_array(packed, &entries, next_free));
         }
         let count = entries.len() as u32;
-        self.plan_array(packed, entries, count, next_free)
+        self.plan_array(packed, &entries, count, next_free)
     }
 }

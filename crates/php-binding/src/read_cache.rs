@@ -608,7 +608,7 @@ pub unsafe fn fetch_hot(
                 // takes the full path.
                 let epoch = backend.epoch();
                 looked = match index(tier, backend, key, 0) {
-                    Ok(Some(_)) => hot_from_lookup_cache(tier, backend, key, interned, epoch, |_| true, (0, 0)),
+                    Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
                     _ => HotLookup::No,
                 };
             }
@@ -679,36 +679,41 @@ fn hot_from_lookup_cache(
         if old.0 == cache.backend_id {
             cache.hits += old.1;
         }
-        let mut key = [0; HOT_KEY_MAX];
-        let Some(copy) = key.get_mut(..bytes.len()) else {
-            return HotLookup::No;
-        };
-        copy.copy_from_slice(bytes);
-        if !plain(bytes) {
+        if bytes.len() > HOT_KEY_MAX || !plain(bytes) {
             return HotLookup::No;
         }
         // Expired or unknown: the index decides (`fetch_hot` takes the full path for an expired key).
-        let local = match cache.known(Some(backend), bytes, epoch, 0, &mut None) {
-            Some(Lookup::Hit(local)) => local,
-            Some(Lookup::Miss) => return HotLookup::No,
-            _ => return HotLookup::Stale,
-        };
-        let value = match (&local.value, local.ready_root()) {
-            (LocalValue::Encoded { .. }, _) => return HotLookup::No,
-            (_, Some(ready)) => HotValue::Ready(ready),
-            (_, None) => HotValue::Local(Rc::as_ptr(local)),
-        };
-        HotLookup::Hot(Hot {
-            key,
-            key_len: bytes.len(),
-            interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
-            backend_id: backend.instance_id(),
-            epoch,
-            version: local.version,
-            expires_ms: local.expires_ms,
-            value,
-            hits: 0,
-        })
+        match cache.known(Some(backend), bytes, epoch, 0, &mut None) {
+            Some(Lookup::Hit(local)) => hot_of(local, bytes, interned, backend.instance_id(), epoch),
+            Some(Lookup::Miss) => HotLookup::No,
+            _ => HotLookup::Stale,
+        }
+    })
+}
+
+/// The hot key entry for `bytes` whose local copy, valid at `epoch`, is `local` (`No` for a key too
+/// long to be hot or a copy kept encoded).
+fn hot_of(local: &Rc<Local>, bytes: &[u8], interned: bool, backend_id: u64, epoch: u64) -> HotLookup {
+    let mut key = [0; HOT_KEY_MAX];
+    let Some(copy) = key.get_mut(..bytes.len()) else {
+        return HotLookup::No;
+    };
+    copy.copy_from_slice(bytes);
+    let value = match (&local.value, local.ready_root()) {
+        (LocalValue::Encoded { .. }, _) => return HotLookup::No,
+        (_, Some(ready)) => HotValue::Ready(ready),
+        (_, None) => HotValue::Local(Rc::as_ptr(local)),
+    };
+    HotLookup::Hot(Hot {
+        key,
+        key_len: bytes.len(),
+        interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
+        backend_id,
+        epoch,
+        version: local.version,
+        expires_ms: local.expires_ms,
+        value,
+        hits: 0,
     })
 }
 
