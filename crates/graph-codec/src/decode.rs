@@ -116,6 +116,8 @@ struct Work {
     root_edge: Vec<NodeRef>,
     state: Vec<u8>,
     stack: Vec<usize>,
+    /// Per array: its height (a tree of arrays).
+    heights: Vec<u32>,
 }
 
 /// Largest working set (bytes of capacity) a thread keeps for its next check.
@@ -142,7 +144,8 @@ impl Work {
             + self.in_degree.iter().map(Vec::capacity).sum::<usize>()
             + self.root_edge.capacity() * size_of::<NodeRef>()
             + self.state.capacity()
-            + self.stack.capacity() * 8;
+            + self.stack.capacity() * 8
+            + self.heights.capacity() * 4;
         if bytes > WORK_KEPT_BYTES {
             return;
         }
@@ -156,6 +159,7 @@ impl Work {
         self.root_edge.clear();
         self.state.clear();
         self.stack.clear();
+        self.heights.clear();
         let _ = SPARE_WORK.try_with(|spare| spare.set(Some(self)));
     }
 }
@@ -721,9 +725,35 @@ impl<'a> CheckedGraph<'a> {
         let (mut plain, mut children_first) =
             (std::mem::take(&mut self.plain), std::mem::take(&mut self.children_first));
         Self::settle_arrays(&mixed, &children, (&mut state, &mut stack), (&mut plain, &mut children_first))?;
-        let depth = traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
-            out.extend_from_slice(children(node))
-        });
+        let depth = if !any_shared && counts[1] == 0 && counts[2] == 0 {
+            // A tree of arrays: the walk meets each array once, one level below its parent, so the depth
+            // is the root's height, worked out children first.
+            let mut heights = std::mem::take(&mut self.work.get_or_insert_with(Box::default).heights);
+            heights.resize(counts[0], 0);
+            for &array in &children_first {
+                let below = children(NodeRef::Array(array))
+                    .iter()
+                    .filter_map(|child| match *child {
+                        NodeRef::Array(child) => heights.get(child as usize).copied(),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                if let Some(height) = heights.get_mut(array as usize) {
+                    *height = below.saturating_add(1);
+                }
+            }
+            let depth = match root_edge.first() {
+                Some(&NodeRef::Array(root)) => heights.get(root as usize).copied().unwrap_or(0),
+                _ => 0,
+            };
+            self.work.get_or_insert_with(Box::default).heights = heights;
+            depth
+        } else {
+            traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
+                out.extend_from_slice(children(node))
+            })
+        };
         if depth > MAX_DEPTH {
             return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
         }
