@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use crate::analysis::{traversal_depth, NodeRef};
 use crate::error::{DecodeError, StructureError};
 use crate::internal_state::InternalState;
-use crate::layout::{flags, header, tag, RecordKind, MAX_DEPTH, PROPERTY_READONLY, SLOT_LEN};
+use crate::layout::{flags, header, tag, RecordKind, MAX_DEPTH, PROPERTY_READONLY, SLOT_LEN, STRING_FIXED_LEN};
 use crate::model::{
     ArrayElements, ArrayId, ArrayKey, ArrayNode, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId, ObjectNode,
     ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
@@ -105,6 +105,7 @@ pub struct CheckedGraph<'a> {
 #[derive(Debug, Default)]
 struct Work {
     starts: [Vec<u64>; 6],
+    string_facts: Vec<[u64; 3]>,
     plain: Vec<bool>,
     children_first: Vec<u32>,
     edges: Vec<NodeRef>,
@@ -136,6 +137,7 @@ impl Work {
     /// Empties the set and keeps it for the thread's next check, unless it has grown large.
     fn give_back(mut self: Box<Work>) {
         let bytes = self.starts.iter().map(|v| v.capacity() * 8).sum::<usize>()
+            + self.string_facts.capacity() * 24
             + self.plain.capacity()
             + self.children_first.capacity() * 4
             + self.edges.capacity() * size_of::<NodeRef>()
@@ -150,6 +152,7 @@ impl Work {
             return;
         }
         self.starts.iter_mut().for_each(Vec::clear);
+        self.string_facts.clear();
         self.plain.clear();
         self.children_first.clear();
         self.edges.clear();
@@ -169,6 +172,7 @@ impl Drop for CheckedGraph<'_> {
         let Some(mut work) = self.work.take() else { return };
         let index = std::mem::take(&mut self.index);
         work.starts = [index.strings, index.shapes, index.enum_cases, index.arrays, index.objects, index.references];
+        work.string_facts = index.string_facts;
         work.plain = std::mem::take(&mut self.plain);
         work.children_first = std::mem::take(&mut self.children_first);
         work.give_back();
@@ -178,6 +182,9 @@ impl Drop for CheckedGraph<'_> {
 #[derive(Debug, Default)]
 struct RecordIndex {
     strings: Vec<u64>,
+    /// Per string: its hash (stored, or computed for a value string stored without it), and where its
+    /// bytes start in the buffer and how many, all checked by the scan.
+    string_facts: Vec<[u64; 3]>,
     shapes: Vec<u64>,
     enum_cases: Vec<u64>,
     arrays: Vec<u64>,
@@ -190,8 +197,9 @@ impl RecordIndex {
     fn scan(view: &GraphView<'_>, work: &mut Work) -> Result<Self, DecodeError> {
         let header = view.header();
         let [strings, shapes, enum_cases, arrays, objects, references] = std::mem::take(&mut work.starts);
-        let mut strings = strings;
+        let (mut strings, mut string_facts) = (strings, std::mem::take(&mut work.string_facts));
         strings.reserve(header.string_count as usize);
+        string_facts.reserve(header.string_count as usize);
         let mut at = header.strings_offset;
         let strings_end = header.strings_offset + header.strings_len;
         while at < strings_end {
@@ -199,13 +207,17 @@ impl RecordIndex {
                 return Err(DecodeError::HeaderMismatch { field: "string count" });
             }
             strings.push(at);
-            at += view.string_record_len_checked(at)?;
+            let (string, record_len) = view.string_record_checked(at)?;
+            // The bytes start `STRING_FIXED_LEN` past the record, inside the buffer (just read).
+            let start = at + STRING_FIXED_LEN as u64;
+            string_facts.push([stored_or_computed_hash(string.hash, string.bytes), start, string.bytes.len() as u64]);
+            at += record_len;
         }
         if strings.len() != header.string_count as usize {
             return Err(DecodeError::HeaderMismatch { field: "string count" });
         }
 
-        let mut index = RecordIndex { strings, shapes, enum_cases, arrays, objects, references };
+        let mut index = RecordIndex { strings, string_facts, shapes, enum_cases, arrays, objects, references };
         let mut record_count = 0usize;
         let mut at = header.records_offset;
         let records_end = header.records_offset + header.records_len;
@@ -298,7 +310,7 @@ impl<'a> CheckedGraph<'a> {
 
     /// The root value.
     pub fn root(&self) -> Result<CheckedSlot<'a>, DecodeError> {
-        self.resolve(self.view.root()?)
+        self.slot(header::ROOT_SLOT as u64)
     }
 
     /// The bytes of PHP's `serialize()` held by a `PHPSerialized` container.
@@ -308,18 +320,19 @@ impl<'a> CheckedGraph<'a> {
 
     /// String `id`.
     pub fn string(&self, id: StringId) -> Result<CheckedString<'a>, DecodeError> {
-        let string = self.view.string_at(offset_of(&self.index.strings, id.0)?)?;
-        Ok(CheckedString { id, hash: stored_or_computed_hash(string.hash, string.bytes), bytes: string.bytes })
+        let &[hash, start, len] =
+            self.index.string_facts.get(id.index()).ok_or(DecodeError::IndexOutOfRange { index: u64::from(id.0) })?;
+        let bytes = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(len).ok())
+            .and_then(|(start, len)| self.view.bytes().get(start..start.checked_add(len)?))
+            .ok_or(DecodeError::OutOfBounds { offset: start })?;
+        Ok(CheckedString { id, hash, bytes })
     }
 
     fn string_at(&self, offset: u64) -> Result<CheckedString<'a>, DecodeError> {
         let id = self.index.strings.binary_search(&offset).map_err(|_| DecodeError::NotAStringStart { offset })?;
-        let string = self.view.string_at(offset)?;
-        Ok(CheckedString {
-            id: StringId(id as u32),
-            hash: stored_or_computed_hash(string.hash, string.bytes),
-            bytes: string.bytes,
-        })
+        self.string(StringId(id as u32))
     }
 
     /// Names the target of an in-place slot by record number.
@@ -340,9 +353,9 @@ impl<'a> CheckedGraph<'a> {
         })
     }
 
-    /// The value slot at `offset` of a record this check reads, its target named by record number: the
-    /// target is found among the starts the scan recorded for its kind (so it is a record of that kind,
-    /// which the check reads by number), without reading the target record again.
+    /// The value slot at `offset` (the root, or one in a record the check reads), its target named by
+    /// record number: the target is found among the starts the scan recorded for its kind (so it is a
+    /// record of that kind, which the check reads by number), without reading the target record again.
     fn slot(&self, offset: u64) -> Result<CheckedSlot<'a>, DecodeError> {
         let (slot_tag, payload) = self.view.slot_word(offset)?;
         Ok(match slot_tag {

@@ -355,8 +355,9 @@ impl<'a> GraphView<'a> {
         Ok(StringView { offset, hash, bytes: self.bytes_at(offset + layout::STRING_FIXED_LEN as u64, len)? })
     }
 
-    /// Length of the string record at `offset` and a check of its terminator and padding.
-    pub(crate) fn string_record_len_checked(&self, offset: u64) -> Result<u64, DecodeError> {
+    /// The string record at `offset` and its length, with a check of its terminator, padding and
+    /// stored hash.
+    pub(crate) fn string_record_checked(&self, offset: u64) -> Result<(StringView<'a>, u64), DecodeError> {
         let string = self.string_at(offset)?;
         let record_len =
             layout::string_record_len(string.bytes.len() as u64).ok_or(DecodeError::CountTooLarge { offset })?;
@@ -369,7 +370,7 @@ impl<'a> GraphView<'a> {
         if string.hash != 0 && crate::php_hash::zend_string_hash(string.bytes) != string.hash {
             return Err(DecodeError::StringHashMismatch { offset });
         }
-        Ok(record_len)
+        Ok((string, record_len))
     }
 
     /// The tag and payload of the value slot at `offset`, its reserved bytes checked; the target is
