@@ -285,6 +285,12 @@ impl Blueprint {
                     blueprint.php_serialized = Some(serialized.into());
                     return Ok(blueprint);
                 }
+                if mode == Mode::Shared && checked.header().is_immutable_eligible() {
+                    // The whole value becomes engine-immutable strings and arrays, which take about half
+                    // as much room again as their stored form (bucket and hash slots, string headers):
+                    // one arena chunk rather than a run of doubling ones.
+                    blueprint.arena.expect(bytes.len() + bytes.len() / 2);
+                }
                 return Builder::new(&checked, mode, blueprint)?.run();
             }
         };

@@ -54,12 +54,21 @@ pub struct ImmutableArena {
     /// Items too large to share a chunk.
     large: Vec<Vec<u64>>,
     bytes: usize,
+    /// Words of the first chunk, when more than [`FIRST_CHUNK_WORDS`] are expected
+    /// ([`ImmutableArena::expect`]).
+    first_words: usize,
 }
 
 impl ImmutableArena {
     /// Bytes allocated (budget of superseded copies, §7.5).
     pub fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// Sizes the first chunk for about `bytes` of strings and arrays (at most a chunk's largest size), so
+    /// that a value whose size is known roughly takes one chunk rather than a run of doubling ones.
+    pub fn expect(&mut self, bytes: usize) {
+        self.first_words = bytes.div_ceil(8).min(CHUNK_WORDS);
     }
 
     /// `len` bytes of zeroed, 8-aligned memory that lives as long as the arena.
@@ -72,7 +81,9 @@ impl ImmutableArena {
         }
         let room = self.chunks.last().map_or(0, Vec::len);
         if self.used + words > room {
-            let size = (2 * room).clamp(FIRST_CHUNK_WORDS, CHUNK_WORDS).max(words);
+            let least =
+                if self.chunks.is_empty() { self.first_words.max(FIRST_CHUNK_WORDS) } else { FIRST_CHUNK_WORDS };
+            let size = (2 * room).clamp(least, CHUNK_WORDS).max(words);
             self.chunks.push(vec![0u64; size]);
             self.used = 0;
             self.bytes += size * 8;
