@@ -57,6 +57,9 @@ enum LocalValue {
 pub struct Local {
     version: u64,
     expires_ms: u64,
+    /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`), kept
+    /// beside the version so a repeated read touches this allocation only.
+    ready: Option<Ready>,
     value: LocalValue,
     /// What requests resolved for the blueprint (classes, enum cases, prototypes; see `RequestMemo`).
     memo: RefCell<Option<RequestMemo>>,
@@ -259,13 +262,18 @@ impl Local {
         }
     }
 
-    /// The value itself when it needs no materialisation (`Blueprint::ready_root`).
-    fn ready_root(&self) -> Option<Ready> {
-        match &self.value {
+    fn new(version: u64, expires_ms: u64, value: LocalValue) -> Local {
+        let ready = match &value {
             LocalValue::Scalar(ready) => Some(*ready),
             LocalValue::Built(blueprint) => blueprint.ready_root(),
             LocalValue::Encoded { .. } => None,
-        }
+        };
+        Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
+    }
+
+    /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
+    fn ready_root(&self) -> Option<Ready> {
+        self.ready
     }
 }
 
@@ -377,6 +385,10 @@ fn materialise<const GUARDED: bool>(
 /// Writes the local copy's value into `out`: a materialisation, or for values whose restore runs
 /// hooks a copy of this request's prototype (kept from the first materialisation in the request).
 fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result<(), DecodeError> {
+    if let Some(ready) = local.ready_root() {
+        *out = ready.to_zval();
+        return Ok(());
+    }
     let built;
     let blueprint = match &local.value {
         LocalValue::Scalar(ready) => {
@@ -1069,7 +1081,7 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
                 }
                 value => value,
             };
-            Rc::new(Local { version, expires_ms, value, memo: RefCell::new(None) })
+            Rc::new(Local::new(version, expires_ms, value))
         }
     };
     remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
