@@ -905,8 +905,14 @@ impl<'a> CheckedObject<'_, 'a> {
 
     /// Dynamic property `index`: name and value.
     pub fn dynamic(&self, index: u64) -> Result<(CheckedString<'a>, CheckedSlot<'a>), DecodeError> {
-        let (name, value) = self.view.dynamic(index)?;
-        Ok((self.graph.string_at(name.offset)?, self.graph.resolve_defined(value, self.view.offset)?))
+        let at = self.view.dynamic_offset(index)?;
+        let CheckedSlot::String(name) = self.graph.slot(at)? else {
+            return Err(DecodeError::BadKey { offset: at });
+        };
+        match self.graph.slot(at + SLOT_LEN as u64)? {
+            CheckedSlot::Undef => Err(DecodeError::UndefOutOfPlace { offset: self.view.offset }),
+            value => Ok((name, value)),
+        }
     }
 
     /// The array `__serialize()` returned, for `Unserialize` objects.

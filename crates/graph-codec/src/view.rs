@@ -630,12 +630,17 @@ impl<'a> ObjectView<'a> {
         self.dynamic_start() + self.dynamic_len * layout::DYNAMIC_ENTRY_LEN as u64
     }
 
-    /// Dynamic property `index`, in insertion order.
-    pub fn dynamic(&self, index: u64) -> Result<(StringView<'a>, SlotView<'a>), DecodeError> {
+    /// Offset of dynamic property `index`: its name slot, then its value slot.
+    pub(crate) fn dynamic_offset(&self, index: u64) -> Result<u64, DecodeError> {
         if index >= self.dynamic_len {
             return Err(DecodeError::IndexOutOfRange { index });
         }
-        let at = self.dynamic_start() + index * layout::DYNAMIC_ENTRY_LEN as u64;
+        Ok(self.dynamic_start() + index * layout::DYNAMIC_ENTRY_LEN as u64)
+    }
+
+    /// Dynamic property `index`, in insertion order.
+    pub fn dynamic(&self, index: u64) -> Result<(StringView<'a>, SlotView<'a>), DecodeError> {
+        let at = self.dynamic_offset(index)?;
         let SlotView::String(name) = self.graph.slot_at(at)? else {
             return Err(DecodeError::BadKey { offset: at });
         };
