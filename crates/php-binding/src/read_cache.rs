@@ -26,6 +26,7 @@ use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
+use crate::immutable::ImmutableArena;
 use crate::prototype;
 use crate::request;
 use crate::runtime::Tier;
@@ -46,6 +47,9 @@ const FLUSH_EVERY: u64 = 4096;
 enum LocalValue {
     /// A null, bool, int or float: the value itself (no blueprint).
     Scalar(Ready),
+    /// An engine-immutable string or array, the whole value (`Local::ready`), and the memory it lives
+    /// in: no blueprint is kept.
+    Immutable(ImmutableArena),
     /// Built once for this thread and version.
     Built(Box<Blueprint>),
     /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
@@ -75,6 +79,57 @@ pub enum Lookup {
     /// A live entry `has()` found (`Backend::contains_until`), with its expiry (0: none): no local copy,
     /// so it answers presence tests only; a fetch asks the index.
     Present(u64),
+}
+
+/// Longest key the lookup cache keeps inline in its table (a longer one is on the heap).
+const INLINE_KEY_MAX: usize = 22;
+
+/// A key of the lookup cache. Keys of up to [`INLINE_KEY_MAX`] bytes (most keys) sit in the table
+/// entry itself: remembering one allocates nothing, and comparing it reads no other memory.
+enum SlotKey {
+    Inline(u8, [u8; INLINE_KEY_MAX]),
+    Heap(Box<[u8]>),
+}
+
+impl SlotKey {
+    fn new(key: &[u8]) -> SlotKey {
+        let mut inline = [0; INLINE_KEY_MAX];
+        match (inline.get_mut(..key.len()), u8::try_from(key.len())) {
+            (Some(to), Ok(len)) => {
+                to.copy_from_slice(key);
+                SlotKey::Inline(len, inline)
+            }
+            _ => SlotKey::Heap(key.into()),
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            SlotKey::Inline(len, bytes) => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            SlotKey::Heap(bytes) => bytes,
+        }
+    }
+}
+
+// Hashed and compared as the bytes themselves, as `Borrow<[u8]>` requires (lookups are by `&[u8]`).
+impl std::hash::Hash for SlotKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
+    }
+}
+
+impl PartialEq for SlotKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for SlotKey {}
+
+impl std::borrow::Borrow<[u8]> for SlotKey {
+    fn borrow(&self) -> &[u8] {
+        self.as_bytes()
+    }
 }
 
 struct Slot {
@@ -154,7 +209,7 @@ thread_local! {
 struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
-    slots: HashMap<Vec<u8>, Slot>,
+    slots: HashMap<SlotKey, Slot>,
     /// Bytes of the blueprints the slots hold.
     live_bytes: usize,
     hits: u64,
@@ -258,17 +313,34 @@ impl Local {
     fn bytes(&self) -> usize {
         match &self.value {
             LocalValue::Built(blueprint) => blueprint.bytes(),
+            LocalValue::Immutable(arena) => arena.bytes(),
             LocalValue::Scalar(_) | LocalValue::Encoded { .. } => 0,
         }
     }
 
+    /// The local copy of a scalar, a built value or stored bytes.
     fn new(version: u64, expires_ms: u64, value: LocalValue) -> Local {
         let ready = match &value {
             LocalValue::Scalar(ready) => Some(*ready),
             LocalValue::Built(blueprint) => blueprint.ready_root(),
-            LocalValue::Encoded { .. } => None,
+            LocalValue::Immutable(_) | LocalValue::Encoded { .. } => None,
         };
         Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
+    }
+
+    /// The local copy of a built value: a value that is one immutable string or array keeps that and its
+    /// memory only.
+    fn built(version: u64, expires_ms: u64, blueprint: Blueprint) -> Local {
+        match blueprint.into_immutable() {
+            Ok((ready, arena)) => Local {
+                version,
+                expires_ms,
+                ready: Some(ready),
+                value: LocalValue::Immutable(arena),
+                memo: RefCell::new(None),
+            },
+            Err(blueprint) => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
+        }
     }
 
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
@@ -299,7 +371,7 @@ impl ThreadCache {
         &mut self.backends[tier.index()]
     }
 
-    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<Vec<u8>, Slot>) {
+    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<SlotKey, Slot>) {
         for slot in slots.into_values() {
             if let Lookup::Hit(local) = slot.outcome {
                 Self::retire(superseded, bytes, local);
@@ -308,7 +380,7 @@ impl ThreadCache {
     }
 
     fn retire(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, local: Rc<Local>) {
-        if let LocalValue::Built(_) = &local.value {
+        if let LocalValue::Built(_) | LocalValue::Immutable(_) = &local.value {
             *bytes += local.bytes();
             superseded.push(local);
         }
@@ -391,10 +463,8 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
     }
     let built;
     let blueprint = match &local.value {
-        LocalValue::Scalar(ready) => {
-            *out = ready.to_zval();
-            return Ok(());
-        }
+        // Their value is `ready` (handed out above).
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) => return Ok(()),
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
             // The strings are made in the request heap (see `zval_out::allocating`).
@@ -423,7 +493,7 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
 fn restore<const GUARDED: bool>(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     match &local.value {
         LocalValue::Built(_) => materialise::<GUARDED>(local, blueprint, out),
-        LocalValue::Scalar(_) | LocalValue::Encoded { .. } => {
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Encoded { .. } => {
             zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED)
         }
     }
@@ -1058,15 +1128,14 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
             // build allocates with the system allocator only (no emalloc, no PHP callback), checks the
             // bytes as it would a copy, and is short.
             true if e.value().len() <= BUILT_IN_PLACE_MAX => match Blueprint::scalar(e.tag(), e.value()) {
-                Ok(Some(ready)) => Ok(LocalValue::Scalar(ready)),
-                Ok(None) => {
-                    Blueprint::build(e.tag(), e.value(), Mode::Shared).map(|built| LocalValue::Built(Box::new(built)))
-                }
+                Ok(Some(ready)) => Ok(Local::new(version, expires_ms, LocalValue::Scalar(ready))),
+                Ok(None) => Blueprint::build(e.tag(), e.value(), Mode::Shared)
+                    .map(|built| Local::built(version, expires_ms, built)),
                 Err(error) => Err(error),
             },
-            _ => Ok(LocalValue::Encoded { tag: e.tag(), bytes: e.value().to_vec() }),
+            _ => Ok(Local::new(version, expires_ms, LocalValue::Encoded { tag: e.tag(), bytes: e.value().to_vec() })),
         };
-        Err((version, expires_ms, value))
+        Err(value)
     });
     let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss, count);
@@ -1074,14 +1143,14 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
     };
     let local = match found {
         Ok(local) => local,
-        Err((version, expires_ms, value)) => {
-            let value = match value? {
-                LocalValue::Encoded { tag, bytes } if within_budget => {
-                    LocalValue::Built(Box::new(Blueprint::build(tag, &bytes, Mode::Shared)?))
+        Err(local) => {
+            let local = match local? {
+                Local { version, expires_ms, value: LocalValue::Encoded { tag, bytes }, .. } if within_budget => {
+                    Local::built(version, expires_ms, Blueprint::build(tag, &bytes, Mode::Shared)?)
                 }
-                value => value,
+                local => local,
             };
-            Rc::new(Local::new(version, expires_ms, value))
+            Rc::new(local)
         }
     };
     remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
@@ -1119,7 +1188,7 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
                 let kept = Slot { epoch, outcome, plain: present.plain, pass: present.pass };
                 Some(std::mem::replace(present, kept))
             }
-            None => cache.slots.insert(key.to_vec(), Slot { epoch, outcome, plain: None, pass: 0 }),
+            None => cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 }),
         };
         if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
