@@ -395,6 +395,22 @@ impl Blueprint {
         }
     }
 
+    /// A value that is one engine-immutable string or array as a whole (nothing else planned), as that
+    /// value and the arena it lives in; any other blueprint back as it is.
+    pub fn into_immutable(self) -> Result<(Ready, ImmutableArena), Blueprint> {
+        let alone = self.php_serialized.is_none()
+            && self.objects.is_empty()
+            && self.arrays.is_empty()
+            && self.references.is_empty()
+            && self.shapes.is_empty()
+            && self.enum_cases.is_empty()
+            && self.owned.is_empty();
+        match self.root {
+            Cell::Ready(ready) if alone => Ok((ready, self.arena)),
+            _ => Err(self),
+        }
+    }
+
     /// The objects `wanted` picks, in depth-first post-order from the root (children before parents,
     /// siblings in order), as `unserialize()` runs its delayed calls.
     pub fn post_order(&self, wanted: impl Fn(&ObjectPlan) -> bool) -> Vec<u32> {
