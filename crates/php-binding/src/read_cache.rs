@@ -66,7 +66,9 @@ pub struct Local {
     ready: Option<Ready>,
     value: LocalValue,
     /// What requests resolved for the blueprint (classes, enum cases, prototypes; see `RequestMemo`).
-    memo: RefCell<Option<RequestMemo>>,
+    /// Boxed: most copies never have one (scalars, strings and object-free arrays), so it costs them a
+    /// pointer, not the memo's size.
+    memo: RefCell<Option<Box<RequestMemo>>>,
 }
 
 /// The outcome of a lookup.
@@ -440,7 +442,7 @@ fn materialise<const GUARDED: bool>(
     }
     // The memo is taken out for the call (hooks may fetch this key again) and put back after.
     let taken = local.memo.borrow_mut().take();
-    let mut memo = taken.unwrap_or_else(|| RequestMemo::new(0, blueprint));
+    let mut memo = taken.unwrap_or_else(|| Box::new(RequestMemo::new(0, blueprint)));
     if memo.request() != request {
         memo.renew(request);
         CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
