@@ -737,7 +737,7 @@ impl<'a> CheckedGraph<'a> {
         // Rejects an array-only cycle.
         let (mut plain, mut children_first) =
             (std::mem::take(&mut self.plain), std::mem::take(&mut self.children_first));
-        Self::settle_arrays(&mixed, &children, (&mut state, &mut stack), (&mut plain, &mut children_first))?;
+        Self::settle_arrays(&mixed, children, (&mut state, &mut stack), (&mut plain, &mut children_first))?;
         let depth = if !any_shared && counts[1] == 0 && counts[2] == 0 {
             // A tree of arrays: the walk meets each array once, one level below its parent, so the depth
             // is the root's height, worked out children first.

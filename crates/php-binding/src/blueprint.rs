@@ -395,9 +395,9 @@ impl Blueprint {
         }
     }
 
-    /// A value that is one engine-immutable string or array as a whole (nothing else planned), as that
-    /// value and the arena it lives in; any other blueprint back as it is.
-    pub fn into_immutable(self) -> Result<(Ready, ImmutableArena), Blueprint> {
+    /// For a value that is one engine-immutable string or array as a whole (nothing else planned): that
+    /// value, and the arena it lives in, taken out of the blueprint. `None` for any other.
+    pub fn take_immutable(&mut self) -> Option<(Ready, ImmutableArena)> {
         let alone = self.php_serialized.is_none()
             && self.objects.is_empty()
             && self.arrays.is_empty()
@@ -406,8 +406,8 @@ impl Blueprint {
             && self.enum_cases.is_empty()
             && self.owned.is_empty();
         match self.root {
-            Cell::Ready(ready) if alone => Ok((ready, self.arena)),
-            _ => Err(self),
+            Cell::Ready(ready) if alone => Some((ready, std::mem::take(&mut self.arena))),
+            _ => None,
         }
     }
 

@@ -332,16 +332,16 @@ impl Local {
 
     /// The local copy of a built value: a value that is one immutable string or array keeps that and its
     /// memory only.
-    fn built(version: u64, expires_ms: u64, blueprint: Blueprint) -> Local {
-        match blueprint.into_immutable() {
-            Ok((ready, arena)) => Local {
+    fn built(version: u64, expires_ms: u64, mut blueprint: Blueprint) -> Local {
+        match blueprint.take_immutable() {
+            Some((ready, arena)) => Local {
                 version,
                 expires_ms,
                 ready: Some(ready),
                 value: LocalValue::Immutable(arena),
                 memo: RefCell::new(None),
             },
-            Err(blueprint) => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
+            None => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
         }
     }
 
@@ -1109,6 +1109,12 @@ pub fn fetch_looked_up(
     hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
 }
 
+/// What the index holds for a key: the version this thread has a copy of, or a new one.
+enum Found {
+    Known(Rc<Local>),
+    New(Result<Local, DecodeError>),
+}
+
 /// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
 /// out and built here.
 fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option<Rc<Local>>, DecodeError> {
@@ -1123,7 +1129,7 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
     let found = backend.fetch(key).map(|e| {
         let (version, expires_ms) = (e.version(), e.expires_ms());
         if let Some(local) = known.as_ref().filter(|local| local.version == version && local.expires_ms == expires_ms) {
-            return Ok(local.clone());
+            return Found::Known(local.clone());
         }
         let value = match within_budget {
             // A small value is built straight from the stored bytes, without copying them out first: the
@@ -1137,15 +1143,15 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
             },
             _ => Ok(Local::new(version, expires_ms, LocalValue::Encoded { tag: e.tag(), bytes: e.value().to_vec() })),
         };
-        Err(value)
+        Found::New(value)
     });
     let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss, count);
         return Ok(None);
     };
     let local = match found {
-        Ok(local) => local,
-        Err(local) => {
+        Found::Known(local) => local,
+        Found::New(local) => {
             let local = match local? {
                 Local { version, expires_ms, value: LocalValue::Encoded { tag, bytes }, .. } if within_budget => {
                     Local::built(version, expires_ms, Blueprint::build(tag, &bytes, Mode::Shared)?)
