@@ -273,7 +273,10 @@ impl Blueprint {
             return Ok(blueprint);
         }
         let root = match tag {
-            encoding::TAG_STRING => blueprint.string(bytes, None, mode),
+            encoding::TAG_STRING => {
+                blueprint.arena.expect(ImmutableArena::string_bytes(bytes.len()));
+                blueprint.string(bytes, None, mode)
+            }
             _ => {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
                 let checked = CheckedGraph::check(bytes).map_err(|_| DecodeError::Corrupted)?;
