@@ -1282,3 +1282,25 @@ pub fn free_superseded() {
     });
     drop(old);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_cache_keys_are_found_by_their_bytes_inline_or_not() {
+        let mut slots: HashMap<SlotKey, u32> = HashMap::default();
+        let keys: Vec<Vec<u8>> = (0..40).map(|len| (0..len).map(|i| b'a' + (i % 26) as u8).collect()).collect();
+        for (i, key) in keys.iter().enumerate() {
+            slots.insert(SlotKey::new(key), i as u32);
+        }
+        assert!(matches!(SlotKey::new(&keys[INLINE_KEY_MAX]), SlotKey::Inline(..)));
+        assert!(matches!(SlotKey::new(&keys[INLINE_KEY_MAX + 1]), SlotKey::Heap(_)));
+        for (i, key) in keys.iter().enumerate() {
+            assert_eq!(slots.get(key.as_slice()), Some(&(i as u32)), "key of {i} bytes");
+        }
+        // A key differing in its last byte, or a prefix padded with zeros, is another key.
+        assert_eq!(slots.get(&b"abcdefghijklmnopqrstuw"[..]), None);
+        assert_eq!(slots.get(&b"ab\0"[..]), None);
+    }
+}
