@@ -20,6 +20,7 @@
 use foldhash::HashMap;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
+use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
@@ -1189,14 +1190,29 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             _ => None,
         };
         cache.live_bytes += added;
-        // A key already present keeps its allocation (re-validations after another key's change are the
-        // common case).
-        let old = match cache.slots.get_mut(key) {
-            Some(present) => {
-                let kept = Slot { epoch, outcome, plain: present.plain, pass: present.pass };
-                Some(std::mem::replace(present, kept))
+        // A key already present keeps its slot's facts and, if it is long, its allocation (re-validations
+        // after another key's change are the common case); a short key costs nothing to make, so its slot
+        // is found or made with one hash.
+        let kept = |present: &Slot, outcome| Slot { epoch, outcome, plain: present.plain, pass: present.pass };
+        let old = if key.len() <= INLINE_KEY_MAX {
+            match cache.slots.entry(SlotKey::new(key)) {
+                Entry::Occupied(mut present) => {
+                    let slot = kept(present.get(), outcome);
+                    Some(present.insert(slot))
+                }
+                Entry::Vacant(vacant) => {
+                    vacant.insert(Slot { epoch, outcome, plain: None, pass: 0 });
+                    None
+                }
             }
-            None => cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 }),
+        } else {
+            match cache.slots.get_mut(key) {
+                Some(present) => {
+                    let slot = kept(present, outcome);
+                    Some(std::mem::replace(present, slot))
+                }
+                None => cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 }),
+            }
         };
         if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
