@@ -123,7 +123,7 @@ fn walk_ints(bytes: &[u8]) -> i64 {
 /// arrays first, then every array entry and object property; returns the sum of the ints read.
 fn read_checked(bytes: &[u8]) -> i64 {
     let checked = CheckedGraph::check(bytes).expect("checks");
-    let plain = checked.plain_arrays().expect("plain arrays");
+    let plain = checked.plain_arrays();
     let mut total = plain.iter().filter(|&&p| p).count() as i64;
     let mut take = |slot: CheckedSlot<'_>| {
         if let CheckedSlot::Int(i) = slot {

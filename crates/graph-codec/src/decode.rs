@@ -15,13 +15,13 @@ use std::borrow::Cow;
 use crate::analysis::{traversal_depth, NodeRef};
 use crate::error::{DecodeError, StructureError};
 use crate::internal_state::InternalState;
-use crate::layout::{flags, header, RecordKind, MAX_DEPTH, PROPERTY_READONLY};
+use crate::layout::{flags, header, tag, RecordKind, MAX_DEPTH, PROPERTY_READONLY, SLOT_LEN, STRING_FIXED_LEN};
 use crate::model::{
     ArrayElements, ArrayId, ArrayKey, ArrayNode, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId, ObjectNode,
     ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
 use crate::tier::StoreTier;
-use crate::view::{ArrayView, GraphView, Header, KeyView, ObjectStateKind, ObjectView, SlotView};
+use crate::view::{ArrayView, GraphView, Header, ObjectStateKind, ObjectView, SlotView};
 
 /// A decoded graph and the header facts it was stored with.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,12 +90,101 @@ pub enum CheckedKey<'a> {
 pub struct CheckedGraph<'a> {
     view: GraphView<'a>,
     index: RecordIndex,
+    /// The check's working vectors, given back to the thread's spare set when the graph is dropped.
+    work: Option<Box<Work>>,
+    /// Per array id: whether it is plain (see [`CheckedGraph::plain_arrays`]), worked out by the check.
+    plain: Vec<bool>,
+    /// Every array id once, each after the arrays it contains (see [`CheckedGraph::arrays_children_first`]).
+    children_first: Vec<u32>,
 }
 
 /// Start offsets of every string and record, per kind, in ascending order (position = id).
-#[derive(Debug)]
+/// Vectors a check fills, kept per thread from one check to the next (emptied), so that checking a
+/// value allocates nothing once the thread has checked one as large: the record starts, the plain
+/// flags and order of the arrays, and the check's working lists.
+#[derive(Debug, Default)]
+struct Work {
+    starts: [Vec<u64>; 6],
+    string_facts: Vec<[u64; 3]>,
+    plain: Vec<bool>,
+    children_first: Vec<u32>,
+    edges: Vec<NodeRef>,
+    firsts: Vec<u32>,
+    /// The `shared` flags each array, object and reference claims, and per array whether it holds an
+    /// object, enum case or reference itself.
+    flags: [Vec<bool>; 4],
+    in_degree: [Vec<u8>; 3],
+    root_edge: Vec<NodeRef>,
+    state: Vec<u8>,
+    stack: Vec<usize>,
+    /// Per array: its height (a tree of arrays).
+    heights: Vec<u32>,
+}
+
+/// Largest working set (bytes of capacity) a thread keeps for its next check.
+const WORK_KEPT_BYTES: usize = 64 * 1024;
+
+thread_local! {
+    static SPARE_WORK: std::cell::Cell<Option<Box<Work>>> = const { std::cell::Cell::new(None) };
+}
+
+impl Work {
+    /// The thread's spare set, or a new one.
+    fn take() -> Box<Work> {
+        SPARE_WORK.try_with(std::cell::Cell::take).ok().flatten().unwrap_or_default()
+    }
+
+    /// Empties the set and keeps it for the thread's next check, unless it has grown large.
+    fn give_back(mut self: Box<Work>) {
+        let bytes = self.starts.iter().map(|v| v.capacity() * 8).sum::<usize>()
+            + self.string_facts.capacity() * 24
+            + self.plain.capacity()
+            + self.children_first.capacity() * 4
+            + self.edges.capacity() * size_of::<NodeRef>()
+            + self.firsts.capacity() * 4
+            + self.flags.iter().map(Vec::capacity).sum::<usize>()
+            + self.in_degree.iter().map(Vec::capacity).sum::<usize>()
+            + self.root_edge.capacity() * size_of::<NodeRef>()
+            + self.state.capacity()
+            + self.stack.capacity() * 8
+            + self.heights.capacity() * 4;
+        if bytes > WORK_KEPT_BYTES {
+            return;
+        }
+        self.starts.iter_mut().for_each(Vec::clear);
+        self.string_facts.clear();
+        self.plain.clear();
+        self.children_first.clear();
+        self.edges.clear();
+        self.firsts.clear();
+        self.flags.iter_mut().for_each(Vec::clear);
+        self.in_degree.iter_mut().for_each(Vec::clear);
+        self.root_edge.clear();
+        self.state.clear();
+        self.stack.clear();
+        self.heights.clear();
+        let _ = SPARE_WORK.try_with(|spare| spare.set(Some(self)));
+    }
+}
+
+impl Drop for CheckedGraph<'_> {
+    fn drop(&mut self) {
+        let Some(mut work) = self.work.take() else { return };
+        let index = std::mem::take(&mut self.index);
+        work.starts = [index.strings, index.shapes, index.enum_cases, index.arrays, index.objects, index.references];
+        work.string_facts = index.string_facts;
+        work.plain = std::mem::take(&mut self.plain);
+        work.children_first = std::mem::take(&mut self.children_first);
+        work.give_back();
+    }
+}
+
+#[derive(Debug, Default)]
 struct RecordIndex {
     strings: Vec<u64>,
+    /// Per string: its hash (stored, or computed for a value string stored without it), and where its
+    /// bytes start in the buffer and how many, all checked by the scan.
+    string_facts: Vec<[u64; 3]>,
     shapes: Vec<u64>,
     enum_cases: Vec<u64>,
     arrays: Vec<u64>,
@@ -104,9 +193,13 @@ struct RecordIndex {
 }
 
 impl RecordIndex {
-    fn scan(view: &GraphView<'_>) -> Result<Self, DecodeError> {
+    /// Scans the sections, the starts written into the (empty) vectors of `work`.
+    fn scan(view: &GraphView<'_>, work: &mut Work) -> Result<Self, DecodeError> {
         let header = view.header();
-        let mut strings = Vec::with_capacity(header.string_count as usize);
+        let [strings, shapes, enum_cases, arrays, objects, references] = std::mem::take(&mut work.starts);
+        let (mut strings, mut string_facts) = (strings, std::mem::take(&mut work.string_facts));
+        strings.reserve(header.string_count as usize);
+        string_facts.reserve(header.string_count as usize);
         let mut at = header.strings_offset;
         let strings_end = header.strings_offset + header.strings_len;
         while at < strings_end {
@@ -114,20 +207,17 @@ impl RecordIndex {
                 return Err(DecodeError::HeaderMismatch { field: "string count" });
             }
             strings.push(at);
-            at += view.string_record_len_checked(at)?;
+            let (string, record_len) = view.string_record_checked(at)?;
+            // The bytes start `STRING_FIXED_LEN` past the record, inside the buffer (just read).
+            let start = at + STRING_FIXED_LEN as u64;
+            string_facts.push([stored_or_computed_hash(string.hash, string.bytes), start, string.bytes.len() as u64]);
+            at += record_len;
         }
         if strings.len() != header.string_count as usize {
             return Err(DecodeError::HeaderMismatch { field: "string count" });
         }
 
-        let mut index = RecordIndex {
-            strings,
-            shapes: Vec::new(),
-            enum_cases: Vec::new(),
-            arrays: Vec::new(),
-            objects: Vec::new(),
-            references: Vec::new(),
-        };
+        let mut index = RecordIndex { strings, string_facts, shapes, enum_cases, arrays, objects, references };
         let mut record_count = 0usize;
         let mut at = header.records_offset;
         let records_end = header.records_offset + header.records_len;
@@ -168,8 +258,11 @@ impl<'a> CheckedGraph<'a> {
     /// Validates `bytes` completely (see the module documentation), without building the model.
     pub fn check(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         let view = GraphView::new(bytes)?;
-        let index = RecordIndex::scan(&view)?;
-        let checked = CheckedGraph { view, index };
+        let mut work = Work::take();
+        let index = RecordIndex::scan(&view, &mut work)?;
+        let plain = std::mem::take(&mut work.plain);
+        let children_first = std::mem::take(&mut work.children_first);
+        let mut checked = CheckedGraph { view, index, work: Some(work), plain, children_first };
         if view.tier() == StoreTier::PHPSerialized {
             let CheckedSlot::String(_) = checked.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
@@ -217,7 +310,7 @@ impl<'a> CheckedGraph<'a> {
 
     /// The root value.
     pub fn root(&self) -> Result<CheckedSlot<'a>, DecodeError> {
-        self.resolve(self.view.root()?)
+        self.slot(header::ROOT_SLOT as u64)
     }
 
     /// The bytes of PHP's `serialize()` held by a `PHPSerialized` container.
@@ -227,18 +320,19 @@ impl<'a> CheckedGraph<'a> {
 
     /// String `id`.
     pub fn string(&self, id: StringId) -> Result<CheckedString<'a>, DecodeError> {
-        let string = self.view.string_at(offset_of(&self.index.strings, id.0)?)?;
-        Ok(CheckedString { id, hash: stored_or_computed_hash(string.hash, string.bytes), bytes: string.bytes })
+        let &[hash, start, len] =
+            self.index.string_facts.get(id.index()).ok_or(DecodeError::IndexOutOfRange { index: u64::from(id.0) })?;
+        let bytes = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(len).ok())
+            .and_then(|(start, len)| self.view.bytes().get(start..start.checked_add(len)?))
+            .ok_or(DecodeError::OutOfBounds { offset: start })?;
+        Ok(CheckedString { id, hash, bytes })
     }
 
     fn string_at(&self, offset: u64) -> Result<CheckedString<'a>, DecodeError> {
         let id = self.index.strings.binary_search(&offset).map_err(|_| DecodeError::NotAStringStart { offset })?;
-        let string = self.view.string_at(offset)?;
-        Ok(CheckedString {
-            id: StringId(id as u32),
-            hash: stored_or_computed_hash(string.hash, string.bytes),
-            bytes: string.bytes,
-        })
+        self.string(StringId(id as u32))
     }
 
     /// Names the target of an in-place slot by record number.
@@ -256,6 +350,30 @@ impl<'a> CheckedGraph<'a> {
                 CheckedSlot::Reference(ReferenceId(position_of(&self.index.references, r.offset)?))
             }
             SlotView::EnumCase(e) => CheckedSlot::EnumCase(EnumCaseId(position_of(&self.index.enum_cases, e.offset)?)),
+        })
+    }
+
+    /// The value slot at `offset` (the root, or one in a record the check reads), its target named by
+    /// record number: the target is found among the starts the scan recorded for its kind (so it is a
+    /// record of that kind, which the check reads by number), without reading the target record again.
+    fn slot(&self, offset: u64) -> Result<CheckedSlot<'a>, DecodeError> {
+        let (slot_tag, payload) = self.view.slot_word(offset)?;
+        Ok(match slot_tag {
+            tag::UNDEF if payload == 0 => CheckedSlot::Undef,
+            tag::NULL if payload == 0 => CheckedSlot::Null,
+            tag::FALSE if payload == 0 => CheckedSlot::Bool(false),
+            tag::TRUE if payload == 0 => CheckedSlot::Bool(true),
+            tag::UNDEF | tag::NULL | tag::FALSE | tag::TRUE => {
+                return Err(DecodeError::NonZeroReserved { offset: offset + 8 })
+            }
+            tag::INT => CheckedSlot::Int(payload as i64),
+            tag::FLOAT => CheckedSlot::Float(f64::from_bits(payload)),
+            tag::STRING => CheckedSlot::String(self.string_at(payload)?),
+            tag::ARRAY => CheckedSlot::Array(ArrayId(position_of(&self.index.arrays, payload)?)),
+            tag::OBJECT => CheckedSlot::Object(ObjectId(position_of(&self.index.objects, payload)?)),
+            tag::REFERENCE => CheckedSlot::Reference(ReferenceId(position_of(&self.index.references, payload)?)),
+            tag::ENUM_CASE => CheckedSlot::EnumCase(EnumCaseId(position_of(&self.index.enum_cases, payload)?)),
+            other => return Err(DecodeError::UnknownSlotTag { offset, tag: other }),
         })
     }
 
@@ -311,33 +429,56 @@ impl<'a> CheckedGraph<'a> {
     }
 
     /// Which arrays hold nothing but scalars, strings and such arrays, at any depth: no object, enum
-    /// case or reference. PHP can share those as engine-immutable arrays (spec §7.2).
-    pub fn plain_arrays(&self) -> Result<Vec<bool>, DecodeError> {
-        // Arrays contain each other acyclically (checked), so children settle before their parents in a
-        // post-order walk.
+    /// case or reference. PHP can share those as engine-immutable arrays (spec §7.2). Worked out by the
+    /// check, from the edges it collects (no second walk of the records).
+    pub fn plain_arrays(&self) -> &[bool] {
+        &self.plain
+    }
+
+    /// Every array id once, each after every array it contains (arrays nest acyclically: checked), so
+    /// a reader resolving arrays in this order finds each child already resolved.
+    pub fn arrays_children_first(&self) -> &[u32] {
+        &self.children_first
+    }
+
+    /// The plain flags and the children-first order of the arrays, from each array's child arrays
+    /// (`children`) and whether it holds an object, enum case or reference itself (`mixed`); an array
+    /// that contains itself, directly or not, is an `ArrayCycle`.
+    /// `state` and `stack` are empty working lists; the flags and order are written into the empty
+    /// `plain` and `order`.
+    fn settle_arrays<'e>(
+        mixed: &[bool],
+        children: impl Fn(NodeRef) -> &'e [NodeRef],
+        (state, stack): (&mut Vec<u8>, &mut Vec<usize>),
+        (plain, order): (&mut Vec<bool>, &mut Vec<u32>),
+    ) -> Result<(), DecodeError> {
+        let count = mixed.len();
+        let arrays = |array: usize| {
+            children(NodeRef::Array(array as u32)).iter().filter_map(|node| match *node {
+                NodeRef::Array(child) => Some(child as usize),
+                _ => None,
+            })
+        };
         const UNSEEN: u8 = 0;
         const OPEN: u8 = 1;
         const PLAIN: u8 = 2;
         const MIXED: u8 = 3;
-        let count = self.array_count();
-        let mut state = vec![UNSEEN; count];
-        let mut stack = Vec::new();
+        state.resize(count, UNSEEN);
+        order.reserve(count);
         for start in 0..count {
             if state[start] != UNSEEN {
                 continue;
             }
             stack.push(start);
             while let Some(&top) = stack.last() {
-                let array = self.array(ArrayId(top as u32))?;
                 if state[top] == UNSEEN {
                     state[top] = OPEN;
-                    for i in 0..array.len() {
-                        if let CheckedSlot::Array(child) = array.value(i)? {
-                            match state.get(child.index()) {
-                                Some(&UNSEEN) => stack.push(child.index()),
-                                Some(&OPEN) => return Err(StructureError::ArrayCycle.into()),
-                                _ => {}
-                            }
+                    for child in arrays(top) {
+                        match state.get(child) {
+                            Some(&UNSEEN) => stack.push(child),
+                            Some(&OPEN) => return Err(StructureError::ArrayCycle.into()),
+                            Some(_) => {}
+                            None => return Err(DecodeError::IndexOutOfRange { index: child as u64 }),
                         }
                     }
                     continue;
@@ -346,18 +487,14 @@ impl<'a> CheckedGraph<'a> {
                 if state[top] != OPEN {
                     continue;
                 }
-                let mut plain = true;
-                for i in 0..array.len() {
-                    plain &= match array.value(i)? {
-                        CheckedSlot::Array(child) => state[child.index()] == PLAIN,
-                        CheckedSlot::Object(_) | CheckedSlot::Reference(_) | CheckedSlot::EnumCase(_) => false,
-                        _ => true,
-                    };
-                }
+                let plain = !mixed.get(top).copied().unwrap_or(true)
+                    && arrays(top).all(|child| state.get(child) == Some(&PLAIN));
                 state[top] = if plain { PLAIN } else { MIXED };
+                order.push(top as u32);
             }
         }
-        Ok(state.into_iter().map(|s| s == PLAIN).collect())
+        plain.extend(state.iter().map(|&s| s == PLAIN));
+        Ok(())
     }
 
     /// Builds the model of a checked buffer.
@@ -462,7 +599,7 @@ impl<'a> CheckedGraph<'a> {
     /// model): every reference is to a record start of the right kind, `Undef` only in holes and
     /// uninitialized properties, no reference to a reference, no array-only cycle, object storage keyed
     /// by objects, the `shared` flags, the header flags and depth, and that the graph fits its tier.
-    fn check_graph(&self) -> Result<(), DecodeError> {
+    fn check_graph(&mut self) -> Result<(), DecodeError> {
         let header = *self.header();
         let counts = [self.array_count(), self.object_count(), self.reference_count()];
         for id in 0..self.shape_count() {
@@ -471,10 +608,18 @@ impl<'a> CheckedGraph<'a> {
         for id in 0..self.enum_case_count() {
             self.enum_case(EnumCaseId(id as u32))?;
         }
+        // The working lists come from `work` (empty) and go back to it at the end.
+        let work = self.work.get_or_insert_with(Box::default);
         // Children of every node in encoded order (the order `analysis` walks), as one flat list.
-        let mut edges: Vec<NodeRef> = Vec::new();
+        let mut edges = std::mem::take(&mut work.edges);
         // Where each node's children start (arrays, then objects, then references; one past the end).
-        let mut firsts: Vec<u32> = Vec::with_capacity(counts.iter().sum::<usize>() + 1);
+        let mut firsts = std::mem::take(&mut work.firsts);
+        firsts.reserve(counts.iter().sum::<usize>() + 1);
+        let [mut claimed_arrays, mut claimed_objects, mut claimed_references, mut mixed] =
+            std::mem::take(&mut work.flags);
+        let mut in_degree = std::mem::take(&mut work.in_degree);
+        let mut root_edge = std::mem::take(&mut work.root_edge);
+        let (mut state, mut stack) = (std::mem::take(&mut work.state), std::mem::take(&mut work.stack));
         let mut contains_enum_case = false;
         let mut note = |slot: CheckedSlot<'a>, edges: &mut Vec<NodeRef>| match slot {
             CheckedSlot::Array(id) => edges.push(NodeRef::Array(id.0)),
@@ -487,17 +632,22 @@ impl<'a> CheckedGraph<'a> {
             CheckedSlot::Undef => return Err(DecodeError::UndefOutOfPlace { offset: header::ROOT_SLOT as u64 }),
             root => root,
         };
-        let mut shared_claims: [Vec<bool>; 3] = Default::default();
+        // Per array: whether it holds an object, enum case or reference itself.
+        mixed.reserve(counts[0]);
         for id in 0..counts[0] {
             firsts.push(edges.len() as u32);
             let array = self.array(ArrayId(id as u32))?;
-            shared_claims[0].push(array.view.is_shared);
+            claimed_arrays.push(array.view.is_shared);
             let mut present = 0u64;
+            let mut holds_mixed = false;
             for i in 0..array.len() {
                 let value = array.value(i)?;
                 present += u64::from(!matches!(value, CheckedSlot::Undef));
+                holds_mixed |=
+                    matches!(value, CheckedSlot::Object(_) | CheckedSlot::Reference(_) | CheckedSlot::EnumCase(_));
                 note(value, &mut edges);
             }
+            mixed.push(holds_mixed);
             if present != array.element_count() {
                 return Err(DecodeError::HeaderMismatch { field: "packed element count" });
             }
@@ -507,7 +657,7 @@ impl<'a> CheckedGraph<'a> {
         for id in 0..counts[1] {
             firsts.push(edges.len() as u32);
             let object = self.object(ObjectId(id as u32))?;
-            shared_claims[1].push(object.view.is_shared);
+            claimed_objects.push(object.view.is_shared);
             for i in 0..object.declared_len() {
                 note(object.declared(i)?, &mut edges);
             }
@@ -541,7 +691,7 @@ impl<'a> CheckedGraph<'a> {
         for id in 0..counts[2] {
             firsts.push(edges.len() as u32);
             let offset = offset_of(&self.index.references, id as u32)?;
-            shared_claims[2].push(self.view.reference_at(offset)?.is_shared);
+            claimed_references.push(self.view.reference_at(offset)?.is_shared);
             let value = self.reference(ReferenceId(id as u32))?;
             if let CheckedSlot::Reference(_) = value {
                 return Err(StructureError::NestedReference(ReferenceId(id as u32)).into());
@@ -562,8 +712,9 @@ impl<'a> CheckedGraph<'a> {
         };
 
         // Shared: reachable more than once, the root counting as one incoming edge.
-        let mut in_degree = [vec![0u8; counts[0]], vec![0u8; counts[1]], vec![0u8; counts[2]]];
-        let mut root_edge = Vec::new();
+        for (degrees, &count) in in_degree.iter_mut().zip(&counts) {
+            degrees.resize(count, 0);
+        }
         note(root, &mut root_edge);
         for edge in root_edge.iter().chain(&edges) {
             let (kind, id) = match *edge {
@@ -575,6 +726,7 @@ impl<'a> CheckedGraph<'a> {
             *degree = degree.saturating_add(1);
         }
         let starts = [&self.index.arrays, &self.index.objects, &self.index.references];
+        let shared_claims = [&claimed_arrays, &claimed_objects, &claimed_references];
         for kind in 0..3 {
             if let Some(i) = (0..counts[kind]).find(|&i| shared_claims[kind][i] != (in_degree[kind][i] >= 2)) {
                 return Err(DecodeError::SharedFlagMismatch { offset: starts[kind][i] });
@@ -582,10 +734,39 @@ impl<'a> CheckedGraph<'a> {
         }
         let any_shared = in_degree.iter().flatten().any(|&d| d >= 2);
 
-        self.plain_arrays()?; // rejects an array-only cycle
-        let depth = traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
-            out.extend_from_slice(children(node))
-        });
+        // Rejects an array-only cycle.
+        let (mut plain, mut children_first) =
+            (std::mem::take(&mut self.plain), std::mem::take(&mut self.children_first));
+        Self::settle_arrays(&mixed, children, (&mut state, &mut stack), (&mut plain, &mut children_first))?;
+        let depth = if !any_shared && counts[1] == 0 && counts[2] == 0 {
+            // A tree of arrays: the walk meets each array once, one level below its parent, so the depth
+            // is the root's height, worked out children first.
+            let mut heights = std::mem::take(&mut self.work.get_or_insert_with(Box::default).heights);
+            heights.resize(counts[0], 0);
+            for &array in &children_first {
+                let below = children(NodeRef::Array(array))
+                    .iter()
+                    .filter_map(|child| match *child {
+                        NodeRef::Array(child) => heights.get(child as usize).copied(),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                if let Some(height) = heights.get_mut(array as usize) {
+                    *height = below.saturating_add(1);
+                }
+            }
+            let depth = match root_edge.first() {
+                Some(&NodeRef::Array(root)) => heights.get(root as usize).copied().unwrap_or(0),
+                _ => 0,
+            };
+            self.work.get_or_insert_with(Box::default).heights = heights;
+            depth
+        } else {
+            traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
+                out.extend_from_slice(children(node))
+            })
+        };
         if depth > MAX_DEPTH {
             return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
         }
@@ -612,6 +793,12 @@ impl<'a> CheckedGraph<'a> {
         if header_flags != header.flags {
             return Err(DecodeError::HeaderMismatch { field: "flags" });
         }
+        self.plain = plain;
+        self.children_first = children_first;
+        let work = self.work.get_or_insert_with(Box::default);
+        (work.edges, work.firsts, work.root_edge, work.state, work.stack) = (edges, firsts, root_edge, state, stack);
+        work.flags = [claimed_arrays, claimed_objects, claimed_references, mixed];
+        work.in_degree = in_degree;
         Ok(())
     }
 }
@@ -654,16 +841,20 @@ impl<'a> CheckedArray<'_, 'a> {
     /// Entry `index`: its key (`index` itself for a packed array) and value (`Undef` for a hole).
     pub fn entry(&self, index: u64) -> Result<(CheckedKey<'a>, CheckedSlot<'a>), DecodeError> {
         if self.view.is_packed {
-            let slot = self.graph.resolve(self.view.packed_slot(index)?)?;
+            let slot = self.graph.slot(self.view.packed_slot_offset(index)?)?;
             let key = i64::try_from(index).map_err(|_| DecodeError::IndexOutOfRange { index })?;
             return Ok((CheckedKey::Int(key), slot));
         }
-        let (key, slot) = self.view.hash_entry(index)?;
-        let key = match key {
-            KeyView::Int(i) => CheckedKey::Int(i),
-            KeyView::String(s) => CheckedKey::String(self.graph.string_at(s.offset)?),
+        let at = self.view.hash_entry_offset(index)?;
+        let key = match self.graph.slot(at)? {
+            CheckedSlot::Int(i) => CheckedKey::Int(i),
+            CheckedSlot::String(s) => CheckedKey::String(s),
+            _ => return Err(DecodeError::BadKey { offset: at }),
         };
-        Ok((key, self.graph.resolve_defined(slot, self.view.offset)?))
+        match self.graph.slot(at + SLOT_LEN as u64)? {
+            CheckedSlot::Undef => Err(DecodeError::UndefOutOfPlace { offset: self.view.offset }),
+            slot => Ok((key, slot)),
+        }
     }
 
     /// The value of entry `index`.
@@ -705,7 +896,7 @@ impl<'a> CheckedObject<'_, 'a> {
     /// Value of declared property `index` (`Undef`: an uninitialized typed property); its name and
     /// flags are the shape's, checked once per shape.
     pub fn declared(&self, index: u32) -> Result<CheckedSlot<'a>, DecodeError> {
-        self.graph.resolve(self.view.declared_value(index)?)
+        self.graph.slot(self.view.declared_offset(index)?)
     }
 
     pub fn dynamic_len(&self) -> u64 {
@@ -714,8 +905,14 @@ impl<'a> CheckedObject<'_, 'a> {
 
     /// Dynamic property `index`: name and value.
     pub fn dynamic(&self, index: u64) -> Result<(CheckedString<'a>, CheckedSlot<'a>), DecodeError> {
-        let (name, value) = self.view.dynamic(index)?;
-        Ok((self.graph.string_at(name.offset)?, self.graph.resolve_defined(value, self.view.offset)?))
+        let at = self.view.dynamic_offset(index)?;
+        let CheckedSlot::String(name) = self.graph.slot(at)? else {
+            return Err(DecodeError::BadKey { offset: at });
+        };
+        match self.graph.slot(at + SLOT_LEN as u64)? {
+            CheckedSlot::Undef => Err(DecodeError::UndefOutOfPlace { offset: self.view.offset }),
+            value => Ok((name, value)),
+        }
     }
 
     /// The array `__serialize()` returned, for `Unserialize` objects.

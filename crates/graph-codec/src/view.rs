@@ -355,8 +355,9 @@ impl<'a> GraphView<'a> {
         Ok(StringView { offset, hash, bytes: self.bytes_at(offset + layout::STRING_FIXED_LEN as u64, len)? })
     }
 
-    /// Length of the string record at `offset` and a check of its terminator and padding.
-    pub(crate) fn string_record_len_checked(&self, offset: u64) -> Result<u64, DecodeError> {
+    /// The string record at `offset` and its length, with a check of its terminator, padding and
+    /// stored hash.
+    pub(crate) fn string_record_checked(&self, offset: u64) -> Result<(StringView<'a>, u64), DecodeError> {
         let string = self.string_at(offset)?;
         let record_len =
             layout::string_record_len(string.bytes.len() as u64).ok_or(DecodeError::CountTooLarge { offset })?;
@@ -369,19 +370,27 @@ impl<'a> GraphView<'a> {
         if string.hash != 0 && crate::php_hash::zend_string_hash(string.bytes) != string.hash {
             return Err(DecodeError::StringHashMismatch { offset });
         }
-        Ok(record_len)
+        Ok((string, record_len))
+    }
+
+    /// The tag and payload of the value slot at `offset`, its reserved bytes checked; the target is
+    /// not looked at.
+    pub(crate) fn slot_word(&self, offset: u64) -> Result<(u8, u64), DecodeError> {
+        let bytes = self.bytes_at(offset, SLOT_LEN as u64)?;
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[..8]);
+        let head = u64::from_le_bytes(word);
+        if head >> 8 != 0 {
+            return Err(DecodeError::NonZeroReserved { offset: offset + 1 });
+        }
+        word.copy_from_slice(&bytes[8..16]);
+        Ok((head as u8, u64::from_le_bytes(word)))
     }
 
     /// Reads the value slot at `offset` and locates its target.
     pub fn slot_at(&self, offset: u64) -> Result<SlotView<'a>, DecodeError> {
-        let bytes = self.bytes_at(offset, SLOT_LEN as u64)?;
-        if bytes[1..8].iter().any(|&b| b != 0) {
-            return Err(DecodeError::NonZeroReserved { offset: offset + 1 });
-        }
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[8..16]);
-        let payload = u64::from_le_bytes(word);
-        Ok(match bytes[0] {
+        let (tag, payload) = self.slot_word(offset)?;
+        Ok(match tag {
             tag::UNDEF if payload == 0 => SlotView::Undef,
             tag::NULL if payload == 0 => SlotView::Null,
             tag::FALSE if payload == 0 => SlotView::Bool(false),
@@ -529,26 +538,36 @@ impl<'a> GraphView<'a> {
 }
 
 impl<'a> ArrayView<'a> {
-    /// Slot `index` of a packed array (`Undef` is a hole).
-    pub fn packed_slot(&self, index: u64) -> Result<SlotView<'a>, DecodeError> {
+    /// Offset of slot `index` of a packed array.
+    pub(crate) fn packed_slot_offset(&self, index: u64) -> Result<u64, DecodeError> {
         if !self.is_packed {
             return Err(DecodeError::WrongAccessor);
         }
         if index >= self.len {
             return Err(DecodeError::IndexOutOfRange { index });
         }
-        self.graph.slot_at(self.offset + layout::ARRAY_FIXED_LEN as u64 + index * SLOT_LEN as u64)
+        Ok(self.offset + layout::ARRAY_FIXED_LEN as u64 + index * SLOT_LEN as u64)
     }
 
-    /// Entry `index` of a hash array, in insertion order.
-    pub fn hash_entry(&self, index: u64) -> Result<(KeyView<'a>, SlotView<'a>), DecodeError> {
+    /// Offset of entry `index` of a hash array: its key slot, then its value slot.
+    pub(crate) fn hash_entry_offset(&self, index: u64) -> Result<u64, DecodeError> {
         if self.is_packed {
             return Err(DecodeError::WrongAccessor);
         }
         if index >= self.len {
             return Err(DecodeError::IndexOutOfRange { index });
         }
-        let at = self.offset + layout::ARRAY_FIXED_LEN as u64 + index * layout::HASH_ENTRY_LEN as u64;
+        Ok(self.offset + layout::ARRAY_FIXED_LEN as u64 + index * layout::HASH_ENTRY_LEN as u64)
+    }
+
+    /// Slot `index` of a packed array (`Undef` is a hole).
+    pub fn packed_slot(&self, index: u64) -> Result<SlotView<'a>, DecodeError> {
+        self.graph.slot_at(self.packed_slot_offset(index)?)
+    }
+
+    /// Entry `index` of a hash array, in insertion order.
+    pub fn hash_entry(&self, index: u64) -> Result<(KeyView<'a>, SlotView<'a>), DecodeError> {
+        let at = self.hash_entry_offset(index)?;
         let key = match self.graph.slot_at(at)? {
             SlotView::Int(i) => KeyView::Int(i),
             SlotView::String(s) => KeyView::String(s),
@@ -590,12 +609,17 @@ impl<'a> ObjectView<'a> {
         })
     }
 
-    /// The value of declared property `index` alone (its name and flags are in the shape).
-    pub fn declared_value(&self, index: u32) -> Result<SlotView<'a>, DecodeError> {
+    /// Offset of the value slot of declared property `index`.
+    pub(crate) fn declared_offset(&self, index: u32) -> Result<u64, DecodeError> {
         if index >= self.declared_len {
             return Err(DecodeError::IndexOutOfRange { index: u64::from(index) });
         }
-        self.graph.slot_at(self.offset + layout::OBJECT_FIXED_LEN as u64 + u64::from(index) * SLOT_LEN as u64)
+        Ok(self.offset + layout::OBJECT_FIXED_LEN as u64 + u64::from(index) * SLOT_LEN as u64)
+    }
+
+    /// The value of declared property `index` alone (its name and flags are in the shape).
+    pub fn declared_value(&self, index: u32) -> Result<SlotView<'a>, DecodeError> {
+        self.graph.slot_at(self.declared_offset(index)?)
     }
 
     fn dynamic_start(&self) -> u64 {
@@ -606,12 +630,17 @@ impl<'a> ObjectView<'a> {
         self.dynamic_start() + self.dynamic_len * layout::DYNAMIC_ENTRY_LEN as u64
     }
 
-    /// Dynamic property `index`, in insertion order.
-    pub fn dynamic(&self, index: u64) -> Result<(StringView<'a>, SlotView<'a>), DecodeError> {
+    /// Offset of dynamic property `index`: its name slot, then its value slot.
+    pub(crate) fn dynamic_offset(&self, index: u64) -> Result<u64, DecodeError> {
         if index >= self.dynamic_len {
             return Err(DecodeError::IndexOutOfRange { index });
         }
-        let at = self.dynamic_start() + index * layout::DYNAMIC_ENTRY_LEN as u64;
+        Ok(self.dynamic_start() + index * layout::DYNAMIC_ENTRY_LEN as u64)
+    }
+
+    /// Dynamic property `index`, in insertion order.
+    pub fn dynamic(&self, index: u64) -> Result<(StringView<'a>, SlotView<'a>), DecodeError> {
+        let at = self.dynamic_offset(index)?;
         let SlotView::String(name) = self.graph.slot_at(at)? else {
             return Err(DecodeError::BadKey { offset: at });
         };

@@ -65,8 +65,12 @@ fn plain_arrays_are_those_with_no_object_enum_or_reference_at_any_depth() {
     graph.root = Value::Object(root);
     let bytes = encode(&graph, StoreTier::SharedGraph).unwrap();
     let checked = CheckedGraph::check(&bytes).unwrap();
-    let plain = checked.plain_arrays().unwrap();
-    assert_eq!(plain, vec![true, true, false, false, false]);
+    assert_eq!(checked.plain_arrays(), [true, true, false, false, false]);
+    // Each array after the arrays it contains: `inner` before `outer`, `holds_object` before `wraps`.
+    let order = checked.arrays_children_first();
+    let position = |id: u32| order.iter().position(|&a| a == id).unwrap();
+    assert_eq!(order.len(), 5);
+    assert!(position(0) < position(1) && position(2) < position(3));
     assert_eq!((inner.index(), outer.index(), holds_object.index(), wraps.index(), with_enum.index()), (0, 1, 2, 3, 4));
 }
 
@@ -111,6 +115,32 @@ fn a_damaged_buffer_the_check_accepts_has_the_facts_the_encoder_would_write() {
                 let again = validate(&encode(&decoded.graph, decoded.header.tier).unwrap()).unwrap();
                 assert_eq!((again.flags, again.depth), (decoded.header.flags, decoded.header.depth), "byte {at}");
             }
+        }
+    }
+}
+
+#[test]
+fn the_depth_of_a_tree_of_arrays_is_checked_against_the_header() {
+    // root: [[2], [[1]], 3]: three levels, the deepest branch second.
+    let mut graph = Graph::new(Value::Null);
+    let deep = graph.push_array(list(vec![Value::Int(1)]));
+    let middle = graph.push_array(list(vec![Value::Array(deep)]));
+    let shallow = graph.push_array(list(vec![Value::Int(2)]));
+    let root = graph.push_array(list(vec![Value::Array(shallow), Value::Array(middle), Value::Int(3)]));
+    graph.root = Value::Array(root);
+    let bytes = encode(&graph, StoreTier::SharedGraph).unwrap();
+    assert_eq!(validate(&bytes).unwrap().depth, 3);
+    for wrong in [2u32, 4] {
+        let mut damaged = bytes.clone();
+        damaged[12..16].copy_from_slice(&wrong.to_le_bytes());
+        assert!(matches!(validate(&damaged), Err(DecodeError::HeaderMismatch { field: "depth" })), "depth {wrong}");
+    }
+    for at in 0..bytes.len() {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x01;
+        if let Ok(decoded) = decode(&damaged) {
+            let again = validate(&encode(&decoded.graph, decoded.header.tier).unwrap()).unwrap();
+            assert_eq!((again.flags, again.depth), (decoded.header.flags, decoded.header.depth), "byte {at}");
         }
     }
 }

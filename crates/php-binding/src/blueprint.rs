@@ -269,11 +269,11 @@ pub enum Mode {
 }
 
 impl Blueprint {
-    /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
-    pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
-        let mut blueprint = Blueprint::empty();
+    /// The value of a stored null, bool, int or float (`None` for other tags), checked as
+    /// [`Blueprint::build`] checks it: a scalar needs no blueprint.
+    pub fn scalar(tag: u16, bytes: &[u8]) -> Result<Option<Ready>, DecodeError> {
         let word = || -> Result<[u8; 8], DecodeError> { bytes.try_into().map_err(|_| DecodeError::Corrupted) };
-        let root = match tag {
+        Ok(Some(match tag {
             encoding::TAG_NULL | encoding::TAG_FALSE | encoding::TAG_TRUE if !bytes.is_empty() => {
                 return Err(DecodeError::Corrupted)
             }
@@ -282,7 +282,22 @@ impl Blueprint {
             encoding::TAG_TRUE => Ready::bool(true),
             encoding::TAG_INT => Ready::long(i64::from_le_bytes(word()?)),
             encoding::TAG_DOUBLE => Ready::double(f64::from_bits(u64::from_le_bytes(word()?))),
-            encoding::TAG_STRING => blueprint.string(bytes, None, mode),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
+    pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
+        let mut blueprint = Blueprint::empty();
+        if let Some(ready) = Self::scalar(tag, bytes)? {
+            blueprint.root = Cell::Ready(ready);
+            return Ok(blueprint);
+        }
+        let root = match tag {
+            encoding::TAG_STRING => {
+                blueprint.arena.expect(ImmutableArena::string_bytes(bytes.len()));
+                blueprint.string(bytes, None, mode)
+            }
             _ => {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
                 let checked = CheckedGraph::check(bytes).map_err(|_| DecodeError::Corrupted)?;
@@ -293,6 +308,12 @@ impl Blueprint {
                     let serialized = checked.php_serialized_bytes().map_err(|_| DecodeError::Corrupted)?;
                     blueprint.php_serialized = Some(serialized.into());
                     return Ok(blueprint);
+                }
+                if mode == Mode::Shared && checked.header().is_immutable_eligible() {
+                    // The whole value becomes engine-immutable strings and arrays, which take about half
+                    // as much room again as their stored form (bucket and hash slots, string headers):
+                    // one arena chunk rather than a run of doubling ones.
+                    blueprint.arena.expect(bytes.len() + bytes.len() / 2);
                 }
                 return Builder::new(&checked, mode, blueprint)?.run();
             }
@@ -427,6 +448,22 @@ impl Blueprint {
         }
     }
 
+    /// For a value that is one engine-immutable string or array as a whole (nothing else planned): that
+    /// value, and the arena it lives in, taken out of the blueprint. `None` for any other.
+    pub fn take_immutable(&mut self) -> Option<(Ready, ImmutableArena)> {
+        let alone = self.php_serialized.is_none()
+            && self.objects.is_empty()
+            && self.arrays.is_empty()
+            && self.references.is_empty()
+            && self.shapes.is_empty()
+            && self.enum_cases.is_empty()
+            && self.owned.is_empty();
+        match self.root {
+            Cell::Ready(ready) if alone => Some((ready, std::mem::take(&mut self.arena))),
+            _ => None,
+        }
+    }
+
     /// The objects `wanted` picks, in depth-first post-order from the root (children before parents,
     /// siblings in order), as `unserialize()` runs its delayed calls.
     pub fn post_order(&self, wanted: impl Fn(&ObjectPlan) -> bool) -> Vec<u32> {
@@ -528,13 +565,63 @@ struct Builder<'c, 'a> {
     checked: &'c CheckedGraph<'a>,
     mode: Mode,
     bp: Blueprint,
-    /// Per string id, once made.
-    strings: Vec<Option<Ready>>,
+    /// Per string id (`work.strings`) and per array id (`work.arrays`), once made; lists for the
+    /// entries of one array at a time.
+    work: Box<BuildWork>,
     /// Strings the builder adds (keys and texts of internal-state arguments), by content.
     extra_strings: HashMap<Vec<u8>, Ready>,
-    /// Per array id, once resolved.
+    /// Per array id: plain (`CheckedGraph::plain_arrays`), in shared mode only.
+    plain: &'c [bool],
+}
+
+/// Vectors a build uses, kept per thread from one build to the next (emptied), so that building a
+/// small value allocates only what the blueprint keeps.
+#[derive(Default)]
+struct BuildWork {
+    strings: Vec<Option<Ready>>,
     arrays: Vec<Option<Cell>>,
-    plain: Vec<bool>,
+    entries: Vec<(Key, Cell)>,
+    slots: Vec<Ready>,
+    pairs: Vec<(ImmutableKey, Ready)>,
+}
+
+/// Largest number of elements a thread keeps in one of its spare build lists.
+const BUILD_WORK_KEPT: usize = 4096;
+
+thread_local! {
+    static SPARE_BUILD_WORK: std::cell::Cell<Option<Box<BuildWork>>> = const { std::cell::Cell::new(None) };
+}
+
+impl BuildWork {
+    /// The thread's spare lists (or new ones), `strings` and `arrays` sized for `strings` and `arrays`
+    /// ids, all unset.
+    fn take(strings: usize, arrays: usize) -> Box<BuildWork> {
+        let mut work: Box<BuildWork> =
+            SPARE_BUILD_WORK.try_with(std::cell::Cell::take).ok().flatten().unwrap_or_default();
+        work.strings.resize(strings, None);
+        work.arrays.resize(arrays, None);
+        work
+    }
+
+    /// Empties the lists and keeps them for the thread's next build, unless one has grown large.
+    fn give_back(mut self: Box<BuildWork>) {
+        let largest = [
+            self.strings.capacity(),
+            self.arrays.capacity(),
+            self.entries.capacity(),
+            self.slots.capacity(),
+            self.pairs.capacity(),
+        ];
+        if largest.iter().any(|&capacity| capacity > BUILD_WORK_KEPT) {
+            return;
+        }
+        self.strings.clear();
+        self.arrays.clear();
+        self.entries.clear();
+        self.slots.clear();
+        self.pairs.clear();
+        let _ = SPARE_BUILD_WORK.try_with(|spare| spare.set(Some(self)));
+    }
 }
 
 fn corrupt<T>(_: T) -> DecodeError {
@@ -544,16 +631,15 @@ fn corrupt<T>(_: T) -> DecodeError {
 impl<'c, 'a> Builder<'c, 'a> {
     fn new(checked: &'c CheckedGraph<'a>, mode: Mode, bp: Blueprint) -> Result<Self, DecodeError> {
         let plain = match mode {
-            Mode::Shared => checked.plain_arrays().map_err(corrupt)?,
-            Mode::RequestHeap => vec![false; checked.array_count()],
+            Mode::Shared => checked.plain_arrays(),
+            Mode::RequestHeap => &[],
         };
         Ok(Builder {
             checked,
             mode,
             bp,
-            strings: vec![None; checked.string_count()],
+            work: BuildWork::take(checked.string_count(), checked.array_count()),
             extra_strings: HashMap::new(),
-            arrays: vec![None; checked.array_count()],
             plain,
         })
     }
@@ -584,8 +670,8 @@ impl<'c, 'a> Builder<'c, 'a> {
             let (class, case) = self.checked.enum_case(graph_codec::EnumCaseId(id as u32)).map_err(corrupt)?;
             self.bp.enum_cases.push((class.bytes.into(), case.bytes.into()));
         }
-        for id in 0..self.checked.array_count() {
-            self.resolve_array(id)?;
+        for &id in self.checked.arrays_children_first() {
+            self.resolve_array(id as usize)?;
         }
         for id in 0..self.checked.reference_count() {
             let value = self.checked.reference(ReferenceId(id as u32)).map_err(corrupt)?;
@@ -616,15 +702,16 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .bp
                 .post_order(|o| matches!(o.restore, RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)));
         }
+        self.work.give_back();
         Ok(self.bp)
     }
 
     fn graph_string(&mut self, id: StringId, bytes: &[u8], hash: u64) -> Ready {
-        if let Some(ready) = self.strings[id.index()] {
+        if let Some(ready) = self.work.strings[id.index()] {
             return ready;
         }
         let ready = self.bp.string(bytes, Some(hash), self.mode);
-        self.strings[id.index()] = Some(ready);
+        self.work.strings[id.index()] = Some(ready);
         ready
     }
 
@@ -646,48 +733,37 @@ impl<'c, 'a> Builder<'c, 'a> {
             CheckedSlot::Int(i) => Cell::Ready(Ready::long(i)),
             CheckedSlot::Float(f) => Cell::Ready(Ready::double(f)),
             CheckedSlot::String(s) => Cell::Ready(self.graph_string(s.id, s.bytes, s.hash)),
-            CheckedSlot::Array(id) => self.arrays.get(id.index()).copied().flatten().ok_or(DecodeError::Corrupted)?,
+            CheckedSlot::Array(id) => {
+                self.work.arrays.get(id.index()).copied().flatten().ok_or(DecodeError::Corrupted)?
+            }
             CheckedSlot::Object(id) => Cell::Object(id.0),
             CheckedSlot::Reference(id) => Cell::Reference(id.0),
             CheckedSlot::EnumCase(id) => Cell::EnumCase(id.0),
         })
     }
 
-    /// Resolves array `start` and every array it contains, children first (arrays nest acyclically).
-    fn resolve_array(&mut self, start: usize) -> Result<(), DecodeError> {
-        let mut stack = vec![(start, false)];
-        while let Some((id, expanded)) = stack.pop() {
-            if self.arrays[id].is_some() {
-                continue;
-            }
-            let array = self.checked.array(ArrayId(id as u32)).map_err(corrupt)?;
-            if !expanded {
-                stack.push((id, true));
-                for i in 0..array.len() {
-                    if let CheckedSlot::Array(child) = array.value(i).map_err(corrupt)? {
-                        if self.arrays.get(child.index()).ok_or(DecodeError::Corrupted)?.is_none() {
-                            stack.push((child.index(), false));
-                        }
-                    }
-                }
-                continue;
-            }
-            let mut entries = Vec::with_capacity(array.len() as usize);
-            for i in 0..array.len() {
-                let (key, value) = array.entry(i).map_err(corrupt)?;
-                let key = match key {
-                    CheckedKey::Int(k) => Key::Int(k),
-                    CheckedKey::String(s) => Key::Str(self.graph_string(s.id, s.bytes, s.hash)),
-                };
-                entries.push((key, self.cell(value)?));
-            }
-            let cell = if self.plain[id] {
-                Cell::Ready(self.immutable_array(array.is_packed(), &entries, array.next_free_index()))
-            } else {
-                self.plan_array(array.is_packed(), entries, array.element_count() as u32, array.next_free_index())
+    /// Resolves array `id`; the arrays it contains come before it in `arrays_children_first`, so
+    /// they are resolved (a cell naming one that is not is corrupt).
+    fn resolve_array(&mut self, id: usize) -> Result<(), DecodeError> {
+        let array = self.checked.array(ArrayId(id as u32)).map_err(corrupt)?;
+        let mut entries = std::mem::take(&mut self.work.entries);
+        entries.clear();
+        for i in 0..array.len() {
+            let (key, value) = array.entry(i).map_err(corrupt)?;
+            let key = match key {
+                CheckedKey::Int(k) => Key::Int(k),
+                CheckedKey::String(s) => Key::Str(self.graph_string(s.id, s.bytes, s.hash)),
             };
-            self.arrays[id] = Some(cell);
+            entries.push((key, self.cell(value)?));
         }
+        let cell = if self.plain.get(id).copied().unwrap_or(false) {
+            Cell::Ready(self.immutable_array(array.is_packed(), &entries, array.next_free_index()))
+        } else {
+            self.plan_array(array.is_packed(), &entries, array.element_count() as u32, array.next_free_index())
+        };
+        self.work.entries = entries;
+        let resolved = self.work.arrays.get_mut(id).ok_or(DecodeError::Corrupted)?;
+        *resolved = Some(cell);
         Ok(())
     }
 
@@ -699,29 +775,34 @@ impl<'c, 'a> Builder<'c, 'a> {
             _ => Ready::NULL,
         };
         let ht = if packed {
-            let slots: Vec<Ready> = entries.iter().map(|(_, c)| ready(c)).collect();
-            self.bp.arena.packed(&slots, next_free)
+            let mut slots = std::mem::take(&mut self.work.slots);
+            slots.clear();
+            slots.extend(entries.iter().map(|(_, c)| ready(c)));
+            let ht = self.bp.arena.packed(&slots, next_free);
+            self.work.slots = slots;
+            ht
         } else {
-            let pairs: Vec<(ImmutableKey, Ready)> = entries
-                .iter()
-                .map(|(k, c)| {
-                    let key = match *k {
-                        Key::Int(i) => ImmutableKey::Int(i),
-                        Key::Str(s) => ImmutableKey::Str(s.as_string()),
-                    };
-                    (key, ready(c))
-                })
-                .collect();
-            self.bp.arena.hash(&pairs, next_free)
+            let mut pairs = std::mem::take(&mut self.work.pairs);
+            pairs.clear();
+            pairs.extend(entries.iter().map(|(k, c)| {
+                let key = match *k {
+                    Key::Int(i) => ImmutableKey::Int(i),
+                    Key::Str(s) => ImmutableKey::Str(s.as_string()),
+                };
+                (key, ready(c))
+            }));
+            let ht = self.bp.arena.hash(&pairs, next_free);
+            self.work.pairs = pairs;
+            ht
         };
         immutable::array_value(ht)
     }
 
-    fn plan_array(&mut self, packed: bool, entries: Vec<(Key, Cell)>, count: u32, next_free: i64) -> Cell {
+    fn plan_array(&mut self, packed: bool, entries: &[(Key, Cell)], count: u32, next_free: i64) -> Cell {
         let span = if packed {
-            self.bp.push_cells(entries.into_iter().map(|(_, c)| c))
+            self.bp.push_cells(entries.iter().map(|&(_, c)| c))
         } else {
-            self.bp.push_entries(entries)
+            self.bp.push_entries(entries.iter().copied())
         };
         self.bp.arrays.push(ArrayPlan { packed, next_free, span, count });
         Cell::Array(self.bp.arrays.len() as u32 - 1)
@@ -804,6 +885,6 @@ impl<'c, 'a> Builder<'c, 'a> {
             return Cell::Ready(self.immutable_array(packed, &entries, next_free));
         }
         let count = entries.len() as u32;
-        self.plan_array(packed, entries, count, next_free)
+        self.plan_array(packed, &entries, count, next_free)
     }
 }

@@ -54,12 +54,26 @@ pub struct ImmutableArena {
     /// Items too large to share a chunk.
     large: Vec<Vec<u64>>,
     bytes: usize,
+    /// Words of the first chunk when its size is expected ([`ImmutableArena::expect`]; 0: [`FIRST_CHUNK_WORDS`]).
+    first_words: usize,
 }
 
 impl ImmutableArena {
     /// Bytes allocated (budget of superseded copies, §7.5).
     pub fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// Sizes the first chunk for about `bytes` of strings and arrays (at most a chunk's largest size), so
+    /// that a value whose size is known takes one chunk of about its size rather than a run of doubling
+    /// ones.
+    pub fn expect(&mut self, bytes: usize) {
+        self.first_words = bytes.div_ceil(8).clamp(1, CHUNK_WORDS);
+    }
+
+    /// Bytes [`ImmutableArena::string`] takes for a string of `len` bytes.
+    pub fn string_bytes(len: usize) -> usize {
+        (STRING_HEADER + len + 1).next_multiple_of(8)
     }
 
     /// `len` bytes of zeroed, 8-aligned memory that lives as long as the arena.
@@ -72,7 +86,15 @@ impl ImmutableArena {
         }
         let room = self.chunks.last().map_or(0, Vec::len);
         if self.used + words > room {
-            let size = (2 * room).clamp(FIRST_CHUNK_WORDS, CHUNK_WORDS).max(words);
+            let least = match self.first_words {
+                expected if self.chunks.is_empty() && expected > 0 => expected,
+                _ => FIRST_CHUNK_WORDS,
+            };
+            let size = (2 * room).clamp(least, CHUNK_WORDS).max(words);
+            if self.chunks.is_empty() {
+                // Most values need one chunk.
+                self.chunks.reserve_exact(1);
+            }
             self.chunks.push(vec![0u64; size]);
             self.used = 0;
             self.bytes += size * 8;

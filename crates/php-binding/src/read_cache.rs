@@ -20,12 +20,14 @@
 use foldhash::HashMap;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
+use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
+use crate::immutable::ImmutableArena;
 use crate::prototype;
 use crate::request;
 use crate::runtime::Tier;
@@ -35,12 +37,20 @@ use crate::zvals::{self, Ready};
 
 /// Keys remembered per backend before the lookup cache starts over.
 const MAX_KEYS: usize = 16_384;
+/// Largest stored value whose blueprint is built from the stored bytes in place, with the entry held; a
+/// larger one is copied out first, so the entry is not held for the length of a long build.
+const BUILT_IN_PLACE_MAX: usize = 4096;
 /// Lookups a thread counts before it adds them to the backend's figures in the middle of a request: a
 /// worker script or CLI worker that never ends its request shows in other processes' `info()` (the
 /// dashboard, metrics) within this many lookups. One shared atomic add per this many lookups.
 const FLUSH_EVERY: u64 = 4096;
 
 enum LocalValue {
+    /// A null, bool, int or float: the value itself (no blueprint).
+    Scalar(Ready),
+    /// An engine-immutable string or array, the whole value (`Local::ready`), and the memory it lives
+    /// in: no blueprint is kept.
+    Immutable(ImmutableArena),
     /// Built once for this thread and version.
     Built(Box<Blueprint>),
     /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
@@ -52,9 +62,14 @@ enum LocalValue {
 pub struct Local {
     version: u64,
     expires_ms: u64,
+    /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`), kept
+    /// beside the version so a repeated read touches this allocation only.
+    ready: Option<Ready>,
     value: LocalValue,
     /// What requests resolved for the blueprint (classes, enum cases, prototypes; see `RequestMemo`).
-    memo: RefCell<Option<RequestMemo>>,
+    /// Boxed: most copies never have one (scalars, strings and object-free arrays), so it costs them a
+    /// pointer, not the memo's size.
+    memo: RefCell<Option<Box<RequestMemo>>>,
 }
 
 /// The outcome of a lookup.
@@ -67,6 +82,57 @@ pub enum Lookup {
     /// A live entry `has()` found (`Backend::contains_until`), with its expiry (0: none): no local copy,
     /// so it answers presence tests only; a fetch asks the index.
     Present(u64),
+}
+
+/// Longest key the lookup cache keeps inline in its table (a longer one is on the heap).
+const INLINE_KEY_MAX: usize = 22;
+
+/// A key of the lookup cache. Keys of up to [`INLINE_KEY_MAX`] bytes (most keys) sit in the table
+/// entry itself: remembering one allocates nothing, and comparing it reads no other memory.
+enum SlotKey {
+    Inline(u8, [u8; INLINE_KEY_MAX]),
+    Heap(Box<[u8]>),
+}
+
+impl SlotKey {
+    fn new(key: &[u8]) -> SlotKey {
+        let mut inline = [0; INLINE_KEY_MAX];
+        match (inline.get_mut(..key.len()), u8::try_from(key.len())) {
+            (Some(to), Ok(len)) => {
+                to.copy_from_slice(key);
+                SlotKey::Inline(len, inline)
+            }
+            _ => SlotKey::Heap(key.into()),
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            SlotKey::Inline(len, bytes) => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            SlotKey::Heap(bytes) => bytes,
+        }
+    }
+}
+
+// Hashed and compared as the bytes themselves, as `Borrow<[u8]>` requires (lookups are by `&[u8]`).
+impl std::hash::Hash for SlotKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
+    }
+}
+
+impl PartialEq for SlotKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for SlotKey {}
+
+impl std::borrow::Borrow<[u8]> for SlotKey {
+    fn borrow(&self) -> &[u8] {
+        self.as_bytes()
+    }
 }
 
 struct Slot {
@@ -146,7 +212,7 @@ thread_local! {
 struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
-    slots: HashMap<Vec<u8>, Slot>,
+    slots: HashMap<SlotKey, Slot>,
     /// Bytes of the blueprints the slots hold.
     live_bytes: usize,
     hits: u64,
@@ -250,8 +316,39 @@ impl Local {
     fn bytes(&self) -> usize {
         match &self.value {
             LocalValue::Built(blueprint) => blueprint.bytes(),
-            LocalValue::Encoded { .. } => 0,
+            LocalValue::Immutable(arena) => arena.bytes(),
+            LocalValue::Scalar(_) | LocalValue::Encoded { .. } => 0,
         }
+    }
+
+    /// The local copy of a scalar, a built value or stored bytes.
+    fn new(version: u64, expires_ms: u64, value: LocalValue) -> Local {
+        let ready = match &value {
+            LocalValue::Scalar(ready) => Some(*ready),
+            LocalValue::Built(blueprint) => blueprint.ready_root(),
+            LocalValue::Immutable(_) | LocalValue::Encoded { .. } => None,
+        };
+        Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
+    }
+
+    /// The local copy of a built value: a value that is one immutable string or array keeps that and its
+    /// memory only.
+    fn built(version: u64, expires_ms: u64, mut blueprint: Blueprint) -> Local {
+        match blueprint.take_immutable() {
+            Some((ready, arena)) => Local {
+                version,
+                expires_ms,
+                ready: Some(ready),
+                value: LocalValue::Immutable(arena),
+                memo: RefCell::new(None),
+            },
+            None => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
+        }
+    }
+
+    /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
+    fn ready_root(&self) -> Option<Ready> {
+        self.ready
     }
 }
 
@@ -277,7 +374,7 @@ impl ThreadCache {
         &mut self.backends[tier.index()]
     }
 
-    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<Vec<u8>, Slot>) {
+    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<SlotKey, Slot>) {
         for slot in slots.into_values() {
             if let Lookup::Hit(local) = slot.outcome {
                 Self::retire(superseded, bytes, local);
@@ -286,7 +383,7 @@ impl ThreadCache {
     }
 
     fn retire(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, local: Rc<Local>) {
-        if let LocalValue::Built(_) = &local.value {
+        if let LocalValue::Built(_) | LocalValue::Immutable(_) = &local.value {
             *bytes += local.bytes();
             superseded.push(local);
         }
@@ -346,7 +443,7 @@ fn materialise<const GUARDED: bool>(
     }
     // The memo is taken out for the call (hooks may fetch this key again) and put back after.
     let taken = local.memo.borrow_mut().take();
-    let mut memo = taken.unwrap_or_else(|| RequestMemo::new(0, blueprint));
+    let mut memo = taken.unwrap_or_else(|| Box::new(RequestMemo::new(0, blueprint)));
     if memo.request() != request {
         memo.renew(request);
         CACHE.with_borrow_mut(|c| c.memos.push(local.clone()));
@@ -363,8 +460,14 @@ fn materialise<const GUARDED: bool>(
 /// Writes the local copy's value into `out`: a materialisation, or for values whose restore runs
 /// hooks a copy of this request's prototype (kept from the first materialisation in the request).
 fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result<(), DecodeError> {
+    if let Some(ready) = local.ready_root() {
+        *out = ready.to_zval();
+        return Ok(());
+    }
     let built;
     let blueprint = match &local.value {
+        // Their value is `ready` (handed out above).
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) => return Ok(()),
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
             // The strings are made in the request heap (see `zval_out::allocating`).
@@ -393,7 +496,9 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
 fn restore<const GUARDED: bool>(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     match &local.value {
         LocalValue::Built(_) => materialise::<GUARDED>(local, blueprint, out),
-        LocalValue::Encoded { .. } => zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED),
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Encoded { .. } => {
+            zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED)
+        }
     }
 }
 
@@ -588,7 +693,7 @@ pub unsafe fn fetch_hot(
                 // takes the full path.
                 let epoch = backend.epoch();
                 looked = match index(tier, backend, key, 0) {
-                    Ok(Some(_)) => hot_from_lookup_cache(tier, backend, key, interned, epoch, |_| true, (0, 0)),
+                    Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
                     _ => HotLookup::No,
                 };
             }
@@ -659,38 +764,41 @@ fn hot_from_lookup_cache(
         if old.0 == cache.backend_id {
             cache.hits += old.1;
         }
-        let mut key = [0; HOT_KEY_MAX];
-        let Some(copy) = key.get_mut(..bytes.len()) else {
-            return HotLookup::No;
-        };
-        copy.copy_from_slice(bytes);
-        if !plain(bytes) {
+        if bytes.len() > HOT_KEY_MAX || !plain(bytes) {
             return HotLookup::No;
         }
         // Expired or unknown: the index decides (`fetch_hot` takes the full path for an expired key).
-        let local = match cache.known(Some(backend), bytes, epoch, 0, &mut None) {
-            Some(Lookup::Hit(local)) => local,
-            Some(Lookup::Miss) => return HotLookup::No,
-            _ => return HotLookup::Stale,
-        };
-        let LocalValue::Built(blueprint) = &local.value else {
-            return HotLookup::No;
-        };
-        let value = match blueprint.ready_root() {
-            Some(ready) => HotValue::Ready(ready),
-            None => HotValue::Local(Rc::as_ptr(local)),
-        };
-        HotLookup::Hot(Hot {
-            key,
-            key_len: bytes.len(),
-            interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
-            backend_id: backend.instance_id(),
-            epoch,
-            version: local.version,
-            expires_ms: local.expires_ms,
-            value,
-            hits: 0,
-        })
+        match cache.known(Some(backend), bytes, epoch, 0, &mut None) {
+            Some(Lookup::Hit(local)) => hot_of(local, bytes, interned, backend.instance_id(), epoch),
+            Some(Lookup::Miss) => HotLookup::No,
+            _ => HotLookup::Stale,
+        }
+    })
+}
+
+/// The hot key entry for `bytes` whose local copy, valid at `epoch`, is `local` (`No` for a key too
+/// long to be hot or a copy kept encoded).
+fn hot_of(local: &Rc<Local>, bytes: &[u8], interned: bool, backend_id: u64, epoch: u64) -> HotLookup {
+    let mut key = [0; HOT_KEY_MAX];
+    let Some(copy) = key.get_mut(..bytes.len()) else {
+        return HotLookup::No;
+    };
+    copy.copy_from_slice(bytes);
+    let value = match (&local.value, local.ready_root()) {
+        (LocalValue::Encoded { .. }, _) => return HotLookup::No,
+        (_, Some(ready)) => HotValue::Ready(ready),
+        (_, None) => HotValue::Local(Rc::as_ptr(local)),
+    };
+    HotLookup::Hot(Hot {
+        key,
+        key_len: bytes.len(),
+        interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
+        backend_id,
+        epoch,
+        version: local.version,
+        expires_ms: local.expires_ms,
+        value,
+        hits: 0,
     })
 }
 
@@ -716,12 +824,10 @@ pub unsafe fn fetch_ready_many<'k>(
             let (key, slot) = (&key[..], *slot);
             let looked = match cache.known(Some(backend), key, epoch, 1, &mut now) {
                 Some(Lookup::Hit(local)) => {
-                    if let LocalValue::Built(blueprint) = &local.value {
-                        if let Some(ready) = blueprint.ready_root() {
-                            // SAFETY: the caller guarantees a writable slot with nothing to release.
-                            unsafe { write_element(slot, ready.to_zval()) };
-                            continue;
-                        }
+                    if let Some(ready) = local.ready_root() {
+                        // SAFETY: the caller guarantees a writable slot with nothing to release.
+                        unsafe { write_element(slot, ready.to_zval()) };
+                        continue;
                     }
                     Lookup::Hit(local.clone())
                 }
@@ -847,10 +953,7 @@ pub unsafe fn fetch_many_hot(
                     zval::new()
                 }
                 Some(Lookup::Hit(local)) => {
-                    let LocalValue::Built(blueprint) = &local.value else {
-                        return false;
-                    };
-                    let Some(ready) = blueprint.ready_root() else {
+                    let Some(ready) = local.ready_root() else {
                         return false;
                     };
                     hits += 1;
@@ -1007,6 +1110,12 @@ pub fn fetch_looked_up(
     hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
 }
 
+/// What the index holds for a key: the version this thread has a copy of, or a new one.
+enum Found {
+    Known(Rc<Local>),
+    New(Result<Local, DecodeError>),
+}
+
 /// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
 /// out and built here.
 fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option<Rc<Local>>, DecodeError> {
@@ -1017,27 +1126,40 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         Some(Slot { outcome: Lookup::Hit(local), .. }) => Some(local.clone()),
         _ => None,
     });
+    let within_budget = CACHE.with_borrow(|c| c.superseded_bytes as u64 <= backend.capacity_bytes());
     let found = backend.fetch(key).map(|e| {
-        let version = e.version();
-        match known.as_ref().filter(|local| local.version == version && local.expires_ms == e.expires_ms()) {
-            Some(local) => Ok(local.clone()),
-            None => Err((version, e.expires_ms(), e.tag(), e.value().to_vec())),
+        let (version, expires_ms) = (e.version(), e.expires_ms());
+        if let Some(local) = known.as_ref().filter(|local| local.version == version && local.expires_ms == expires_ms) {
+            return Found::Known(local.clone());
         }
+        let value = match within_budget {
+            // A small value is built straight from the stored bytes, without copying them out first: the
+            // build allocates with the system allocator only (no emalloc, no PHP callback), checks the
+            // bytes as it would a copy, and is short.
+            true if e.value().len() <= BUILT_IN_PLACE_MAX => match Blueprint::scalar(e.tag(), e.value()) {
+                Ok(Some(ready)) => Ok(Local::new(version, expires_ms, LocalValue::Scalar(ready))),
+                Ok(None) => Blueprint::build(e.tag(), e.value(), Mode::Shared)
+                    .map(|built| Local::built(version, expires_ms, built)),
+                Err(error) => Err(error),
+            },
+            _ => Ok(Local::new(version, expires_ms, LocalValue::Encoded { tag: e.tag(), bytes: e.value().to_vec() })),
+        };
+        Found::New(value)
     });
     let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss, count);
         return Ok(None);
     };
     let local = match found {
-        Ok(local) => local,
-        Err((version, expires_ms, tag, bytes)) => {
-            let within_budget = CACHE.with_borrow(|c| c.superseded_bytes as u64 <= backend.capacity_bytes());
-            let value = if within_budget {
-                LocalValue::Built(Box::new(Blueprint::build(tag, &bytes, Mode::Shared)?))
-            } else {
-                LocalValue::Encoded { tag, bytes }
+        Found::Known(local) => local,
+        Found::New(local) => {
+            let local = match local? {
+                Local { version, expires_ms, value: LocalValue::Encoded { tag, bytes }, .. } if within_budget => {
+                    Local::built(version, expires_ms, Blueprint::build(tag, &bytes, Mode::Shared)?)
+                }
+                local => local,
             };
-            Rc::new(Local { version, expires_ms, value, memo: RefCell::new(None) })
+            Rc::new(local)
         }
     };
     remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
@@ -1068,14 +1190,29 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             _ => None,
         };
         cache.live_bytes += added;
-        // A key already present keeps its allocation (re-validations after another key's change are the
-        // common case).
-        let old = match cache.slots.get_mut(key) {
-            Some(present) => {
-                let kept = Slot { epoch, outcome, plain: present.plain, pass: present.pass };
-                Some(std::mem::replace(present, kept))
+        // A key already present keeps its slot's facts and, if it is long, its allocation (re-validations
+        // after another key's change are the common case); a short key costs nothing to make, so its slot
+        // is found or made with one hash.
+        let kept = |present: &Slot, outcome| Slot { epoch, outcome, plain: present.plain, pass: present.pass };
+        let old = if key.len() <= INLINE_KEY_MAX {
+            match cache.slots.entry(SlotKey::new(key)) {
+                Entry::Occupied(mut present) => {
+                    let slot = kept(present.get(), outcome);
+                    Some(present.insert(slot))
+                }
+                Entry::Vacant(vacant) => {
+                    vacant.insert(Slot { epoch, outcome, plain: None, pass: 0 });
+                    None
+                }
             }
-            None => cache.slots.insert(key.to_vec(), Slot { epoch, outcome, plain: None, pass: 0 }),
+        } else {
+            match cache.slots.get_mut(key) {
+                Some(present) => {
+                    let slot = kept(present, outcome);
+                    Some(std::mem::replace(present, slot))
+                }
+                None => cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 }),
+            }
         };
         if let Some(old) = old {
             let removed = ThreadCache::live_bytes_of(&old.outcome);
@@ -1160,4 +1297,26 @@ pub fn free_superseded() {
         std::mem::take(&mut c.superseded)
     });
     drop(old);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_cache_keys_are_found_by_their_bytes_inline_or_not() {
+        let mut slots: HashMap<SlotKey, u32> = HashMap::default();
+        let keys: Vec<Vec<u8>> = (0..40).map(|len| (0..len).map(|i| b'a' + (i % 26) as u8).collect()).collect();
+        for (i, key) in keys.iter().enumerate() {
+            slots.insert(SlotKey::new(key), i as u32);
+        }
+        assert!(matches!(SlotKey::new(&keys[INLINE_KEY_MAX]), SlotKey::Inline(..)));
+        assert!(matches!(SlotKey::new(&keys[INLINE_KEY_MAX + 1]), SlotKey::Heap(_)));
+        for (i, key) in keys.iter().enumerate() {
+            assert_eq!(slots.get(key.as_slice()), Some(&(i as u32)), "key of {i} bytes");
+        }
+        // A key differing in its last byte, or a prefix padded with zeros, is another key.
+        assert_eq!(slots.get(&b"abcdefghijklmnopqrstuw"[..]), None);
+        assert_eq!(slots.get(&b"ab\0"[..]), None);
+    }
 }
