@@ -641,6 +641,28 @@ unsafe fn image_differs(live: *const zval, image: &[SlotImage], masks: &[SlotMas
     })
 }
 
+/// `$fixed::<N>($made, $run)` for a run of N slots, 1 to 12 (the lengths compared in a loop of fixed
+/// count), `$other` for a longer run.
+macro_rules! by_run_length {
+    ($fixed:ident, $made:expr, $run:expr, $other:expr) => {
+        match $run.len {
+            1 => $fixed::<1>($made, $run),
+            2 => $fixed::<2>($made, $run),
+            3 => $fixed::<3>($made, $run),
+            4 => $fixed::<4>($made, $run),
+            5 => $fixed::<5>($made, $run),
+            6 => $fixed::<6>($made, $run),
+            7 => $fixed::<7>($made, $run),
+            8 => $fixed::<8>($made, $run),
+            9 => $fixed::<9>($made, $run),
+            10 => $fixed::<10>($made, $run),
+            11 => $fixed::<11>($made, $run),
+            12 => $fixed::<12>($made, $run),
+            _ => $other,
+        }
+    };
+}
+
 /// The bits in which the objects of `run` differ from their images ([`image_differs`]), and their
 /// property table pointers or-ed together (0: none has one). For the usual slot counts the objects
 /// are compared in a loop of that fixed count: fully unrolled, an object costs a few vector
@@ -673,32 +695,19 @@ unsafe fn run_differs(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
     }
     // SAFETY: as above, for each length.
     unsafe {
-        match run.len {
-            1 => fixed::<1>(made, run),
-            2 => fixed::<2>(made, run),
-            3 => fixed::<3>(made, run),
-            4 => fixed::<4>(made, run),
-            5 => fixed::<5>(made, run),
-            6 => fixed::<6>(made, run),
-            7 => fixed::<7>(made, run),
-            8 => fixed::<8>(made, run),
-            9 => fixed::<9>(made, run),
-            10 => fixed::<10>(made, run),
-            11 => fixed::<11>(made, run),
-            12 => fixed::<12>(made, run),
-            len => {
-                let masks = std::slice::from_raw_parts(run.masks, len);
-                run.objects.iter().enumerate().fold(([0, 0], 0), |(diff, tables), (k, &i)| {
-                    let obj = (*made.add(i as usize)).value.obj;
-                    let d = image_differs(
-                        (*obj).properties_table.as_ptr(),
-                        std::slice::from_raw_parts(run.images.add(k * len), len),
-                        masks,
-                    );
-                    ([diff[0] | d[0], diff[1] | d[1]], tables | (*obj).properties as usize)
-                })
-            }
-        }
+        by_run_length!(fixed, made, run, {
+            let len = run.len;
+            let masks = std::slice::from_raw_parts(run.masks, len);
+            run.objects.iter().enumerate().fold(([0, 0], 0), |(diff, tables), (k, &i)| {
+                let obj = (*made.add(i as usize)).value.obj;
+                let d = image_differs(
+                    (*obj).properties_table.as_ptr(),
+                    std::slice::from_raw_parts(run.images.add(k * len), len),
+                    masks,
+                );
+                ([diff[0] | d[0], diff[1] | d[1]], tables | (*obj).properties as usize)
+            })
+        })
     }
 }
 
@@ -753,23 +762,7 @@ unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize
         }
     }
     // SAFETY: as above, for each length.
-    unsafe {
-        match run.len {
-            1 => fixed::<1>(made, run),
-            2 => fixed::<2>(made, run),
-            3 => fixed::<3>(made, run),
-            4 => fixed::<4>(made, run),
-            5 => fixed::<5>(made, run),
-            6 => fixed::<6>(made, run),
-            7 => fixed::<7>(made, run),
-            8 => fixed::<8>(made, run),
-            9 => fixed::<9>(made, run),
-            10 => fixed::<10>(made, run),
-            11 => fixed::<11>(made, run),
-            12 => fixed::<12>(made, run),
-            _ => run_differs(made, run),
-        }
-    }
+    unsafe { by_run_length!(fixed, made, run, run_differs(made, run)) }
 }
 
 /// Elsewhere there is no wider pass ([`wide_vectors`] is false).
