@@ -331,6 +331,14 @@ impl Local {
         Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
     }
 
+    /// The local copy of the stored (`tag`, `bytes`), checked and built: a scalar keeps its value only.
+    fn from_stored(version: u64, expires_ms: u64, tag: u16, bytes: &[u8]) -> Result<Local, DecodeError> {
+        Ok(match Blueprint::scalar(tag, bytes)? {
+            Some(ready) => Local::new(version, expires_ms, LocalValue::Scalar(ready)),
+            None => Local::built(version, expires_ms, Blueprint::build(tag, bytes, Mode::Shared)?),
+        })
+    }
+
     /// The local copy of a built value: a value that is one immutable string or array keeps that and its
     /// memory only.
     fn built(version: u64, expires_ms: u64, mut blueprint: Blueprint) -> Local {
@@ -1110,10 +1118,12 @@ pub fn fetch_looked_up(
     hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
 }
 
-/// What the index holds for a key: the version this thread has a copy of, or a new one.
+/// What the index holds for a key: the version this thread has a copy of, or a new one, built while
+/// the entry was held or copied out.
 enum Found {
     Known(Rc<Local>),
-    New(Result<Local, DecodeError>),
+    Built(Result<Local, DecodeError>),
+    Copied { version: u64, expires_ms: u64, tag: u16, bytes: Vec<u8> },
 }
 
 /// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
@@ -1132,19 +1142,13 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         if let Some(local) = known.as_ref().filter(|local| local.version == version && local.expires_ms == expires_ms) {
             return Found::Known(local.clone());
         }
-        let value = match within_budget {
-            // A small value is built straight from the stored bytes, without copying them out first: the
-            // build allocates with the system allocator only (no emalloc, no PHP callback), checks the
-            // bytes as it would a copy, and is short.
-            true if e.value().len() <= BUILT_IN_PLACE_MAX => match Blueprint::scalar(e.tag(), e.value()) {
-                Ok(Some(ready)) => Ok(Local::new(version, expires_ms, LocalValue::Scalar(ready))),
-                Ok(None) => Blueprint::build(e.tag(), e.value(), Mode::Shared)
-                    .map(|built| Local::built(version, expires_ms, built)),
-                Err(error) => Err(error),
-            },
-            _ => Ok(Local::new(version, expires_ms, LocalValue::Encoded { tag: e.tag(), bytes: e.value().to_vec() })),
-        };
-        Found::New(value)
+        // A small value is built straight from the stored bytes, without copying them out first: the
+        // build allocates with the system allocator only (no emalloc, no PHP callback), checks the bytes
+        // as it would a copy, and is short.
+        if within_budget && e.value().len() <= BUILT_IN_PLACE_MAX {
+            return Found::Built(Local::from_stored(version, expires_ms, e.tag(), e.value()));
+        }
+        Found::Copied { version, expires_ms, tag: e.tag(), bytes: e.value().to_vec() }
     });
     let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss, count);
@@ -1152,14 +1156,12 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
     };
     let local = match found {
         Found::Known(local) => local,
-        Found::New(local) => {
-            let local = match local? {
-                Local { version, expires_ms, value: LocalValue::Encoded { tag, bytes }, .. } if within_budget => {
-                    Local::built(version, expires_ms, Blueprint::build(tag, &bytes, Mode::Shared)?)
-                }
-                local => local,
-            };
-            Rc::new(local)
+        Found::Built(local) => Rc::new(local?),
+        Found::Copied { version, expires_ms, tag, bytes } if within_budget => {
+            Rc::new(Local::from_stored(version, expires_ms, tag, &bytes)?)
+        }
+        Found::Copied { version, expires_ms, tag, bytes } => {
+            Rc::new(Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes }))
         }
     };
     remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
