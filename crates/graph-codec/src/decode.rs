@@ -20,6 +20,7 @@ use crate::model::{
     ArrayElements, ArrayId, ArrayKey, ArrayNode, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId, ObjectNode,
     ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
+use crate::scratch::{self, Scratch, Spare};
 use crate::tier::StoreTier;
 use crate::view::{ArrayView, GraphView, Header, ObjectStateKind, ObjectView, SlotView};
 
@@ -125,17 +126,11 @@ struct Work {
 const WORK_KEPT_BYTES: usize = 64 * 1024;
 
 thread_local! {
-    static SPARE_WORK: std::cell::Cell<Option<Box<Work>>> = const { std::cell::Cell::new(None) };
+    static SPARE_WORK: Spare<Work> = const { Spare::new(None) };
 }
 
-impl Work {
-    /// The thread's spare set, or a new one.
-    fn take() -> Box<Work> {
-        SPARE_WORK.try_with(std::cell::Cell::take).ok().flatten().unwrap_or_default()
-    }
-
-    /// Empties the set and keeps it for the thread's next check, unless it has grown large.
-    fn give_back(mut self: Box<Work>) {
+impl Scratch for Work {
+    fn worth_keeping(&self) -> bool {
         let bytes = self.starts.iter().map(|v| v.capacity() * 8).sum::<usize>()
             + self.string_facts.capacity() * 24
             + self.plain.capacity()
@@ -148,9 +143,10 @@ impl Work {
             + self.state.capacity()
             + self.stack.capacity() * 8
             + self.heights.capacity() * 4;
-        if bytes > WORK_KEPT_BYTES {
-            return;
-        }
+        bytes <= WORK_KEPT_BYTES
+    }
+
+    fn clear(&mut self) {
         self.starts.iter_mut().for_each(Vec::clear);
         self.string_facts.clear();
         self.plain.clear();
@@ -163,7 +159,6 @@ impl Work {
         self.state.clear();
         self.stack.clear();
         self.heights.clear();
-        let _ = SPARE_WORK.try_with(|spare| spare.set(Some(self)));
     }
 }
 
@@ -175,7 +170,7 @@ impl Drop for CheckedGraph<'_> {
         work.string_facts = index.string_facts;
         work.plain = std::mem::take(&mut self.plain);
         work.children_first = std::mem::take(&mut self.children_first);
-        work.give_back();
+        scratch::give_back(&SPARE_WORK, work);
     }
 }
 
@@ -258,7 +253,7 @@ impl<'a> CheckedGraph<'a> {
     /// Validates `bytes` completely (see the module documentation), without building the model.
     pub fn check(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         let view = GraphView::new(bytes)?;
-        let mut work = Work::take();
+        let mut work = scratch::take(&SPARE_WORK);
         let index = RecordIndex::scan(&view, &mut work)?;
         let plain = std::mem::take(&mut work.plain);
         let children_first = std::mem::take(&mut work.children_first);

@@ -30,6 +30,7 @@ mod internal_state;
 mod layout;
 mod model;
 mod php_hash;
+pub mod scratch;
 mod tier;
 mod view;
 mod writer;

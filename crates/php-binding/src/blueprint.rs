@@ -16,6 +16,7 @@
 use foldhash::{HashMap, HashMapExt};
 
 use ext_php_rs::ffi::zval;
+use graph_codec::scratch::{self, Scratch, Spare};
 use graph_codec::{
     ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, ReferenceId, ShapeId, StateFamily,
     StoreTier, StringId,
@@ -589,38 +590,39 @@ struct BuildWork {
 const BUILD_WORK_KEPT: usize = 4096;
 
 thread_local! {
-    static SPARE_BUILD_WORK: std::cell::Cell<Option<Box<BuildWork>>> = const { std::cell::Cell::new(None) };
+    static SPARE_BUILD_WORK: Spare<BuildWork> = const { Spare::new(None) };
 }
 
 impl BuildWork {
     /// The thread's spare lists (or new ones), `strings` and `arrays` sized for `strings` and `arrays`
     /// ids, all unset.
     fn take(strings: usize, arrays: usize) -> Box<BuildWork> {
-        let mut work: Box<BuildWork> =
-            SPARE_BUILD_WORK.try_with(std::cell::Cell::take).ok().flatten().unwrap_or_default();
+        let mut work = scratch::take(&SPARE_BUILD_WORK);
         work.strings.resize(strings, None);
         work.arrays.resize(arrays, None);
         work
     }
+}
 
-    /// Empties the lists and keeps them for the thread's next build, unless one has grown large.
-    fn give_back(mut self: Box<BuildWork>) {
-        let largest = [
+impl Scratch for BuildWork {
+    fn worth_keeping(&self) -> bool {
+        [
             self.strings.capacity(),
             self.arrays.capacity(),
             self.entries.capacity(),
             self.slots.capacity(),
             self.pairs.capacity(),
-        ];
-        if largest.iter().any(|&capacity| capacity > BUILD_WORK_KEPT) {
-            return;
-        }
+        ]
+        .iter()
+        .all(|&capacity| capacity <= BUILD_WORK_KEPT)
+    }
+
+    fn clear(&mut self) {
         self.strings.clear();
         self.arrays.clear();
         self.entries.clear();
         self.slots.clear();
         self.pairs.clear();
-        let _ = SPARE_BUILD_WORK.try_with(|spare| spare.set(Some(self)));
     }
 }
 
@@ -702,7 +704,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .bp
                 .post_order(|o| matches!(o.restore, RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)));
         }
-        self.work.give_back();
+        scratch::give_back(&SPARE_BUILD_WORK, self.work);
         Ok(self.bp)
     }
 
