@@ -287,6 +287,17 @@ impl Blueprint {
         }))
     }
 
+    /// A stored string as one engine-immutable string and the memory it lives in, made without a
+    /// blueprint, as [`Blueprint::build`] makes it in shared mode (`None` for other tags).
+    pub fn immutable_string(tag: u16, bytes: &[u8]) -> Option<(Ready, ImmutableArena)> {
+        (tag == encoding::TAG_STRING).then(|| {
+            let mut arena = ImmutableArena::default();
+            arena.expect(ImmutableArena::string_bytes(bytes.len()));
+            let s = arena.string(bytes, graph_codec::zend_string_hash(bytes));
+            (immutable::string_value(s), arena)
+        })
+    }
+
     /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
     pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
         let mut blueprint = Blueprint::empty();

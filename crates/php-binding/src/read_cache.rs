@@ -341,25 +341,28 @@ impl Local {
         Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
     }
 
-    /// The local copy of the stored (`tag`, `bytes`), checked and built: a scalar keeps its value only.
+    /// The local copy of the stored (`tag`, `bytes`), checked and built: a scalar keeps its value only,
+    /// a string the string and its memory.
     fn from_stored(version: u64, expires_ms: u64, tag: u16, bytes: &[u8]) -> Result<Local, DecodeError> {
-        Ok(match Blueprint::scalar(tag, bytes)? {
-            Some(ready) => Local::new(version, expires_ms, LocalValue::Scalar(ready)),
-            None => Local::built(version, expires_ms, Blueprint::build(tag, bytes, Mode::Shared)?),
-        })
+        if let Some(ready) = Blueprint::scalar(tag, bytes)? {
+            return Ok(Local::new(version, expires_ms, LocalValue::Scalar(ready)));
+        }
+        if let Some((ready, arena)) = Blueprint::immutable_string(tag, bytes) {
+            return Ok(Local::immutable(version, expires_ms, ready, arena));
+        }
+        Ok(Local::built(version, expires_ms, Blueprint::build(tag, bytes, Mode::Shared)?))
+    }
+
+    /// The local copy of a value that is one immutable string or array, `ready`, living in `arena`.
+    fn immutable(version: u64, expires_ms: u64, ready: Ready, arena: ImmutableArena) -> Local {
+        Local { version, expires_ms, ready: Some(ready), value: LocalValue::Immutable(arena), memo: RefCell::new(None) }
     }
 
     /// The local copy of a built value: a value that is one immutable string or array keeps that and its
     /// memory only.
     fn built(version: u64, expires_ms: u64, mut blueprint: Blueprint) -> Local {
         match blueprint.take_immutable() {
-            Some((ready, arena)) => Local {
-                version,
-                expires_ms,
-                ready: Some(ready),
-                value: LocalValue::Immutable(arena),
-                memo: RefCell::new(None),
-            },
+            Some((ready, arena)) => Local::immutable(version, expires_ms, ready, arena),
             None => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
         }
     }
