@@ -350,21 +350,18 @@ impl Local {
         if let Some((ready, arena)) = Blueprint::immutable_string(tag, bytes) {
             return Ok(Local::immutable(version, expires_ms, ready, arena));
         }
-        Ok(Local::built(version, expires_ms, Blueprint::build(tag, bytes, Mode::Shared)?))
+        // Filled in place and, unless it is one immutable value, moved once, into its box.
+        let mut blueprint = Blueprint::empty();
+        blueprint.fill(tag, bytes, Mode::Shared)?;
+        Ok(match blueprint.take_immutable() {
+            Some((ready, arena)) => Local::immutable(version, expires_ms, ready, arena),
+            None => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
+        })
     }
 
     /// The local copy of a value that is one immutable string or array, `ready`, living in `arena`.
     fn immutable(version: u64, expires_ms: u64, ready: Ready, arena: ImmutableArena) -> Local {
         Local { version, expires_ms, ready: Some(ready), value: LocalValue::Immutable(arena), memo: RefCell::new(None) }
-    }
-
-    /// The local copy of a built value: a value that is one immutable string or array keeps that and its
-    /// memory only.
-    fn built(version: u64, expires_ms: u64, mut blueprint: Blueprint) -> Local {
-        match blueprint.take_immutable() {
-            Some((ready, arena)) => Local::immutable(version, expires_ms, ready, arena),
-            None => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
-        }
     }
 
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
