@@ -678,8 +678,22 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
             let name = shape.class_name;
             let valid = !name.bytes.is_empty() && !name.bytes.contains(&0) && name.bytes[0] != b'\\';
             let lookup = valid.then(|| {
-                let lower = name.bytes.to_ascii_lowercase();
-                (self.graph_string(name.id, name.bytes, name.hash), self.extra_string(&lower))
+                let name_value = self.graph_string(name.id, name.bytes, name.hash);
+                // The lower-case name is the name itself when that has no upper-case letter; else made
+                // here, a short name lowered on the stack (no copy on the heap, no map).
+                if !name.bytes.iter().any(u8::is_ascii_uppercase) {
+                    return (name_value, name_value);
+                }
+                let mut short = [0u8; 64];
+                let lower = match short.get_mut(..name.bytes.len()) {
+                    Some(lower) => {
+                        lower.copy_from_slice(name.bytes);
+                        lower.make_ascii_lowercase();
+                        self.bp.string(lower, None, self.mode)
+                    }
+                    None => self.bp.string(&name.bytes.to_ascii_lowercase(), None, self.mode),
+                };
+                (name_value, lower)
             });
             self.bp.shapes.push(Shape {
                 class_name: name.bytes.into(),
