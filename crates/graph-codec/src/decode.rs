@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::analysis::{traversal_depth, NodeRef};
+use crate::analysis::{traversal_depth, tree_depth, NodeRef};
 use crate::error::{DecodeError, StructureError};
 use crate::internal_state::InternalState;
 use crate::layout::{flags, header, tag, RecordKind, MAX_DEPTH, PROPERTY_READONLY, SLOT_LEN, STRING_FIXED_LEN};
@@ -125,6 +125,8 @@ struct Work {
     stack: Vec<usize>,
     /// Per array: its height (a tree of arrays).
     heights: Vec<u32>,
+    /// The stack of the depth walk of a tree that holds objects.
+    walk: Vec<(NodeRef, u32)>,
     /// See [`CheckedGraph::resolved`].
     resolved: Vec<[Resolved; 2]>,
     resolved_starts: Vec<u32>,
@@ -189,6 +191,7 @@ impl Scratch for Work {
             + self.state.capacity()
             + self.stack.capacity() * 8
             + self.heights.capacity() * 4
+            + self.walk.capacity() * size_of::<(NodeRef, u32)>()
             + self.resolved.capacity() * size_of::<[Resolved; 2]>()
             + self.resolved_starts.capacity() * 4;
         bytes <= WORK_KEPT_BYTES
@@ -207,6 +210,7 @@ impl Scratch for Work {
         self.state.clear();
         self.stack.clear();
         self.heights.clear();
+        self.walk.clear();
         self.resolved.clear();
         self.resolved_starts.clear();
     }
@@ -842,9 +846,20 @@ impl<'a> CheckedGraph<'a> {
             self.work.get_or_insert_with(Box::default).heights = heights;
             depth
         } else {
-            traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
-                out.extend_from_slice(children(node))
-            })
+            let full_walk = || {
+                traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
+                    out.extend_from_slice(children(node))
+                })
+            };
+            if any_shared {
+                full_walk()
+            } else {
+                // A tree that holds objects or references: walked on the thread's kept stack.
+                let work = self.work.get_or_insert_with(Box::default);
+                let node_count = counts.iter().sum();
+                tree_depth(root_edge.first().copied(), node_count, MAX_DEPTH, &mut work.walk, children)
+                    .unwrap_or_else(full_walk)
+            }
         };
         if depth > MAX_DEPTH {
             return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
