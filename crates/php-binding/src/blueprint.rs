@@ -591,7 +591,8 @@ struct Builder<'c, 'a, 'b> {
     /// entries of one array at a time.
     work: Box<BuildWork>,
     /// Strings the builder adds (keys and texts of internal-state arguments), by content.
-    extra_strings: HashMap<Vec<u8>, Ready>,
+    /// Made on first use: most values have none, and a new map draws a random seed.
+    extra_strings: Option<HashMap<Vec<u8>, Ready>>,
     /// Per array id: plain (`CheckedGraph::plain_arrays`), in shared mode only.
     plain: &'c [bool],
 }
@@ -662,7 +663,7 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
             mode,
             bp,
             work: BuildWork::take(checked.string_count(), checked.array_count()),
-            extra_strings: HashMap::new(),
+            extra_strings: None,
             plain,
         }
     }
@@ -753,11 +754,11 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
     }
 
     fn extra_string(&mut self, bytes: &[u8]) -> Ready {
-        if let Some(&ready) = self.extra_strings.get(bytes) {
+        if let Some(&ready) = self.extra_strings.as_ref().and_then(|strings| strings.get(bytes)) {
             return ready;
         }
         let ready = self.bp.string(bytes, None, self.mode);
-        self.extra_strings.insert(bytes.to_vec(), ready);
+        self.extra_strings.get_or_insert_with(HashMap::new).insert(bytes.to_vec(), ready);
         ready
     }
 
