@@ -37,10 +37,11 @@ use crate::zvals::{self, Ready};
 
 /// Fewest keys remembered per backend (see [`key_cap`]).
 const MAX_KEYS: usize = 16_384;
-/// Bytes of backend per key remembered past [`MAX_KEYS`]: a larger backend holds more keys, so a
-/// thread may remember more of them, its slots and copies of scalars (a few hundred bytes per key)
-/// staying a fraction of the backend's size.
-const BACKEND_BYTES_PER_KEY: u64 = 1024;
+/// Bytes of backend per key remembered past [`MAX_KEYS`]: about what an entry of a small value (a short
+/// key, a small array) takes there, so a thread may remember about as many keys as the backend holds
+/// of such values; its slots and copies of scalars (a few hundred bytes per key) stay within about half
+/// the backend's size.
+const BACKEND_BYTES_PER_KEY: u64 = 512;
 /// Most keys remembered per backend, however large.
 const KEYS_CEILING: usize = 1 << 20;
 /// A full lookup cache retires one slot in this many (in table order, so a spread of keys unrelated
