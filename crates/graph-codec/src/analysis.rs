@@ -99,6 +99,37 @@ pub(crate) fn traversal_depth(
     deepest
 }
 
+/// [`traversal_depth`] of a graph where no node is reached twice (none is shared, the root's edge
+/// counting as one incoming edge, so none lies on a cycle reachable from the root): the walk needs no
+/// visited set, and its stack is `stack` (emptied first, left for the caller to keep). `None` if the
+/// walk meets more than `node_count` nodes (the graph was not such a graph).
+pub(crate) fn tree_depth<'e>(
+    root: Option<NodeRef>,
+    node_count: usize,
+    stop_above: u32,
+    stack: &mut Vec<(NodeRef, u32)>,
+    children: impl Fn(NodeRef) -> &'e [NodeRef],
+) -> Option<u32> {
+    let Some(root) = root else { return Some(0) };
+    stack.clear();
+    stack.push((root, u32::from(root.is_level())));
+    let (mut deepest, mut met) = (0, 0usize);
+    while let Some((node, level)) = stack.pop() {
+        met += 1;
+        if met > node_count {
+            return None;
+        }
+        deepest = deepest.max(level);
+        if deepest > stop_above {
+            break;
+        }
+        stack.extend(
+            children(node).iter().rev().map(|&child| (child, level.saturating_add(u32::from(child.is_level())))),
+        );
+    }
+    Some(deepest)
+}
+
 /// What the encoder writes and the decoder checks.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Analysis {
@@ -267,5 +298,32 @@ fn check_no_array_cycle(graph: &Graph<'_>) -> Result<(), StructureError> {
         Ok(())
     } else {
         Err(StructureError::ArrayCycle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children lists of a few graphs by node: arrays 0.., then objects, then references.
+    fn depths(counts: [usize; 3], edges: &[(NodeRef, Vec<NodeRef>)], root: NodeRef) -> (u32, Option<u32>) {
+        let children = |node: NodeRef| -> &[NodeRef] {
+            edges.iter().find(|(n, _)| *n == node).map_or(&[][..], |(_, c)| c.as_slice())
+        };
+        let full = traversal_depth(Some(root), counts, u32::MAX, |node, out| out.extend_from_slice(children(node)));
+        let mut stack = vec![(NodeRef::Array(9), 9)];
+        (full, tree_depth(Some(root), counts.iter().sum(), u32::MAX, &mut stack, children))
+    }
+
+    #[test]
+    fn the_tree_walk_gives_the_full_walks_depth_and_gives_up_on_a_graph_that_is_no_tree() {
+        use NodeRef::{Array as A, Object as O, Reference as R};
+        // Root array 0 -> object 0 -> (array 1 -> reference 0 -> array 2), object 1.
+        let tree = [(A(0), vec![O(0)]), (O(0), vec![A(1), O(1)]), (A(1), vec![R(0)]), (R(0), vec![A(2)])];
+        assert_eq!(depths([3, 2, 1], &tree, A(0)), (4, Some(4)));
+        assert_eq!(depths([3, 2, 1], &tree, R(0)), (1, Some(1)));
+        // An object that holds the root again: the tree walk meets more nodes than there are.
+        let cycle = [(A(0), vec![O(0)]), (O(0), vec![A(0)])];
+        assert_eq!(depths([1, 1, 0], &cycle, A(0)), (2, None));
     }
 }

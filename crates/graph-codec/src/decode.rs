@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::analysis::{traversal_depth, NodeRef};
+use crate::analysis::{traversal_depth, tree_depth, NodeRef};
 use crate::error::{DecodeError, StructureError};
 use crate::internal_state::InternalState;
 use crate::layout::{flags, header, tag, RecordKind, MAX_DEPTH, PROPERTY_READONLY, SLOT_LEN, STRING_FIXED_LEN};
@@ -97,6 +97,11 @@ pub struct CheckedGraph<'a> {
     plain: Vec<bool>,
     /// Every array id once, each after the arrays it contains (see [`CheckedGraph::arrays_children_first`]).
     children_first: Vec<u32>,
+    /// The entries (key, value) of the arrays as the check resolved them, array after array, while
+    /// they number at most [`RESOLVED_MAX`] in all; per array id, where its entries start
+    /// (`u32::MAX`: not kept; ids past the end: not checked yet).
+    resolved: Vec<[Resolved; 2]>,
+    resolved_starts: Vec<u32>,
 }
 
 /// Start offsets of every string and record, per kind, in ascending order (position = id).
@@ -120,6 +125,49 @@ struct Work {
     stack: Vec<usize>,
     /// Per array: its height (a tree of arrays).
     heights: Vec<u32>,
+    /// The stack of the depth walk of a tree that holds objects.
+    walk: Vec<(NodeRef, u32)>,
+    /// See [`CheckedGraph::resolved`].
+    resolved: Vec<[Resolved; 2]>,
+    resolved_starts: Vec<u32>,
+}
+
+/// Most array entries a check keeps resolved for the reader ([`CheckedGraph::resolved`]): a small
+/// value's are read back without parsing their slots again; a large one's arrays past this many
+/// entries are parsed again instead of being kept (16 KiB).
+const RESOLVED_MAX: usize = 512;
+
+/// A slot as the check resolved it, its target named by number: [`CheckedSlot`] without the string's
+/// bytes, which [`CheckedGraph::string`] finds again by number.
+#[derive(Clone, Copy, Debug)]
+enum Resolved {
+    Undef,
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(StringId),
+    Array(ArrayId),
+    Object(ObjectId),
+    Reference(ReferenceId),
+    EnumCase(EnumCaseId),
+}
+
+impl Resolved {
+    fn of(slot: CheckedSlot<'_>) -> Resolved {
+        match slot {
+            CheckedSlot::Undef => Resolved::Undef,
+            CheckedSlot::Null => Resolved::Null,
+            CheckedSlot::Bool(b) => Resolved::Bool(b),
+            CheckedSlot::Int(i) => Resolved::Int(i),
+            CheckedSlot::Float(f) => Resolved::Float(f),
+            CheckedSlot::String(s) => Resolved::String(s.id),
+            CheckedSlot::Array(id) => Resolved::Array(id),
+            CheckedSlot::Object(id) => Resolved::Object(id),
+            CheckedSlot::Reference(id) => Resolved::Reference(id),
+            CheckedSlot::EnumCase(id) => Resolved::EnumCase(id),
+        }
+    }
 }
 
 /// Largest working set (bytes of capacity) a thread keeps for its next check.
@@ -142,7 +190,10 @@ impl Scratch for Work {
             + self.root_edge.capacity() * size_of::<NodeRef>()
             + self.state.capacity()
             + self.stack.capacity() * 8
-            + self.heights.capacity() * 4;
+            + self.heights.capacity() * 4
+            + self.walk.capacity() * size_of::<(NodeRef, u32)>()
+            + self.resolved.capacity() * size_of::<[Resolved; 2]>()
+            + self.resolved_starts.capacity() * 4;
         bytes <= WORK_KEPT_BYTES
     }
 
@@ -159,6 +210,9 @@ impl Scratch for Work {
         self.state.clear();
         self.stack.clear();
         self.heights.clear();
+        self.walk.clear();
+        self.resolved.clear();
+        self.resolved_starts.clear();
     }
 }
 
@@ -170,6 +224,8 @@ impl Drop for CheckedGraph<'_> {
         work.string_facts = index.string_facts;
         work.plain = std::mem::take(&mut self.plain);
         work.children_first = std::mem::take(&mut self.children_first);
+        work.resolved = std::mem::take(&mut self.resolved);
+        work.resolved_starts = std::mem::take(&mut self.resolved_starts);
         scratch::give_back(&SPARE_WORK, work);
     }
 }
@@ -257,7 +313,10 @@ impl<'a> CheckedGraph<'a> {
         let index = RecordIndex::scan(&view, &mut work)?;
         let plain = std::mem::take(&mut work.plain);
         let children_first = std::mem::take(&mut work.children_first);
-        let mut checked = CheckedGraph { view, index, work: Some(work), plain, children_first };
+        let (resolved, resolved_starts) =
+            (std::mem::take(&mut work.resolved), std::mem::take(&mut work.resolved_starts));
+        let mut checked =
+            CheckedGraph { view, index, work: Some(work), plain, children_first, resolved, resolved_starts };
         if view.tier() == StoreTier::PHPSerialized {
             let CheckedSlot::String(_) = checked.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
@@ -372,6 +431,22 @@ impl<'a> CheckedGraph<'a> {
         })
     }
 
+    /// The slot the check resolved as `resolved`.
+    fn slot_of(&self, resolved: Resolved) -> Result<CheckedSlot<'a>, DecodeError> {
+        Ok(match resolved {
+            Resolved::Undef => CheckedSlot::Undef,
+            Resolved::Null => CheckedSlot::Null,
+            Resolved::Bool(b) => CheckedSlot::Bool(b),
+            Resolved::Int(i) => CheckedSlot::Int(i),
+            Resolved::Float(f) => CheckedSlot::Float(f),
+            Resolved::String(id) => CheckedSlot::String(self.string(id)?),
+            Resolved::Array(id) => CheckedSlot::Array(id),
+            Resolved::Object(id) => CheckedSlot::Object(id),
+            Resolved::Reference(id) => CheckedSlot::Reference(id),
+            Resolved::EnumCase(id) => CheckedSlot::EnumCase(id),
+        })
+    }
+
     /// A slot where `Undef` is not allowed (anywhere but holes and uninitialized properties).
     fn resolve_defined(&self, slot: SlotView<'a>, record: u64) -> Result<CheckedSlot<'a>, DecodeError> {
         match self.resolve(slot)? {
@@ -382,7 +457,7 @@ impl<'a> CheckedGraph<'a> {
 
     /// Array `id`.
     pub fn array(&self, id: ArrayId) -> Result<CheckedArray<'_, 'a>, DecodeError> {
-        Ok(CheckedArray { graph: self, view: self.view.array_at(offset_of(&self.index.arrays, id.0)?)? })
+        Ok(CheckedArray { graph: self, id, view: self.view.array_at(offset_of(&self.index.arrays, id.0)?)? })
     }
 
     /// Object `id`.
@@ -629,17 +704,30 @@ impl<'a> CheckedGraph<'a> {
         };
         // Per array: whether it holds an object, enum case or reference itself.
         mixed.reserve(counts[0]);
+        // The entries are resolved here once; a small value's are kept for the reader.
+        let (mut resolved, mut resolved_starts) =
+            (std::mem::take(&mut self.resolved), std::mem::take(&mut self.resolved_starts));
+        resolved_starts.reserve(counts[0]);
         for id in 0..counts[0] {
             firsts.push(edges.len() as u32);
             let array = self.array(ArrayId(id as u32))?;
             claimed_arrays.push(array.view.is_shared);
             let mut present = 0u64;
             let mut holds_mixed = false;
+            let keep = usize::try_from(array.len()).is_ok_and(|len| resolved.len() + len <= RESOLVED_MAX);
+            resolved_starts.push(if keep { resolved.len() as u32 } else { u32::MAX });
             for i in 0..array.len() {
-                let value = array.value(i)?;
+                let (key, value) = array.parse_entry(i)?;
                 present += u64::from(!matches!(value, CheckedSlot::Undef));
                 holds_mixed |=
                     matches!(value, CheckedSlot::Object(_) | CheckedSlot::Reference(_) | CheckedSlot::EnumCase(_));
+                if keep {
+                    let key = match key {
+                        CheckedKey::Int(i) => Resolved::Int(i),
+                        CheckedKey::String(s) => Resolved::String(s.id),
+                    };
+                    resolved.push([key, Resolved::of(value)]);
+                }
                 note(value, &mut edges);
             }
             mixed.push(holds_mixed);
@@ -758,9 +846,20 @@ impl<'a> CheckedGraph<'a> {
             self.work.get_or_insert_with(Box::default).heights = heights;
             depth
         } else {
-            traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
-                out.extend_from_slice(children(node))
-            })
+            let full_walk = || {
+                traversal_depth(root_edge.first().copied(), counts, MAX_DEPTH, |node, out| {
+                    out.extend_from_slice(children(node))
+                })
+            };
+            if any_shared {
+                full_walk()
+            } else {
+                // A tree that holds objects or references: walked on the thread's kept stack.
+                let work = self.work.get_or_insert_with(Box::default);
+                let node_count = counts.iter().sum();
+                tree_depth(root_edge.first().copied(), node_count, MAX_DEPTH, &mut work.walk, children)
+                    .unwrap_or_else(full_walk)
+            }
         };
         if depth > MAX_DEPTH {
             return Err(StructureError::TooDeep { depth, limit: MAX_DEPTH }.into());
@@ -790,6 +889,7 @@ impl<'a> CheckedGraph<'a> {
         }
         self.plain = plain;
         self.children_first = children_first;
+        (self.resolved, self.resolved_starts) = (resolved, resolved_starts);
         let work = self.work.get_or_insert_with(Box::default);
         (work.edges, work.firsts, work.root_edge, work.state, work.stack) = (edges, firsts, root_edge, state, stack);
         work.flags = [claimed_arrays, claimed_objects, claimed_references, mixed];
@@ -802,6 +902,7 @@ impl<'a> CheckedGraph<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct CheckedArray<'g, 'a> {
     graph: &'g CheckedGraph<'a>,
+    id: ArrayId,
     view: ArrayView<'a>,
 }
 
@@ -833,8 +934,28 @@ impl<'a> CheckedArray<'_, 'a> {
         self.view.next_free_index
     }
 
-    /// Entry `index`: its key (`index` itself for a packed array) and value (`Undef` for a hole).
+    /// Entry `index`: its key (`index` itself for a packed array) and value (`Undef` for a hole). As
+    /// the check resolved it when it kept it ([`CheckedGraph::resolved`]), else parsed again.
     pub fn entry(&self, index: u64) -> Result<(CheckedKey<'a>, CheckedSlot<'a>), DecodeError> {
+        let graph = self.graph;
+        let kept = graph
+            .resolved_starts
+            .get(self.id.index())
+            .filter(|&&start| start != u32::MAX && index < self.view.len)
+            .and_then(|&start| graph.resolved.get(usize::try_from(index).ok()?.checked_add(start as usize)?));
+        let Some(&[key, value]) = kept else {
+            return self.parse_entry(index);
+        };
+        let key = match key {
+            Resolved::Int(i) => CheckedKey::Int(i),
+            Resolved::String(id) => CheckedKey::String(graph.string(id)?),
+            _ => return Err(DecodeError::BadKey { offset: self.view.offset }),
+        };
+        Ok((key, graph.slot_of(value)?))
+    }
+
+    /// [`CheckedArray::entry`] parsed from the bytes.
+    fn parse_entry(&self, index: u64) -> Result<(CheckedKey<'a>, CheckedSlot<'a>), DecodeError> {
         if self.view.is_packed {
             let slot = self.graph.slot(self.view.packed_slot_offset(index)?)?;
             let key = i64::try_from(index).map_err(|_| DecodeError::IndexOutOfRange { index })?;
@@ -923,5 +1044,67 @@ impl<'a> CheckedObject<'_, 'a> {
             .view
             .internal_state_resolving(&mut |offset| graph.string_at(offset).map(|s| Cow::Borrowed(s.bytes)))?;
         state.try_map_values(|slot| graph.resolve_defined(slot, self.view.offset))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ArrayElements, ArrayKey, ArrayNode};
+    use crate::tier::StoreTier;
+
+    /// Checks `graph` encoded and compares, for every entry of every array, what the check kept with
+    /// what the bytes give parsed again; returns which arrays had their entries kept.
+    fn kept_entries_agree_with_the_bytes(graph: &Graph<'_>) -> Vec<bool> {
+        let bytes = crate::encode(graph, StoreTier::SharedGraph).unwrap();
+        let checked = CheckedGraph::check(&bytes).unwrap();
+        (0..checked.array_count())
+            .map(|id| {
+                let array = checked.array(ArrayId(id as u32)).unwrap();
+                for i in 0..array.len() {
+                    assert_eq!(format!("{:?}", array.entry(i)), format!("{:?}", array.parse_entry(i)), "array {id}");
+                }
+                assert!(array.entry(array.len()).is_err(), "past the end of array {id}");
+                checked.resolved_starts[id] != u32::MAX
+            })
+            .collect()
+    }
+
+    #[test]
+    fn entries_the_check_keeps_read_back_as_the_bytes_give_them_and_large_arrays_are_parsed_again() {
+        let text = |t: &str| Value::String(Cow::Owned(t.as_bytes().to_vec()));
+        let mut graph = Graph::new(Value::Null);
+        let inner = graph.push_array(ArrayNode {
+            elements: ArrayElements::Packed(vec![
+                Some(text("a")),
+                None,
+                Some(Value::Float(1.5)),
+                Some(Value::Bool(true)),
+            ]),
+            next_free_index: 4,
+        });
+        let hash = |from: i64, count: i64| {
+            ArrayElements::Hash(
+                (from..from + count)
+                    .map(|i| match i % 3 {
+                        0 => (ArrayKey::Int(i), Value::Int(-i)),
+                        1 => (ArrayKey::String(Cow::Owned(format!("k{i}").into_bytes())), text(&format!("v{i}"))),
+                        _ => (ArrayKey::String(Cow::Owned(format!("n{i}").into_bytes())), Value::Null),
+                    })
+                    .collect(),
+            )
+        };
+        let small = graph.push_array(ArrayNode { elements: hash(0, 10), next_free_index: 10 });
+        let large = graph.push_array(ArrayNode { elements: hash(100, RESOLVED_MAX as i64), next_free_index: 1000 });
+        let last = graph.push_array(ArrayNode { elements: hash(5000, 3), next_free_index: 5003 });
+        graph.root = Value::Array(graph.push_array(ArrayNode {
+            elements: ArrayElements::Packed(
+                [inner, small, large, last].into_iter().map(|a| Some(Value::Array(a))).collect(),
+            ),
+            next_free_index: 4,
+        }));
+        // Kept while the entries kept so far and the array's own fit the bound: the large array's do
+        // not (it is parsed again), the small ones stored after it still do.
+        assert_eq!(kept_entries_agree_with_the_bytes(&graph), [true, true, false, true, true]);
     }
 }

@@ -258,7 +258,8 @@ pub struct Blueprint {
     /// Request-heap mode: the strings the cells point at.
     owned: Vec<zval>,
     /// [`Blueprint::plain_cells`], made on first use.
-    plain_cells: std::cell::OnceCell<Option<PlainCells>>,
+    /// Boxed: most blueprints never make one, and a blueprint is moved as a whole.
+    plain_cells: std::cell::OnceCell<Option<Box<PlainCells>>>,
 }
 
 /// Whether a blueprint may make values engine-immutable (kept across requests) or must build them in
@@ -287,17 +288,35 @@ impl Blueprint {
         }))
     }
 
+    /// A stored string as one engine-immutable string and the memory it lives in, made without a
+    /// blueprint, as [`Blueprint::build`] makes it in shared mode (`None` for other tags).
+    pub fn immutable_string(tag: u16, bytes: &[u8]) -> Option<(Ready, ImmutableArena)> {
+        (tag == encoding::TAG_STRING).then(|| {
+            let mut arena = ImmutableArena::default();
+            arena.expect(ImmutableArena::string_bytes(bytes.len()));
+            let s = arena.string(bytes, graph_codec::zend_string_hash(bytes));
+            (immutable::string_value(s), arena)
+        })
+    }
+
     /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
     pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
         let mut blueprint = Blueprint::empty();
+        blueprint.fill(tag, bytes, mode)?;
+        Ok(blueprint)
+    }
+
+    /// [`Blueprint::build`] into this blueprint, which must be empty, in place: a blueprint is a few
+    /// hundred bytes, copied whole by every move. After an error it holds part of the value: drop it.
+    pub fn fill(&mut self, tag: u16, bytes: &[u8], mode: Mode) -> Result<(), DecodeError> {
         if let Some(ready) = Self::scalar(tag, bytes)? {
-            blueprint.root = Cell::Ready(ready);
-            return Ok(blueprint);
+            self.root = Cell::Ready(ready);
+            return Ok(());
         }
         let root = match tag {
             encoding::TAG_STRING => {
-                blueprint.arena.expect(ImmutableArena::string_bytes(bytes.len()));
-                blueprint.string(bytes, None, mode)
+                self.arena.expect(ImmutableArena::string_bytes(bytes.len()));
+                self.string(bytes, None, mode)
             }
             _ => {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
@@ -307,20 +326,20 @@ impl Blueprint {
                 }
                 if tier == StoreTier::PHPSerialized {
                     let serialized = checked.php_serialized_bytes().map_err(|_| DecodeError::Corrupted)?;
-                    blueprint.php_serialized = Some(serialized.into());
-                    return Ok(blueprint);
+                    self.php_serialized = Some(serialized.into());
+                    return Ok(());
                 }
                 if mode == Mode::Shared && checked.header().is_immutable_eligible() {
                     // The whole value becomes engine-immutable strings and arrays, which take about half
                     // as much room again as their stored form (bucket and hash slots, string headers):
                     // one arena chunk rather than a run of doubling ones.
-                    blueprint.arena.expect(bytes.len() + bytes.len() / 2);
+                    self.arena.expect(bytes.len() + bytes.len() / 2);
                 }
-                return Builder::new(&checked, mode, blueprint)?.run();
+                return Builder::new(&checked, mode, self).run();
             }
         };
-        blueprint.root = Cell::Ready(root);
-        Ok(blueprint)
+        self.root = Cell::Ready(root);
+        Ok(())
     }
 
     /// What a materialisation writes into the declared slots of every object, when the cells alone tell
@@ -329,92 +348,94 @@ impl Blueprint {
     /// looked at). The check of deferred publication then compares against this instead of a copy
     /// taken at restore (`attributes::compare`). `None` for other blueprints. Made on first use.
     pub fn plain_cells(&self) -> Option<&PlainCells> {
-        self.plain_cells
-            .get_or_init(|| {
-                let mut links = Vec::new();
-                let mut bare = Vec::new();
-                // Per distinct sequence of masks, its run: the masks, and the objects with their images.
-                let mut runs: Vec<(Vec<SlotMask>, Vec<u32>, Vec<SlotImage>)> = Vec::new();
-                let mut run_of = HashMap::<Vec<SlotMask>, usize>::new();
-                let (mut object_image, mut object_masks) = (Vec::new(), Vec::new());
-                for (i, plan) in self.objects.iter().enumerate() {
-                    let declared = self.cells.get(plan.declared.range())?;
-                    let properties = self.shapes.get(plan.shape as usize)?.properties.len();
-                    if !matches!(plan.restore, RestorePlan::Properties | RestorePlan::Internal(..))
-                        || plan.dynamic.len != 0
-                        || declared.len() != properties
-                    {
-                        return None;
-                    }
-                    let object = u32::try_from(i).ok()?;
-                    if declared.is_empty() {
-                        bare.push(object);
-                        continue;
-                    }
-                    object_image.clear();
-                    object_masks.clear();
-                    for (k, cell) in declared.iter().enumerate() {
-                        let (slot, mask) = match *cell {
-                            Cell::Ready(ready) => {
-                                let (type_info, value) = ready.bits();
-                                SlotImage::new(type_info, value)
-                            }
-                            Cell::Object(target) if (target as usize) < self.objects.len() => {
-                                links.push(ObjectLink { object, slot: u32::try_from(k).ok()?, target });
-                                // The object itself is compared through `links`.
-                                SlotImage::object()
-                            }
-                            _ => return None,
-                        };
-                        object_image.push(slot);
-                        object_masks.push(mask);
-                    }
-                    let run = match run_of.get(&object_masks) {
-                        Some(&run) => run,
-                        None => {
-                            run_of.insert(object_masks.clone(), runs.len());
-                            runs.push((object_masks.clone(), Vec::new(), Vec::new()));
-                            runs.len() - 1
-                        }
-                    };
-                    let (_, members, images) = &mut runs[run];
-                    members.push(object);
-                    images.extend_from_slice(&object_image);
-                }
-                let mut targeted = vec![false; self.objects.len()];
-                for link in &links {
-                    if let Some(t) = targeted.get_mut(link.target as usize) {
-                        *t = true;
-                    }
-                }
-                bare.retain(|&object| targeted.get(object as usize) == Some(&false));
-                let (mut image, mut masks, mut members, mut spans) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-                for (run_masks, run_members, run_images) in runs {
-                    spans.push(SlotRun {
-                        len: u32::try_from(run_masks.len()).ok()?,
-                        masks: u32::try_from(masks.len()).ok()?,
-                        members: Span {
-                            start: u32::try_from(members.len()).ok()?,
-                            len: u32::try_from(run_members.len()).ok()?,
-                        },
-                    });
-                    masks.extend(run_masks);
-                    members.extend(run_members);
-                    image.extend(run_images);
-                }
-                Some(PlainCells {
-                    image: image.into(),
-                    masks: masks.into(),
-                    runs: spans.into(),
-                    members: members.into(),
-                    bare: bare.into(),
-                    links: links.into(),
-                })
-            })
-            .as_ref()
+        self.plain_cells.get_or_init(|| self.make_plain_cells().map(Box::new)).as_deref()
     }
 
-    fn empty() -> Blueprint {
+    /// See [`Blueprint::plain_cells`].
+    fn make_plain_cells(&self) -> Option<PlainCells> {
+        let mut links = Vec::new();
+        let mut bare = Vec::new();
+        // Per distinct sequence of masks, its run: the masks, and the objects with their images.
+        let mut runs: Vec<(Vec<SlotMask>, Vec<u32>, Vec<SlotImage>)> = Vec::new();
+        let mut run_of = HashMap::<Vec<SlotMask>, usize>::new();
+        let (mut object_image, mut object_masks) = (Vec::new(), Vec::new());
+        for (i, plan) in self.objects.iter().enumerate() {
+            let declared = self.cells.get(plan.declared.range())?;
+            let properties = self.shapes.get(plan.shape as usize)?.properties.len();
+            if !matches!(plan.restore, RestorePlan::Properties | RestorePlan::Internal(..))
+                || plan.dynamic.len != 0
+                || declared.len() != properties
+            {
+                return None;
+            }
+            let object = u32::try_from(i).ok()?;
+            if declared.is_empty() {
+                bare.push(object);
+                continue;
+            }
+            object_image.clear();
+            object_masks.clear();
+            for (k, cell) in declared.iter().enumerate() {
+                let (slot, mask) = match *cell {
+                    Cell::Ready(ready) => {
+                        let (type_info, value) = ready.bits();
+                        SlotImage::new(type_info, value)
+                    }
+                    Cell::Object(target) if (target as usize) < self.objects.len() => {
+                        links.push(ObjectLink { object, slot: u32::try_from(k).ok()?, target });
+                        // The object itself is compared through `links`.
+                        SlotImage::object()
+                    }
+                    _ => return None,
+                };
+                object_image.push(slot);
+                object_masks.push(mask);
+            }
+            let run = match run_of.get(&object_masks) {
+                Some(&run) => run,
+                None => {
+                    run_of.insert(object_masks.clone(), runs.len());
+                    runs.push((object_masks.clone(), Vec::new(), Vec::new()));
+                    runs.len() - 1
+                }
+            };
+            let (_, members, images) = &mut runs[run];
+            members.push(object);
+            images.extend_from_slice(&object_image);
+        }
+        let mut targeted = vec![false; self.objects.len()];
+        for link in &links {
+            if let Some(t) = targeted.get_mut(link.target as usize) {
+                *t = true;
+            }
+        }
+        bare.retain(|&object| targeted.get(object as usize) == Some(&false));
+        let (mut image, mut masks, mut members, mut spans) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (run_masks, run_members, run_images) in runs {
+            spans.push(SlotRun {
+                len: u32::try_from(run_masks.len()).ok()?,
+                masks: u32::try_from(masks.len()).ok()?,
+                members: Span {
+                    start: u32::try_from(members.len()).ok()?,
+                    len: u32::try_from(run_members.len()).ok()?,
+                },
+            });
+            masks.extend(run_masks);
+            members.extend(run_members);
+            image.extend(run_images);
+        }
+        Some(PlainCells {
+            image: image.into(),
+            masks: masks.into(),
+            runs: spans.into(),
+            members: members.into(),
+            bare: bare.into(),
+            links: links.into(),
+        })
+    }
+
+    /// A blueprint of nothing, to [`Blueprint::fill`].
+    pub fn empty() -> Blueprint {
         Blueprint {
             root: Cell::UNDEF,
             php_serialized: None,
@@ -562,15 +583,16 @@ impl Blueprint {
 }
 
 /// Builds a blueprint from a checked graph.
-struct Builder<'c, 'a> {
+struct Builder<'c, 'a, 'b> {
     checked: &'c CheckedGraph<'a>,
     mode: Mode,
-    bp: Blueprint,
+    bp: &'b mut Blueprint,
     /// Per string id (`work.strings`) and per array id (`work.arrays`), once made; lists for the
     /// entries of one array at a time.
     work: Box<BuildWork>,
     /// Strings the builder adds (keys and texts of internal-state arguments), by content.
-    extra_strings: HashMap<Vec<u8>, Ready>,
+    /// Made on first use: most values have none, and a new map draws a random seed.
+    extra_strings: Option<HashMap<Vec<u8>, Ready>>,
     /// Per array id: plain (`CheckedGraph::plain_arrays`), in shared mode only.
     plain: &'c [bool],
 }
@@ -630,23 +652,23 @@ fn corrupt<T>(_: T) -> DecodeError {
     DecodeError::Corrupted
 }
 
-impl<'c, 'a> Builder<'c, 'a> {
-    fn new(checked: &'c CheckedGraph<'a>, mode: Mode, bp: Blueprint) -> Result<Self, DecodeError> {
+impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
+    fn new(checked: &'c CheckedGraph<'a>, mode: Mode, bp: &'b mut Blueprint) -> Self {
         let plain = match mode {
             Mode::Shared => checked.plain_arrays(),
             Mode::RequestHeap => &[],
         };
-        Ok(Builder {
+        Builder {
             checked,
             mode,
             bp,
             work: BuildWork::take(checked.string_count(), checked.array_count()),
-            extra_strings: HashMap::new(),
+            extra_strings: None,
             plain,
-        })
+        }
     }
 
-    fn run(mut self) -> Result<Blueprint, DecodeError> {
+    fn run(mut self) -> Result<(), DecodeError> {
         for id in 0..self.checked.shape_count() {
             let shape = self.checked.shape(ShapeId(id as u32)).map_err(corrupt)?;
             let properties = shape
@@ -657,8 +679,22 @@ impl<'c, 'a> Builder<'c, 'a> {
             let name = shape.class_name;
             let valid = !name.bytes.is_empty() && !name.bytes.contains(&0) && name.bytes[0] != b'\\';
             let lookup = valid.then(|| {
-                let lower = name.bytes.to_ascii_lowercase();
-                (self.graph_string(name.id, name.bytes, name.hash), self.extra_string(&lower))
+                let name_value = self.graph_string(name.id, name.bytes, name.hash);
+                // The lower-case name is the name itself when that has no upper-case letter; else made
+                // here, a short name lowered on the stack (no copy on the heap, no map).
+                if !name.bytes.iter().any(u8::is_ascii_uppercase) {
+                    return (name_value, name_value);
+                }
+                let mut short = [0u8; 64];
+                let lower = match short.get_mut(..name.bytes.len()) {
+                    Some(lower) => {
+                        lower.copy_from_slice(name.bytes);
+                        lower.make_ascii_lowercase();
+                        self.bp.string(lower, None, self.mode)
+                    }
+                    None => self.bp.string(&name.bytes.to_ascii_lowercase(), None, self.mode),
+                };
+                (name_value, lower)
             });
             self.bp.shapes.push(Shape {
                 class_name: name.bytes.into(),
@@ -705,7 +741,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .post_order(|o| matches!(o.restore, RestorePlan::PropertiesThenWakeup | RestorePlan::Unserialize(_)));
         }
         scratch::give_back(&SPARE_BUILD_WORK, self.work);
-        Ok(self.bp)
+        Ok(())
     }
 
     fn graph_string(&mut self, id: StringId, bytes: &[u8], hash: u64) -> Ready {
@@ -718,11 +754,11 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     fn extra_string(&mut self, bytes: &[u8]) -> Ready {
-        if let Some(&ready) = self.extra_strings.get(bytes) {
+        if let Some(&ready) = self.extra_strings.as_ref().and_then(|strings| strings.get(bytes)) {
             return ready;
         }
         let ready = self.bp.string(bytes, None, self.mode);
-        self.extra_strings.insert(bytes.to_vec(), ready);
+        self.extra_strings.get_or_insert_with(HashMap::new).insert(bytes.to_vec(), ready);
         ready
     }
 

@@ -48,11 +48,13 @@ pub enum ImmutableKey {
 /// Strings and arrays of one entry version, and the memory they live in.
 #[derive(Default)]
 pub struct ImmutableArena {
-    chunks: Vec<Vec<u64>>,
-    /// Words used in the last chunk.
+    /// The chunk being filled (empty before the first).
+    current: Vec<u64>,
+    /// Words used in `current`.
     used: usize,
-    /// Items too large to share a chunk.
-    large: Vec<Vec<u64>>,
+    /// Chunks filled before `current`, and items too large to share a chunk: kept until the arena is
+    /// dropped (a value in one chunk, most values, allocates no list of them).
+    kept: Vec<Vec<u64>>,
     bytes: usize,
     /// Words of the first chunk when its size is expected ([`ImmutableArena::expect`]; 0: [`FIRST_CHUNK_WORDS`]).
     first_words: usize,
@@ -80,29 +82,28 @@ impl ImmutableArena {
     fn alloc(&mut self, len: usize) -> *mut u8 {
         let words = len.div_ceil(8).max(1);
         if words > CHUNK_WORDS / 4 {
-            self.large.push(vec![0u64; words]);
+            self.kept.push(vec![0u64; words]);
             self.bytes += words * 8;
-            return self.large.last_mut().map_or(ptr::null_mut(), |chunk| chunk.as_mut_ptr().cast());
+            return self.kept.last_mut().map_or(ptr::null_mut(), |chunk| chunk.as_mut_ptr().cast());
         }
-        let room = self.chunks.last().map_or(0, Vec::len);
+        let room = self.current.len();
         if self.used + words > room {
             let least = match self.first_words {
-                expected if self.chunks.is_empty() && expected > 0 => expected,
+                expected if room == 0 && expected > 0 => expected,
                 _ => FIRST_CHUNK_WORDS,
             };
             let size = (2 * room).clamp(least, CHUNK_WORDS).max(words);
-            if self.chunks.is_empty() {
-                // Most values need one chunk.
-                self.chunks.reserve_exact(1);
+            // Moving a chunk into `kept` leaves its memory (and the values in it) where it is.
+            let filled = std::mem::replace(&mut self.current, vec![0u64; size]);
+            if !filled.is_empty() {
+                self.kept.push(filled);
             }
-            self.chunks.push(vec![0u64; size]);
             self.used = 0;
             self.bytes += size * 8;
         }
-        let last = self.chunks.len() - 1;
-        // SAFETY: `used + words` is at most the last chunk's length (checked, or a new chunk of at least
-        // `words`); chunks are never resized, so the pointer stays valid while the arena lives.
-        let p = unsafe { self.chunks[last].as_mut_ptr().add(self.used) };
+        // SAFETY: `used + words` is at most the current chunk's length (checked, or a new chunk of at
+        // least `words`); chunks are never resized, so the pointer stays valid while the arena lives.
+        let p = unsafe { self.current.as_mut_ptr().add(self.used) };
         self.used += words;
         p.cast()
     }

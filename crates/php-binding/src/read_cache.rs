@@ -35,8 +35,19 @@ use crate::zend;
 use crate::zval_out::{self, DecodeError, RequestMemo};
 use crate::zvals::{self, Ready};
 
-/// Keys remembered per backend before the lookup cache starts over.
+/// Fewest keys remembered per backend (see [`key_cap`]).
 const MAX_KEYS: usize = 16_384;
+/// Bytes of backend per key remembered past [`MAX_KEYS`]: about what an entry of a small value (a short
+/// key, a small array) takes there, so a thread may remember about as many keys as the backend holds
+/// of such values; its slots and copies of scalars (a few hundred bytes per key) stay within about half
+/// the backend's size.
+const BACKEND_BYTES_PER_KEY: u64 = 512;
+/// Most keys remembered per backend, however large.
+const KEYS_CEILING: usize = 1 << 20;
+/// A full lookup cache retires one slot in this many (in table order, so a spread of keys unrelated
+/// to when they were read) and keeps the rest: a loop over more keys than the cap then still finds
+/// most of them, where starting over rebuilt every one on every pass.
+const RETIRE_SHARE: usize = 8;
 /// Largest stored value whose blueprint is built from the stored bytes in place, with the entry held; a
 /// larger one is copied out first, so the entry is not held for the length of a long build.
 const BUILT_IN_PLACE_MAX: usize = 4096;
@@ -331,27 +342,27 @@ impl Local {
         Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
     }
 
-    /// The local copy of the stored (`tag`, `bytes`), checked and built: a scalar keeps its value only.
+    /// The local copy of the stored (`tag`, `bytes`), checked and built: a scalar keeps its value only,
+    /// a string the string and its memory.
     fn from_stored(version: u64, expires_ms: u64, tag: u16, bytes: &[u8]) -> Result<Local, DecodeError> {
-        Ok(match Blueprint::scalar(tag, bytes)? {
-            Some(ready) => Local::new(version, expires_ms, LocalValue::Scalar(ready)),
-            None => Local::built(version, expires_ms, Blueprint::build(tag, bytes, Mode::Shared)?),
+        if let Some(ready) = Blueprint::scalar(tag, bytes)? {
+            return Ok(Local::new(version, expires_ms, LocalValue::Scalar(ready)));
+        }
+        if let Some((ready, arena)) = Blueprint::immutable_string(tag, bytes) {
+            return Ok(Local::immutable(version, expires_ms, ready, arena));
+        }
+        // Filled in place and, unless it is one immutable value, moved once, into its box.
+        let mut blueprint = Blueprint::empty();
+        blueprint.fill(tag, bytes, Mode::Shared)?;
+        Ok(match blueprint.take_immutable() {
+            Some((ready, arena)) => Local::immutable(version, expires_ms, ready, arena),
+            None => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
         })
     }
 
-    /// The local copy of a built value: a value that is one immutable string or array keeps that and its
-    /// memory only.
-    fn built(version: u64, expires_ms: u64, mut blueprint: Blueprint) -> Local {
-        match blueprint.take_immutable() {
-            Some((ready, arena)) => Local {
-                version,
-                expires_ms,
-                ready: Some(ready),
-                value: LocalValue::Immutable(arena),
-                memo: RefCell::new(None),
-            },
-            None => Local::new(version, expires_ms, LocalValue::Built(Box::new(blueprint))),
-        }
+    /// The local copy of a value that is one immutable string or array, `ready`, living in `arena`.
+    fn immutable(version: u64, expires_ms: u64, ready: Ready, arena: ImmutableArena) -> Local {
+        Local { version, expires_ms, ready: Some(ready), value: LocalValue::Immutable(arena), memo: RefCell::new(None) }
     }
 
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
@@ -388,6 +399,24 @@ impl ThreadCache {
                 Self::retire(superseded, bytes, local);
             }
         }
+    }
+
+    /// Retires one slot in [`RETIRE_SHARE`] (at least one) of `cache`, the first in table order.
+    fn retire_part(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, cache: &mut BackendCache) {
+        let mut left = (cache.slots.len() / RETIRE_SHARE).max(1);
+        let mut freed = 0;
+        cache.slots.retain(|_, slot| {
+            if left == 0 {
+                return true;
+            }
+            left -= 1;
+            if let Lookup::Hit(local) = std::mem::replace(&mut slot.outcome, Lookup::Miss) {
+                freed += local.bytes();
+                Self::retire(superseded, bytes, local);
+            }
+            false
+        });
+        cache.live_bytes = cache.live_bytes.saturating_sub(freed);
     }
 
     fn retire(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, local: Rc<Local>) {
@@ -1132,11 +1161,14 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
     let epoch = backend.epoch();
     // The local copy this thread has of the key, if any: its bytes are copied out again only when the
     // entry's version changed (another key's change moves the epoch, not this entry).
-    let known = CACHE.with_borrow_mut(|c| match c.backend(tier, backend).slots.get(key) {
-        Some(Slot { outcome: Lookup::Hit(local), .. }) => Some(local.clone()),
-        _ => None,
+    let (known, within_budget) = CACHE.with_borrow_mut(|c| {
+        let within_budget = c.superseded_bytes as u64 <= backend.capacity_bytes();
+        let known = match c.backend(tier, backend).slots.get(key) {
+            Some(Slot { outcome: Lookup::Hit(local), .. }) => Some(local.clone()),
+            _ => None,
+        };
+        (known, within_budget)
     });
-    let within_budget = CACHE.with_borrow(|c| c.superseded_bytes as u64 <= backend.capacity_bytes());
     let found = backend.fetch(key).map(|e| {
         let (version, expires_ms) = (e.version(), e.expires_ms());
         if let Some(local) = known.as_ref().filter(|local| local.version == version && local.expires_ms == expires_ms) {
@@ -1168,9 +1200,17 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
     Ok(Some(local))
 }
 
-/// Records the outcome for `key`, retiring the copy it replaces. The lookup cache starts over when it
-/// holds too many keys, or blueprints larger than the backend itself (stale keys are only revalidated
-/// when read again, so the cap keeps memory bounded). `count` is added to the hits or the misses.
+/// How many keys the lookup cache of `backend` remembers: [`MAX_KEYS`], or more for a large backend
+/// (one per [`BACKEND_BYTES_PER_KEY`]), at most [`KEYS_CEILING`].
+fn key_cap(backend: &Backend) -> usize {
+    usize::try_from(backend.capacity_bytes() / BACKEND_BYTES_PER_KEY)
+        .map_or(KEYS_CEILING, |keys| keys.clamp(MAX_KEYS, KEYS_CEILING))
+}
+
+/// Records the outcome for `key`, retiring the copy it replaces. A new key finding the lookup cache
+/// full ([`key_cap`] keys, or blueprints larger than the backend itself: stale keys are only
+/// revalidated when read again, so the cap keeps memory bounded) retires part of it first
+/// ([`RETIRE_SHARE`]). `count` is added to the hits or the misses.
 fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup, count: u64) {
     CACHE.with_borrow_mut(|c| {
         let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
@@ -1182,10 +1222,16 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
         }
         cache.flush_if_due(backend);
         let added = ThreadCache::live_bytes_of(&outcome);
-        let full = cache.slots.len() >= MAX_KEYS || (cache.live_bytes + added) as u64 > backend.capacity_bytes();
-        if full && !cache.slots.contains_key(key) {
-            ThreadCache::retire_slots(superseded, superseded_bytes, std::mem::take(&mut cache.slots));
-            cache.live_bytes = 0;
+        let full = |cache: &BackendCache| {
+            cache.slots.len() >= key_cap(backend) || (cache.live_bytes + added) as u64 > backend.capacity_bytes()
+        };
+        if full(cache) && !cache.slots.contains_key(key) {
+            while !cache.slots.is_empty() && full(cache) {
+                ThreadCache::retire_part(superseded, superseded_bytes, cache);
+            }
+            if cache.slots.is_empty() {
+                cache.live_bytes = 0;
+            }
         }
         let keep = match &outcome {
             Lookup::Hit(new) => Some(Rc::as_ptr(new)),
