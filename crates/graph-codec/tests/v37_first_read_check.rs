@@ -164,7 +164,10 @@ proptest! {
     }
 }
 
-fn summary(bytes: &[u8]) -> (Vec<bool>, Vec<u32>, Vec<(u64, Vec<u8>)>, usize) {
+/// What a check reads of a buffer: plain flags, children-first order, string hashes and bytes, arrays.
+type Summary = (Vec<bool>, Vec<u32>, Vec<(u64, Vec<u8>)>, usize);
+
+fn summary(bytes: &[u8]) -> Summary {
     let checked = CheckedGraph::check(bytes).unwrap();
     let strings = (0..checked.string_count())
         .map(|i| {
