@@ -6,6 +6,9 @@ memory_limit=512M
 --FILE--
 <?php
 use OPcache\VolatileCache as V;
+// Under valgrind (scripts/memcheck: USE_ZEND_ALLOC=0) the process's size is valgrind's: the values are
+// checked, the bound not.
+$measured = getenv('USE_ZEND_ALLOC') !== '0';
 function rss_mb(): int { preg_match('/VmRSS:\s+(\d+)/', file_get_contents('/proc/self/status'), $m); return (int) $m[1] >> 10; }
 $big = str_repeat('x', 256 * 1024);
 $serialized = fn(int $i) => ['e' => new RuntimeException($big . $i)];   // an exception: stored through serialize()
@@ -27,7 +30,7 @@ for ($i = 0; $i < 300; $i++) {
 }
 $grew = rss_mb() - $before;
 var_dump($ok);
-echo $grew <= 24 ? "bounded\n" : "grew $grew MB\n";
+echo !$measured || $grew <= 24 ? "bounded\n" : "grew $grew MB\n";
 
 echo "-- many keys, each PHP-serialized value read once (the backend evicts the older ones)\n";
 $before = rss_mb();
@@ -38,7 +41,7 @@ for ($i = 0; $i < 300; $i++) {
 }
 $grew = rss_mb() - $before;
 var_dump($ok, V::info()->entry_count < 300);
-echo $grew <= 24 ? "bounded\n" : "grew $grew MB\n";
+echo !$measured || $grew <= 24 ? "bounded\n" : "grew $grew MB\n";
 
 echo "-- many keys of arrays, read once each, past the long-request bound\n";
 $before = rss_mb();
@@ -49,7 +52,7 @@ for ($i = 0; $i < 300; $i++) {
 }
 $grew = rss_mb() - $before;
 var_dump($ok);
-echo $grew <= 24 ? "bounded\n" : "grew $grew MB\n";
+echo !$measured || $grew <= 24 ? "bounded\n" : "grew $grew MB\n";
 ?>
 --EXPECT--
 PHPSerialized SharedGraph
