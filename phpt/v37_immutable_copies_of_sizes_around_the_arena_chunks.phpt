@@ -1,5 +1,5 @@
 --TEST--
-V37 Local copies made of strings and arrays whose sizes fall just under, on and just over the immutable arena's chunk sizes (256 bytes doubling to 64 KiB; items over 16 KiB get a chunk of their own) and of many tiny values are exact, and stay exact while the request keeps them and their keys are replaced (spec §6.2, §7.2, §7.5) (review rv37; passes on main)
+V37 Local copies made of strings and arrays whose sizes fall just under, on and just over the immutable arena's chunk sizes (256 bytes doubling to 64 KiB; items over 16 KiB get a chunk of their own) and of many tiny values are exact, and stay exact while the request keeps them and their keys are replaced (spec §6.2, §7.2, §7.5) (review rv37)
 --INI--
 static_cache.volatile_size_mb=32
 memory_limit=512M

@@ -1,5 +1,5 @@
 --TEST--
-V37 Keys of 21, 22, 23 and 24 bytes (the lookup cache keeps up to 22 inline), keys that differ only in their last byte or only after byte 22, keys with NUL bytes and keys that are a prefix of another padded with NULs are distinct keys through get(), getMultiple() and has(), before and after each is replaced or deleted, across repeated reads (spec §4.2, §7.4) (review rv37; passes on main)
+V37 Keys of 21, 22, 23 and 24 bytes (the lookup cache keeps up to 22 inline), keys that differ only in their last byte or only after byte 22, keys with NUL bytes and keys that are a prefix of another padded with NULs are distinct keys through get(), getMultiple() and has(), before and after each is replaced or deleted, across repeated reads (spec §4.2, §7.4) (review rv37)
 --FILE--
 <?php
 use OPcache\VolatileCache as V;

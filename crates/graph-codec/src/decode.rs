@@ -104,6 +104,13 @@ pub struct CheckedGraph<'a> {
     resolved_starts: Vec<u32>,
 }
 
+/// An array key as the duplicate check compares it: its hash word (the integer itself, or the string's
+/// `zend_string::h`) and the string's number ([`INT_KEY`] for an integer key).
+type KeyWord = (u64, u32);
+const INT_KEY: u32 = u32::MAX;
+/// Arrays up to this many entries are searched for a repeated key pair by pair, without a table.
+const KEYS_PAIRWISE_MAX: usize = 8;
+
 /// Start offsets of every string and record, per kind, in ascending order (position = id).
 /// Vectors a check fills, kept per thread from one check to the next (emptied), so that checking a
 /// value allocates nothing once the thread has checked one as large: the record starts, the plain
@@ -130,6 +137,10 @@ struct Work {
     /// See [`CheckedGraph::resolved`].
     resolved: Vec<[Resolved; 2]>,
     resolved_starts: Vec<u32>,
+    /// One hash array's keys ([`KeyWord`]) and the open-addressing table over them
+    /// ([`CheckedGraph::repeats_a_key`]).
+    keys: Vec<KeyWord>,
+    key_table: Vec<u32>,
 }
 
 /// Most array entries a check keeps resolved for the reader ([`CheckedGraph::resolved`]): a small
@@ -193,7 +204,9 @@ impl Scratch for Work {
             + self.heights.capacity() * 4
             + self.walk.capacity() * size_of::<(NodeRef, u32)>()
             + self.resolved.capacity() * size_of::<[Resolved; 2]>()
-            + self.resolved_starts.capacity() * 4;
+            + self.resolved_starts.capacity() * 4
+            + self.keys.capacity() * size_of::<KeyWord>()
+            + self.key_table.capacity() * 4;
         bytes <= WORK_KEPT_BYTES
     }
 
@@ -213,6 +226,8 @@ impl Scratch for Work {
         self.walk.clear();
         self.resolved.clear();
         self.resolved_starts.clear();
+        self.keys.clear();
+        self.key_table.clear();
     }
 }
 
@@ -690,6 +705,7 @@ impl<'a> CheckedGraph<'a> {
         let mut in_degree = std::mem::take(&mut work.in_degree);
         let mut root_edge = std::mem::take(&mut work.root_edge);
         let (mut state, mut stack) = (std::mem::take(&mut work.state), std::mem::take(&mut work.stack));
+        let (mut keys, mut key_table) = (std::mem::take(&mut work.keys), std::mem::take(&mut work.key_table));
         let mut contains_enum_case = false;
         let mut note = |slot: CheckedSlot<'a>, edges: &mut Vec<NodeRef>| match slot {
             CheckedSlot::Array(id) => edges.push(NodeRef::Array(id.0)),
@@ -716,8 +732,15 @@ impl<'a> CheckedGraph<'a> {
             let mut holds_mixed = false;
             let keep = usize::try_from(array.len()).is_ok_and(|len| resolved.len() + len <= RESOLVED_MAX);
             resolved_starts.push(if keep { resolved.len() as u32 } else { u32::MAX });
+            keys.clear();
             for i in 0..array.len() {
                 let (key, value) = array.parse_entry(i)?;
+                if !array.is_packed() {
+                    keys.push(match key {
+                        CheckedKey::Int(i) => (i as u64, INT_KEY),
+                        CheckedKey::String(s) => (s.hash, s.id.0),
+                    });
+                }
                 present += u64::from(!matches!(value, CheckedSlot::Undef));
                 holds_mixed |=
                     matches!(value, CheckedSlot::Object(_) | CheckedSlot::Reference(_) | CheckedSlot::EnumCase(_));
@@ -733,6 +756,9 @@ impl<'a> CheckedGraph<'a> {
             mixed.push(holds_mixed);
             if present != array.element_count() {
                 return Err(DecodeError::HeaderMismatch { field: "packed element count" });
+            }
+            if self.repeats_a_key(&keys, &mut key_table)? {
+                return Err(StructureError::DuplicateKey(ArrayId(id as u32)).into());
             }
         }
         let mut contains_hooks = false;
@@ -894,7 +920,49 @@ impl<'a> CheckedGraph<'a> {
         (work.edges, work.firsts, work.root_edge, work.state, work.stack) = (edges, firsts, root_edge, state, stack);
         work.flags = [claimed_arrays, claimed_objects, claimed_references, mixed];
         work.in_degree = in_degree;
+        (work.keys, work.key_table) = (keys, key_table);
         Ok(())
+    }
+
+    /// Whether the `keys` of one hash array name a key twice: no PHP array does, a corrupted buffer
+    /// could (read as it is, the array would count both, list the key twice and find one by key). Small
+    /// arrays are searched pair by pair; larger ones through `table`, open addressing over the hash words.
+    fn repeats_a_key(&self, keys: &[KeyWord], table: &mut Vec<u32>) -> Result<bool, DecodeError> {
+        let same = |a: KeyWord, b: KeyWord| -> Result<bool, DecodeError> {
+            Ok(a.0 == b.0
+                && match (a.1, b.1) {
+                    (INT_KEY, INT_KEY) => true,
+                    (INT_KEY, _) | (_, INT_KEY) => false,
+                    (x, y) => x == y || self.string(StringId(x))?.bytes == self.string(StringId(y))?.bytes,
+                })
+        };
+        if keys.len() <= KEYS_PAIRWISE_MAX {
+            for (i, &a) in keys.iter().enumerate() {
+                for &b in &keys[i + 1..] {
+                    if same(a, b)? {
+                        return Ok(true);
+                    }
+                }
+            }
+            return Ok(false);
+        }
+        let bits = (keys.len() * 2).next_power_of_two().trailing_zeros();
+        table.clear();
+        table.resize(1 << bits, 0);
+        let mask = table.len() - 1;
+        for (i, &key) in keys.iter().enumerate() {
+            // Fibonacci hashing spreads integer keys (often consecutive) and string hashes alike.
+            let mut at = (key.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+            loop {
+                match table[at] {
+                    0 => break,
+                    held if same(keys[held as usize - 1], key)? => return Ok(true),
+                    _ => at = (at + 1) & mask,
+                }
+            }
+            table[at] = i as u32 + 1;
+        }
+        Ok(false)
     }
 }
 

@@ -21,6 +21,8 @@ pub enum StructureError {
     ArrayCycle,
     /// An `SplObjectStorage` entry whose key is not an object.
     StorageKeyNotObject(ObjectId),
+    /// A hash array holding one key twice; no PHP array does.
+    DuplicateKey(ArrayId),
     /// A resource cannot be stored.
     Resource,
     /// Nested deeper than the limit of the tier.
@@ -55,6 +57,7 @@ impl fmt::Display for StructureError {
             StructureError::StorageKeyNotObject(id) => {
                 write!(f, "SplObjectStorage object {} has a non-object key", id.0)
             }
+            StructureError::DuplicateKey(id) => write!(f, "array {} holds a key twice", id.0),
             StructureError::Resource => f.write_str("resources cannot be stored"),
             StructureError::TooDeep { depth, limit } => {
                 write!(f, "value is nested {depth} levels deep, the limit is {limit}")

@@ -1814,7 +1814,12 @@ mod tests {
     fn flat_elements(packed: bool) -> impl Strategy<Value = Vec<FlatElement>> {
         let key = prop_oneof![any::<i64>().prop_map(Ok), "[a-c]{0,3}".prop_map(Err)];
         let value = flat_value_strategy().prop_filter("holes only in packed arrays", move |v| packed || v.is_some());
-        prop::collection::vec((key, value), 0..10)
+        // A key once per array, as in every PHP array (the check refuses one named twice).
+        prop::collection::vec((key, value), 0..10).prop_map(|mut elements| {
+            let mut seen = std::collections::HashSet::new();
+            elements.retain(|(key, _)| seen.insert(key.clone()));
+            elements
+        })
     }
 
     proptest! {

@@ -453,13 +453,26 @@ impl Blueprint {
         }
     }
 
-    /// Bytes of memory this blueprint keeps (budget of superseded copies, §7.5).
+    /// Bytes of memory this blueprint keeps as built (budget of superseded copies, §7.5; the request-end
+    /// images [`Blueprint::plain_cells`] makes later, in deferred mode, are not counted).
     pub fn bytes(&self) -> usize {
-        self.arena.bytes()
+        let shapes = self.shapes.iter().map(|shape| {
+            size_of::<Shape>()
+                + shape.class_name.len()
+                + shape.properties.iter().map(|(name, _)| size_of::<(Box<[u8]>, Ready)>() + name.len()).sum::<usize>()
+        });
+        size_of::<Blueprint>()
+            + self.arena.bytes()
+            + self.php_serialized.as_ref().map_or(0, |bytes| bytes.len())
             + self.cells.capacity() * size_of::<Cell>()
             + self.entries.capacity() * size_of::<(Key, Cell)>()
             + self.objects.capacity() * size_of::<ObjectPlan>()
             + self.arrays.capacity() * size_of::<ArrayPlan>()
+            + self.references.capacity() * size_of::<Cell>()
+            + shapes.sum::<usize>()
+            + self.enum_cases.capacity() * size_of::<EnumCaseName>()
+            + self.hook_order.capacity() * size_of::<u32>()
+            + self.owned.capacity() * size_of::<zval>()
     }
 
     /// The value itself when it needs no materialisation (a scalar, a string, an object-free array).
@@ -805,18 +818,24 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
         Ok(())
     }
 
-    /// An immutable array of ready entries.
+    /// An immutable array of ready entries. Its next index is the stored one where that is above what
+    /// the elements imply, never below (as `zval_out` restores a planned array), so `$a[] = …` cannot hit
+    /// an existing key whatever the stored bytes say.
     fn immutable_array(&mut self, packed: bool, entries: &[(Key, Cell)], next_free: i64) -> Ready {
         let ready = |cell: &Cell| match cell {
             Cell::Ready(r) => *r,
             // Plain arrays hold only ready values (checked by `plain_arrays`).
             _ => Ready::NULL,
         };
+        let mut implied_next = i64::MIN;
         let ht = if packed {
             let mut slots = std::mem::take(&mut self.work.slots);
             slots.clear();
             slots.extend(entries.iter().map(|(_, c)| ready(c)));
-            let ht = self.bp.arena.packed(&slots, next_free);
+            if let Some(last) = slots.iter().rposition(|slot| !slot.is_undef()) {
+                implied_next = last as i64 + 1;
+            }
+            let ht = self.bp.arena.packed(&slots, next_free.max(implied_next));
             self.work.slots = slots;
             ht
         } else {
@@ -824,12 +843,17 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
             pairs.clear();
             pairs.extend(entries.iter().map(|(k, c)| {
                 let key = match *k {
-                    Key::Int(i) => ImmutableKey::Int(i),
+                    Key::Int(i) => {
+                        // The engine's rule: an integer key moves the next index past it (at most to the
+                        // largest integer).
+                        implied_next = implied_next.max(i.saturating_add(1));
+                        ImmutableKey::Int(i)
+                    }
                     Key::Str(s) => ImmutableKey::Str(s.as_string()),
                 };
                 (key, ready(c))
             }));
-            let ht = self.bp.arena.hash(&pairs, next_free);
+            let ht = self.bp.arena.hash(&pairs, next_free.max(implied_next));
             self.work.pairs = pairs;
             ht
         };

@@ -61,9 +61,9 @@ pub struct ImmutableArena {
 }
 
 impl ImmutableArena {
-    /// Bytes allocated (budget of superseded copies, §7.5).
+    /// Bytes allocated (budget of superseded copies, §7.5): the chunks, and the list of those kept.
     pub fn bytes(&self) -> usize {
-        self.bytes
+        self.bytes + self.kept.capacity() * size_of::<Vec<u64>>()
     }
 
     /// Sizes the first chunk for about `bytes` of strings and arrays (at most a chunk's largest size), so

@@ -323,12 +323,20 @@ pub enum Fetched {
     Miss,
 }
 
+/// What the allocator takes beside each block it hands out (glibc: one size word, rounded to 16).
+const ALLOCATION_OVERHEAD: usize = 16;
+
 impl Local {
+    /// Bytes this copy keeps, for the bounds on a thread's copies (§7.5): the copy itself in its `Rc`
+    /// block, and what its value keeps. Every copy counts, an engine constant like `[]` or a scalar too,
+    /// so that no number of them is free.
     fn bytes(&self) -> usize {
-        match &self.value {
-            LocalValue::Built(blueprint) => blueprint.bytes(),
+        let own = size_of::<Local>() + 2 * size_of::<usize>() + ALLOCATION_OVERHEAD;
+        own + match &self.value {
+            LocalValue::Scalar(_) => 0,
             LocalValue::Immutable(arena) => arena.bytes(),
-            LocalValue::Scalar(_) | LocalValue::Encoded { .. } => 0,
+            LocalValue::Built(blueprint) => blueprint.bytes() + ALLOCATION_OVERHEAD,
+            LocalValue::Encoded { bytes, .. } => bytes.capacity() + ALLOCATION_OVERHEAD,
         }
     }
 

@@ -324,7 +324,13 @@ pub fn build(seed: &GraphSeed) -> Graph<'static> {
                         };
                         (key, v.as_ref().map_or(Value::Null, |v| value(v, place, &sizes)))
                     })
-                    .collect(),
+                    // A key once per array, as in every PHP array (the check refuses one named twice).
+                    .fold(Vec::new(), |mut entries: Vec<(ArrayKey, Value)>, (key, v)| {
+                        if !entries.iter().any(|(k, _)| *k == key) {
+                            entries.push((key, v));
+                        }
+                        entries
+                    }),
             )
         };
         graph.push_array(ArrayNode { elements, next_free_index: array.next_free_index });
