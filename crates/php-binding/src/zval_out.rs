@@ -1056,6 +1056,10 @@ impl Run<'_, '_> {
 
     /// Writes the stored declared and dynamic properties (§6.5: matched by name).
     fn write_properties(&mut self, index: usize, plan: &ObjectPlan) -> Result<(), DecodeError> {
+        // Most objects with an internal state (SPL collections, dates) store no property.
+        if plan.declared.len == 0 && plan.dynamic.len == 0 {
+            return Ok(());
+        }
         let bp = self.bp;
         let shape = plan.shape as usize;
         let cells = &bp.cells[plan.declared.range()];
