@@ -425,10 +425,14 @@ fn copy_kept(
     arrays: &mut Vec<zval>,
 ) -> Option<zval> {
     for (index, plan) in blueprint.objects.iter().enumerate() {
-        let (prototype, family) = kept(index, plan)?;
-        // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no userland
-        // code runs; the family is its class's.
-        match unsafe { clone_object(prototype, family) } {
+        // Over `memory_limit`, the run that follows stops at once (see `Run::create_object`).
+        let copy = match kept(index, plan) {
+            // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no
+            // userland code runs; the family is its class's.
+            Some((prototype, family)) if !zend::out_of_memory() => unsafe { clone_object(prototype, family) },
+            _ => None,
+        };
+        match copy {
             Some(copy) => objects.push(copy),
             None => {
                 release_unseen(objects, arrays);
