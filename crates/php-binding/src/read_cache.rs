@@ -466,7 +466,7 @@ fn materialise<const GUARDED: bool>(
     out: &mut zval,
 ) -> Result<(), DecodeError> {
     let request = request::owner().0;
-    // A lone object copied from this request's prototype runs no userland code: the memo is used in
+    // A value copied from this request's prototypes runs no userland code: the memo is used in
     // place, through a pointer rather than a borrow. The copy allocates in the request heap, and a
     // `memory_limit` fatal there longjmps past this frame (releases without `EG(delayed_oom)` raise it
     // inside the allocation): a borrow held across it would never be given back, and every later fetch
@@ -478,7 +478,7 @@ fn materialise<const GUARDED: bool>(
         // copy, which runs no userland code (so no fetch of this key), and no borrow of it is held.
         let memo = unsafe { &*memo }.as_ref().filter(|m| m.request() == request);
         let copy = match memo {
-            Some(memo) => zval_out::allocating(|| zval_out::copy_lone_prototype(blueprint, memo))?,
+            Some(memo) => zval_out::allocating(|| zval_out::copy_prototypes(blueprint, memo))?,
             None => None,
         };
         if let Some(copy) = copy {

@@ -12,7 +12,8 @@
 //! clone handler from the second fetch of the request on (never where the class has a `__clone`); a
 //! copy of the ArrayIterator family, whose clone handler shares the original's storage, is then given
 //! its own, and the `ArrayObject` family, fixed arrays and lists are copied as their allocation
-//! instead where they can be (`internal_state::copy_prototype`).
+//! instead where they can be (`internal_state::copy_prototype`). A value whose objects all have such a
+//! prototype is copied from them without a run ([`copy_prototypes`]).
 
 use foldhash::HashMap;
 use std::any::Any;
@@ -27,7 +28,7 @@ use ext_php_rs::zend::CatchError;
 use graph_codec::StateFamily;
 
 use crate::attributes::compare;
-use crate::blueprint::{Blueprint, Cell, Key, ObjectPlan, RestorePlan, StatePlan};
+use crate::blueprint::{ArrayPlan, Blueprint, Cell, Key, ObjectPlan, RestorePlan, StatePlan};
 use crate::class_info::{self, ClassFacts};
 use crate::class_lookup;
 use crate::internal_state::{self, DateSnapshot, StateError};
@@ -371,24 +372,174 @@ pub fn materialise(
     result
 }
 
-/// A value that is one object, kept as this request's prototype in `memo` (a repeated fetch of a plain
-/// or safe-direct object): a copy of the prototype, as [`materialise`] would make it, without a run and
-/// without userland code. `None` where [`materialise`] is needed.
-pub fn copy_lone_prototype(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval> {
-    let (Cell::Object(0), [plan]) = (blueprint.root, &blueprint.objects[..]) else {
-        return None;
-    };
-    let Prototype::Kept(prototype) = &memo.prototypes[0] else {
-        return None;
-    };
-    if !(blueprint.references.is_empty() && blueprint.arrays.is_empty() && plan.self_contained) {
+/// A value whose objects are all kept as this request's prototypes in `memo` (a repeated fetch of plain
+/// or safe-direct objects, alone or in arrays): a copy of each prototype and the arrays around them, as
+/// [`materialise`] would make them, without a run and without userland code. `None` where
+/// [`materialise`] is needed: a PHP reference, an object without a kept prototype, an enum case not
+/// resolved this request, a class that gained a restore hook, a copy refused by a clone handler.
+pub fn copy_prototypes(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval> {
+    if blueprint.objects.is_empty() || !blueprint.references.is_empty() || memo.gained {
         return None;
     }
-    // A prototype is only kept for a class resolved in this request, without `__clone`.
-    let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable)?;
-    // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no userland code
-    // runs; the family is its class's.
-    unsafe { clone_object(prototype.value.obj, class.facts.family()) }
+    let kept = |index: usize, plan: &ObjectPlan| -> Option<(*mut zend_object, Option<StateFamily>)> {
+        let Prototype::Kept(prototype) = &memo.prototypes[index] else { return None };
+        // A prototype is only kept for a class resolved in this request, without `__clone`.
+        let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable && plan.self_contained)?;
+        // SAFETY: a kept prototype is an object zval.
+        Some((unsafe { prototype.value.obj }, class.facts.family()))
+    };
+    // Checked before any copy is made, so that a value that needs a run makes none.
+    if !blueprint.objects.iter().enumerate().all(|(index, plan)| kept(index, plan).is_some()) {
+        return None;
+    }
+    // The run's vectors are borrowed, so a repeated copy allocates none (see [`Scratch`]). Where a
+    // `memory_limit` fatal is raised inside the allocation, it is caught here, so that the vectors go
+    // back (they were lost with the frame) before it is handed on.
+    let mut scratch = SCRATCH.take().unwrap_or_default();
+    let (objects, arrays) = (&mut scratch.objects, &mut scratch.arrays);
+    let copied = if cfg!(php_delayed_oom) {
+        copy_kept(blueprint, memo, &kept, objects, arrays)
+    } else {
+        match catching_bailout(|| Ok(copy_kept(blueprint, memo, &kept, objects, arrays))) {
+            Ok(copied) => copied,
+            Err(_) => {
+                release_unseen(&mut scratch.objects, &mut scratch.arrays);
+                SCRATCH.set(Some(scratch));
+                // SAFETY: this frame owns nothing now; the caller catches it (`allocating`).
+                unsafe { reraise_bailout() }
+            }
+        }
+    };
+    if scratch.objects.capacity().max(scratch.arrays.capacity()) <= SCRATCH_MAX {
+        SCRATCH.set(Some(scratch));
+    }
+    copied
+}
+
+/// [`copy_prototypes`] with the vectors it fills (empty; left empty).
+fn copy_kept(
+    blueprint: &Blueprint,
+    memo: &RequestMemo,
+    kept: &impl Fn(usize, &ObjectPlan) -> Option<(*mut zend_object, Option<StateFamily>)>,
+    objects: &mut Vec<zval>,
+    arrays: &mut Vec<zval>,
+) -> Option<zval> {
+    for (index, plan) in blueprint.objects.iter().enumerate() {
+        // Over `memory_limit`, the run that follows stops at once (see `Run::create_object`).
+        let copy = match kept(index, plan) {
+            // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so no
+            // userland code runs; the family is its class's.
+            Some((prototype, family)) if !zend::out_of_memory() => unsafe { clone_object(prototype, family) },
+            _ => None,
+        };
+        match copy {
+            Some(copy) => objects.push(copy),
+            None => {
+                release_unseen(objects, arrays);
+                return None;
+            }
+        }
+    }
+    for plan in &blueprint.arrays {
+        match fill_array(blueprint, plan, |cell| copied_cell(cell, objects, arrays, memo)) {
+            Ok(array) => arrays.push(array),
+            Err(_) => {
+                release_unseen(objects, arrays);
+                return None;
+            }
+        }
+    }
+    let Ok(value) = copied_cell(blueprint.root, objects, arrays, memo) else {
+        release_unseen(objects, arrays);
+        return None;
+    };
+    // The value holds every object and array made (each object is self-contained, so it is held by an
+    // array or is the root): their own references are given up without the engine's release (see
+    // `Run::recycle`).
+    for z in objects.drain(..).chain(arrays.drain(..)) {
+        // SAFETY: owning zvals of live objects and arrays; a count above one is the value's.
+        unsafe {
+            if (*z.value.counted).gc.refcount > 1 {
+                (*z.value.counted).gc.refcount -= 1;
+                std::mem::forget(z);
+            }
+        }
+    }
+    Some(value)
+}
+
+/// An owning zval for `cell` of a value copied from prototypes ([`copy_prototypes`]).
+#[inline(always)]
+fn copied_cell(cell: Cell, objects: &[zval], arrays: &[zval], memo: &RequestMemo) -> Result<zval, DecodeError> {
+    let existing = |slots: &[zval], index: u32| match slots.get(index as usize) {
+        // SAFETY: the slot holds a live owning zval made by the copy.
+        Some(slot) => Ok(unsafe { zvals::copy(slot) }),
+        None => Err(DecodeError::Corrupted),
+    };
+    match cell {
+        Cell::Ready(ready) => Ok(ready.to_zval()),
+        Cell::Object(index) => existing(objects, index),
+        Cell::Array(index) => existing(arrays, index),
+        Cell::EnumCase(index) => match memo.enum_cases.get(index as usize) {
+            // SAFETY: an enum case resolved this request, live for the request (held by its class
+            // constant).
+            Some(&case) if !case.is_null() => Ok(unsafe { zvals::object_zval(case) }),
+            _ => Err(DecodeError::Undecodable),
+        },
+        Cell::Reference(_) => Err(DecodeError::Corrupted),
+    }
+}
+
+/// Releases the objects and arrays of a copy that is not handed out (the vectors are left empty): no
+/// PHP code saw them, so the objects run no `__destruct`.
+fn release_unseen(objects: &mut Vec<zval>, arrays: &mut Vec<zval>) {
+    arrays.clear();
+    for object in objects.drain(..) {
+        // SAFETY: an object zval made by a clone.
+        unsafe { zvals::skip_destructor(object.value.obj) };
+        drop(object);
+    }
+}
+
+/// The array of `plan`, its cells' values made by `value` (the arrays they name made before it).
+#[inline(always)]
+fn fill_array(
+    bp: &Blueprint,
+    plan: &ArrayPlan,
+    mut value: impl FnMut(Cell) -> Result<zval, DecodeError>,
+) -> Result<zval, DecodeError> {
+    let array = zvals::new_array(plan.span.len as usize, plan.packed);
+    // SAFETY: the array is new and owned here alone; a packed one was sized for every slot, so its
+    // slots are written in place (holes as UNDEF) as the engine's packed fill does.
+    unsafe {
+        let ht = zvals::table(&raw const array);
+        if plan.packed {
+            let slots = (*ht).__bindgen_anon_1.arPacked;
+            let mut implied_next = i64::MIN;
+            for (i, cell) in bp.cells[plan.span.range()].iter().enumerate() {
+                let value = value(*cell)?;
+                if zvals::type_of(&value) != IS_UNDEF {
+                    implied_next = i as i64 + 1;
+                }
+                ptr::write(slots.add(i), value);
+                (*ht).nNumUsed = i as u32 + 1;
+            }
+            (*ht).nNumOfElements = plan.count;
+            (*ht).nNextFreeElement = implied_next;
+        } else {
+            for (key, cell) in &bp.entries[plan.span.range()] {
+                let value = value(*cell)?;
+                match *key {
+                    Key::Int(i) => zvals::insert_int(ht, i, value),
+                    Key::Str(name) => zvals::insert_zstr(ht, name.as_string(), value),
+                }
+            }
+        }
+        // The stored next index is restored where it is above what the elements imply (never below,
+        // so `$a[] = …` cannot hit an existing key).
+        (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(plan.next_free);
+    }
+    Ok(array)
 }
 
 /// The vectors of a finished run, empty, kept for the next one: a repeated fetch allocates none. A run
@@ -698,39 +849,7 @@ impl Run<'_, '_> {
             return Err(DecodeError::Thrown);
         }
         let bp = self.bp;
-        let plan = &bp.arrays[index];
-        let array = zvals::new_array(plan.span.len as usize, plan.packed);
-        // SAFETY: the array is new and owned here alone; a packed one was sized for every slot, so its
-        // slots are written in place (holes as UNDEF) as the engine's packed fill does.
-        unsafe {
-            let ht = zvals::table(&raw const array);
-            if plan.packed {
-                let slots = (*ht).__bindgen_anon_1.arPacked;
-                let mut implied_next = i64::MIN;
-                for (i, cell) in bp.cells[plan.span.range()].iter().enumerate() {
-                    let value = self.cell(*cell)?;
-                    if zvals::type_of(&value) != IS_UNDEF {
-                        implied_next = i as i64 + 1;
-                    }
-                    ptr::write(slots.add(i), value);
-                    (*ht).nNumUsed = i as u32 + 1;
-                }
-                (*ht).nNumOfElements = plan.count;
-                (*ht).nNextFreeElement = implied_next;
-            } else {
-                for (key, cell) in &bp.entries[plan.span.range()] {
-                    let value = self.cell(*cell)?;
-                    match *key {
-                        Key::Int(i) => zvals::insert_int(ht, i, value),
-                        Key::Str(name) => zvals::insert_zstr(ht, name.as_string(), value),
-                    }
-                }
-            }
-            // The stored next index is restored where it is above what the elements imply (never below,
-            // so `$a[] = …` cannot hit an existing key).
-            (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(plan.next_free);
-        }
-        Ok(array)
+        fill_array(bp, &bp.arrays[index], |cell| self.cell(cell))
     }
 
     /// The engine singleton of enum case `index` (§6.5: a missing enum or case fails the fetch).
@@ -941,6 +1060,10 @@ impl Run<'_, '_> {
 
     /// Writes the stored declared and dynamic properties (§6.5: matched by name).
     fn write_properties(&mut self, index: usize, plan: &ObjectPlan) -> Result<(), DecodeError> {
+        // Most objects with an internal state (SPL collections, dates) store no property.
+        if plan.declared.len == 0 && plan.dynamic.len == 0 {
+            return Ok(());
+        }
         let bp = self.bp;
         let shape = plan.shape as usize;
         let cells = &bp.cells[plan.declared.range()];

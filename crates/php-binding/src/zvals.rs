@@ -39,6 +39,15 @@ pub unsafe fn is_refcounted(z: *const zval) -> bool {
     unsafe { ((*z).u1.type_info >> Z_TYPE_FLAGS_SHIFT) & IS_TYPE_REFCOUNTED != 0 }
 }
 
+/// Whether any of `values` carries a refcount: one branch-free pass (the type flags of every value
+/// or-ed together), so that a copy of a block of scalars and interned strings, the usual case, skips
+/// the pass that adds references one value at a time.
+pub fn any_refcounted(values: &[zval]) -> bool {
+    // SAFETY: reading the type info of a zval is always valid (the union's fields are plain integers).
+    let flags = values.iter().fold(0, |flags, z| flags | unsafe { z.u1.type_info });
+    (flags >> Z_TYPE_FLAGS_SHIFT) & IS_TYPE_REFCOUNTED != 0
+}
+
 /// `Z_TRY_ADDREF_P`: one more reference to the value of `z` if it is refcounted (a copy of its bits
 /// became a second owner).
 ///

@@ -749,8 +749,10 @@ unsafe fn copy_elements(values: &[zval]) -> *mut zval {
     unsafe {
         let own = ffi::_emalloc(size_of_val(values)).cast::<zval>();
         ptr::copy_nonoverlapping(values.as_ptr(), own, values.len());
-        for i in 0..values.len() {
-            zvals::add_ref(own.add(i));
+        if zvals::any_refcounted(values) {
+            for i in 0..values.len() {
+                zvals::add_ref(own.add(i));
+            }
         }
         own
     }
