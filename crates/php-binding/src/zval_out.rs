@@ -341,7 +341,7 @@ pub fn materialise(
                     Some((keeper, shapes)) => unsafe {
                         compare::captured_planned(
                             record,
-                            std::mem::take(&mut run.objects),
+                            &mut run.objects,
                             blueprint,
                             keeper(),
                             shapes,

@@ -615,13 +615,32 @@ impl Planned {
     fn released(mut self) {
         // SAFETY: every reference is given back: no zval may have its drop run.
         unsafe { self.made.set_len(0) };
+        keep_made(std::mem::take(&mut self.made));
     }
 
     /// After a request whose end never ran: the objects are gone with its heap, and are not touched.
-    fn abandon(self) {
-        let Planned { _keeper, made, .. } = self;
-        std::mem::forget(made);
+    fn abandon(mut self) {
+        // SAFETY: the zvals refer to the gone heap: none may have its drop run.
+        unsafe { self.made.set_len(0) };
+        keep_made(std::mem::take(&mut self.made));
     }
+}
+
+thread_local! {
+    /// The emptied vector of a planned record's objects released last (capacity kept): the next planned
+    /// record hands it to the read path in exchange for the one it takes ([`captured_planned`]), so that
+    /// neither allocates a vector per restore.
+    static SPARE_MADE: std::cell::Cell<Vec<zval>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Keeps `made` (empty) as [`SPARE_MADE`], unless that holds a larger one or it is beyond [`SPARE_LIMIT`].
+fn keep_made(made: Vec<zval>) {
+    debug_assert!(made.is_empty());
+    if made.capacity() == 0 || made.capacity() > SPARE_LIMIT {
+        return;
+    }
+    let spare = SPARE_MADE.take();
+    SPARE_MADE.set(if spare.capacity() >= made.capacity() { spare } else { made });
 }
 
 /// The bits in which the `image.len()` slots at `live` differ from what `image` and `masks` say (see
@@ -892,9 +911,9 @@ pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
     }
 }
 
-/// As [`captured`], for a value made from a blueprint with plain cells: the record keeps `made` (one
-/// owning zval per object of the blueprint, in its order) and checks against the blueprint's cells
-/// (see [`Planned`]); `keeper` keeps `blueprint` alive.
+/// As [`captured`], for a value made from a blueprint with plain cells: the record takes the objects
+/// of `made` (one owning zval per object of the blueprint, in its order), leaving it empty, and checks
+/// against the blueprint's cells (see [`Planned`]); `keeper` keeps `blueprint` alive.
 ///
 /// # Safety
 /// `made` must be live object zvals, during a request; `blueprint` must live as long as `keeper` and
@@ -902,11 +921,13 @@ pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
 /// per stored declared property, each written into the slot of its index.
 pub unsafe fn captured_planned(
     mut record: Recorded,
-    made: Vec<zval>,
+    made: &mut Vec<zval>,
     blueprint: *const Blueprint,
     keeper: Rc<dyn Any>,
     classes: Vec<*mut ffi::zend_class_entry>,
 ) {
+    // The run's vector goes to the record, and the run goes on with the spare one (empty).
+    let made = std::mem::replace(made, SPARE_MADE.take());
     record.planned = Some(Box::new(Planned { _keeper: keeper, blueprint, classes, made }));
     CAPTURE.set(Capture::Done(record));
 }
