@@ -109,6 +109,9 @@ struct State {
     classes: HashMap<*mut zend_class_entry, ClassRt>,
     /// How many of `classes` are registered in this request.
     active: usize,
+    /// The [`class_bit`]s of the classes registered in this request: a class whose bit is not set is
+    /// not one of them, found without a lookup (exact mode's handler asks for every class it meets).
+    active_bits: u64,
     /// Some unit cannot be kept for the next request (its class is not immutable, or another class
     /// took over a class entry or member of a kept one): the request's end drops them all.
     discard: bool,
@@ -186,6 +189,7 @@ impl State {
             c.active = false;
         }
         self.active = 0;
+        self.active_bits = 0;
         self.watch.clear();
         self.unchecked.clear();
         self.pending_links.clear();
@@ -477,6 +481,7 @@ unsafe fn register_in(
             BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
         }
         s.active += 1;
+        s.active_bits |= class_bit(ce);
         if unchecked {
             s.unchecked.extend(ids.clone());
         }
@@ -558,6 +563,35 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
         class = unsafe { (*class).__bindgen_anon_1.parent };
     }
     registered
+}
+
+/// One of 64 bits chosen by the address of class entry `ce` (see [`State::active_bits`]).
+fn class_bit(ce: *mut zend_class_entry) -> u64 {
+    // Fibonacci hashing of the address (class entries are at least 8-byte aligned): the top 6 bits.
+    1 << ((ce as usize as u64 >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
+/// The classes registered in this request, as [`busy_then_check_watched`] found them: enough to tell,
+/// without a lookup, that a class and its parents are none of them.
+#[derive(Clone, Copy)]
+pub struct Registered(u64);
+
+impl Registered {
+    /// Whether `ce` or one of its parents may be registered ([`restore_class`] tells); false: none is.
+    ///
+    /// # Safety
+    /// `ce` must be a live, linked class.
+    pub unsafe fn may_include(self, ce: *mut zend_class_entry) -> bool {
+        let mut class = ce;
+        while !class.is_null() {
+            if self.0 & class_bit(class) != 0 {
+                return true;
+            }
+            // SAFETY: a linked class's parent pointer is a class entry (or null).
+            class = unsafe { (*class).__bindgen_anon_1.parent };
+        }
+        false
+    }
 }
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
@@ -1430,6 +1464,10 @@ fn check_watched_or_hand_on() {
 
 /// The units [`check_watched`] checks (nothing is allocated when there are none).
 fn take_watched(s: &mut State) -> Vec<usize> {
+    if s.watch.is_empty() && s.unchecked.is_empty() {
+        // `watch` keeps its capacity.
+        return Vec::new();
+    }
     let mut ids = std::mem::take(&mut s.watch);
     if !s.unchecked.is_empty() {
         ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
@@ -1437,23 +1475,23 @@ fn take_watched(s: &mut State) -> Vec<usize> {
     ids
 }
 
-/// Exact mode's handlers at a static-property opline: false when the request has no attributed class
+/// Exact mode's handlers at a static-property opline: `None` when the request has no attributed class
 /// registered ([`idle`]); otherwise the pending root writes are checked first ([`check_watched`]),
-/// both in one look at the state.
-pub fn busy_then_check_watched() -> bool {
+/// both in one look at the state, and the classes registered then are returned.
+pub fn busy_then_check_watched() -> Option<Registered> {
     if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
-        return false;
+        return None;
     }
-    let Some(ids) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| take_watched(s))) else {
-        return false;
-    };
-    if !ids.is_empty() {
-        let outcome = check_written(&ids);
-        drop(ids);
-        // SAFETY: the list is dropped; this frame and exact mode's handler that called it own nothing.
-        unsafe { Bailout::hand_on(outcome) };
+    let (ids, bits) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| (take_watched(s), s.active_bits)))?;
+    if ids.is_empty() {
+        return Some(Registered(bits));
     }
-    true
+    let outcome = check_written(&ids);
+    drop(ids);
+    // SAFETY: the list is dropped; this frame and exact mode's handler that called it own nothing.
+    unsafe { Bailout::hand_on(outcome) };
+    // A publication's hooks may have linked (and registered) classes.
+    Some(Registered(STATE.with_borrow(|s| s.active_bits)))
 }
 
 /// Exact mode: a static-property fetch for writing (`$a[] =`, `++`, `$x = &…`, by-reference
