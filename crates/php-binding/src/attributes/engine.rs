@@ -112,6 +112,9 @@ struct State {
     /// The [`class_bit`]s of the classes registered in this request: a class whose bit is not set is
     /// not one of them, found without a lookup (exact mode's handler asks for every class it meets).
     active_bits: u64,
+    /// The [`class_bit`]s of every class in `classes`: a class linked whose bit is set may be kept from
+    /// an earlier request, and is checked against its declaration at once.
+    kept_bits: u64,
     /// Some unit cannot be kept for the next request (its class is not immutable, or another class
     /// took over a class entry or member of a kept one): the request's end drops them all.
     discard: bool,
@@ -177,6 +180,7 @@ impl State {
         self.end_request();
         self.units.clear();
         self.classes.clear();
+        self.kept_bits = 0;
         self.discard = false;
         self.by_prop.clear();
         self.by_method.clear();
@@ -303,15 +307,18 @@ pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
 /// # Safety
 /// As [`class_linked`].
 unsafe fn link(ce: *mut zend_class_entry) -> Result<(), Failed> {
-    let Some((mode, retries)) =
-        STATE.with_borrow(|s| s.mode.filter(|m| *m != AttributeMode::Off).map(|m| (m, !s.retry.is_empty())))
-    else {
+    let Some((mode, retries, maybe_kept)) = STATE.with_borrow(|s| {
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
+        Some((mode, !s.retry.is_empty(), s.kept_bits & class_bit(ce) != 0))
+    }) else {
         return Ok(());
     };
     // Most linked classes carry no attribute of ours: for them, with no restore to retry, this test is
-    // the only work (it runs for every class linked in every request).
+    // the only work (it runs for every class linked in every request). A class whose units may be kept
+    // skips it: its registration checks it against its declaration, which holds only for a class with
+    // units, and otherwise plans it as any other (a class without units then registers nothing).
     // SAFETY: as above.
-    let may_have_units = unsafe { super::plan::may_have_units(ce) };
+    let may_have_units = maybe_kept || unsafe { super::plan::may_have_units(ce) };
     if !may_have_units && !retries {
         return Ok(());
     }
@@ -471,6 +478,7 @@ unsafe fn register_in(
                 let ids = add_units(s, &units);
                 let declaration = plan::declaration_of(ce, &units);
                 s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units, declaration });
+                s.kept_bits |= class_bit(ce);
                 ids
             }
         };
