@@ -298,15 +298,6 @@ fn handed_on(outcome: Result<(), Failed>) -> Result<(), String> {
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
-    // SAFETY: as above.
-    handed_on(unsafe { link(ce) })
-}
-
-/// [`class_linked`], returning a caught bailout.
-///
-/// # Safety
-/// As [`class_linked`].
-unsafe fn link(ce: *mut zend_class_entry) -> Result<(), Failed> {
     let Some((mode, retries, maybe_kept)) = STATE.with_borrow(|s| {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
         Some((mode, !s.retry.is_empty(), s.kept_bits & class_bit(ce) != 0))
@@ -314,14 +305,26 @@ unsafe fn link(ce: *mut zend_class_entry) -> Result<(), Failed> {
         return Ok(());
     };
     // Most linked classes carry no attribute of ours: for them, with no restore to retry, this test is
-    // the only work (it runs for every class linked in every request). A class whose units may be kept
-    // skips it: its registration checks it against its declaration, which holds only for a class with
-    // units, and otherwise plans it as any other (a class without units then registers nothing).
+    // the only work (it runs for every class linked in every request), and the rest is a call away. A
+    // class whose units may be kept skips it: its registration checks it against its declaration,
+    // which holds only for a class with units, and otherwise plans it as any other (a class without
+    // units then registers nothing).
     // SAFETY: as above.
     let may_have_units = maybe_kept || unsafe { super::plan::may_have_units(ce) };
     if !may_have_units && !retries {
         return Ok(());
     }
+    // SAFETY: as above.
+    handed_on(unsafe { link(ce, mode, may_have_units) })
+}
+
+/// [`class_linked`] of a class that may have units, or while restores wait for a retry, in `mode`;
+/// returns a caught bailout.
+///
+/// # Safety
+/// As [`class_linked`].
+#[inline(never)]
+unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: bool) -> Result<(), Failed> {
     if !userland_may_run() {
         // Only classes that can have units wait (no restore has run yet this request, so none needs
         // a retry): a process whose code declares no attributed static never raises the interrupt.
@@ -706,24 +709,27 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => return Err(Bailout),
     };
-    let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
-    let mut recorded = needs_baseline.then(|| match (captured, fetched.is_some()) {
-        (Some(record), true) => record,
-        (Some(record), false) => {
-            // SAFETY: during the request; a record of a value not kept is given back.
-            unsafe { record.release_at_request_end() };
-            Recorded::new()
-        }
-        (None, _) => Recorded::new(),
-    });
-    let recordable = match (&mut recorded, &mut fetched) {
-        (Some(_), Some(_)) if filled => true,
-        // SAFETY: a live, freshly fetched value.
-        (Some(objects), Some(f)) => unsafe { objects.record(f) },
-        (Some(_), None) => true,
-        (None, _) => false,
+    let (mut recorded, recordable) = if needs_baseline {
+        let (captured, filled) = compare::disarm();
+        let mut record = match (captured, fetched.is_some()) {
+            (Some(record), true) => record,
+            (Some(record), false) => {
+                // SAFETY: during the request; a record of a value not kept is given back.
+                unsafe { record.release_at_request_end() };
+                Recorded::new()
+            }
+            (None, _) => Recorded::new(),
+        };
+        let recordable = match &mut fetched {
+            // SAFETY: a live, freshly fetched value.
+            Some(f) if !filled => unsafe { record.record(f) },
+            _ => true,
+        };
+        (Some(record), recordable)
+    } else {
+        (None, false)
     };
     // A recorded value holds no object of an internal class, `__PHP_Incomplete_Class` included.
     let names_missing = !recordable
@@ -865,7 +871,11 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: 
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
         let mut v = zvals::copy(zend::deref(value));
-        if zvals::is_typed(info) && !ffi::zend_verify_property_type(info, &raw mut v, true) {
+        // A value whose type the declared type names (an array for `array`) is taken as it is, as the
+        // engine's own check would; anything else goes through that check.
+        let type_mask = (*info).type_.type_mask;
+        let named = type_mask & 1u32.checked_shl(zend::type_of(&raw const v)).unwrap_or(0) != 0;
+        if zvals::is_typed(info) && !named && !ffi::zend_verify_property_type(info, &raw mut v, true) {
             zvals::clear_exception();
             return;
         }
