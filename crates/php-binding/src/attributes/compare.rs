@@ -831,8 +831,9 @@ thread_local! {
 /// Where the record of a value being fetched stands (see [`arm`]).
 enum Capture {
     Off,
-    /// Waiting for the run of the read path that materialises the fetched value.
-    Armed(Recorded),
+    /// Waiting for the run of the read path that materialises the fetched value, which starts an empty
+    /// record (none is moved in and out of here until one holds something).
+    Armed,
     /// Taken by that run: runs nested in it (a hook or autoloader fetching another value) find
     /// nothing armed. Left so when the run could not record the value.
     Claimed,
@@ -844,13 +845,13 @@ thread_local! {
     static CAPTURE: RefCell<Capture> = const { RefCell::new(Capture::Off) };
 }
 
-/// Before fetching a value to restore: `record` (empty) is to be filled by the run of the read path
-/// that materialises it, from the objects it makes (no second walk of the value). [`disarm`] after
-/// the fetch tells whether that happened.
-pub fn arm(record: Recorded) {
+/// Before fetching a value to restore: a record is to be filled by the run of the read path that
+/// materialises it, from the objects it makes (no second walk of the value). [`disarm`] after the
+/// fetch tells whether that happened.
+pub fn arm() {
     // A record left from an earlier fetch of this request (never the case: every arm is disarmed)
     // still holds its references.
-    forget_capture_state(CAPTURE.replace(Capture::Armed(record)), true);
+    forget_capture_state(CAPTURE.replace(Capture::Armed), true);
 }
 
 /// After the fetch [`arm`] prepared: the record and whether the read path filled it with the objects of
@@ -859,7 +860,7 @@ pub fn arm(record: Recorded) {
 pub fn disarm() -> (Option<Recorded>, bool) {
     match CAPTURE.replace(Capture::Off) {
         Capture::Off | Capture::Claimed => (None, false),
-        Capture::Armed(record) => (Some(record), false),
+        Capture::Armed => (Some(Recorded::new()), false),
         Capture::Done(record) => (Some(record), true),
     }
 }
@@ -872,7 +873,7 @@ pub fn forget_capture(release: bool) {
 }
 
 fn forget_capture_state(state: Capture, release: bool) {
-    if let Capture::Armed(record) | Capture::Done(record) = state {
+    if let Capture::Done(record) = state {
         if release {
             // SAFETY: during the request that recorded it (caller).
             unsafe { record.release_at_request_end() };
@@ -885,12 +886,12 @@ fn forget_capture_state(state: Capture, release: bool) {
 /// A run of the read path starts materialising a value: it takes the record armed for it, if any
 /// (a run nested in it then finds none).
 pub fn claim() -> Option<Recorded> {
-    CAPTURE.with_borrow_mut(|c| match std::mem::replace(c, Capture::Claimed) {
-        Capture::Armed(record) => Some(record),
-        other => {
-            *c = other;
-            None
+    CAPTURE.with_borrow_mut(|c| match c {
+        Capture::Armed => {
+            *c = Capture::Claimed;
+            Some(Recorded::new())
         }
+        _ => None,
     })
 }
 

@@ -702,7 +702,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
     // value that cannot be recorded, an independent copy fetched a second time (below). The read path
     // records the objects as it makes them where it can; otherwise the value is walked.
     if needs_baseline {
-        compare::arm(Recorded::new());
+        compare::arm();
     }
     let (mut fetched, class_missing) = match fetch(tier, key) {
         Ok(fetched) => (fetched, false),
