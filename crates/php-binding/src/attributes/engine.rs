@@ -134,6 +134,9 @@ struct State {
     retry: Vec<usize>,
     /// `opcache_reset()` ran: nothing is published for the rest of the request (§14.6).
     publication_off: bool,
+    /// [`publish_at_end`]'s list of the records that have served, empty between its uses (kept for its
+    /// capacity).
+    served: Vec<usize>,
 }
 
 thread_local! {
@@ -1552,9 +1555,10 @@ pub fn publish_at_end(worker: bool) {
     // other unit on, units are compared and published one by one, outside the borrow, in order (a
     // serialization hook may change the units after it).
     // SAFETY: during a request; `untouched_in` runs no userland code.
-    let scan = STATE.with_borrow(|s| unsafe {
-        let mut served = Vec::new();
+    let scan = STATE.with_borrow_mut(|s| unsafe {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
+        let mut served = std::mem::take(&mut s.served);
+        let s = &*s;
         for (id, u) in s.units.iter().enumerate() {
             if !u.restored || u.suppressed {
                 continue;
@@ -1570,14 +1574,16 @@ pub fn publish_at_end(worker: bool) {
         }
         Some((mode, s.units.len(), s.units.len(), served))
     });
-    let Some((mode, first, count, served)) = scan else { return };
+    let Some((mode, first, count, mut served)) = scan else { return };
     if !worker {
         // At RSHUTDOWN the record has served: it is let go while its objects, just compared, are
         // still in the cache, rather than in a second walk when the state is dropped.
-        for id in served {
+        for &id in &served {
             release_record(id);
         }
     }
+    served.clear();
+    STATE.with_borrow_mut(|s| s.served = served);
     let mut bailout = None;
     // The first exception a `VolatileStatic`'s hook threw at RSHUTDOWN, reported as uncaught once every
     // other unit is published (`zend::with_frame`); in worker mode, between HTTP requests, such
