@@ -611,11 +611,27 @@ impl Planned {
     }
 
     /// Once [`Recorded::give_back_from`] has given back every reference to the objects: lets go of the
-    /// rest (the blueprint).
-    fn released(mut self) {
+    /// rest (the blueprint), keeping the vector of objects and the box for the next planned record.
+    fn released(mut planned: Box<Self>) {
         // SAFETY: every reference is given back: no zval may have its drop run.
-        unsafe { self.made.set_len(0) };
-        keep_made(std::mem::take(&mut self.made));
+        unsafe { planned.made.set_len(0) };
+        keep_made(std::mem::take(&mut planned.made));
+        let raw = Box::into_raw(planned);
+        // SAFETY: `raw` owns a live `Planned`, dropped here once; its allocation then holds an
+        // uninitialised one, as a box of `MaybeUninit<Planned>` owns it.
+        let spare = unsafe {
+            std::ptr::drop_in_place(raw);
+            Box::from_raw(raw.cast::<std::mem::MaybeUninit<Planned>>())
+        };
+        SPARE_PLANNED.set(Some(spare));
+    }
+
+    /// `self` in a box, the one the last planned record released if there is one.
+    fn boxed(self) -> Box<Self> {
+        match SPARE_PLANNED.take() {
+            Some(spare) => Box::write(spare, self),
+            None => Box::new(self),
+        }
     }
 
     /// After a request whose end never ran: the objects are gone with its heap, and are not touched.
@@ -631,6 +647,9 @@ thread_local! {
     /// record hands it to the read path in exchange for the one it takes ([`captured_planned`]), so that
     /// neither allocates a vector per restore.
     static SPARE_MADE: std::cell::Cell<Vec<zval>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The box of the planned record released last (see [`Planned::released`]).
+    static SPARE_PLANNED: std::cell::Cell<Option<Box<std::mem::MaybeUninit<Planned>>>> =
+        const { std::cell::Cell::new(None) };
 }
 
 /// Keeps `made` (empty) as [`SPARE_MADE`], unless that holds a larger one or it is beyond [`SPARE_LIMIT`].
@@ -929,7 +948,7 @@ pub unsafe fn captured_planned(
 ) {
     // The run's vector goes to the record, and the run goes on with the spare one (empty).
     let made = std::mem::replace(made, SPARE_MADE.take());
-    record.planned = Some(Box::new(Planned { _keeper: keeper, blueprint, classes, made }));
+    record.planned = Some(Planned { _keeper: keeper, blueprint, classes, made }.boxed());
     CAPTURE.set(Capture::Done(record));
 }
 
@@ -1451,7 +1470,7 @@ impl Recorded {
     /// the next one.
     fn keep_vectors(mut self) {
         if let Some(planned) = self.planned.take() {
-            Planned::released(*planned);
+            Planned::released(planned);
         }
         // Every slot copy has given its reference back (or never held one): none may have its drop run.
         // SAFETY: the copies own nothing now.
