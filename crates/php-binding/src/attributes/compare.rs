@@ -870,18 +870,36 @@ thread_local! {
 pub fn arm() {
     // A record left from an earlier fetch of this request (never the case: every arm is disarmed)
     // still holds its references.
-    forget_capture_state(CAPTURE.replace(Capture::Armed), true);
+    // Only a record moves out of the state (the states without one are written in place).
+    let left = CAPTURE.with_borrow_mut(|c| match c {
+        Capture::Done(_) => Some(std::mem::replace(c, Capture::Armed)),
+        _ => {
+            *c = Capture::Armed;
+            None
+        }
+    });
+    if let Some(left) = left {
+        forget_capture_state(left, true);
+    }
 }
 
 /// After the fetch [`arm`] prepared: the record and whether the read path filled it with the objects of
 /// the fetched value. `(None, false)`: the run took the record and could not describe the value.
 /// `(Some, false)`: no run took it (the value was handed out without one); it is still empty.
 pub fn disarm() -> (Option<Recorded>, bool) {
-    match CAPTURE.replace(Capture::Off) {
-        Capture::Off | Capture::Claimed => (None, false),
-        Capture::Armed => (Some(Recorded::new()), false),
-        Capture::Done(record) => (Some(record), true),
-    }
+    CAPTURE.with_borrow_mut(|c| {
+        let armed = matches!(c, Capture::Armed);
+        match c {
+            Capture::Done(_) => match std::mem::replace(c, Capture::Off) {
+                Capture::Done(record) => (Some(record), true),
+                _ => (None, false),
+            },
+            _ => {
+                *c = Capture::Off;
+                (armed.then(Recorded::new), false)
+            }
+        }
+    })
 }
 
 /// RSHUTDOWN (`release`: the request's heap is still alive, references are given back) or the start
