@@ -658,8 +658,10 @@ fn keep_made(made: Vec<zval>) {
     if made.capacity() == 0 || made.capacity() > SPARE_LIMIT {
         return;
     }
-    let spare = SPARE_MADE.take();
-    SPARE_MADE.set(if spare.capacity() >= made.capacity() { spare } else { made });
+    SPARE_MADE.with(|spare| {
+        let kept = spare.take();
+        spare.set(if kept.capacity() >= made.capacity() { kept } else { made });
+    });
 }
 
 /// The bits in which the `image.len()` slots at `live` differ from what `image` and `masks` say (see
