@@ -303,7 +303,7 @@ fn handed_on(outcome: Result<(), Failed>) -> Result<(), String> {
 pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
     let Some((mode, retries, maybe_kept)) = STATE.with_borrow(|s| {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
-        Some((mode, !s.retry.is_empty(), s.kept_bits & class_bit(ce) != 0))
+        Some((mode, !s.retry.is_empty(), s.kept_bits != 0 && s.kept_bits & class_bit(ce) != 0))
     }) else {
         return Ok(());
     };
