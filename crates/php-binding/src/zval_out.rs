@@ -340,13 +340,7 @@ pub fn materialise(
                     // SAFETY: the run's objects, one per object of the blueprint in its order, each held
                     // by it, of the value just written to `out`; `keeper` keeps the blueprint alive.
                     Some((keeper, shapes)) => unsafe {
-                        compare::captured_planned(
-                            record,
-                            std::mem::take(&mut run.objects),
-                            blueprint,
-                            keeper(),
-                            shapes,
-                        );
+                        compare::captured_planned(record, &mut run.objects, blueprint, keeper(), shapes);
                     },
                     // SAFETY: as above.
                     None => unsafe { compare::captured(record, &run.objects, describable) },

@@ -130,8 +130,13 @@ unsafe fn map_ptr_location(slot: *mut *mut std::ffi::c_void) -> *mut *mut std::f
 /// # Safety
 /// `ce` must be a live, linked user class, during a request.
 pub unsafe fn static_members(ce: *mut zend_class_entry) -> *mut zval {
-    // SAFETY: caller guarantees a linked class; init_statics creates the table if missing.
+    // SAFETY: caller guarantees a linked class; init_statics creates the table if missing (and does
+    // nothing else once it exists, which is what is tested first here).
     unsafe {
+        let table = *map_ptr_location((&raw mut (*ce).static_members_table__ptr).cast());
+        if !table.is_null() {
+            return table.cast();
+        }
         zend_class_init_statics(ce);
         (*map_ptr_location((&raw mut (*ce).static_members_table__ptr).cast())).cast()
     }

@@ -611,17 +611,57 @@ impl Planned {
     }
 
     /// Once [`Recorded::give_back_from`] has given back every reference to the objects: lets go of the
-    /// rest (the blueprint).
-    fn released(mut self) {
+    /// rest (the blueprint), keeping the vector of objects and the box for the next planned record.
+    fn released(mut planned: Box<Self>) {
         // SAFETY: every reference is given back: no zval may have its drop run.
-        unsafe { self.made.set_len(0) };
+        unsafe { planned.made.set_len(0) };
+        keep_made(std::mem::take(&mut planned.made));
+        let raw = Box::into_raw(planned);
+        // SAFETY: `raw` owns a live `Planned`, dropped here once; its allocation then holds an
+        // uninitialised one, as a box of `MaybeUninit<Planned>` owns it.
+        let spare = unsafe {
+            std::ptr::drop_in_place(raw);
+            Box::from_raw(raw.cast::<std::mem::MaybeUninit<Planned>>())
+        };
+        SPARE_PLANNED.set(Some(spare));
+    }
+
+    /// `self` in a box, the one the last planned record released if there is one.
+    fn boxed(self) -> Box<Self> {
+        match SPARE_PLANNED.take() {
+            Some(spare) => Box::write(spare, self),
+            None => Box::new(self),
+        }
     }
 
     /// After a request whose end never ran: the objects are gone with its heap, and are not touched.
-    fn abandon(self) {
-        let Planned { _keeper, made, .. } = self;
-        std::mem::forget(made);
+    fn abandon(mut self) {
+        // SAFETY: the zvals refer to the gone heap: none may have its drop run.
+        unsafe { self.made.set_len(0) };
+        keep_made(std::mem::take(&mut self.made));
     }
+}
+
+thread_local! {
+    /// The emptied vector of a planned record's objects released last (capacity kept): the next planned
+    /// record hands it to the read path in exchange for the one it takes ([`captured_planned`]), so that
+    /// neither allocates a vector per restore.
+    static SPARE_MADE: std::cell::Cell<Vec<zval>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The box of the planned record released last (see [`Planned::released`]).
+    static SPARE_PLANNED: std::cell::Cell<Option<Box<std::mem::MaybeUninit<Planned>>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Keeps `made` (empty) as [`SPARE_MADE`], unless that holds a larger one or it is beyond [`SPARE_LIMIT`].
+fn keep_made(made: Vec<zval>) {
+    debug_assert!(made.is_empty());
+    if made.capacity() == 0 || made.capacity() > SPARE_LIMIT {
+        return;
+    }
+    SPARE_MADE.with(|spare| {
+        let kept = spare.take();
+        spare.set(if kept.capacity() >= made.capacity() { kept } else { made });
+    });
 }
 
 /// The bits in which the `image.len()` slots at `live` differ from what `image` and `masks` say (see
@@ -812,8 +852,9 @@ thread_local! {
 /// Where the record of a value being fetched stands (see [`arm`]).
 enum Capture {
     Off,
-    /// Waiting for the run of the read path that materialises the fetched value.
-    Armed(Recorded),
+    /// Waiting for the run of the read path that materialises the fetched value, which starts an empty
+    /// record (none is moved in and out of here until one holds something).
+    Armed,
     /// Taken by that run: runs nested in it (a hook or autoloader fetching another value) find
     /// nothing armed. Left so when the run could not record the value.
     Claimed,
@@ -825,24 +866,42 @@ thread_local! {
     static CAPTURE: RefCell<Capture> = const { RefCell::new(Capture::Off) };
 }
 
-/// Before fetching a value to restore: `record` (empty) is to be filled by the run of the read path
-/// that materialises it, from the objects it makes (no second walk of the value). [`disarm`] after
-/// the fetch tells whether that happened.
-pub fn arm(record: Recorded) {
+/// Before fetching a value to restore: a record is to be filled by the run of the read path that
+/// materialises it, from the objects it makes (no second walk of the value). [`disarm`] after the
+/// fetch tells whether that happened.
+pub fn arm() {
     // A record left from an earlier fetch of this request (never the case: every arm is disarmed)
     // still holds its references.
-    forget_capture_state(CAPTURE.replace(Capture::Armed(record)), true);
+    // Only a record moves out of the state (the states without one are written in place).
+    let left = CAPTURE.with_borrow_mut(|c| match c {
+        Capture::Done(_) => Some(std::mem::replace(c, Capture::Armed)),
+        _ => {
+            *c = Capture::Armed;
+            None
+        }
+    });
+    if let Some(left) = left {
+        forget_capture_state(left, true);
+    }
 }
 
 /// After the fetch [`arm`] prepared: the record and whether the read path filled it with the objects of
 /// the fetched value. `(None, false)`: the run took the record and could not describe the value.
 /// `(Some, false)`: no run took it (the value was handed out without one); it is still empty.
 pub fn disarm() -> (Option<Recorded>, bool) {
-    match CAPTURE.replace(Capture::Off) {
-        Capture::Off | Capture::Claimed => (None, false),
-        Capture::Armed(record) => (Some(record), false),
-        Capture::Done(record) => (Some(record), true),
-    }
+    CAPTURE.with_borrow_mut(|c| {
+        let armed = matches!(c, Capture::Armed);
+        match c {
+            Capture::Done(_) => match std::mem::replace(c, Capture::Off) {
+                Capture::Done(record) => (Some(record), true),
+                _ => (None, false),
+            },
+            _ => {
+                *c = Capture::Off;
+                (armed.then(Recorded::new), false)
+            }
+        }
+    })
 }
 
 /// RSHUTDOWN (`release`: the request's heap is still alive, references are given back) or the start
@@ -853,7 +912,7 @@ pub fn forget_capture(release: bool) {
 }
 
 fn forget_capture_state(state: Capture, release: bool) {
-    if let Capture::Armed(record) | Capture::Done(record) = state {
+    if let Capture::Done(record) = state {
         if release {
             // SAFETY: during the request that recorded it (caller).
             unsafe { record.release_at_request_end() };
@@ -866,12 +925,12 @@ fn forget_capture_state(state: Capture, release: bool) {
 /// A run of the read path starts materialising a value: it takes the record armed for it, if any
 /// (a run nested in it then finds none).
 pub fn claim() -> Option<Recorded> {
-    CAPTURE.with_borrow_mut(|c| match std::mem::replace(c, Capture::Claimed) {
-        Capture::Armed(record) => Some(record),
-        other => {
-            *c = other;
-            None
+    CAPTURE.with_borrow_mut(|c| match c {
+        Capture::Armed => {
+            *c = Capture::Claimed;
+            Some(Recorded::new())
         }
+        _ => None,
     })
 }
 
@@ -892,9 +951,9 @@ pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
     }
 }
 
-/// As [`captured`], for a value made from a blueprint with plain cells: the record keeps `made` (one
-/// owning zval per object of the blueprint, in its order) and checks against the blueprint's cells
-/// (see [`Planned`]); `keeper` keeps `blueprint` alive.
+/// As [`captured`], for a value made from a blueprint with plain cells: the record takes the objects
+/// of `made` (one owning zval per object of the blueprint, in its order), leaving it empty, and checks
+/// against the blueprint's cells (see [`Planned`]); `keeper` keeps `blueprint` alive.
 ///
 /// # Safety
 /// `made` must be live object zvals, during a request; `blueprint` must live as long as `keeper` and
@@ -902,12 +961,14 @@ pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
 /// per stored declared property, each written into the slot of its index.
 pub unsafe fn captured_planned(
     mut record: Recorded,
-    made: Vec<zval>,
+    made: &mut Vec<zval>,
     blueprint: *const Blueprint,
     keeper: Rc<dyn Any>,
     classes: Vec<*mut ffi::zend_class_entry>,
 ) {
-    record.planned = Some(Box::new(Planned { _keeper: keeper, blueprint, classes, made }));
+    // The run's vector goes to the record, and the run goes on with the spare one (empty).
+    let made = std::mem::replace(made, SPARE_MADE.take());
+    record.planned = Some(Planned { _keeper: keeper, blueprint, classes, made }.boxed());
     CAPTURE.set(Capture::Done(record));
 }
 
@@ -1429,7 +1490,7 @@ impl Recorded {
     /// the next one.
     fn keep_vectors(mut self) {
         if let Some(planned) = self.planned.take() {
-            Planned::released(*planned);
+            Planned::released(planned);
         }
         // Every slot copy has given its reference back (or never held one): none may have its drop run.
         // SAFETY: the copies own nothing now.

@@ -13,8 +13,10 @@ use crate::runtime::Tier;
 use crate::zend;
 use crate::zvals;
 
-pub const VOLATILE_LCNAME: &[u8] = b"opcache\\volatilestatic";
-pub const PINNED_LCNAME: &[u8] = b"opcache\\pinnedstatic";
+const VOLATILE_NAME: &[u8; 22] = b"opcache\\volatilestatic";
+const PINNED_NAME: &[u8; 20] = b"opcache\\pinnedstatic";
+pub const VOLATILE_LCNAME: &[u8] = VOLATILE_NAME;
+pub const PINNED_LCNAME: &[u8] = PINNED_NAME;
 const COMBINED: &str = "OPcache\\PinnedStatic and OPcache\\VolatileStatic cannot be combined on the same target";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -41,23 +43,46 @@ pub unsafe fn find(attributes: *mut HashTable) -> Option<(*mut Attribute, Tier)>
         return None;
     }
     // One pass over the table, answering as `zend_get_attribute_str` asked for each name in turn
-    // would: a target's own attributes (offset 0, not a parameter's), `VolatileStatic` first.
+    // would: a target's own attributes (offset 0, not a parameter's), `VolatileStatic` first. It runs
+    // for every attributed member of every class linked, so keys are not looked at and the table's
+    // form is told once (the engine makes it packed, `zend_add_attribute`).
     let mut pinned = None;
-    // SAFETY: caller guarantees a live table of `zend_attribute` pointers with live lower-case names.
-    unsafe {
-        for (_, z) in zvals::entries(attributes) {
-            let attr = (*z).value.ptr.cast::<Attribute>();
-            if (*attr).offset != 0 {
-                continue;
+    let mut meet = |z: &zval| {
+        // SAFETY: caller guarantees a live table of `zend_attribute` pointers with live lower-case names.
+        unsafe {
+            let attr = z.value.ptr.cast::<Attribute>();
+            if zvals::is_undef(z) || (*attr).offset != 0 {
+                return None;
             }
-            match zend::zstr_bytes((*attr).lcname) {
-                VOLATILE_LCNAME => return Some((attr, Tier::Volatile)),
-                PINNED_LCNAME if pinned.is_none() => pinned = Some((attr, Tier::Pinned)),
+            match tier_named(zend::zstr_bytes((*attr).lcname)) {
+                Some(Tier::Volatile) => return Some((attr, Tier::Volatile)),
+                Some(Tier::Pinned) if pinned.is_none() => pinned = Some((attr, Tier::Pinned)),
                 _ => {}
             }
+            None
+        }
+    };
+    // SAFETY: as above.
+    unsafe {
+        if zvals::is_packed(attributes) {
+            zvals::packed_storage(attributes).iter().find_map(&mut meet)
+        } else {
+            zvals::hash_storage(attributes).iter().find_map(|b| meet(&b.val))
         }
     }
-    pinned
+    .or(pinned)
+}
+
+/// The kind of attribute whose lower-case name is `name`, if one of ours. The lengths differ, and a
+/// name of one of them is compared as a constant-length array: a few loads, without a call.
+fn tier_named(name: &[u8]) -> Option<Tier> {
+    if let Ok(name) = <&[u8; VOLATILE_NAME.len()]>::try_from(name) {
+        (name == VOLATILE_NAME).then_some(Tier::Volatile)
+    } else if let Ok(name) = <&[u8; PINNED_NAME.len()]>::try_from(name) {
+        (name == PINNED_NAME).then_some(Tier::Pinned)
+    } else {
+        None
+    }
 }
 
 /// Whether none of the attribute's arguments is a constant expression: [`read`] then gives the same

@@ -109,6 +109,12 @@ struct State {
     classes: HashMap<*mut zend_class_entry, ClassRt>,
     /// How many of `classes` are registered in this request.
     active: usize,
+    /// The [`class_bit`]s of the classes registered in this request: a class whose bit is not set is
+    /// not one of them, found without a lookup (exact mode's handler asks for every class it meets).
+    active_bits: u64,
+    /// The [`class_bit`]s of every class in `classes`: a class linked whose bit is set may be kept from
+    /// an earlier request, and is checked against its declaration at once.
+    kept_bits: u64,
     /// Some unit cannot be kept for the next request (its class is not immutable, or another class
     /// took over a class entry or member of a kept one): the request's end drops them all.
     discard: bool,
@@ -128,6 +134,9 @@ struct State {
     retry: Vec<usize>,
     /// `opcache_reset()` ran: nothing is published for the rest of the request (§14.6).
     publication_off: bool,
+    /// [`publish_at_end`]'s list of the records that have served, empty between its uses (kept for its
+    /// capacity).
+    served: Vec<usize>,
 }
 
 thread_local! {
@@ -174,6 +183,7 @@ impl State {
         self.end_request();
         self.units.clear();
         self.classes.clear();
+        self.kept_bits = 0;
         self.discard = false;
         self.by_prop.clear();
         self.by_method.clear();
@@ -186,6 +196,7 @@ impl State {
             c.active = false;
         }
         self.active = 0;
+        self.active_bits = 0;
         self.watch.clear();
         self.unchecked.clear();
         self.pending_links.clear();
@@ -290,27 +301,33 @@ fn handed_on(outcome: Result<(), Failed>) -> Result<(), String> {
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn class_linked(ce: *mut zend_class_entry) -> Result<(), String> {
-    // SAFETY: as above.
-    handed_on(unsafe { link(ce) })
-}
-
-/// [`class_linked`], returning a caught bailout.
-///
-/// # Safety
-/// As [`class_linked`].
-unsafe fn link(ce: *mut zend_class_entry) -> Result<(), Failed> {
-    let Some((mode, retries)) =
-        STATE.with_borrow(|s| s.mode.filter(|m| *m != AttributeMode::Off).map(|m| (m, !s.retry.is_empty())))
-    else {
+    let Some((mode, retries, maybe_kept)) = STATE.with_borrow(|s| {
+        let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
+        Some((mode, !s.retry.is_empty(), s.kept_bits != 0 && s.kept_bits & class_bit(ce) != 0))
+    }) else {
         return Ok(());
     };
     // Most linked classes carry no attribute of ours: for them, with no restore to retry, this test is
-    // the only work (it runs for every class linked in every request).
+    // the only work (it runs for every class linked in every request), and the rest is a call away. A
+    // class whose units may be kept skips it: its registration checks it against its declaration,
+    // which holds only for a class with units, and otherwise plans it as any other (a class without
+    // units then registers nothing).
     // SAFETY: as above.
-    let may_have_units = unsafe { super::plan::may_have_units(ce) };
+    let may_have_units = maybe_kept || unsafe { super::plan::may_have_units(ce) };
     if !may_have_units && !retries {
         return Ok(());
     }
+    // SAFETY: as above.
+    handed_on(unsafe { link(ce, mode, may_have_units) })
+}
+
+/// [`class_linked`] of a class that may have units, or while restores wait for a retry, in `mode`;
+/// returns a caught bailout.
+///
+/// # Safety
+/// As [`class_linked`].
+#[inline(never)]
+unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: bool) -> Result<(), Failed> {
     if !userland_may_run() {
         // Only classes that can have units wait (no restore has run yet this request, so none needs
         // a retry): a process whose code declares no attributed static never raises the interrupt.
@@ -467,6 +484,7 @@ unsafe fn register_in(
                 let ids = add_units(s, &units);
                 let declaration = plan::declaration_of(ce, &units);
                 s.classes.insert(ce, ClassRt { ids: ids.clone(), lazy, active: true, units, declaration });
+                s.kept_bits |= class_bit(ce);
                 ids
             }
         };
@@ -477,6 +495,7 @@ unsafe fn register_in(
             BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
         }
         s.active += 1;
+        s.active_bits |= class_bit(ce);
         if unchecked {
             s.unchecked.extend(ids.clone());
         }
@@ -558,6 +577,35 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
         class = unsafe { (*class).__bindgen_anon_1.parent };
     }
     registered
+}
+
+/// One of 64 bits chosen by the address of class entry `ce` (see [`State::active_bits`]).
+fn class_bit(ce: *mut zend_class_entry) -> u64 {
+    // Fibonacci hashing of the address (class entries are at least 8-byte aligned): the top 6 bits.
+    1 << ((ce as usize as u64 >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
+/// The classes registered in this request, as [`busy_then_check_watched`] found them: enough to tell,
+/// without a lookup, that a class and its parents are none of them.
+#[derive(Clone, Copy)]
+pub struct Registered(u64);
+
+impl Registered {
+    /// Whether `ce` or one of its parents may be registered ([`restore_class`] tells); false: none is.
+    ///
+    /// # Safety
+    /// `ce` must be a live, linked class.
+    pub unsafe fn may_include(self, ce: *mut zend_class_entry) -> bool {
+        let mut class = ce;
+        while !class.is_null() {
+            if self.0 & class_bit(class) != 0 {
+                return true;
+            }
+            // SAFETY: a linked class's parent pointer is a class entry (or null).
+            class = unsafe { (*class).__bindgen_anon_1.parent };
+        }
+        false
+    }
 }
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
@@ -657,31 +705,34 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
     // value that cannot be recorded, an independent copy fetched a second time (below). The read path
     // records the objects as it makes them where it can; otherwise the value is walked.
     if needs_baseline {
-        compare::arm(Recorded::new());
+        compare::arm();
     }
     let (mut fetched, class_missing) = match fetch(tier, key) {
         Ok(fetched) => (fetched, false),
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => return Err(Bailout),
     };
-    let (captured, filled) = if needs_baseline { compare::disarm() } else { (None, false) };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
-    let mut recorded = needs_baseline.then(|| match (captured, fetched.is_some()) {
-        (Some(record), true) => record,
-        (Some(record), false) => {
-            // SAFETY: during the request; a record of a value not kept is given back.
-            unsafe { record.release_at_request_end() };
-            Recorded::new()
-        }
-        (None, _) => Recorded::new(),
-    });
-    let recordable = match (&mut recorded, &mut fetched) {
-        (Some(_), Some(_)) if filled => true,
-        // SAFETY: a live, freshly fetched value.
-        (Some(objects), Some(f)) => unsafe { objects.record(f) },
-        (Some(_), None) => true,
-        (None, _) => false,
+    let (mut recorded, recordable) = if needs_baseline {
+        let (captured, filled) = compare::disarm();
+        let mut record = match (captured, fetched.is_some()) {
+            (Some(record), true) => record,
+            (Some(record), false) => {
+                // SAFETY: during the request; a record of a value not kept is given back.
+                unsafe { record.release_at_request_end() };
+                Recorded::new()
+            }
+            (None, _) => Recorded::new(),
+        };
+        let recordable = match &mut fetched {
+            // SAFETY: a live, freshly fetched value.
+            Some(f) if !filled => unsafe { record.record(f) },
+            _ => true,
+        };
+        (Some(record), recordable)
+    } else {
+        (None, false)
     };
     // A recorded value holds no object of an internal class, `__PHP_Incomplete_Class` included.
     let names_missing = !recordable
@@ -823,7 +874,11 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: 
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
         let mut v = zvals::copy(zend::deref(value));
-        if zvals::is_typed(info) && !ffi::zend_verify_property_type(info, &raw mut v, true) {
+        // A value whose type the declared type names (an array for `array`) is taken as it is, as the
+        // engine's own check would; anything else goes through that check.
+        let type_mask = (*info).type_.type_mask;
+        let named = type_mask & 1u32.checked_shl(zend::type_of(&raw const v)).unwrap_or(0) != 0;
+        if zvals::is_typed(info) && !named && !ffi::zend_verify_property_type(info, &raw mut v, true) {
             zvals::clear_exception();
             return;
         }
@@ -1430,6 +1485,10 @@ fn check_watched_or_hand_on() {
 
 /// The units [`check_watched`] checks (nothing is allocated when there are none).
 fn take_watched(s: &mut State) -> Vec<usize> {
+    if s.watch.is_empty() && s.unchecked.is_empty() {
+        // `watch` keeps its capacity.
+        return Vec::new();
+    }
     let mut ids = std::mem::take(&mut s.watch);
     if !s.unchecked.is_empty() {
         ids.extend(s.unchecked.iter().filter(|id| !ids.contains(id)).collect::<Vec<_>>());
@@ -1437,23 +1496,23 @@ fn take_watched(s: &mut State) -> Vec<usize> {
     ids
 }
 
-/// Exact mode's handlers at a static-property opline: false when the request has no attributed class
+/// Exact mode's handlers at a static-property opline: `None` when the request has no attributed class
 /// registered ([`idle`]); otherwise the pending root writes are checked first ([`check_watched`]),
-/// both in one look at the state.
-pub fn busy_then_check_watched() -> bool {
+/// both in one look at the state, and the classes registered then are returned.
+pub fn busy_then_check_watched() -> Option<Registered> {
     if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
-        return false;
+        return None;
     }
-    let Some(ids) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| take_watched(s))) else {
-        return false;
-    };
-    if !ids.is_empty() {
-        let outcome = check_written(&ids);
-        drop(ids);
-        // SAFETY: the list is dropped; this frame and exact mode's handler that called it own nothing.
-        unsafe { Bailout::hand_on(outcome) };
+    let (ids, bits) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| (take_watched(s), s.active_bits)))?;
+    if ids.is_empty() {
+        return Some(Registered(bits));
     }
-    true
+    let outcome = check_written(&ids);
+    drop(ids);
+    // SAFETY: the list is dropped; this frame and exact mode's handler that called it own nothing.
+    unsafe { Bailout::hand_on(outcome) };
+    // A publication's hooks may have linked (and registered) classes.
+    Some(Registered(STATE.with_borrow(|s| s.active_bits)))
 }
 
 /// Exact mode: a static-property fetch for writing (`$a[] =`, `++`, `$x = &…`, by-reference
@@ -1496,9 +1555,10 @@ pub fn publish_at_end(worker: bool) {
     // other unit on, units are compared and published one by one, outside the borrow, in order (a
     // serialization hook may change the units after it).
     // SAFETY: during a request; `untouched_in` runs no userland code.
-    let scan = STATE.with_borrow(|s| unsafe {
-        let mut served = Vec::new();
+    let scan = STATE.with_borrow_mut(|s| unsafe {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
+        let mut served = std::mem::take(&mut s.served);
+        let s = &*s;
         for (id, u) in s.units.iter().enumerate() {
             if !u.restored || u.suppressed {
                 continue;
@@ -1514,14 +1574,16 @@ pub fn publish_at_end(worker: bool) {
         }
         Some((mode, s.units.len(), s.units.len(), served))
     });
-    let Some((mode, first, count, served)) = scan else { return };
+    let Some((mode, first, count, mut served)) = scan else { return };
     if !worker {
         // At RSHUTDOWN the record has served: it is let go while its objects, just compared, are
         // still in the cache, rather than in a second walk when the state is dropped.
-        for id in served {
+        for &id in &served {
             release_record(id);
         }
     }
+    served.clear();
+    STATE.with_borrow_mut(|s| s.served = served);
     let mut bailout = None;
     // The first exception a `VolatileStatic`'s hook threw at RSHUTDOWN, reported as uncaught once every
     // other unit is published (`zend::with_frame`); in worker mode, between HTTP requests, such

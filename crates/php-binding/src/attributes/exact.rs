@@ -352,11 +352,11 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
     // Read first: a failing publication below redirects the frame to the exception's opline.
     // SAFETY: the frame is live for the duration of the handler.
     let opline = unsafe { (*ex).opline };
-    if !engine::busy_then_check_watched() {
+    let Some(registered) = engine::busy_then_check_watched() else {
         // Also the case before any class is registered: an autoload triggered by this access
         // registers it.
         return false;
-    }
+    };
     // SAFETY: the frame and opline are live for the duration of the handler.
     unsafe {
         if zend::exception_pending() {
@@ -366,6 +366,10 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
             return true;
         }
         let Some(ce) = target_class(ex, opline) else { return false };
+        if !registered.may_include(ce) {
+            // Most classes met here are not registered (a library's own statics).
+            return false;
+        }
         let registered = engine::restore_class(ce);
         if zend::exception_pending() {
             // `exit()` in a restore hook (the restore drops any other exception): the frame was
