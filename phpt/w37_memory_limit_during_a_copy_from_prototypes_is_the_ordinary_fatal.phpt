@@ -1,5 +1,5 @@
 --TEST--
-W37 memory_limit (review rv37b): the third get() of a value in a request is copied from the request's prototypes (an object, kept, inside many small arrays); when the request is over memory_limit during that copy, the request ends with PHP's ordinary "Allowed memory size" fatal error and its shutdown functions run, as for the first and second get() (the run stops at once). The copy from prototypes went on filling its arrays past the limit, to PHP's hard limit (twice memory_limit), which kills the whole process (a php-fpm worker) (§5.4, §7.5; fails on main)
+W37 memory_limit (review rv37b): the third get() of a value in a request is copied from the request's prototypes (an object, kept, inside many small arrays); when the request is over memory_limit during that copy, the request ends with PHP's ordinary "Allowed memory size" fatal error and its shutdown functions run, as for the first and second get() (the run stops at once). The copy from prototypes went on filling its arrays past the limit, to PHP's hard limit (twice memory_limit), which kills the whole process (a php-fpm worker) (§5.4, §7.5)
 --SKIPIF--
 <?php
 if (getenv('USE_ZEND_ALLOC') === '0') die('skip memory_limit is not enforced without the Zend allocator (memcheck)');

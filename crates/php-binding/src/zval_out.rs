@@ -435,7 +435,12 @@ fn copy_kept(
         }
     }
     for plan in &blueprint.arrays {
-        match fill_array(blueprint, plan, |cell| copied_cell(cell, objects, arrays, memo)) {
+        // As for the objects: past `memory_limit` no further array is filled (the run stops at once).
+        let filled = match zend::out_of_memory() {
+            false => fill_array(blueprint, plan, |cell| copied_cell(cell, objects, arrays, memo)),
+            true => Err(DecodeError::Thrown),
+        };
+        match filled {
             Ok(array) => arrays.push(array),
             Err(_) => {
                 release_unseen(objects, arrays);
