@@ -1,5 +1,5 @@
 --TEST--
-W37 exact mode's early exit (review rv37b): static accesses to classes without attributed statics come first in each request (reads, writes, increments, by reference); then an attributed class is included, reached through a class_alias() name, through a child class declared after it, and through `static::` in a method of the child; each first access gives the stored value and each write is kept for the next request (§16.4, §16.6), in every mode (passes; covers the set of registered classes' address bits that lets the handler skip classes none of whose chain is registered)
+W37 exact mode's early exit (review rv37b): static accesses to classes without attributed statics come first in each request (reads, writes, increments, by reference); then an attributed class is included, reached through a class_alias() name, through a child class declared after it, and through `static::` in a method of the child; each first access gives the stored value and each write is kept for the next request (§16.4, §16.6), in every mode (covers the set of registered classes' address bits that lets the handler skip classes none of whose chain is registered)
 --EXTENSIONS--
 static_cache
 --SKIPIF--

@@ -1,5 +1,5 @@
 --TEST--
-W37 exact mode (review rv37b): the first access of a request to an inherited attributed static is a read through a child class that is not loaded yet (`Child::$n`, where autoloading `Child` loads its parent `Base`, which declares `#[VolatileStatic] $n`): the read gives the stored value, as a read through `Base::$n` does and as deferred mode does (§16.4 "A root is restored from the cache before the request first uses it"). Exact mode registered `Base` for a later access (the access names `Child`) and let the engine read the declared default (fails on main in exact mode; passes in deferred mode)
+W37 exact mode (review rv37b): the first access of a request to an inherited attributed static is a read through a child class that is not loaded yet (`Child::$n`, where autoloading `Child` loads its parent `Base`, which declares `#[VolatileStatic] $n`): the read gives the stored value, as a read through `Base::$n` does and as deferred mode does (§16.4 "A root is restored from the cache before the request first uses it"). Exact mode registered `Base` for a later access (the access names `Child`) and let the engine read the declared default
 --EXTENSIONS--
 static_cache
 --SKIPIF--

@@ -1,5 +1,5 @@
 --TEST--
-W37 restore into typed statics (review rv37b): a stored value whose type the property's declared type names is restored as it is, another goes through the engine's own (strict) check: int into float is widened, a float, a numeric string or an object into int, true into false keep the declared default (§16.4 "If the stored value no longer matches the property's declared type ... that member keeps its default"); nullable, union, enum, interface, iterable, object and class types (passes; covers assign_checked's shortcut before zend_verify_property_type)
+W37 restore into typed statics (review rv37b): a stored value whose type the property's declared type names is restored as it is, another goes through the engine's own (strict) check: int into float is widened, a float, a numeric string or an object into int, true into false keep the declared default (§16.4 "If the stored value no longer matches the property's declared type ... that member keeps its default"); nullable, union, enum, interface, iterable, object and class types (covers assign_checked's shortcut before zend_verify_property_type)
 --EXTENSIONS--
 static_cache
 --SKIPIF--

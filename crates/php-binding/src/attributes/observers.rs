@@ -129,7 +129,10 @@ unsafe extern "C" fn class_linked(ce: *mut zend_class_entry, _name: *mut zend_st
 
 /// Exact mode restores at first access. A class linked by the autoloader in the middle of a
 /// static-property access (`Foo::$x` loading `Foo`) is being accessed now: some frame up the stack
-/// is executing a static-property opline that names it.
+/// is executing a static-property opline that names it, or names a class not loaded (or linked) yet, whose
+/// autoload links this one on the way (`Child::$x` loading `Child` and its parent, which declares
+/// `$x`: the access may be to an inherited static). Restoring a class so reached before its own first
+/// access is still a restore before first use.
 ///
 /// # Safety
 /// `ce` must be a live class, during a request.
@@ -144,8 +147,14 @@ pub(super) unsafe fn accessed_now(ce: *mut zend_class_entry) -> bool {
                 let opline = (*frame).opline;
                 if exact::is_static_property(placement::original((*opline).opcode)) && (*opline).op2_type == IS_CONST {
                     // The literal after the class name is its lower-cased form.
-                    let lcname = abi::literal(opline, (*opline).op2.constant).add(1);
-                    if zend::zstr_bytes((*lcname).value.str_).eq_ignore_ascii_case(name) {
+                    let lcname = (*abi::literal(opline, (*opline).op2.constant).add(1)).value.str_;
+                    if zend::zstr_bytes(lcname).eq_ignore_ascii_case(name) {
+                        return true;
+                    }
+                    // A class being declared is in the class table before it is linked (its parent
+                    // loaded on the way).
+                    let named = abi::loaded_class(lcname);
+                    if named.is_null() || (*named).ce_flags & ZEND_ACC_LINKED == 0 {
                         return true;
                     }
                 }
