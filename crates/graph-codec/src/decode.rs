@@ -97,6 +97,8 @@ pub struct CheckedGraph<'a> {
     plain: Vec<bool>,
     /// Every array id once, each after the arrays it contains (see [`CheckedGraph::arrays_children_first`]).
     children_first: Vec<u32>,
+    /// Per array id: whether it is packed, and its length (see [`CheckedGraph::array_lens`]).
+    lens: Vec<(bool, u64)>,
     /// The entries (key, value) of the arrays as the check resolved them, array after array, while
     /// they number at most [`RESOLVED_MAX`] in all; per array id, where its entries start
     /// (`u32::MAX`: not kept; ids past the end: not checked yet).
@@ -121,6 +123,7 @@ struct Work {
     string_facts: Vec<[u64; 3]>,
     plain: Vec<bool>,
     children_first: Vec<u32>,
+    lens: Vec<(bool, u64)>,
     edges: Vec<NodeRef>,
     firsts: Vec<u32>,
     /// The `shared` flags each array, object and reference claims, and per array whether it holds an
@@ -194,6 +197,7 @@ impl Scratch for Work {
             + self.string_facts.capacity() * 24
             + self.plain.capacity()
             + self.children_first.capacity() * 4
+            + self.lens.capacity() * size_of::<(bool, u64)>()
             + self.edges.capacity() * size_of::<NodeRef>()
             + self.firsts.capacity() * 4
             + self.flags.iter().map(Vec::capacity).sum::<usize>()
@@ -215,6 +219,7 @@ impl Scratch for Work {
         self.string_facts.clear();
         self.plain.clear();
         self.children_first.clear();
+        self.lens.clear();
         self.edges.clear();
         self.firsts.clear();
         self.flags.iter_mut().for_each(Vec::clear);
@@ -239,6 +244,7 @@ impl Drop for CheckedGraph<'_> {
         work.string_facts = index.string_facts;
         work.plain = std::mem::take(&mut self.plain);
         work.children_first = std::mem::take(&mut self.children_first);
+        work.lens = std::mem::take(&mut self.lens);
         work.resolved = std::mem::take(&mut self.resolved);
         work.resolved_starts = std::mem::take(&mut self.resolved_starts);
         scratch::give_back(&SPARE_WORK, work);
@@ -328,10 +334,11 @@ impl<'a> CheckedGraph<'a> {
         let index = RecordIndex::scan(&view, &mut work)?;
         let plain = std::mem::take(&mut work.plain);
         let children_first = std::mem::take(&mut work.children_first);
+        let lens = std::mem::take(&mut work.lens);
         let (resolved, resolved_starts) =
             (std::mem::take(&mut work.resolved), std::mem::take(&mut work.resolved_starts));
         let mut checked =
-            CheckedGraph { view, index, work: Some(work), plain, children_first, resolved, resolved_starts };
+            CheckedGraph { view, index, work: Some(work), plain, children_first, lens, resolved, resolved_starts };
         if view.tier() == StoreTier::PHPSerialized {
             let CheckedSlot::String(_) = checked.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
@@ -518,6 +525,18 @@ impl<'a> CheckedGraph<'a> {
     /// check, from the edges it collects (no second walk of the records).
     pub fn plain_arrays(&self) -> &[bool] {
         &self.plain
+    }
+
+    /// Per array id, whether it is packed and its length ([`CheckedArray::is_packed`],
+    /// [`CheckedArray::len`]), as the check read them: empty before the check of a graph has run, and
+    /// for a `PHPSerialized` container.
+    pub fn array_lens(&self) -> &[(bool, u64)] {
+        &self.lens
+    }
+
+    /// The byte lengths of the strings, by id (as [`CheckedGraph::string`] gives their bytes).
+    pub fn string_lens(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.index.string_facts.iter().map(|&[_, _, len]| len)
     }
 
     /// Every array id once, each after every array it contains (arrays nest acyclically: checked), so
@@ -724,10 +743,13 @@ impl<'a> CheckedGraph<'a> {
         let (mut resolved, mut resolved_starts) =
             (std::mem::take(&mut self.resolved), std::mem::take(&mut self.resolved_starts));
         resolved_starts.reserve(counts[0]);
+        let mut lens = std::mem::take(&mut self.lens);
+        lens.reserve(counts[0]);
         for id in 0..counts[0] {
             firsts.push(edges.len() as u32);
             let array = self.array(ArrayId(id as u32))?;
             claimed_arrays.push(array.view.is_shared);
+            lens.push((array.is_packed(), array.len()));
             let mut present = 0u64;
             let mut holds_mixed = false;
             let keep = usize::try_from(array.len()).is_ok_and(|len| resolved.len() + len <= RESOLVED_MAX);
@@ -915,6 +937,7 @@ impl<'a> CheckedGraph<'a> {
         }
         self.plain = plain;
         self.children_first = children_first;
+        self.lens = lens;
         (self.resolved, self.resolved_starts) = (resolved, resolved_starts);
         let work = self.work.get_or_insert_with(Box::default);
         (work.edges, work.firsts, work.root_edge, work.state, work.stack) = (edges, firsts, root_edge, state, stack);

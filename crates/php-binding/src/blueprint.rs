@@ -330,10 +330,9 @@ impl Blueprint {
                     return Ok(());
                 }
                 if mode == Mode::Shared && checked.header().is_immutable_eligible() {
-                    // The whole value becomes engine-immutable strings and arrays, which take about half
-                    // as much room again as their stored form (bucket and hash slots, string headers):
-                    // one arena chunk rather than a run of doubling ones.
-                    self.arena.expect(bytes.len() + bytes.len() / 2);
+                    // The whole value becomes engine-immutable strings and arrays: one arena chunk of
+                    // what they take, rather than a run of doubling ones or room left unused.
+                    self.arena.expect(immutable_bytes(&checked));
                 }
                 return Builder::new(&checked, mode, self).run();
             }
@@ -593,6 +592,22 @@ impl Blueprint {
         self.entries.extend(entries);
         Span { start, len: self.entries.len() as u32 - start }
     }
+}
+
+/// What the engine-immutable strings and arrays of a checked value that is immutable-eligible (a tree
+/// of object-free arrays) take in an arena's first chunk: each string once, each array once (an empty
+/// one at most its header), as [`Builder`] makes them.
+fn immutable_bytes(checked: &CheckedGraph<'_>) -> usize {
+    let mut bytes = 0usize;
+    for len in checked.string_lens() {
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        bytes = bytes.saturating_add(ImmutableArena::chunk_bytes(ImmutableArena::string_bytes(len)));
+    }
+    for &(packed, len) in checked.array_lens() {
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        bytes = bytes.saturating_add(ImmutableArena::array_bytes(packed, len));
+    }
+    bytes
 }
 
 /// Builds a blueprint from a checked graph.

@@ -75,7 +75,32 @@ impl ImmutableArena {
 
     /// Bytes [`ImmutableArena::string`] takes for a string of `len` bytes.
     pub fn string_bytes(len: usize) -> usize {
-        (STRING_HEADER + len + 1).next_multiple_of(8)
+        len.saturating_add(STRING_HEADER + 1 + 7) & !7
+    }
+
+    /// What an item of `len` bytes takes of the chunk it is made in: its words, or nothing for an item
+    /// too large to share a chunk (it gets one of its own; see [`ImmutableArena::alloc`]).
+    pub fn chunk_bytes(len: usize) -> usize {
+        match len {
+            0 => 8,
+            len if len <= CHUNK_WORDS / 4 * 8 => (len + 7) & !7,
+            _ => 0,
+        }
+    }
+
+    /// What [`ImmutableArena::packed`] or [`ImmutableArena::hash`] takes of a chunk for an array of `len`
+    /// slots or entries (an empty one at most its header).
+    pub fn array_bytes(packed: bool, len: usize) -> usize {
+        const HEADER: usize = size_of::<HashTable>().next_multiple_of(8);
+        // Larger arrays' slots take a chunk of their own.
+        const MOST: usize = CHUNK_WORDS / 4 * 8 / size_of::<zval>();
+        let data = match (len, packed) {
+            (0, _) => return HEADER,
+            (MOST.., _) => 0,
+            (_, true) => 2 * size_of::<u32>() + len * size_of::<zval>(),
+            (_, false) => 2 * table_size(len) as usize * size_of::<u32>() + len * size_of::<Bucket>(),
+        };
+        HEADER + Self::chunk_bytes(data)
     }
 
     /// `len` bytes of zeroed, 8-aligned memory that lives as long as the arena.
