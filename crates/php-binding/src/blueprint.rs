@@ -601,7 +601,10 @@ fn immutable_bytes(checked: &CheckedGraph<'_>) -> usize {
     let mut bytes = 0usize;
     for len in checked.string_lens() {
         let len = usize::try_from(len).unwrap_or(usize::MAX);
-        bytes = bytes.saturating_add(ImmutableArena::chunk_bytes(ImmutableArena::string_bytes(len)));
+        bytes = bytes.saturating_add(match ImmutableArena::string_bytes(len) {
+            0 => 0,
+            string => ImmutableArena::chunk_bytes(string),
+        });
     }
     for &(packed, len) in checked.array_lens() {
         let len = usize::try_from(len).unwrap_or(usize::MAX);

@@ -73,9 +73,13 @@ impl ImmutableArena {
         self.first_words = bytes.div_ceil(8).clamp(1, CHUNK_WORDS);
     }
 
-    /// Bytes [`ImmutableArena::string`] takes for a string of `len` bytes.
+    /// Bytes [`ImmutableArena::string`] takes for a string of `len` bytes (none for the strings the
+    /// engine keeps, [`engine_string`]).
     pub fn string_bytes(len: usize) -> usize {
-        len.saturating_add(STRING_HEADER + 1 + 7) & !7
+        match len {
+            0 | 1 => 0,
+            len => len.saturating_add(STRING_HEADER + 1 + 7) & !7,
+        }
     }
 
     /// What an item of `len` bytes takes of the chunk it is made in: its words, or nothing for an item
@@ -133,8 +137,12 @@ impl ImmutableArena {
         p.cast()
     }
 
-    /// An immutable copy of `bytes` whose PHP hash is `hash` (the caller checked it against the bytes).
+    /// An immutable copy of `bytes` whose PHP hash is `hash` (the caller checked it against the bytes),
+    /// or the engine's own interned string of them (see [`engine_string`]), which takes no memory here.
     pub fn string(&mut self, bytes: &[u8], hash: u64) -> *mut zend_string {
+        if let Some(engine) = engine_string(bytes) {
+            return engine;
+        }
         let p = self.alloc(STRING_HEADER + bytes.len() + 1).cast::<zend_string>();
         // SAFETY: `p` points to zeroed memory with room for the header, the bytes and the NUL.
         unsafe {
@@ -242,6 +250,28 @@ impl ImmutableArena {
         }
         ht
     }
+}
+
+unsafe extern "C" {
+    /// `ZSTR_EMPTY_ALLOC()`: the engine's interned empty string.
+    static zend_empty_string: *mut zend_string;
+    /// `ZSTR_CHAR(c)`: the engine's interned one-byte strings.
+    static zend_one_char_string: [*mut zend_string; 256];
+}
+
+/// The engine's own interned string of `bytes`, for the empty string and every one-byte string: made
+/// at startup (hash computed, `ZSTR_IS_INTERNED`), read-only and never freed while the engine runs, in
+/// every thread. `None` for other bytes (or should the engine not have made it).
+fn engine_string(bytes: &[u8]) -> Option<*mut zend_string> {
+    // SAFETY: reading pointers the engine set at startup and never changes while requests run.
+    let s = unsafe {
+        match bytes {
+            [] => zend_empty_string,
+            [b] => zend_one_char_string[usize::from(*b)],
+            _ => return None,
+        }
+    };
+    (!s.is_null()).then_some(s)
 }
 
 /// `zend_hash_check_size`: the power of two the engine would size a table of `count` elements to.
