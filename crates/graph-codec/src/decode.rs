@@ -99,6 +99,8 @@ pub struct CheckedGraph<'a> {
     children_first: Vec<u32>,
     /// Per array id: whether it is packed, and its length (see [`CheckedGraph::array_lens`]).
     lens: Vec<(bool, u64)>,
+    /// Per string id: whether a slot holds it as a value (see [`CheckedGraph::value_strings`]).
+    value_strings: Vec<bool>,
     /// The entries (key, value) of the arrays as the check resolved them, array after array, while
     /// they number at most [`RESOLVED_MAX`] in all; per array id, where its entries start
     /// (`u32::MAX`: not kept; ids past the end: not checked yet).
@@ -124,6 +126,7 @@ struct Work {
     plain: Vec<bool>,
     children_first: Vec<u32>,
     lens: Vec<(bool, u64)>,
+    value_strings: Vec<bool>,
     edges: Vec<NodeRef>,
     firsts: Vec<u32>,
     /// The `shared` flags each array, object and reference claims, and per array whether it holds an
@@ -198,6 +201,7 @@ impl Scratch for Work {
             + self.plain.capacity()
             + self.children_first.capacity() * 4
             + self.lens.capacity() * size_of::<(bool, u64)>()
+            + self.value_strings.capacity()
             + self.edges.capacity() * size_of::<NodeRef>()
             + self.firsts.capacity() * 4
             + self.flags.iter().map(Vec::capacity).sum::<usize>()
@@ -220,6 +224,7 @@ impl Scratch for Work {
         self.plain.clear();
         self.children_first.clear();
         self.lens.clear();
+        self.value_strings.clear();
         self.edges.clear();
         self.firsts.clear();
         self.flags.iter_mut().for_each(Vec::clear);
@@ -245,6 +250,7 @@ impl Drop for CheckedGraph<'_> {
         work.plain = std::mem::take(&mut self.plain);
         work.children_first = std::mem::take(&mut self.children_first);
         work.lens = std::mem::take(&mut self.lens);
+        work.value_strings = std::mem::take(&mut self.value_strings);
         work.resolved = std::mem::take(&mut self.resolved);
         work.resolved_starts = std::mem::take(&mut self.resolved_starts);
         scratch::give_back(&SPARE_WORK, work);
@@ -335,10 +341,20 @@ impl<'a> CheckedGraph<'a> {
         let plain = std::mem::take(&mut work.plain);
         let children_first = std::mem::take(&mut work.children_first);
         let lens = std::mem::take(&mut work.lens);
+        let value_strings = std::mem::take(&mut work.value_strings);
         let (resolved, resolved_starts) =
             (std::mem::take(&mut work.resolved), std::mem::take(&mut work.resolved_starts));
-        let mut checked =
-            CheckedGraph { view, index, work: Some(work), plain, children_first, lens, resolved, resolved_starts };
+        let mut checked = CheckedGraph {
+            view,
+            index,
+            work: Some(work),
+            plain,
+            children_first,
+            lens,
+            value_strings,
+            resolved,
+            resolved_starts,
+        };
         if view.tier() == StoreTier::PHPSerialized {
             let CheckedSlot::String(_) = checked.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
@@ -534,6 +550,13 @@ impl<'a> CheckedGraph<'a> {
         &self.lens
     }
 
+    /// Per string id, whether a slot holds it as a value (the root, an array element, a property, a
+    /// reference's value, a value of internal state) rather than only as an array key: empty before the
+    /// check of a graph has run, and for a `PHPSerialized` container.
+    pub fn value_strings(&self) -> &[bool] {
+        &self.value_strings
+    }
+
     /// The byte lengths of the strings, by id (as [`CheckedGraph::string`] gives their bytes).
     pub fn string_lens(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
         self.index.string_facts.iter().map(|&[_, _, len]| len)
@@ -726,7 +749,14 @@ impl<'a> CheckedGraph<'a> {
         let (mut state, mut stack) = (std::mem::take(&mut work.state), std::mem::take(&mut work.stack));
         let (mut keys, mut key_table) = (std::mem::take(&mut work.keys), std::mem::take(&mut work.key_table));
         let mut contains_enum_case = false;
+        let mut value_strings = std::mem::take(&mut self.value_strings);
+        value_strings.resize(self.string_count(), false);
         let mut note = |slot: CheckedSlot<'a>, edges: &mut Vec<NodeRef>| match slot {
+            CheckedSlot::String(s) => {
+                if let Some(value) = value_strings.get_mut(s.id.index()) {
+                    *value = true;
+                }
+            }
             CheckedSlot::Array(id) => edges.push(NodeRef::Array(id.0)),
             CheckedSlot::Object(id) => edges.push(NodeRef::Object(id.0)),
             CheckedSlot::Reference(id) => edges.push(NodeRef::Reference(id.0)),
@@ -938,6 +968,7 @@ impl<'a> CheckedGraph<'a> {
         self.plain = plain;
         self.children_first = children_first;
         self.lens = lens;
+        self.value_strings = value_strings;
         (self.resolved, self.resolved_starts) = (resolved, resolved_starts);
         let work = self.work.get_or_insert_with(Box::default);
         (work.edges, work.firsts, work.root_edge, work.state, work.stack) = (edges, firsts, root_edge, state, stack);

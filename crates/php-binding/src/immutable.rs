@@ -274,6 +274,76 @@ fn engine_string(bytes: &[u8]) -> Option<*mut zend_string> {
     (!s.is_null()).then_some(s)
 }
 
+/// Longest array key the thread shares between its copies ([`shared_key`]).
+pub const SHARED_KEY_MAX: usize = 32;
+/// Most array keys the thread shares: at most this many strings of at most [`SHARED_KEY_MAX`] bytes
+/// (about 128 KiB with the table over them), kept until the thread ends.
+const SHARED_KEYS_MAX: usize = 2048;
+
+/// The array keys of this thread's immutable arrays, each made once and shared by every copy that
+/// holds it: most values of a cache hold the same few keys, which every copy would otherwise make
+/// again. Never freed before the thread ends (a copy holding a key may live until then); the table is
+/// open addressing over the keys' hashes, made on first use and never resized.
+#[derive(Default)]
+struct SharedKeys {
+    slots: Vec<*mut zend_string>,
+    count: usize,
+    arena: ImmutableArena,
+}
+
+thread_local! {
+    static SHARED_KEYS: std::cell::RefCell<SharedKeys> = std::cell::RefCell::default();
+}
+
+/// The thread's shared immutable string of an array key's `bytes` (PHP hash `hash`, checked by the
+/// caller): the one made before, or a new one while the thread shares fewer than its most keys (the
+/// engine's own for the empty and one-byte strings, [`engine_string`]). `None` for a key longer than
+/// [`SHARED_KEY_MAX`], past the most keys, or while the thread's locals are destroyed: the caller makes
+/// it in its own arena. The strings live until the thread ends.
+pub fn shared_key(bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
+    if let Some(engine) = engine_string(bytes) {
+        return Some(engine);
+    }
+    if bytes.len() > SHARED_KEY_MAX {
+        return None;
+    }
+    SHARED_KEYS.try_with(|keys| keys.try_borrow_mut().ok()?.get(bytes, hash)).ok().flatten()
+}
+
+impl SharedKeys {
+    fn get(&mut self, bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
+        if self.slots.is_empty() {
+            self.slots = vec![ptr::null_mut(); 2 * SHARED_KEYS_MAX];
+        }
+        let mask = self.slots.len() - 1;
+        // Fibonacci hashing spreads the keys' hashes over the table.
+        let mut at = (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        loop {
+            let held = *self.slots.get(at)?;
+            if held.is_null() {
+                break;
+            }
+            // SAFETY: every string in the table is a live immutable string of the table's arena.
+            let same = unsafe {
+                (*held).h == hash
+                    && (*held).len == bytes.len()
+                    && std::slice::from_raw_parts((*held).val.as_ptr().cast::<u8>(), bytes.len()) == bytes
+            };
+            if same {
+                return Some(held);
+            }
+            at = (at + 1) & mask;
+        }
+        if self.count >= SHARED_KEYS_MAX {
+            return None;
+        }
+        let made = self.arena.string(bytes, hash);
+        *self.slots.get_mut(at)? = made;
+        self.count += 1;
+        Some(made)
+    }
+}
+
 /// `zend_hash_check_size`: the power of two the engine would size a table of `count` elements to.
 fn table_size(count: usize) -> u32 {
     (count.max(HT_MIN_SIZE as usize) as u32).next_power_of_two()
@@ -291,3 +361,4 @@ pub fn string_value(s: *mut zend_string) -> Ready {
 
 // Raw pointers into the arena are only handed to PHP on the owning thread.
 const _: () = assert!(STRING_HEADER == std::mem::offset_of!(zend_string, val));
+
