@@ -49,28 +49,28 @@ pub enum ImmutableKey {
 #[derive(Default)]
 pub struct ImmutableArena {
     /// The chunk being filled (empty before the first).
-    current: Vec<u64>,
-    /// Words used in `current`.
-    used: usize,
+    current: Box<[u64]>,
+    /// Words used in `current` (at most [`CHUNK_WORDS`]).
+    used: u32,
+    /// Words of the first chunk when its size is expected ([`ImmutableArena::expect`]; 0: [`FIRST_CHUNK_WORDS`]).
+    first_words: u32,
     /// Chunks filled before `current`, and items too large to share a chunk: kept until the arena is
     /// dropped (a value in one chunk, most values, allocates no list of them).
-    kept: Vec<Vec<u64>>,
+    kept: Vec<Box<[u64]>>,
     bytes: usize,
-    /// Words of the first chunk when its size is expected ([`ImmutableArena::expect`]; 0: [`FIRST_CHUNK_WORDS`]).
-    first_words: usize,
 }
 
 impl ImmutableArena {
     /// Bytes allocated (budget of superseded copies, §7.5): the chunks, and the list of those kept.
     pub fn bytes(&self) -> usize {
-        self.bytes + self.kept.capacity() * size_of::<Vec<u64>>()
+        self.bytes + self.kept.capacity() * size_of::<Box<[u64]>>()
     }
 
     /// Sizes the first chunk for about `bytes` of strings and arrays (at most a chunk's largest size), so
     /// that a value whose size is known takes one chunk of about its size rather than a run of doubling
     /// ones.
     pub fn expect(&mut self, bytes: usize) {
-        self.first_words = bytes.div_ceil(8).clamp(1, CHUNK_WORDS);
+        self.first_words = bytes.div_ceil(8).clamp(1, CHUNK_WORDS) as u32;
     }
 
     /// Bytes [`ImmutableArena::string`] takes for a string of `len` bytes (none for the strings the
@@ -111,29 +111,31 @@ impl ImmutableArena {
     fn alloc(&mut self, len: usize) -> *mut u8 {
         let words = len.div_ceil(8).max(1);
         if words > CHUNK_WORDS / 4 {
-            self.kept.push(vec![0u64; words]);
+            self.kept.push(vec![0u64; words].into_boxed_slice());
             self.bytes += words * 8;
             return self.kept.last_mut().map_or(ptr::null_mut(), |chunk| chunk.as_mut_ptr().cast());
         }
         let room = self.current.len();
-        if self.used + words > room {
-            let least = match self.first_words {
+        let mut used = self.used as usize;
+        if used + words > room {
+            let least = match self.first_words as usize {
                 expected if room == 0 && expected > 0 => expected,
                 _ => FIRST_CHUNK_WORDS,
             };
             let size = (2 * room).clamp(least, CHUNK_WORDS).max(words);
             // Moving a chunk into `kept` leaves its memory (and the values in it) where it is.
-            let filled = std::mem::replace(&mut self.current, vec![0u64; size]);
+            let filled = std::mem::replace(&mut self.current, vec![0u64; size].into_boxed_slice());
             if !filled.is_empty() {
                 self.kept.push(filled);
             }
-            self.used = 0;
+            used = 0;
             self.bytes += size * 8;
         }
         // SAFETY: `used + words` is at most the current chunk's length (checked, or a new chunk of at
         // least `words`); chunks are never resized, so the pointer stays valid while the arena lives.
-        let p = unsafe { self.current.as_mut_ptr().add(self.used) };
-        self.used += words;
+        let p = unsafe { self.current.as_mut_ptr().add(used) };
+        // At most `CHUNK_WORDS` (a chunk's largest size; larger items are kept apart).
+        self.used = (used + words) as u32;
         p.cast()
     }
 
@@ -361,4 +363,3 @@ pub fn string_value(s: *mut zend_string) -> Ready {
 
 // Raw pointers into the arena are only handed to PHP on the owning thread.
 const _: () = assert!(STRING_HEADER == std::mem::offset_of!(zend_string, val));
-
