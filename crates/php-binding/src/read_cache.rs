@@ -24,7 +24,7 @@ use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
-use shm_core::{Backend, Clock, MonotonicClock};
+use shm_core::{Backend, Clock, EntryRef, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
 use crate::immutable::ImmutableArena;
@@ -738,20 +738,32 @@ pub unsafe fn fetch_hot(
             current.epoch = epoch;
         } else {
             let old = (current.backend_id, std::mem::take(&mut current.hits));
-            let mut looked = hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old);
-            if let HotLookup::Stale = looked {
-                // A key this thread has no current copy of: the index builds one, as the full path
-                // would, without its argument checks again. Counted as a hit below; a miss or an error
-                // takes the full path.
-                let epoch = backend.epoch();
-                looked = match index(tier, backend, key, 0) {
-                    Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
-                    _ => HotLookup::No,
-                };
-            }
-            match looked {
-                HotLookup::Hot(found) => *current = found,
-                HotLookup::Stale | HotLookup::No => {
+            // A key this thread has no current copy of: the index builds one, as the full path would,
+            // without its argument checks again. Counted as a hit below; a miss or an error takes the
+            // full path.
+            let of_built = |built: Result<Option<Rc<Local>>, DecodeError>, epoch| match built {
+                Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
+                _ => HotLookup::No,
+            };
+            let built = match hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old) {
+                HotLookup::Hot(found) => {
+                    *current = found;
+                    None
+                }
+                HotLookup::Stale => {
+                    let epoch = backend.epoch();
+                    Some(of_built(index(tier, backend, key, 0), epoch))
+                }
+                // Fetched at `epoch` (read before the lookup cache was asked).
+                HotLookup::Fetched(found, within_budget) => {
+                    Some(of_built(finish_found(tier, backend, key, epoch, found, within_budget, 0), epoch))
+                }
+                HotLookup::No => Some(HotLookup::No),
+            };
+            match built {
+                None => {}
+                Some(HotLookup::Hot(found)) => *current = found,
+                Some(_) => {
                     *current = Hot::NONE;
                     return HotFetch::Slow;
                 }
@@ -793,6 +805,10 @@ enum HotLookup {
     Hot(Hot),
     /// Not looked up at this epoch: the index must be asked.
     Stale,
+    /// A copy remembered before the last change whose entry the index no longer holds as that version:
+    /// what it holds now (as [`fetch_found`] gives it, with whether the thread was within its budget),
+    /// for [`finish_found`].
+    Fetched(Option<Found>, bool),
     /// The key cannot be hot: a known miss, a key the hot path does not check, a copy kept encoded.
     No,
 }
@@ -819,8 +835,28 @@ fn hot_from_lookup_cache(
         if bytes.len() > HOT_KEY_MAX || !plain(bytes) {
             return HotLookup::No;
         }
+        let within_budget = c.superseded_bytes as u64 <= backend.capacity_bytes();
+        let Some(slot) = c.backends[tier.index()].slots.get_mut(bytes) else {
+            return HotLookup::Stale;
+        };
+        // A copy remembered before the last change is checked against the index with one fetch, which
+        // also builds the new version when the entry changed (the full path would fetch it again).
+        if let (true, Lookup::Hit(local)) = (slot.epoch != epoch, &slot.outcome) {
+            let mut changed = None;
+            let current = backend.fetch(bytes).is_some_and(|e| {
+                let current = e.version() == local.version && e.expires_ms() == local.expires_ms;
+                if !current {
+                    changed = Some(found_in(&e, within_budget));
+                }
+                current
+            });
+            if !current {
+                return HotLookup::Fetched(changed, within_budget);
+            }
+            slot.epoch = epoch;
+        }
         // Expired or unknown: the index decides (`fetch_hot` takes the full path for an expired key).
-        match cache.known(Some(backend), bytes, epoch, 0, &mut None) {
+        match slot.known(None, bytes, epoch, &mut None) {
             Some(Lookup::Hit(local)) => hot_of(local, bytes, interned, backend.instance_id(), epoch),
             Some(Lookup::Miss) => HotLookup::No,
             _ => HotLookup::Stale,
@@ -1165,9 +1201,15 @@ pub fn fetch_looked_up(
 /// What the index holds for a key: the version this thread has a copy of, or a new one, built while
 /// the entry was held or copied out.
 enum Found {
-    Known(Rc<Local>),
+    /// The version of the copy the thread has.
+    Current,
     Built(Result<Local, DecodeError>),
-    Copied { version: u64, expires_ms: u64, tag: u16, bytes: Vec<u8> },
+    Copied {
+        version: u64,
+        expires_ms: u64,
+        tag: u16,
+        bytes: Vec<u8>,
+    },
 }
 
 /// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
@@ -1184,25 +1226,57 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         };
         (known, within_budget)
     });
-    let found = backend.fetch(key).map(|e| {
-        let (version, expires_ms) = (e.version(), e.expires_ms());
-        if let Some(local) = known.as_ref().filter(|local| local.version == version && local.expires_ms == expires_ms) {
-            return Found::Known(local.clone());
+    match (fetch_found(backend, key, known.as_ref(), within_budget), known) {
+        (Some(Found::Current), Some(local)) => {
+            remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
+            Ok(Some(local))
         }
-        // A small value is built straight from the stored bytes, without copying them out first: the
-        // build allocates with the system allocator only (no emalloc, no PHP callback), checks the bytes
-        // as it would a copy, and is short.
-        if within_budget && e.value().len() <= BUILT_IN_PLACE_MAX {
-            return Found::Built(Local::from_stored(version, expires_ms, e.tag(), e.value()));
+        (found, _) => finish_found(tier, backend, key, epoch, found, within_budget, count),
+    }
+}
+
+/// What the index holds for `key`, fetched once: `known`, the thread's copy, while the entry is still
+/// its version with its expiry, else the new version, built while the entry is held when it is small
+/// and the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
+fn fetch_found(backend: &Backend, key: &[u8], known: Option<&Rc<Local>>, within_budget: bool) -> Option<Found> {
+    backend.fetch(key).map(|e| {
+        if known.is_some_and(|local| local.version == e.version() && local.expires_ms == e.expires_ms()) {
+            return Found::Current;
         }
-        Found::Copied { version, expires_ms, tag: e.tag(), bytes: e.value().to_vec() }
-    });
+        found_in(&e, within_budget)
+    })
+}
+
+/// The version `entry` holds, as [`fetch_found`] gives a new one (the entry is held meanwhile).
+fn found_in(entry: &EntryRef<'_>, within_budget: bool) -> Found {
+    let (version, expires_ms) = (entry.version(), entry.expires_ms());
+    // A small value is built straight from the stored bytes, without copying them out first: the build
+    // allocates with the system allocator only (no emalloc, no PHP callback), checks the bytes as it
+    // would a copy, and is short.
+    if within_budget && entry.value().len() <= BUILT_IN_PLACE_MAX {
+        return Found::Built(Local::from_stored(version, expires_ms, entry.tag(), entry.value()));
+    }
+    Found::Copied { version, expires_ms, tag: entry.tag(), bytes: entry.value().to_vec() }
+}
+
+/// Finishes [`index`] from what [`fetch_found`] found (at `epoch`, read before the fetch): a copied
+/// value is built (or kept encoded past the bound), and the outcome remembered, counting `count`.
+fn finish_found(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    epoch: u64,
+    found: Option<Found>,
+    within_budget: bool,
+    count: u64,
+) -> Result<Option<Rc<Local>>, DecodeError> {
     let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss, count);
         return Ok(None);
     };
     let local = match found {
-        Found::Known(local) => local,
+        // `fetch_found` gives it only for a copy the thread has, which its callers keep themselves.
+        Found::Current => return Ok(None),
         Found::Built(local) => Rc::new(local?),
         Found::Copied { version, expires_ms, tag, bytes } if within_budget => {
             Rc::new(Local::from_stored(version, expires_ms, tag, &bytes)?)
