@@ -1238,6 +1238,7 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
 /// What the index holds for `key`, fetched once: `known`, the thread's copy, while the entry is still
 /// its version with its expiry, else the new version, built while the entry is held when it is small
 /// and the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
+#[inline(always)]
 fn fetch_found(backend: &Backend, key: &[u8], known: Option<&Rc<Local>>, within_budget: bool) -> Option<Found> {
     backend.fetch(key).map(|e| {
         if known.is_some_and(|local| local.version == e.version() && local.expires_ms == e.expires_ms()) {
@@ -1261,6 +1262,8 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool) -> Found {
 
 /// Finishes [`index`] from what [`fetch_found`] found (at `epoch`, read before the fetch): a copied
 /// value is built (or kept encoded past the bound), and the outcome remembered, counting `count`.
+// Inlined into both callers: a found value is large, and a new key's first read passes through here.
+#[inline(always)]
 fn finish_found(
     tier: Tier,
     backend: &Backend,
