@@ -835,13 +835,14 @@ fn hot_from_lookup_cache(
         if bytes.len() > HOT_KEY_MAX || !plain(bytes) {
             return HotLookup::No;
         }
-        let within_budget = c.superseded_bytes as u64 <= backend.capacity_bytes();
-        let Some(slot) = c.backends[tier.index()].slots.get_mut(bytes) else {
+        let ThreadCache { backends, superseded_bytes, .. } = &mut *c;
+        let Some(slot) = backends[tier.index()].slots.get_mut(bytes) else {
             return HotLookup::Stale;
         };
         // A copy remembered before the last change is checked against the index with one fetch, which
         // also builds the new version when the entry changed (the full path would fetch it again).
         if let (true, Lookup::Hit(local)) = (slot.epoch != epoch, &slot.outcome) {
+            let within_budget = *superseded_bytes as u64 <= backend.capacity_bytes();
             let mut changed = None;
             let current = backend.fetch(bytes).is_some_and(|e| {
                 let current = e.version() == local.version && e.expires_ms() == local.expires_ms;
