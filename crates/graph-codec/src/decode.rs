@@ -1229,4 +1229,56 @@ mod tests {
         // not (it is parsed again), the small ones stored after it still do.
         assert_eq!(kept_entries_agree_with_the_bytes(&graph), [true, true, false, true, true]);
     }
+
+    #[test]
+    fn the_check_notes_each_arrays_kind_and_length_and_which_strings_are_values() {
+        let text = |t: &str| Value::String(Cow::Owned(t.as_bytes().to_vec()));
+        let key = |t: &str| ArrayKey::String(Cow::Owned(t.as_bytes().to_vec()));
+        let mut graph = Graph::new(Value::Null);
+        let tags = graph.push_array(ArrayNode {
+            elements: ArrayElements::Packed(vec![Some(text("a")), None, Some(text("name"))]),
+            next_free_index: 3,
+        });
+        let empty = graph.push_array(ArrayNode { elements: ArrayElements::Hash(vec![]), next_free_index: 0 });
+        graph.root = Value::Array(graph.push_array(ArrayNode {
+            elements: ArrayElements::Hash(vec![
+                (key("id"), Value::Int(7)),
+                (key("name"), text("item7")),
+                (key("tags"), Value::Array(tags)),
+                (ArrayKey::Int(9), Value::Array(empty)),
+            ]),
+            next_free_index: 10,
+        }));
+        let bytes = crate::encode(&graph, StoreTier::SharedGraph).unwrap();
+        let checked = CheckedGraph::check(&bytes).unwrap();
+        let lens: Vec<_> = (0..checked.array_count())
+            .map(|id| {
+                let array = checked.array(ArrayId(id as u32)).unwrap();
+                (array.is_packed(), array.len())
+            })
+            .collect();
+        assert_eq!(checked.array_lens(), lens);
+        assert_eq!(lens.iter().filter(|(packed, _)| *packed).collect::<Vec<_>>(), [&(true, 3)]);
+        let strings: Vec<(Vec<u8>, u64, bool)> = (0..checked.string_count())
+            .zip(checked.string_lens())
+            .map(|(id, len)| {
+                let bytes = checked.string(StringId(id as u32)).unwrap().bytes.to_vec();
+                (bytes, len, checked.value_strings()[id])
+            })
+            .collect();
+        let mut strings: Vec<_> =
+            strings.into_iter().map(|(b, len, value)| (String::from_utf8(b).unwrap(), len, value)).collect();
+        strings.sort();
+        // "name" is a key and a value (stored once): a value; "id" and "tags" are keys only.
+        assert_eq!(
+            strings,
+            [
+                ("a".into(), 1, true),
+                ("id".into(), 2, false),
+                ("item7".into(), 5, true),
+                ("name".into(), 4, true),
+                ("tags".into(), 4, false)
+            ]
+        );
+    }
 }
