@@ -745,7 +745,8 @@ pub unsafe fn fetch_hot(
                 Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
                 _ => HotLookup::No,
             };
-            let built = match hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old) {
+            let mut fetched = None;
+            let built = match hot_from_lookup_cache(tier, backend, (key, interned), epoch, plain, old, &mut fetched) {
                 HotLookup::Hot(found) => {
                     *current = found;
                     None
@@ -755,9 +756,12 @@ pub unsafe fn fetch_hot(
                     Some(of_built(index(tier, backend, key, 0), epoch))
                 }
                 // Fetched at `epoch` (read before the lookup cache was asked).
-                HotLookup::Fetched(found, within_budget) => {
-                    Some(of_built(finish_found(tier, backend, key, epoch, found, within_budget, 0), epoch))
-                }
+                HotLookup::Fetched => match fetched {
+                    Some((found, within_budget)) => {
+                        Some(of_built(finish_found(tier, backend, key, epoch, found, within_budget, 0), epoch))
+                    }
+                    None => Some(HotLookup::No),
+                },
                 HotLookup::No => Some(HotLookup::No),
             };
             match built {
@@ -806,23 +810,26 @@ enum HotLookup {
     /// Not looked up at this epoch: the index must be asked.
     Stale,
     /// A copy remembered before the last change whose entry the index no longer holds as that version:
-    /// what it holds now (as [`fetch_found`] gives it, with whether the thread was within its budget),
-    /// for [`finish_found`].
-    Fetched(Option<Found>, bool),
+    /// what it holds now is in the caller's `fetched` (as [`fetch_found`] gives it, with whether the
+    /// thread was within its budget), for [`finish_found`]. Kept out of this enum, which is moved often
+    /// and would be as large as a built copy.
+    Fetched,
     /// The key cannot be hot: a known miss, a key the hot path does not check, a copy kept encoded.
     No,
 }
 
-/// The hot key entry for `bytes` from the lookup cache (a hit of a built copy valid at `epoch`); the
-/// previous hot key's hits (`old`: its backend instance and hits) are moved to the counters.
+/// The hot key entry for `bytes` (`interned`: its string is interned) from the lookup cache (a hit of a
+/// built copy valid at `epoch`); the previous hot key's hits (`old`: its backend instance and hits) are
+/// moved to the counters. A copy remembered before the last change is checked with one index fetch;
+/// when the entry changed, what that fetch found goes into `fetched` (`HotLookup::Fetched`).
 fn hot_from_lookup_cache(
     tier: Tier,
     backend: &Backend,
-    bytes: &[u8],
-    interned: bool,
+    (bytes, interned): (&[u8], bool),
     epoch: u64,
     plain: impl FnOnce(&[u8]) -> bool,
     old: (u64, u64),
+    fetched: &mut Option<(Option<Found>, bool)>,
 ) -> HotLookup {
     CACHE.with(|c| {
         let Ok(mut c) = c.try_borrow_mut() else {
@@ -852,7 +859,8 @@ fn hot_from_lookup_cache(
                 current
             });
             if !current {
-                return HotLookup::Fetched(changed, within_budget);
+                *fetched = Some((changed, within_budget));
+                return HotLookup::Fetched;
             }
             slot.epoch = epoch;
         }
