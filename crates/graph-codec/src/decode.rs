@@ -97,6 +97,10 @@ pub struct CheckedGraph<'a> {
     plain: Vec<bool>,
     /// Every array id once, each after the arrays it contains (see [`CheckedGraph::arrays_children_first`]).
     children_first: Vec<u32>,
+    /// Per array id: whether it is packed, and its length (see [`CheckedGraph::array_lens`]).
+    lens: Vec<(bool, u64)>,
+    /// Per string id: whether a slot holds it as a value (see [`CheckedGraph::value_strings`]).
+    value_strings: Vec<bool>,
     /// The entries (key, value) of the arrays as the check resolved them, array after array, while
     /// they number at most [`RESOLVED_MAX`] in all; per array id, where its entries start
     /// (`u32::MAX`: not kept; ids past the end: not checked yet).
@@ -121,6 +125,8 @@ struct Work {
     string_facts: Vec<[u64; 3]>,
     plain: Vec<bool>,
     children_first: Vec<u32>,
+    lens: Vec<(bool, u64)>,
+    value_strings: Vec<bool>,
     edges: Vec<NodeRef>,
     firsts: Vec<u32>,
     /// The `shared` flags each array, object and reference claims, and per array whether it holds an
@@ -194,6 +200,8 @@ impl Scratch for Work {
             + self.string_facts.capacity() * 24
             + self.plain.capacity()
             + self.children_first.capacity() * 4
+            + self.lens.capacity() * size_of::<(bool, u64)>()
+            + self.value_strings.capacity()
             + self.edges.capacity() * size_of::<NodeRef>()
             + self.firsts.capacity() * 4
             + self.flags.iter().map(Vec::capacity).sum::<usize>()
@@ -215,6 +223,8 @@ impl Scratch for Work {
         self.string_facts.clear();
         self.plain.clear();
         self.children_first.clear();
+        self.lens.clear();
+        self.value_strings.clear();
         self.edges.clear();
         self.firsts.clear();
         self.flags.iter_mut().for_each(Vec::clear);
@@ -239,6 +249,8 @@ impl Drop for CheckedGraph<'_> {
         work.string_facts = index.string_facts;
         work.plain = std::mem::take(&mut self.plain);
         work.children_first = std::mem::take(&mut self.children_first);
+        work.lens = std::mem::take(&mut self.lens);
+        work.value_strings = std::mem::take(&mut self.value_strings);
         work.resolved = std::mem::take(&mut self.resolved);
         work.resolved_starts = std::mem::take(&mut self.resolved_starts);
         scratch::give_back(&SPARE_WORK, work);
@@ -328,10 +340,21 @@ impl<'a> CheckedGraph<'a> {
         let index = RecordIndex::scan(&view, &mut work)?;
         let plain = std::mem::take(&mut work.plain);
         let children_first = std::mem::take(&mut work.children_first);
+        let lens = std::mem::take(&mut work.lens);
+        let value_strings = std::mem::take(&mut work.value_strings);
         let (resolved, resolved_starts) =
             (std::mem::take(&mut work.resolved), std::mem::take(&mut work.resolved_starts));
-        let mut checked =
-            CheckedGraph { view, index, work: Some(work), plain, children_first, resolved, resolved_starts };
+        let mut checked = CheckedGraph {
+            view,
+            index,
+            work: Some(work),
+            plain,
+            children_first,
+            lens,
+            value_strings,
+            resolved,
+            resolved_starts,
+        };
         if view.tier() == StoreTier::PHPSerialized {
             let CheckedSlot::String(_) = checked.root()? else {
                 return Err(DecodeError::UnexpectedSlot { offset: header::ROOT_SLOT as u64 });
@@ -518,6 +541,25 @@ impl<'a> CheckedGraph<'a> {
     /// check, from the edges it collects (no second walk of the records).
     pub fn plain_arrays(&self) -> &[bool] {
         &self.plain
+    }
+
+    /// Per array id, whether it is packed and its length ([`CheckedArray::is_packed`],
+    /// [`CheckedArray::len`]), as the check read them: empty before the check of a graph has run, and
+    /// for a `PHPSerialized` container.
+    pub fn array_lens(&self) -> &[(bool, u64)] {
+        &self.lens
+    }
+
+    /// Per string id, whether a slot holds it as a value (the root, an array element, a property, a
+    /// reference's value, a value of internal state) rather than only as an array key: empty before the
+    /// check of a graph has run, and for a `PHPSerialized` container.
+    pub fn value_strings(&self) -> &[bool] {
+        &self.value_strings
+    }
+
+    /// The byte lengths of the strings, by id (as [`CheckedGraph::string`] gives their bytes).
+    pub fn string_lens(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.index.string_facts.iter().map(|&[_, _, len]| len)
     }
 
     /// Every array id once, each after every array it contains (arrays nest acyclically: checked), so
@@ -707,7 +749,14 @@ impl<'a> CheckedGraph<'a> {
         let (mut state, mut stack) = (std::mem::take(&mut work.state), std::mem::take(&mut work.stack));
         let (mut keys, mut key_table) = (std::mem::take(&mut work.keys), std::mem::take(&mut work.key_table));
         let mut contains_enum_case = false;
+        let mut value_strings = std::mem::take(&mut self.value_strings);
+        value_strings.resize(self.string_count(), false);
         let mut note = |slot: CheckedSlot<'a>, edges: &mut Vec<NodeRef>| match slot {
+            CheckedSlot::String(s) => {
+                if let Some(value) = value_strings.get_mut(s.id.index()) {
+                    *value = true;
+                }
+            }
             CheckedSlot::Array(id) => edges.push(NodeRef::Array(id.0)),
             CheckedSlot::Object(id) => edges.push(NodeRef::Object(id.0)),
             CheckedSlot::Reference(id) => edges.push(NodeRef::Reference(id.0)),
@@ -724,10 +773,13 @@ impl<'a> CheckedGraph<'a> {
         let (mut resolved, mut resolved_starts) =
             (std::mem::take(&mut self.resolved), std::mem::take(&mut self.resolved_starts));
         resolved_starts.reserve(counts[0]);
+        let mut lens = std::mem::take(&mut self.lens);
+        lens.reserve(counts[0]);
         for id in 0..counts[0] {
             firsts.push(edges.len() as u32);
             let array = self.array(ArrayId(id as u32))?;
             claimed_arrays.push(array.view.is_shared);
+            lens.push((array.is_packed(), array.len()));
             let mut present = 0u64;
             let mut holds_mixed = false;
             let keep = usize::try_from(array.len()).is_ok_and(|len| resolved.len() + len <= RESOLVED_MAX);
@@ -915,6 +967,8 @@ impl<'a> CheckedGraph<'a> {
         }
         self.plain = plain;
         self.children_first = children_first;
+        self.lens = lens;
+        self.value_strings = value_strings;
         (self.resolved, self.resolved_starts) = (resolved, resolved_starts);
         let work = self.work.get_or_insert_with(Box::default);
         (work.edges, work.firsts, work.root_edge, work.state, work.stack) = (edges, firsts, root_edge, state, stack);
@@ -1174,5 +1228,57 @@ mod tests {
         // Kept while the entries kept so far and the array's own fit the bound: the large array's do
         // not (it is parsed again), the small ones stored after it still do.
         assert_eq!(kept_entries_agree_with_the_bytes(&graph), [true, true, false, true, true]);
+    }
+
+    #[test]
+    fn the_check_notes_each_arrays_kind_and_length_and_which_strings_are_values() {
+        let text = |t: &str| Value::String(Cow::Owned(t.as_bytes().to_vec()));
+        let key = |t: &str| ArrayKey::String(Cow::Owned(t.as_bytes().to_vec()));
+        let mut graph = Graph::new(Value::Null);
+        let tags = graph.push_array(ArrayNode {
+            elements: ArrayElements::Packed(vec![Some(text("a")), None, Some(text("name"))]),
+            next_free_index: 3,
+        });
+        let empty = graph.push_array(ArrayNode { elements: ArrayElements::Hash(vec![]), next_free_index: 0 });
+        graph.root = Value::Array(graph.push_array(ArrayNode {
+            elements: ArrayElements::Hash(vec![
+                (key("id"), Value::Int(7)),
+                (key("name"), text("item7")),
+                (key("tags"), Value::Array(tags)),
+                (ArrayKey::Int(9), Value::Array(empty)),
+            ]),
+            next_free_index: 10,
+        }));
+        let bytes = crate::encode(&graph, StoreTier::SharedGraph).unwrap();
+        let checked = CheckedGraph::check(&bytes).unwrap();
+        let lens: Vec<_> = (0..checked.array_count())
+            .map(|id| {
+                let array = checked.array(ArrayId(id as u32)).unwrap();
+                (array.is_packed(), array.len())
+            })
+            .collect();
+        assert_eq!(checked.array_lens(), lens);
+        assert_eq!(lens.iter().filter(|(packed, _)| *packed).collect::<Vec<_>>(), [&(true, 3)]);
+        let strings: Vec<(Vec<u8>, u64, bool)> = (0..checked.string_count())
+            .zip(checked.string_lens())
+            .map(|(id, len)| {
+                let bytes = checked.string(StringId(id as u32)).unwrap().bytes.to_vec();
+                (bytes, len, checked.value_strings()[id])
+            })
+            .collect();
+        let mut strings: Vec<_> =
+            strings.into_iter().map(|(b, len, value)| (String::from_utf8(b).unwrap(), len, value)).collect();
+        strings.sort();
+        // "name" is a key and a value (stored once): a value; "id" and "tags" are keys only.
+        assert_eq!(
+            strings,
+            [
+                ("a".into(), 1, true),
+                ("id".into(), 2, false),
+                ("item7".into(), 5, true),
+                ("name".into(), 4, true),
+                ("tags".into(), 4, false)
+            ]
+        );
     }
 }

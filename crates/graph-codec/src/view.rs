@@ -409,10 +409,15 @@ impl<'a> GraphView<'a> {
         })
     }
 
-    /// The array record at `offset`.
+    /// The array record at `offset`. Its fixed part is read once, bounds-checked as a whole, and its
+    /// fields are checked in the order [`GraphView::record_header`] checks a record's.
     pub fn array_at(&self, offset: u64) -> Result<ArrayView<'a>, DecodeError> {
         self.check_in_records(offset, layout::ARRAY_FIXED_LEN as u64)?;
-        let is_packed = match self.u8_at(offset)? {
+        let head = self.bytes_at(offset, layout::ARRAY_FIXED_LEN as u64)?;
+        let byte = |at: usize| head.get(at).copied().unwrap_or(0);
+        let word =
+            |at: usize| head.get(at..at + 8).and_then(|b| <[u8; 8]>::try_from(b).ok()).map_or(0, u64::from_le_bytes);
+        let is_packed = match byte(0) {
             kind if kind == RecordKind::PackedArray as u8 => true,
             kind if kind == RecordKind::HashArray as u8 => false,
             kind => {
@@ -422,16 +427,22 @@ impl<'a> GraphView<'a> {
                 })
             }
         };
-        let kind = if is_packed { RecordKind::PackedArray } else { RecordKind::HashArray };
-        let (flags, sub, count) = self.record_header(offset, kind, layout::ARRAY_FIXED_LEN as u64)?;
-        if sub != 0 || count != 0 {
+        let flags = byte(1);
+        if flags & !RECORD_SHARED != 0 {
+            return Err(DecodeError::NonZeroReserved { offset: offset + 1 });
+        }
+        if byte(3) != 0 {
+            return Err(DecodeError::NonZeroReserved { offset: offset + 3 });
+        }
+        // The sub byte and the count word (bytes 2 and 4..8) are reserved in an array record.
+        if byte(2) != 0 || word(0) >> 32 != 0 {
             return Err(DecodeError::NonZeroReserved { offset: offset + 2 });
         }
-        let len = self.u64_at(offset + 8)?;
+        let len = word(8);
         let per_item = if is_packed { SLOT_LEN } else { layout::HASH_ENTRY_LEN };
         self.check_in_records(offset, extent(offset, layout::ARRAY_FIXED_LEN, per_item, len)?)
             .map_err(|_| DecodeError::CountTooLarge { offset })?;
-        let packed_element_count = self.u64_at(offset + 24)?;
+        let packed_element_count = word(24);
         if packed_element_count > len || (!is_packed && packed_element_count != 0) {
             return Err(DecodeError::CountTooLarge { offset: offset + 24 });
         }
@@ -441,7 +452,7 @@ impl<'a> GraphView<'a> {
             is_packed,
             is_shared: flags & RECORD_SHARED != 0,
             len,
-            next_free_index: self.u64_at(offset + 16)? as i64,
+            next_free_index: word(16) as i64,
             packed_element_count,
         })
     }

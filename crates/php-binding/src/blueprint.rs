@@ -330,10 +330,9 @@ impl Blueprint {
                     return Ok(());
                 }
                 if mode == Mode::Shared && checked.header().is_immutable_eligible() {
-                    // The whole value becomes engine-immutable strings and arrays, which take about half
-                    // as much room again as their stored form (bucket and hash slots, string headers):
-                    // one arena chunk rather than a run of doubling ones.
-                    self.arena.expect(bytes.len() + bytes.len() / 2);
+                    // The whole value becomes engine-immutable strings and arrays: one arena chunk of
+                    // what they take, rather than a run of doubling ones or room left unused.
+                    self.arena.expect(immutable_bytes(&checked));
                 }
                 return Builder::new(&checked, mode, self).run();
             }
@@ -595,6 +594,29 @@ impl Blueprint {
     }
 }
 
+/// What the engine-immutable strings and arrays of a checked value that is immutable-eligible (a tree
+/// of object-free arrays) take in an arena's first chunk, as [`Builder`] makes them: each string once
+/// (but keys the thread shares, `immutable::shared_key`), each array once (an empty one at most its
+/// header).
+fn immutable_bytes(checked: &CheckedGraph<'_>) -> usize {
+    let mut bytes = 0usize;
+    let values = checked.value_strings();
+    for (id, len) in checked.string_lens().enumerate() {
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        let shared = len <= immutable::SHARED_KEY_MAX && !values.get(id).copied().unwrap_or(true);
+        bytes = bytes.saturating_add(match ImmutableArena::string_bytes(len) {
+            0 => 0,
+            _ if shared => 0,
+            string => ImmutableArena::chunk_bytes(string),
+        });
+    }
+    for &(packed, len) in checked.array_lens() {
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        bytes = bytes.saturating_add(ImmutableArena::array_bytes(packed, len));
+    }
+    bytes
+}
+
 /// Builds a blueprint from a checked graph.
 struct Builder<'c, 'a, 'b> {
     checked: &'c CheckedGraph<'a>,
@@ -766,6 +788,17 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
         ready
     }
 
+    /// An array key: in shared mode the thread's shared string of it (`immutable::shared_key`), which
+    /// takes no memory in this copy, else (or past what the thread shares) [`Builder::graph_string`].
+    fn key_string(&mut self, id: StringId, bytes: &[u8], hash: u64) -> Ready {
+        if self.mode == Mode::Shared {
+            if let Some(shared) = immutable::shared_key(bytes, hash) {
+                return immutable::string_value(shared);
+            }
+        }
+        self.graph_string(id, bytes, hash)
+    }
+
     fn extra_string(&mut self, bytes: &[u8]) -> Ready {
         if let Some(&ready) = self.extra_strings.as_ref().and_then(|strings| strings.get(bytes)) {
             return ready;
@@ -803,7 +836,7 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
             let (key, value) = array.entry(i).map_err(corrupt)?;
             let key = match key {
                 CheckedKey::Int(k) => Key::Int(k),
-                CheckedKey::String(s) => Key::Str(self.graph_string(s.id, s.bytes, s.hash)),
+                CheckedKey::String(s) => Key::Str(self.key_string(s.id, s.bytes, s.hash)),
             };
             entries.push((key, self.cell(value)?));
         }

@@ -49,67 +49,102 @@ pub enum ImmutableKey {
 #[derive(Default)]
 pub struct ImmutableArena {
     /// The chunk being filled (empty before the first).
-    current: Vec<u64>,
-    /// Words used in `current`.
-    used: usize,
+    current: Box<[u64]>,
+    /// Words used in `current` (at most [`CHUNK_WORDS`]).
+    used: u32,
+    /// Words of the first chunk when its size is expected ([`ImmutableArena::expect`]; 0: [`FIRST_CHUNK_WORDS`]).
+    first_words: u32,
     /// Chunks filled before `current`, and items too large to share a chunk: kept until the arena is
     /// dropped (a value in one chunk, most values, allocates no list of them).
-    kept: Vec<Vec<u64>>,
+    kept: Vec<Box<[u64]>>,
     bytes: usize,
-    /// Words of the first chunk when its size is expected ([`ImmutableArena::expect`]; 0: [`FIRST_CHUNK_WORDS`]).
-    first_words: usize,
 }
 
 impl ImmutableArena {
     /// Bytes allocated (budget of superseded copies, §7.5): the chunks, and the list of those kept.
     pub fn bytes(&self) -> usize {
-        self.bytes + self.kept.capacity() * size_of::<Vec<u64>>()
+        self.bytes + self.kept.capacity() * size_of::<Box<[u64]>>()
     }
 
     /// Sizes the first chunk for about `bytes` of strings and arrays (at most a chunk's largest size), so
     /// that a value whose size is known takes one chunk of about its size rather than a run of doubling
     /// ones.
     pub fn expect(&mut self, bytes: usize) {
-        self.first_words = bytes.div_ceil(8).clamp(1, CHUNK_WORDS);
+        self.first_words = bytes.div_ceil(8).clamp(1, CHUNK_WORDS) as u32;
     }
 
-    /// Bytes [`ImmutableArena::string`] takes for a string of `len` bytes.
+    /// Bytes [`ImmutableArena::string`] takes for a string of `len` bytes (none for the strings the
+    /// engine keeps, [`engine_string`]).
     pub fn string_bytes(len: usize) -> usize {
-        (STRING_HEADER + len + 1).next_multiple_of(8)
+        match len {
+            0 | 1 => 0,
+            len => len.saturating_add(STRING_HEADER + 1 + 7) & !7,
+        }
+    }
+
+    /// What an item of `len` bytes takes of the chunk it is made in: its words, or nothing for an item
+    /// too large to share a chunk (it gets one of its own; see [`ImmutableArena::alloc`]).
+    pub fn chunk_bytes(len: usize) -> usize {
+        match len {
+            0 => 8,
+            len if len <= CHUNK_WORDS / 4 * 8 => (len + 7) & !7,
+            _ => 0,
+        }
+    }
+
+    /// What [`ImmutableArena::packed`] or [`ImmutableArena::hash`] takes of a chunk for an array of `len`
+    /// slots or entries (an empty one at most its header).
+    pub fn array_bytes(packed: bool, len: usize) -> usize {
+        const HEADER: usize = size_of::<HashTable>().next_multiple_of(8);
+        // Larger arrays' slots take a chunk of their own.
+        const MOST: usize = CHUNK_WORDS / 4 * 8 / size_of::<zval>();
+        let data = match (len, packed) {
+            (0, _) => return HEADER,
+            (MOST.., _) => 0,
+            (_, true) => 2 * size_of::<u32>() + len * size_of::<zval>(),
+            (_, false) => 2 * table_size(len) as usize * size_of::<u32>() + len * size_of::<Bucket>(),
+        };
+        HEADER + Self::chunk_bytes(data)
     }
 
     /// `len` bytes of zeroed, 8-aligned memory that lives as long as the arena.
     fn alloc(&mut self, len: usize) -> *mut u8 {
         let words = len.div_ceil(8).max(1);
         if words > CHUNK_WORDS / 4 {
-            self.kept.push(vec![0u64; words]);
+            self.kept.push(vec![0u64; words].into_boxed_slice());
             self.bytes += words * 8;
             return self.kept.last_mut().map_or(ptr::null_mut(), |chunk| chunk.as_mut_ptr().cast());
         }
         let room = self.current.len();
-        if self.used + words > room {
-            let least = match self.first_words {
+        let mut used = self.used as usize;
+        if used + words > room {
+            let least = match self.first_words as usize {
                 expected if room == 0 && expected > 0 => expected,
                 _ => FIRST_CHUNK_WORDS,
             };
             let size = (2 * room).clamp(least, CHUNK_WORDS).max(words);
             // Moving a chunk into `kept` leaves its memory (and the values in it) where it is.
-            let filled = std::mem::replace(&mut self.current, vec![0u64; size]);
+            let filled = std::mem::replace(&mut self.current, vec![0u64; size].into_boxed_slice());
             if !filled.is_empty() {
                 self.kept.push(filled);
             }
-            self.used = 0;
+            used = 0;
             self.bytes += size * 8;
         }
         // SAFETY: `used + words` is at most the current chunk's length (checked, or a new chunk of at
         // least `words`); chunks are never resized, so the pointer stays valid while the arena lives.
-        let p = unsafe { self.current.as_mut_ptr().add(self.used) };
-        self.used += words;
+        let p = unsafe { self.current.as_mut_ptr().add(used) };
+        // At most `CHUNK_WORDS` (a chunk's largest size; larger items are kept apart).
+        self.used = (used + words) as u32;
         p.cast()
     }
 
-    /// An immutable copy of `bytes` whose PHP hash is `hash` (the caller checked it against the bytes).
+    /// An immutable copy of `bytes` whose PHP hash is `hash` (the caller checked it against the bytes),
+    /// or the engine's own interned string of them (see [`engine_string`]), which takes no memory here.
     pub fn string(&mut self, bytes: &[u8], hash: u64) -> *mut zend_string {
+        if let Some(engine) = engine_string(bytes) {
+            return engine;
+        }
         let p = self.alloc(STRING_HEADER + bytes.len() + 1).cast::<zend_string>();
         // SAFETY: `p` points to zeroed memory with room for the header, the bytes and the NUL.
         unsafe {
@@ -216,6 +251,98 @@ impl ImmutableArena {
             (*ht).nTableSize = HT_MIN_SIZE;
         }
         ht
+    }
+}
+
+unsafe extern "C" {
+    /// `ZSTR_EMPTY_ALLOC()`: the engine's interned empty string.
+    static zend_empty_string: *mut zend_string;
+    /// `ZSTR_CHAR(c)`: the engine's interned one-byte strings.
+    static zend_one_char_string: [*mut zend_string; 256];
+}
+
+/// The engine's own interned string of `bytes`, for the empty string and every one-byte string: made
+/// at startup (hash computed, `ZSTR_IS_INTERNED`), read-only and never freed while the engine runs, in
+/// every thread. `None` for other bytes (or should the engine not have made it).
+fn engine_string(bytes: &[u8]) -> Option<*mut zend_string> {
+    // SAFETY: reading pointers the engine set at startup and never changes while requests run.
+    let s = unsafe {
+        match bytes {
+            [] => zend_empty_string,
+            [b] => zend_one_char_string[usize::from(*b)],
+            _ => return None,
+        }
+    };
+    (!s.is_null()).then_some(s)
+}
+
+/// Longest array key the thread shares between its copies ([`shared_key`]).
+pub const SHARED_KEY_MAX: usize = 32;
+/// Most array keys the thread shares: at most this many strings of at most [`SHARED_KEY_MAX`] bytes
+/// (about 128 KiB with the table over them), kept until the thread ends.
+const SHARED_KEYS_MAX: usize = 2048;
+
+/// The array keys of this thread's immutable arrays, each made once and shared by every copy that
+/// holds it: most values of a cache hold the same few keys, which every copy would otherwise make
+/// again. Never freed before the thread ends (a copy holding a key may live until then); the table is
+/// open addressing over the keys' hashes, made on first use and never resized.
+#[derive(Default)]
+struct SharedKeys {
+    slots: Vec<*mut zend_string>,
+    count: usize,
+    arena: ImmutableArena,
+}
+
+thread_local! {
+    static SHARED_KEYS: std::cell::RefCell<SharedKeys> = std::cell::RefCell::default();
+}
+
+/// The thread's shared immutable string of an array key's `bytes` (PHP hash `hash`, checked by the
+/// caller): the one made before, or a new one while the thread shares fewer than its most keys (the
+/// engine's own for the empty and one-byte strings, [`engine_string`]). `None` for a key longer than
+/// [`SHARED_KEY_MAX`], past the most keys, or while the thread's locals are destroyed: the caller makes
+/// it in its own arena. The strings live until the thread ends.
+pub fn shared_key(bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
+    if let Some(engine) = engine_string(bytes) {
+        return Some(engine);
+    }
+    if bytes.len() > SHARED_KEY_MAX {
+        return None;
+    }
+    SHARED_KEYS.try_with(|keys| keys.try_borrow_mut().ok()?.get(bytes, hash)).ok().flatten()
+}
+
+impl SharedKeys {
+    fn get(&mut self, bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
+        if self.slots.is_empty() {
+            self.slots = vec![ptr::null_mut(); 2 * SHARED_KEYS_MAX];
+        }
+        let mask = self.slots.len() - 1;
+        // Fibonacci hashing spreads the keys' hashes over the table.
+        let mut at = (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        loop {
+            let held = *self.slots.get(at)?;
+            if held.is_null() {
+                break;
+            }
+            // SAFETY: every string in the table is a live immutable string of the table's arena.
+            let same = unsafe {
+                (*held).h == hash
+                    && (*held).len == bytes.len()
+                    && std::slice::from_raw_parts((*held).val.as_ptr().cast::<u8>(), bytes.len()) == bytes
+            };
+            if same {
+                return Some(held);
+            }
+            at = (at + 1) & mask;
+        }
+        if self.count >= SHARED_KEYS_MAX {
+            return None;
+        }
+        let made = self.arena.string(bytes, hash);
+        *self.slots.get_mut(at)? = made;
+        self.count += 1;
+        Some(made)
     }
 }
 

@@ -24,7 +24,7 @@ use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
-use shm_core::{Backend, Clock, MonotonicClock};
+use shm_core::{Backend, Clock, EntryRef, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
 use crate::immutable::ImmutableArena;
@@ -74,14 +74,20 @@ pub struct Local {
     version: u64,
     expires_ms: u64,
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`), kept
-    /// beside the version so a repeated read touches this allocation only.
-    ready: Option<Ready>,
+    /// beside the version so a repeated read touches this allocation only; `Ready::UNDEF` (never a
+    /// value) when it needs one.
+    ready: Ready,
     value: LocalValue,
     /// What requests resolved for the blueprint (classes, enum cases, prototypes; see `RequestMemo`).
     /// Boxed: most copies never have one (scalars, strings and object-free arrays), so it costs them a
     /// pointer, not the memo's size.
     memo: RefCell<Option<Box<RequestMemo>>>,
 }
+
+// A copy is made for every key a thread reads: with the `Rc`'s two counts it fits a 128-byte block of
+// the allocator (glibc: 8 bytes of size word, rounded to 16), 32 bytes of fresh memory less per key
+// than the next size up.
+const _: () = assert!(size_of::<Local>() + 2 * size_of::<usize>() + 8 <= 128);
 
 /// The outcome of a lookup.
 #[derive(Clone)]
@@ -346,7 +352,8 @@ impl Local {
             LocalValue::Scalar(ready) => Some(*ready),
             LocalValue::Built(blueprint) => blueprint.ready_root(),
             LocalValue::Immutable(_) | LocalValue::Encoded { .. } => None,
-        };
+        }
+        .unwrap_or(Ready::UNDEF);
         Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
     }
 
@@ -370,12 +377,12 @@ impl Local {
 
     /// The local copy of a value that is one immutable string or array, `ready`, living in `arena`.
     fn immutable(version: u64, expires_ms: u64, ready: Ready, arena: ImmutableArena) -> Local {
-        Local { version, expires_ms, ready: Some(ready), value: LocalValue::Immutable(arena), memo: RefCell::new(None) }
+        Local { version, expires_ms, ready, value: LocalValue::Immutable(arena), memo: RefCell::new(None) }
     }
 
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
     fn ready_root(&self) -> Option<Ready> {
-        self.ready
+        (!self.ready.is_undef()).then_some(self.ready)
     }
 }
 
@@ -731,20 +738,36 @@ pub unsafe fn fetch_hot(
             current.epoch = epoch;
         } else {
             let old = (current.backend_id, std::mem::take(&mut current.hits));
-            let mut looked = hot_from_lookup_cache(tier, backend, key, interned, epoch, plain, old);
-            if let HotLookup::Stale = looked {
-                // A key this thread has no current copy of: the index builds one, as the full path
-                // would, without its argument checks again. Counted as a hit below; a miss or an error
-                // takes the full path.
-                let epoch = backend.epoch();
-                looked = match index(tier, backend, key, 0) {
-                    Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
-                    _ => HotLookup::No,
-                };
-            }
-            match looked {
-                HotLookup::Hot(found) => *current = found,
-                HotLookup::Stale | HotLookup::No => {
+            // A key this thread has no current copy of: the index builds one, as the full path would,
+            // without its argument checks again. Counted as a hit below; a miss or an error takes the
+            // full path.
+            let of_built = |built: Result<Option<Rc<Local>>, DecodeError>, epoch| match built {
+                Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
+                _ => HotLookup::No,
+            };
+            let mut fetched = None;
+            let built = match hot_from_lookup_cache(tier, backend, (key, interned), epoch, plain, old, &mut fetched) {
+                HotLookup::Hot(found) => {
+                    *current = found;
+                    None
+                }
+                HotLookup::Stale => {
+                    let epoch = backend.epoch();
+                    Some(of_built(index(tier, backend, key, 0), epoch))
+                }
+                // Fetched at `epoch` (read before the lookup cache was asked).
+                HotLookup::Fetched => match fetched {
+                    Some((found, within_budget)) => {
+                        Some(of_built(finish_found(tier, backend, key, epoch, found, within_budget, 0), epoch))
+                    }
+                    None => Some(HotLookup::No),
+                },
+                HotLookup::No => Some(HotLookup::No),
+            };
+            match built {
+                None => {}
+                Some(HotLookup::Hot(found)) => *current = found,
+                Some(_) => {
                     *current = Hot::NONE;
                     return HotFetch::Slow;
                 }
@@ -786,20 +809,27 @@ enum HotLookup {
     Hot(Hot),
     /// Not looked up at this epoch: the index must be asked.
     Stale,
+    /// A copy remembered before the last change whose entry the index no longer holds as that version:
+    /// what it holds now is in the caller's `fetched` (as [`fetch_found`] gives it, with whether the
+    /// thread was within its budget), for [`finish_found`]. Kept out of this enum, which is moved often
+    /// and would be as large as a built copy.
+    Fetched,
     /// The key cannot be hot: a known miss, a key the hot path does not check, a copy kept encoded.
     No,
 }
 
-/// The hot key entry for `bytes` from the lookup cache (a hit of a built copy valid at `epoch`); the
-/// previous hot key's hits (`old`: its backend instance and hits) are moved to the counters.
+/// The hot key entry for `bytes` (`interned`: its string is interned) from the lookup cache (a hit of a
+/// built copy valid at `epoch`); the previous hot key's hits (`old`: its backend instance and hits) are
+/// moved to the counters. A copy remembered before the last change is checked with one index fetch;
+/// when the entry changed, what that fetch found goes into `fetched` (`HotLookup::Fetched`).
 fn hot_from_lookup_cache(
     tier: Tier,
     backend: &Backend,
-    bytes: &[u8],
-    interned: bool,
+    (bytes, interned): (&[u8], bool),
     epoch: u64,
     plain: impl FnOnce(&[u8]) -> bool,
     old: (u64, u64),
+    fetched: &mut Option<(Option<Found>, bool)>,
 ) -> HotLookup {
     CACHE.with(|c| {
         let Ok(mut c) = c.try_borrow_mut() else {
@@ -812,8 +842,30 @@ fn hot_from_lookup_cache(
         if bytes.len() > HOT_KEY_MAX || !plain(bytes) {
             return HotLookup::No;
         }
+        let ThreadCache { backends, superseded_bytes, .. } = &mut *c;
+        let Some(slot) = backends[tier.index()].slots.get_mut(bytes) else {
+            return HotLookup::Stale;
+        };
+        // A copy remembered before the last change is checked against the index with one fetch, which
+        // also builds the new version when the entry changed (the full path would fetch it again).
+        if let (true, Lookup::Hit(local)) = (slot.epoch != epoch, &slot.outcome) {
+            let within_budget = *superseded_bytes as u64 <= backend.capacity_bytes();
+            let mut changed = None;
+            let current = backend.fetch(bytes).is_some_and(|e| {
+                let current = e.version() == local.version && e.expires_ms() == local.expires_ms;
+                if !current {
+                    changed = Some(found_in(&e, within_budget));
+                }
+                current
+            });
+            if !current {
+                *fetched = Some((changed, within_budget));
+                return HotLookup::Fetched;
+            }
+            slot.epoch = epoch;
+        }
         // Expired or unknown: the index decides (`fetch_hot` takes the full path for an expired key).
-        match cache.known(Some(backend), bytes, epoch, 0, &mut None) {
+        match slot.known(None, bytes, epoch, &mut None) {
             Some(Lookup::Hit(local)) => hot_of(local, bytes, interned, backend.instance_id(), epoch),
             Some(Lookup::Miss) => HotLookup::No,
             _ => HotLookup::Stale,
@@ -1158,9 +1210,15 @@ pub fn fetch_looked_up(
 /// What the index holds for a key: the version this thread has a copy of, or a new one, built while
 /// the entry was held or copied out.
 enum Found {
-    Known(Rc<Local>),
+    /// The version of the copy the thread has.
+    Current,
     Built(Result<Local, DecodeError>),
-    Copied { version: u64, expires_ms: u64, tag: u16, bytes: Vec<u8> },
+    Copied {
+        version: u64,
+        expires_ms: u64,
+        tag: u16,
+        bytes: Vec<u8>,
+    },
 }
 
 /// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
@@ -1177,25 +1235,60 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         };
         (known, within_budget)
     });
-    let found = backend.fetch(key).map(|e| {
-        let (version, expires_ms) = (e.version(), e.expires_ms());
-        if let Some(local) = known.as_ref().filter(|local| local.version == version && local.expires_ms == expires_ms) {
-            return Found::Known(local.clone());
+    match (fetch_found(backend, key, known.as_ref(), within_budget), known) {
+        (Some(Found::Current), Some(local)) => {
+            remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
+            Ok(Some(local))
         }
-        // A small value is built straight from the stored bytes, without copying them out first: the
-        // build allocates with the system allocator only (no emalloc, no PHP callback), checks the bytes
-        // as it would a copy, and is short.
-        if within_budget && e.value().len() <= BUILT_IN_PLACE_MAX {
-            return Found::Built(Local::from_stored(version, expires_ms, e.tag(), e.value()));
+        (found, _) => finish_found(tier, backend, key, epoch, found, within_budget, count),
+    }
+}
+
+/// What the index holds for `key`, fetched once: `known`, the thread's copy, while the entry is still
+/// its version with its expiry, else the new version, built while the entry is held when it is small
+/// and the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
+#[inline(always)]
+fn fetch_found(backend: &Backend, key: &[u8], known: Option<&Rc<Local>>, within_budget: bool) -> Option<Found> {
+    backend.fetch(key).map(|e| {
+        if known.is_some_and(|local| local.version == e.version() && local.expires_ms == e.expires_ms()) {
+            return Found::Current;
         }
-        Found::Copied { version, expires_ms, tag: e.tag(), bytes: e.value().to_vec() }
-    });
+        found_in(&e, within_budget)
+    })
+}
+
+/// The version `entry` holds, as [`fetch_found`] gives a new one (the entry is held meanwhile).
+fn found_in(entry: &EntryRef<'_>, within_budget: bool) -> Found {
+    let (version, expires_ms) = (entry.version(), entry.expires_ms());
+    // A small value is built straight from the stored bytes, without copying them out first: the build
+    // allocates with the system allocator only (no emalloc, no PHP callback), checks the bytes as it
+    // would a copy, and is short.
+    if within_budget && entry.value().len() <= BUILT_IN_PLACE_MAX {
+        return Found::Built(Local::from_stored(version, expires_ms, entry.tag(), entry.value()));
+    }
+    Found::Copied { version, expires_ms, tag: entry.tag(), bytes: entry.value().to_vec() }
+}
+
+/// Finishes [`index`] from what [`fetch_found`] found (at `epoch`, read before the fetch): a copied
+/// value is built (or kept encoded past the bound), and the outcome remembered, counting `count`.
+// Inlined into both callers: a found value is large, and a new key's first read passes through here.
+#[inline(always)]
+fn finish_found(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    epoch: u64,
+    found: Option<Found>,
+    within_budget: bool,
+    count: u64,
+) -> Result<Option<Rc<Local>>, DecodeError> {
     let Some(found) = found else {
         remember(tier, backend, key, epoch, Lookup::Miss, count);
         return Ok(None);
     };
     let local = match found {
-        Found::Known(local) => local,
+        // `fetch_found` gives it only for a copy the thread has, which its callers keep themselves.
+        Found::Current => return Ok(None),
         Found::Built(local) => Rc::new(local?),
         Found::Copied { version, expires_ms, tag, bytes } if within_budget => {
             Rc::new(Local::from_stored(version, expires_ms, tag, &bytes)?)
