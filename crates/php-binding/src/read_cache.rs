@@ -1210,8 +1210,8 @@ pub fn fetch_looked_up(
 /// What the index holds for a key: the version this thread has a copy of, or a new one, built while
 /// the entry was held or copied out.
 enum Found {
-    /// The version of the copy the thread has.
-    Current,
+    /// The copy the thread has: the entry still holds its version.
+    Current(Rc<Local>),
     Built(Result<Local, DecodeError>),
     Copied {
         version: u64,
@@ -1235,25 +1235,18 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
         };
         (known, within_budget)
     });
-    match (fetch_found(backend, key, known.as_ref(), within_budget), known) {
-        (Some(Found::Current), Some(local)) => {
-            remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
-            Ok(Some(local))
-        }
-        (found, _) => finish_found(tier, backend, key, epoch, found, within_budget, count),
-    }
+    let found = fetch_found(backend, key, known, within_budget);
+    finish_found(tier, backend, key, epoch, found, within_budget, count)
 }
 
 /// What the index holds for `key`, fetched once: `known`, the thread's copy, while the entry is still
 /// its version with its expiry, else the new version, built while the entry is held when it is small
 /// and the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
 #[inline(always)]
-fn fetch_found(backend: &Backend, key: &[u8], known: Option<&Rc<Local>>, within_budget: bool) -> Option<Found> {
-    backend.fetch(key).map(|e| {
-        if known.is_some_and(|local| local.version == e.version() && local.expires_ms == e.expires_ms()) {
-            return Found::Current;
-        }
-        found_in(&e, within_budget)
+fn fetch_found(backend: &Backend, key: &[u8], known: Option<Rc<Local>>, within_budget: bool) -> Option<Found> {
+    backend.fetch(key).map(|e| match known {
+        Some(local) if local.version == e.version() && local.expires_ms == e.expires_ms() => Found::Current(local),
+        _ => found_in(&e, within_budget),
     })
 }
 
@@ -1287,8 +1280,7 @@ fn finish_found(
         return Ok(None);
     };
     let local = match found {
-        // `fetch_found` gives it only for a copy the thread has, which its callers keep themselves.
-        Found::Current => return Ok(None),
+        Found::Current(local) => local,
         Found::Built(local) => Rc::new(local?),
         Found::Copied { version, expires_ms, tag, bytes } if within_budget => {
             Rc::new(Local::from_stored(version, expires_ms, tag, &bytes)?)
