@@ -850,19 +850,13 @@ fn hot_from_lookup_cache(
         // also builds the new version when the entry changed (the full path would fetch it again).
         if let (true, Lookup::Hit(local)) = (slot.epoch != epoch, &slot.outcome) {
             let within_budget = *superseded_bytes as u64 <= backend.capacity_bytes();
-            let mut changed = None;
-            let current = backend.fetch(bytes).is_some_and(|e| {
-                let current = e.version() == local.version && e.expires_ms() == local.expires_ms;
-                if !current {
-                    changed = Some(found_in(&e, within_budget));
+            match fetch_found(backend, bytes, Some(local.clone()), within_budget) {
+                Some(Found::Current(_)) => slot.epoch = epoch,
+                changed => {
+                    *fetched = Some((changed, within_budget));
+                    return HotLookup::Fetched;
                 }
-                current
-            });
-            if !current {
-                *fetched = Some((changed, within_budget));
-                return HotLookup::Fetched;
             }
-            slot.epoch = epoch;
         }
         // Expired or unknown: the index decides (`fetch_hot` takes the full path for an expired key).
         match slot.known(None, bytes, epoch, &mut None) {
