@@ -52,11 +52,13 @@ while (static_cache_host_handle_request(function () use (&$kept, &$sums, &$handl
     $bad = 0;
     if ($thread === 0) {
         if ($kept === null) {
-            foreach (array_keys(make(0)) as $k) {
+            // Another thread may replace a key between this set() and get(): fetch until the copy
+            // kept is this thread's own value (n = 0), which the walk below relies on.
+            foreach (make(0) as $k => $own) {
                 do {
-                    V::set($k, make(0)[$k]);
+                    V::set($k, $own);
                     $kept[$k] = V::get($k);
-                } while (!whole($k, $kept[$k]));
+                } while (!whole($k, $kept[$k]) || serialize($kept[$k]) !== serialize($own));
             }
             $GLOBALS['kept_routes'] = $kept['routes'];
             $sums = array_map(fn ($v) => md5(serialize($v)), $kept);
