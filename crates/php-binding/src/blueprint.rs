@@ -18,8 +18,8 @@ use foldhash::{HashMap, HashMapExt};
 use ext_php_rs::ffi::zval;
 use graph_codec::scratch::{self, Scratch, Spare};
 use graph_codec::{
-    ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, ReferenceId, ShapeId, StateFamily,
-    StoreTier, StringId,
+    ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, PlainKey, PlainSlot, PlainTree,
+    ReferenceId, ShapeId, StateFamily, StoreTier, StringId,
 };
 
 use crate::encoding;
@@ -320,6 +320,14 @@ impl Blueprint {
             }
             _ => {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
+                // A small tree of object-free arrays is checked and built in one pass (the general
+                // check reads, and names the error of, every buffer that pass does not accept).
+                if mode == Mode::Shared
+                    && tier == StoreTier::SharedGraph
+                    && PlainTree::check(bytes, |tree| self.fill_plain(tree)).is_some()
+                {
+                    return Ok(());
+                }
                 let checked = CheckedGraph::check(bytes).map_err(|_| DecodeError::Corrupted)?;
                 if checked.header().tier != tier {
                     return Err(DecodeError::Corrupted);
@@ -339,6 +347,73 @@ impl Blueprint {
         };
         self.root = Cell::Ready(root);
         Ok(())
+    }
+
+    /// [`Blueprint::fill`] in shared mode of a value [`PlainTree::check`] accepted (a small tree of
+    /// object-free arrays): the strings and arrays [`Builder`] would make of it, made without the general
+    /// check's tables. The root becomes one engine-immutable array.
+    fn fill_plain(&mut self, tree: &PlainTree<'_>) {
+        let strings = (0..tree.string_count() as u32).map(|id| (tree.string(id).0.len(), tree.is_value_string(id)));
+        let arrays = (0..tree.array_count() as u32).map(|id| {
+            let array = tree.array(id);
+            (array.packed, tree.entries(array).len())
+        });
+        self.arena.expect(arena_bytes(strings, arrays));
+        let mut work = BuildWork::take(tree.string_count(), tree.array_count());
+        let BuildWork { strings, arrays, slots, pairs, .. } = &mut *work;
+        // Each string is made once (as `Builder::graph_string`); a key the thread shares is not made.
+        let mut string = |bp: &mut Blueprint, id: u32| {
+            let (bytes, hash) = tree.string(id);
+            match strings.get_mut(id as usize) {
+                Some(Some(made)) => *made,
+                Some(unmade) => *unmade.insert(bp.string(bytes, Some(hash), Mode::Shared)),
+                None => bp.string(bytes, Some(hash), Mode::Shared),
+            }
+        };
+        for &id in tree.arrays_children_first() {
+            let array = tree.array(u32::from(id));
+            let mut value = |bp: &mut Blueprint, slot: PlainSlot| match slot {
+                PlainSlot::Undef => Ready::UNDEF,
+                PlainSlot::Null => Ready::NULL,
+                PlainSlot::Bool(b) => Ready::bool(b),
+                PlainSlot::Int(i) => Ready::long(i),
+                PlainSlot::Float(f) => Ready::double(f),
+                PlainSlot::String(id) => string(bp, id),
+                // Arrays held come first in the order, so they are made.
+                PlainSlot::Array(child) => match arrays.get(child as usize) {
+                    Some(Some(Cell::Ready(made))) => *made,
+                    _ => Ready::NULL,
+                },
+            };
+            let made = if array.packed {
+                slots.clear();
+                for &(_, slot) in tree.entries(array) {
+                    slots.push(value(self, slot));
+                }
+                packed_array(&mut self.arena, slots, array.next_free_index)
+            } else {
+                pairs.clear();
+                for &(key, slot) in tree.entries(array) {
+                    let key = match key {
+                        PlainKey::Int(i) => ImmutableKey::Int(i),
+                        PlainKey::String(id) => {
+                            let (bytes, hash) = tree.string(id);
+                            ImmutableKey::Str(match immutable::shared_key(bytes, hash) {
+                                Some(shared) => shared,
+                                None => value(self, PlainSlot::String(id)).as_string(),
+                            })
+                        }
+                    };
+                    pairs.push((key, value(self, slot)));
+                }
+                hash_array(&mut self.arena, pairs, array.next_free_index)
+            };
+            if let Some(resolved) = arrays.get_mut(usize::from(id)) {
+                *resolved = Some(Cell::Ready(made));
+            }
+        }
+        self.root = arrays.get(tree.root() as usize).copied().flatten().unwrap_or(Cell::Ready(Ready::NULL));
+        scratch::give_back(&SPARE_BUILD_WORK, work);
     }
 
     /// What a materialisation writes into the declared slots of every object, when the cells alone tell
@@ -599,19 +674,28 @@ impl Blueprint {
 /// (but keys the thread shares, `immutable::shared_key`), each array once (an empty one at most its
 /// header).
 fn immutable_bytes(checked: &CheckedGraph<'_>) -> usize {
-    let mut bytes = 0usize;
     let values = checked.value_strings();
-    for (id, len) in checked.string_lens().enumerate() {
-        let len = usize::try_from(len).unwrap_or(usize::MAX);
-        let shared = len <= immutable::SHARED_KEY_MAX && !values.get(id).copied().unwrap_or(true);
+    let strings = checked
+        .string_lens()
+        .enumerate()
+        .map(|(id, len)| (usize::try_from(len).unwrap_or(usize::MAX), values.get(id).copied().unwrap_or(true)));
+    let arrays = checked.array_lens().iter().map(|&(packed, len)| (packed, usize::try_from(len).unwrap_or(usize::MAX)));
+    arena_bytes(strings, arrays)
+}
+
+/// [`immutable_bytes`] of strings given as (length, whether a slot holds it as a value) and arrays as
+/// (packed, length).
+fn arena_bytes(strings: impl Iterator<Item = (usize, bool)>, arrays: impl Iterator<Item = (bool, usize)>) -> usize {
+    let mut bytes = 0usize;
+    for (len, value) in strings {
+        let shared = len <= immutable::SHARED_KEY_MAX && !value;
         bytes = bytes.saturating_add(match ImmutableArena::string_bytes(len) {
             0 => 0,
             _ if shared => 0,
             string => ImmutableArena::chunk_bytes(string),
         });
     }
-    for &(packed, len) in checked.array_lens() {
-        let len = usize::try_from(len).unwrap_or(usize::MAX);
+    for (packed, len) in arrays {
         bytes = bytes.saturating_add(ImmutableArena::array_bytes(packed, len));
     }
     bytes
@@ -685,6 +769,27 @@ impl Scratch for BuildWork {
 
 fn corrupt<T>(_: T) -> DecodeError {
     DecodeError::Corrupted
+}
+
+/// An immutable packed array of `slots` (holes `Ready::UNDEF`) in `arena`. Its next index is the stored
+/// one where that is above what the elements imply, never below (as `zval_out` restores a planned
+/// array), so `$a[] = …` cannot hit an existing key whatever the stored bytes say.
+fn packed_array(arena: &mut ImmutableArena, slots: &[Ready], next_free: i64) -> Ready {
+    let implied_next = slots.iter().rposition(|slot| !slot.is_undef()).map_or(i64::MIN, |last| last as i64 + 1);
+    immutable::array_value(arena.packed(slots, next_free.max(implied_next)))
+}
+
+/// An immutable hash array of `pairs` in `arena`, its next index as for [`packed_array`]: an integer key
+/// moves it past that key (the engine's rule, at most to the largest integer).
+fn hash_array(arena: &mut ImmutableArena, pairs: &[(ImmutableKey, Ready)], next_free: i64) -> Ready {
+    let implied_next = pairs
+        .iter()
+        .filter_map(|(key, _)| match *key {
+            ImmutableKey::Int(i) => Some(i.saturating_add(1)),
+            ImmutableKey::Str(_) => None,
+        })
+        .fold(i64::MIN, i64::max);
+    immutable::array_value(arena.hash(pairs, next_free.max(implied_next)))
 }
 
 impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
@@ -860,37 +965,27 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
             // Plain arrays hold only ready values (checked by `plain_arrays`).
             _ => Ready::NULL,
         };
-        let mut implied_next = i64::MIN;
-        let ht = if packed {
+        if packed {
             let mut slots = std::mem::take(&mut self.work.slots);
             slots.clear();
             slots.extend(entries.iter().map(|(_, c)| ready(c)));
-            if let Some(last) = slots.iter().rposition(|slot| !slot.is_undef()) {
-                implied_next = last as i64 + 1;
-            }
-            let ht = self.bp.arena.packed(&slots, next_free.max(implied_next));
+            let made = packed_array(&mut self.bp.arena, &slots, next_free);
             self.work.slots = slots;
-            ht
+            made
         } else {
             let mut pairs = std::mem::take(&mut self.work.pairs);
             pairs.clear();
             pairs.extend(entries.iter().map(|(k, c)| {
                 let key = match *k {
-                    Key::Int(i) => {
-                        // The engine's rule: an integer key moves the next index past it (at most to the
-                        // largest integer).
-                        implied_next = implied_next.max(i.saturating_add(1));
-                        ImmutableKey::Int(i)
-                    }
+                    Key::Int(i) => ImmutableKey::Int(i),
                     Key::Str(s) => ImmutableKey::Str(s.as_string()),
                 };
                 (key, ready(c))
             }));
-            let ht = self.bp.arena.hash(&pairs, next_free.max(implied_next));
+            let made = hash_array(&mut self.bp.arena, &pairs, next_free);
             self.work.pairs = pairs;
-            ht
-        };
-        immutable::array_value(ht)
+            made
+        }
     }
 
     fn plan_array(&mut self, packed: bool, entries: &[(Key, Cell)], count: u32, next_free: i64) -> Cell {
