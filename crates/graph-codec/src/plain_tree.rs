@@ -11,7 +11,7 @@
 //! general check, which decides (and names the error). So a buffer it accepts is one the general check
 //! accepts, read as that check's model reads it.
 
-use crate::layout::{flags, header, tag, RecordKind, SLOT_LEN};
+use crate::layout::{self, flags, header, tag, RecordKind, SLOT_LEN};
 use crate::tier::StoreTier;
 use crate::view::GraphView;
 
@@ -70,6 +70,31 @@ pub struct PlainTree<'a> {
     root: u32,
 }
 
+/// The string record at `at` (a record start of the string section, which ends at `end`): its bytes,
+/// its hash (the stored one, which must be the one PHP computes, or computed for a string stored without)
+/// and the record's length; `None` where the record breaks a rule of
+/// `GraphView::string_record_checked` (it must fit the section, with its NUL terminator and zero padding).
+fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
+    let word = |from: u64| -> Option<u64> {
+        let from = usize::try_from(from).ok()?;
+        Some(u64::from_le_bytes(buf.get(from..from.checked_add(8)?)?.try_into().ok()?))
+    };
+    let (stored, len) = (word(at)?, word(at.checked_add(8)?)?);
+    let record_len = layout::string_record_len(len)?;
+    let record_end = at.checked_add(record_len)?;
+    if record_end > end {
+        return None;
+    }
+    let body =
+        buf.get(usize::try_from(at + layout::STRING_FIXED_LEN as u64).ok()?..usize::try_from(record_end).ok()?)?;
+    let (bytes, tail) = body.split_at_checked(usize::try_from(len).ok()?)?;
+    if tail.is_empty() || tail.iter().any(|&b| b != 0) {
+        return None;
+    }
+    let hash = crate::php_hash::zend_string_hash(bytes);
+    (stored == 0 || stored == hash).then_some((bytes, hash, record_len))
+}
+
 impl<'a> PlainTree<'a> {
     /// What `build` makes of `bytes` checked as a plain tree, or `None` (not one, or not valid: see the
     /// module documentation). The tree lives in this call's frame: its tables are not moved.
@@ -112,13 +137,9 @@ impl<'a> PlainTree<'a> {
             if n >= h.string_count as usize {
                 return None;
             }
-            let (string, record_len) = view.string_record_checked(at).ok()?;
-            let hash = match string.hash {
-                0 => crate::php_hash::zend_string_hash(string.bytes),
-                stored => stored,
-            };
+            let (bytes, hash, record_len) = string_record(view.bytes(), at, h.strings_offset + h.strings_len)?;
             *tree.string_offsets.get_mut(n)? = at;
-            *tree.strings.get_mut(n)? = (string.bytes, hash);
+            *tree.strings.get_mut(n)? = (bytes, hash);
             tree.string_count += 1;
             at += record_len;
         }

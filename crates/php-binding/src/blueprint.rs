@@ -299,6 +299,17 @@ impl Blueprint {
         })
     }
 
+    /// A stored small tree of object-free arrays as one engine-immutable array and the memory it lives
+    /// in, checked and made in one pass ([`PlainTree::check`]), as [`Blueprint::build`] makes it in shared
+    /// mode. `None` for other tags and for every buffer that pass does not accept: the general check
+    /// (`build`) reads those, and names the error of a broken one.
+    pub fn immutable_tree(tag: u16, bytes: &[u8]) -> Option<(Ready, ImmutableArena)> {
+        if tag != encoding::TAG_SHARED_GRAPH {
+            return None;
+        }
+        PlainTree::check(bytes, immutable_tree)
+    }
+
     /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
     pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
         let mut blueprint = Blueprint::empty();
@@ -320,14 +331,6 @@ impl Blueprint {
             }
             _ => {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
-                // A small tree of object-free arrays is checked and built in one pass (the general
-                // check reads, and names the error of, every buffer that pass does not accept).
-                if mode == Mode::Shared
-                    && tier == StoreTier::SharedGraph
-                    && PlainTree::check(bytes, |tree| self.fill_plain(tree)).is_some()
-                {
-                    return Ok(());
-                }
                 let checked = CheckedGraph::check(bytes).map_err(|_| DecodeError::Corrupted)?;
                 if checked.header().tier != tier {
                     return Err(DecodeError::Corrupted);
@@ -347,73 +350,6 @@ impl Blueprint {
         };
         self.root = Cell::Ready(root);
         Ok(())
-    }
-
-    /// [`Blueprint::fill`] in shared mode of a value [`PlainTree::check`] accepted (a small tree of
-    /// object-free arrays): the strings and arrays [`Builder`] would make of it, made without the general
-    /// check's tables. The root becomes one engine-immutable array.
-    fn fill_plain(&mut self, tree: &PlainTree<'_>) {
-        let strings = (0..tree.string_count() as u32).map(|id| (tree.string(id).0.len(), tree.is_value_string(id)));
-        let arrays = (0..tree.array_count() as u32).map(|id| {
-            let array = tree.array(id);
-            (array.packed, tree.entries(array).len())
-        });
-        self.arena.expect(arena_bytes(strings, arrays));
-        let mut work = BuildWork::take(tree.string_count(), tree.array_count());
-        let BuildWork { strings, arrays, slots, pairs, .. } = &mut *work;
-        // Each string is made once (as `Builder::graph_string`); a key the thread shares is not made.
-        let mut string = |bp: &mut Blueprint, id: u32| {
-            let (bytes, hash) = tree.string(id);
-            match strings.get_mut(id as usize) {
-                Some(Some(made)) => *made,
-                Some(unmade) => *unmade.insert(bp.string(bytes, Some(hash), Mode::Shared)),
-                None => bp.string(bytes, Some(hash), Mode::Shared),
-            }
-        };
-        for &id in tree.arrays_children_first() {
-            let array = tree.array(u32::from(id));
-            let mut value = |bp: &mut Blueprint, slot: PlainSlot| match slot {
-                PlainSlot::Undef => Ready::UNDEF,
-                PlainSlot::Null => Ready::NULL,
-                PlainSlot::Bool(b) => Ready::bool(b),
-                PlainSlot::Int(i) => Ready::long(i),
-                PlainSlot::Float(f) => Ready::double(f),
-                PlainSlot::String(id) => string(bp, id),
-                // Arrays held come first in the order, so they are made.
-                PlainSlot::Array(child) => match arrays.get(child as usize) {
-                    Some(Some(Cell::Ready(made))) => *made,
-                    _ => Ready::NULL,
-                },
-            };
-            let made = if array.packed {
-                slots.clear();
-                for &(_, slot) in tree.entries(array) {
-                    slots.push(value(self, slot));
-                }
-                packed_array(&mut self.arena, slots, array.next_free_index)
-            } else {
-                pairs.clear();
-                for &(key, slot) in tree.entries(array) {
-                    let key = match key {
-                        PlainKey::Int(i) => ImmutableKey::Int(i),
-                        PlainKey::String(id) => {
-                            let (bytes, hash) = tree.string(id);
-                            ImmutableKey::Str(match immutable::shared_key(bytes, hash) {
-                                Some(shared) => shared,
-                                None => value(self, PlainSlot::String(id)).as_string(),
-                            })
-                        }
-                    };
-                    pairs.push((key, value(self, slot)));
-                }
-                hash_array(&mut self.arena, pairs, array.next_free_index)
-            };
-            if let Some(resolved) = arrays.get_mut(usize::from(id)) {
-                *resolved = Some(Cell::Ready(made));
-            }
-        }
-        self.root = arrays.get(tree.root() as usize).copied().flatten().unwrap_or(Cell::Ready(Ready::NULL));
-        scratch::give_back(&SPARE_BUILD_WORK, work);
     }
 
     /// What a materialisation writes into the declared slots of every object, when the cells alone tell
@@ -699,6 +635,78 @@ fn arena_bytes(strings: impl Iterator<Item = (usize, bool)>, arrays: impl Iterat
         bytes = bytes.saturating_add(ImmutableArena::array_bytes(packed, len));
     }
     bytes
+}
+
+/// The value [`PlainTree::check`] accepted (a small tree of object-free arrays) as one engine-immutable
+/// array and its arena: the strings and arrays [`Builder`] makes of it in shared mode, in the same order,
+/// without the general check's tables.
+fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
+    let strings = (0..tree.string_count() as u32).map(|id| (tree.string(id).0.len(), tree.is_value_string(id)));
+    let arrays = (0..tree.array_count() as u32).map(|id| {
+        let array = tree.array(id);
+        (array.packed, tree.entries(array).len())
+    });
+    let mut arena = ImmutableArena::default();
+    arena.expect(arena_bytes(strings, arrays));
+    let mut work = BuildWork::take(tree.string_count(), tree.array_count());
+    let BuildWork { strings, arrays, slots, pairs, .. } = &mut *work;
+    // Each string is made once (as `Builder::graph_string`); a key the thread shares is not made.
+    let mut string = |arena: &mut ImmutableArena, id: u32| {
+        let (bytes, hash) = tree.string(id);
+        match strings.get_mut(id as usize) {
+            Some(Some(made)) => *made,
+            Some(unmade) => *unmade.insert(immutable::string_value(arena.string(bytes, hash))),
+            None => immutable::string_value(arena.string(bytes, hash)),
+        }
+    };
+    for &id in tree.arrays_children_first() {
+        let array = tree.array(u32::from(id));
+        let mut value = |arena: &mut ImmutableArena, slot: PlainSlot| match slot {
+            PlainSlot::Undef => Ready::UNDEF,
+            PlainSlot::Null => Ready::NULL,
+            PlainSlot::Bool(b) => Ready::bool(b),
+            PlainSlot::Int(i) => Ready::long(i),
+            PlainSlot::Float(f) => Ready::double(f),
+            PlainSlot::String(id) => string(arena, id),
+            // Arrays held come first in the order, so they are made.
+            PlainSlot::Array(child) => match arrays.get(child as usize) {
+                Some(Some(Cell::Ready(made))) => *made,
+                _ => Ready::NULL,
+            },
+        };
+        let made = if array.packed {
+            slots.clear();
+            for &(_, slot) in tree.entries(array) {
+                slots.push(value(&mut arena, slot));
+            }
+            packed_array(&mut arena, slots, array.next_free_index)
+        } else {
+            pairs.clear();
+            for &(key, slot) in tree.entries(array) {
+                let key = match key {
+                    PlainKey::Int(i) => ImmutableKey::Int(i),
+                    PlainKey::String(id) => {
+                        let (bytes, hash) = tree.string(id);
+                        ImmutableKey::Str(match immutable::shared_key(bytes, hash) {
+                            Some(shared) => shared,
+                            None => value(&mut arena, PlainSlot::String(id)).as_string(),
+                        })
+                    }
+                };
+                pairs.push((key, value(&mut arena, slot)));
+            }
+            hash_array(&mut arena, pairs, array.next_free_index)
+        };
+        if let Some(resolved) = arrays.get_mut(usize::from(id)) {
+            *resolved = Some(Cell::Ready(made));
+        }
+    }
+    let root = match arrays.get(tree.root() as usize) {
+        Some(Some(Cell::Ready(made))) => *made,
+        _ => Ready::NULL,
+    };
+    scratch::give_back(&SPARE_BUILD_WORK, work);
+    (root, arena)
 }
 
 /// Builds a blueprint from a checked graph.

@@ -395,6 +395,9 @@ impl Local {
         if let Some((ready, arena)) = Blueprint::immutable_string(tag, bytes) {
             return Ok(Local::immutable(version, expires_ms, ready, arena));
         }
+        if let Some((ready, arena)) = Blueprint::immutable_tree(tag, bytes) {
+            return Ok(Local::immutable(version, expires_ms, ready, arena));
+        }
         // Filled in place and, unless it is one immutable value, moved once, into its box.
         let mut blueprint = Blueprint::empty();
         blueprint.fill(tag, bytes, Mode::Shared)?;
