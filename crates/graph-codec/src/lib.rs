@@ -30,7 +30,7 @@ mod internal_state;
 mod layout;
 mod model;
 mod php_hash;
-mod plain_tree;
+pub mod plain_tree;
 pub mod scratch;
 mod tier;
 mod view;

@@ -18,8 +18,8 @@ use foldhash::{HashMap, HashMapExt};
 use ext_php_rs::ffi::zval;
 use graph_codec::scratch::{self, Scratch, Spare};
 use graph_codec::{
-    ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, PlainKey, PlainSlot, PlainTree,
-    ReferenceId, ShapeId, StateFamily, StoreTier, StringId,
+    plain_tree, ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, PlainKey, PlainSlot,
+    PlainTree, ReferenceId, ShapeId, StateFamily, StoreTier, StringId,
 };
 
 use crate::encoding;
@@ -648,9 +648,13 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
     });
     let mut arena = ImmutableArena::default();
     arena.expect(arena_bytes(strings, arrays));
-    let mut work = BuildWork::take(tree.string_count(), tree.array_count());
-    let BuildWork { strings, arrays, slots, pairs, .. } = &mut *work;
-    // Each string is made once (as `Builder::graph_string`); a key the thread shares is not made.
+    // Per string and per array, once made; the entries of one array at a time. A plain tree is small
+    // (`graph_codec::plain_tree`'s limits), so these live on the stack.
+    let mut strings: [Option<Ready>; plain_tree::MAX_STRINGS] = [None; _];
+    let mut arrays = [Ready::NULL; plain_tree::MAX_ARRAYS];
+    let mut slots = [Ready::UNDEF; plain_tree::MAX_ENTRIES];
+    let mut pairs = [(ImmutableKey::Int(0), Ready::UNDEF); plain_tree::MAX_ENTRIES];
+    // Each string is made once (as `Builder::graph_string`).
     let mut string = |arena: &mut ImmutableArena, id: u32| {
         let (bytes, hash) = tree.string(id);
         match strings.get_mut(id as usize) {
@@ -661,6 +665,7 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
     };
     for &id in tree.arrays_children_first() {
         let array = tree.array(u32::from(id));
+        let entries = tree.entries(array);
         let mut value = |arena: &mut ImmutableArena, slot: PlainSlot| match slot {
             PlainSlot::Undef => Ready::UNDEF,
             PlainSlot::Null => Ready::NULL,
@@ -669,22 +674,18 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
             PlainSlot::Float(f) => Ready::double(f),
             PlainSlot::String(id) => string(arena, id),
             // Arrays held come first in the order, so they are made.
-            PlainSlot::Array(child) => match arrays.get(child as usize) {
-                Some(Some(Cell::Ready(made))) => *made,
-                _ => Ready::NULL,
-            },
+            PlainSlot::Array(child) => arrays.get(child as usize).copied().unwrap_or(Ready::NULL),
         };
         let made = if array.packed {
-            slots.clear();
-            for &(_, slot) in tree.entries(array) {
-                slots.push(value(&mut arena, slot));
+            for (out, &(_, slot)) in slots.iter_mut().zip(entries) {
+                *out = value(&mut arena, slot);
             }
-            packed_array(&mut arena, slots, array.next_free_index)
+            packed_array(&mut arena, slots.get(..entries.len()).unwrap_or(&[]), array.next_free_index)
         } else {
-            pairs.clear();
-            for &(key, slot) in tree.entries(array) {
+            for (out, &(key, slot)) in pairs.iter_mut().zip(entries) {
                 let key = match key {
                     PlainKey::Int(i) => ImmutableKey::Int(i),
+                    // A key the thread shares is not made.
                     PlainKey::String(id) => {
                         let (bytes, hash) = tree.string(id);
                         ImmutableKey::Str(match immutable::shared_key(bytes, hash) {
@@ -693,19 +694,15 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
                         })
                     }
                 };
-                pairs.push((key, value(&mut arena, slot)));
+                *out = (key, value(&mut arena, slot));
             }
-            hash_array(&mut arena, pairs, array.next_free_index)
+            hash_array(&mut arena, pairs.get(..entries.len()).unwrap_or(&[]), array.next_free_index)
         };
         if let Some(resolved) = arrays.get_mut(usize::from(id)) {
-            *resolved = Some(Cell::Ready(made));
+            *resolved = made;
         }
     }
-    let root = match arrays.get(tree.root() as usize) {
-        Some(Some(Cell::Ready(made))) => *made,
-        _ => Ready::NULL,
-    };
-    scratch::give_back(&SPARE_BUILD_WORK, work);
+    let root = arrays.get(tree.root() as usize).copied().unwrap_or(Ready::NULL);
     (root, arena)
 }
 
