@@ -961,9 +961,7 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
         Ok(())
     }
 
-    /// An immutable array of ready entries. Its next index is the stored one where that is above what
-    /// the elements imply, never below (as `zval_out` restores a planned array), so `$a[] = …` cannot hit
-    /// an existing key whatever the stored bytes say.
+    /// An immutable array of ready entries ([`packed_array`], [`hash_array`]).
     fn immutable_array(&mut self, packed: bool, entries: &[(Key, Cell)], next_free: i64) -> Ready {
         let ready = |cell: &Cell| match cell {
             Cell::Ready(r) => *r,
