@@ -30,6 +30,7 @@ mod internal_state;
 mod layout;
 mod model;
 mod php_hash;
+pub mod plain_tree;
 pub mod scratch;
 mod tier;
 mod view;
@@ -52,6 +53,7 @@ pub use model::{
     ObjectNode, ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
 pub use php_hash::zend_string_hash;
+pub use plain_tree::{PlainArray, PlainKey, PlainSlot, PlainTree};
 pub use tier::{ClassInfo, ClassKind, ClassRejection, StoreTier, UserlandHooks};
 pub use view::{
     ArrayView, DeclaredPropertyView, EnumCaseView, GraphView, Header, KeyView, ObjectStateKind, ObjectView,

@@ -18,8 +18,8 @@ use foldhash::{HashMap, HashMapExt};
 use ext_php_rs::ffi::zval;
 use graph_codec::scratch::{self, Scratch, Spare};
 use graph_codec::{
-    ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, ReferenceId, ShapeId, StateFamily,
-    StoreTier, StringId,
+    plain_tree, ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, PlainKey, PlainSlot,
+    PlainTree, ReferenceId, ShapeId, StateFamily, StoreTier, StringId,
 };
 
 use crate::encoding;
@@ -297,6 +297,17 @@ impl Blueprint {
             let s = arena.string(bytes, graph_codec::zend_string_hash(bytes));
             (immutable::string_value(s), arena)
         })
+    }
+
+    /// A stored small tree of object-free arrays as one engine-immutable array and the memory it lives
+    /// in, checked and made in one pass ([`PlainTree::check`]), as [`Blueprint::build`] makes it in shared
+    /// mode. `None` for other tags and for every buffer that pass does not accept: the general check
+    /// (`build`) reads those, and names the error of a broken one.
+    pub fn immutable_tree(tag: u16, bytes: &[u8]) -> Option<(Ready, ImmutableArena)> {
+        if tag != encoding::TAG_SHARED_GRAPH {
+            return None;
+        }
+        PlainTree::check(bytes, immutable_tree)
     }
 
     /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
@@ -599,22 +610,100 @@ impl Blueprint {
 /// (but keys the thread shares, `immutable::shared_key`), each array once (an empty one at most its
 /// header).
 fn immutable_bytes(checked: &CheckedGraph<'_>) -> usize {
-    let mut bytes = 0usize;
     let values = checked.value_strings();
-    for (id, len) in checked.string_lens().enumerate() {
-        let len = usize::try_from(len).unwrap_or(usize::MAX);
-        let shared = len <= immutable::SHARED_KEY_MAX && !values.get(id).copied().unwrap_or(true);
+    let strings = checked
+        .string_lens()
+        .enumerate()
+        .map(|(id, len)| (usize::try_from(len).unwrap_or(usize::MAX), values.get(id).copied().unwrap_or(true)));
+    let arrays = checked.array_lens().iter().map(|&(packed, len)| (packed, usize::try_from(len).unwrap_or(usize::MAX)));
+    arena_bytes(strings, arrays)
+}
+
+/// [`immutable_bytes`] of strings given as (length, whether a slot holds it as a value) and arrays as
+/// (packed, length).
+fn arena_bytes(strings: impl Iterator<Item = (usize, bool)>, arrays: impl Iterator<Item = (bool, usize)>) -> usize {
+    let mut bytes = 0usize;
+    for (len, value) in strings {
+        let shared = len <= immutable::SHARED_KEY_MAX && !value;
         bytes = bytes.saturating_add(match ImmutableArena::string_bytes(len) {
             0 => 0,
             _ if shared => 0,
             string => ImmutableArena::chunk_bytes(string),
         });
     }
-    for &(packed, len) in checked.array_lens() {
-        let len = usize::try_from(len).unwrap_or(usize::MAX);
+    for (packed, len) in arrays {
         bytes = bytes.saturating_add(ImmutableArena::array_bytes(packed, len));
     }
     bytes
+}
+
+/// The value [`PlainTree::check`] accepted (a small tree of object-free arrays) as one engine-immutable
+/// array and its arena: the strings and arrays [`Builder`] makes of it in shared mode, in the same order,
+/// without the general check's tables.
+fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
+    let strings = (0..tree.string_count() as u32).map(|id| (tree.string(id).0.len(), tree.is_value_string(id)));
+    let arrays = (0..tree.array_count() as u32).map(|id| {
+        let array = tree.array(id);
+        (array.packed, tree.entries(array).len())
+    });
+    let mut arena = ImmutableArena::default();
+    arena.expect(arena_bytes(strings, arrays));
+    // Per string and per array, once made; the entries of one array at a time. A plain tree is small
+    // (`graph_codec::plain_tree`'s limits), so these live on the stack.
+    let mut strings: [Option<Ready>; plain_tree::MAX_STRINGS] = [None; _];
+    let mut arrays = [Ready::NULL; plain_tree::MAX_ARRAYS];
+    let mut slots = [Ready::UNDEF; plain_tree::MAX_ENTRIES];
+    let mut pairs = [(ImmutableKey::Int(0), Ready::UNDEF); plain_tree::MAX_ENTRIES];
+    // Each string is made once (as `Builder::graph_string`).
+    let mut string = |arena: &mut ImmutableArena, id: u32| {
+        let (bytes, hash) = tree.string(id);
+        match strings.get_mut(id as usize) {
+            Some(Some(made)) => *made,
+            Some(unmade) => *unmade.insert(immutable::string_value(arena.string(bytes, hash))),
+            None => immutable::string_value(arena.string(bytes, hash)),
+        }
+    };
+    for &id in tree.arrays_children_first() {
+        let array = tree.array(u32::from(id));
+        let entries = tree.entries(array);
+        let mut value = |arena: &mut ImmutableArena, slot: PlainSlot| match slot {
+            PlainSlot::Undef => Ready::UNDEF,
+            PlainSlot::Null => Ready::NULL,
+            PlainSlot::Bool(b) => Ready::bool(b),
+            PlainSlot::Int(i) => Ready::long(i),
+            PlainSlot::Float(f) => Ready::double(f),
+            PlainSlot::String(id) => string(arena, id),
+            // Arrays held come first in the order, so they are made.
+            PlainSlot::Array(child) => arrays.get(child as usize).copied().unwrap_or(Ready::NULL),
+        };
+        let made = if array.packed {
+            for (out, &(_, slot)) in slots.iter_mut().zip(entries) {
+                *out = value(&mut arena, slot);
+            }
+            packed_array(&mut arena, slots.get(..entries.len()).unwrap_or(&[]), array.next_free_index)
+        } else {
+            for (out, &(key, slot)) in pairs.iter_mut().zip(entries) {
+                let key = match key {
+                    PlainKey::Int(i) => ImmutableKey::Int(i),
+                    // A key the thread shares is not made.
+                    PlainKey::String(id) => {
+                        let (bytes, hash) = tree.string(id);
+                        ImmutableKey::Str(match immutable::shared_key(bytes, hash) {
+                            Some(shared) => shared,
+                            None => value(&mut arena, PlainSlot::String(id)).as_string(),
+                        })
+                    }
+                };
+                *out = (key, value(&mut arena, slot));
+            }
+            hash_array(&mut arena, pairs.get(..entries.len()).unwrap_or(&[]), array.next_free_index)
+        };
+        if let Some(resolved) = arrays.get_mut(usize::from(id)) {
+            *resolved = made;
+        }
+    }
+    let root = arrays.get(tree.root() as usize).copied().unwrap_or(Ready::NULL);
+    (root, arena)
 }
 
 /// Builds a blueprint from a checked graph.
@@ -685,6 +774,27 @@ impl Scratch for BuildWork {
 
 fn corrupt<T>(_: T) -> DecodeError {
     DecodeError::Corrupted
+}
+
+/// An immutable packed array of `slots` (holes `Ready::UNDEF`) in `arena`. Its next index is the stored
+/// one where that is above what the elements imply, never below (as `zval_out` restores a planned
+/// array), so `$a[] = …` cannot hit an existing key whatever the stored bytes say.
+fn packed_array(arena: &mut ImmutableArena, slots: &[Ready], next_free: i64) -> Ready {
+    let implied_next = slots.iter().rposition(|slot| !slot.is_undef()).map_or(i64::MIN, |last| last as i64 + 1);
+    immutable::array_value(arena.packed(slots, next_free.max(implied_next)))
+}
+
+/// An immutable hash array of `pairs` in `arena`, its next index as for [`packed_array`]: an integer key
+/// moves it past that key (the engine's rule, at most to the largest integer).
+fn hash_array(arena: &mut ImmutableArena, pairs: &[(ImmutableKey, Ready)], next_free: i64) -> Ready {
+    let implied_next = pairs
+        .iter()
+        .filter_map(|(key, _)| match *key {
+            ImmutableKey::Int(i) => Some(i.saturating_add(1)),
+            ImmutableKey::Str(_) => None,
+        })
+        .fold(i64::MIN, i64::max);
+    immutable::array_value(arena.hash(pairs, next_free.max(implied_next)))
 }
 
 impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
@@ -851,46 +961,34 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
         Ok(())
     }
 
-    /// An immutable array of ready entries. Its next index is the stored one where that is above what
-    /// the elements imply, never below (as `zval_out` restores a planned array), so `$a[] = …` cannot hit
-    /// an existing key whatever the stored bytes say.
+    /// An immutable array of ready entries ([`packed_array`], [`hash_array`]).
     fn immutable_array(&mut self, packed: bool, entries: &[(Key, Cell)], next_free: i64) -> Ready {
         let ready = |cell: &Cell| match cell {
             Cell::Ready(r) => *r,
             // Plain arrays hold only ready values (checked by `plain_arrays`).
             _ => Ready::NULL,
         };
-        let mut implied_next = i64::MIN;
-        let ht = if packed {
+        if packed {
             let mut slots = std::mem::take(&mut self.work.slots);
             slots.clear();
             slots.extend(entries.iter().map(|(_, c)| ready(c)));
-            if let Some(last) = slots.iter().rposition(|slot| !slot.is_undef()) {
-                implied_next = last as i64 + 1;
-            }
-            let ht = self.bp.arena.packed(&slots, next_free.max(implied_next));
+            let made = packed_array(&mut self.bp.arena, &slots, next_free);
             self.work.slots = slots;
-            ht
+            made
         } else {
             let mut pairs = std::mem::take(&mut self.work.pairs);
             pairs.clear();
             pairs.extend(entries.iter().map(|(k, c)| {
                 let key = match *k {
-                    Key::Int(i) => {
-                        // The engine's rule: an integer key moves the next index past it (at most to the
-                        // largest integer).
-                        implied_next = implied_next.max(i.saturating_add(1));
-                        ImmutableKey::Int(i)
-                    }
+                    Key::Int(i) => ImmutableKey::Int(i),
                     Key::Str(s) => ImmutableKey::Str(s.as_string()),
                 };
                 (key, ready(c))
             }));
-            let ht = self.bp.arena.hash(&pairs, next_free.max(implied_next));
+            let made = hash_array(&mut self.bp.arena, &pairs, next_free);
             self.work.pairs = pairs;
-            ht
-        };
-        immutable::array_value(ht)
+            made
+        }
     }
 
     fn plan_array(&mut self, packed: bool, entries: &[(Key, Cell)], count: u32, next_free: i64) -> Cell {

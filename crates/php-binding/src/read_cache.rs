@@ -301,6 +301,35 @@ impl Slot {
     }
 }
 
+impl Slot {
+    /// Makes `new` (built at `epoch`) the slot's copy, as [`remember`] does for a key already present:
+    /// the copy it replaces is retired, its bytes taken off `live_bytes` (the backend's) and `new`'s
+    /// added. A scalar's copy nothing else holds is overwritten in its own allocation (nothing points
+    /// into a scalar's copy: its value is kept by value wherever it is handed out or made hot).
+    fn replace_copy(
+        &mut self,
+        new: Local,
+        epoch: u64,
+        live_bytes: &mut usize,
+        (superseded, superseded_bytes): (&mut Vec<Rc<Local>>, &mut usize),
+    ) {
+        self.epoch = epoch;
+        let added = new.bytes();
+        if let Lookup::Hit(old) = &mut self.outcome {
+            if let Some(reused) = Rc::get_mut(old).filter(|old| matches!(old.value, LocalValue::Scalar(_))) {
+                *live_bytes = live_bytes.saturating_sub(reused.bytes()) + added;
+                *reused = new;
+                return;
+            }
+        }
+        *live_bytes += added;
+        if let Lookup::Hit(old) = std::mem::replace(&mut self.outcome, Lookup::Hit(Rc::new(new))) {
+            *live_bytes = live_bytes.saturating_sub(old.bytes());
+            ThreadCache::retire(superseded, superseded_bytes, old);
+        }
+    }
+}
+
 #[derive(Default)]
 struct ThreadCache {
     backends: [BackendCache; 2],
@@ -364,6 +393,9 @@ impl Local {
             return Ok(Local::new(version, expires_ms, LocalValue::Scalar(ready)));
         }
         if let Some((ready, arena)) = Blueprint::immutable_string(tag, bytes) {
+            return Ok(Local::immutable(version, expires_ms, ready, arena));
+        }
+        if let Some((ready, arena)) = Blueprint::immutable_tree(tag, bytes) {
             return Ok(Local::immutable(version, expires_ms, ready, arena));
         }
         // Filled in place and, unless it is one immutable value, moved once, into its box.
@@ -842,8 +874,9 @@ fn hot_from_lookup_cache(
         if bytes.len() > HOT_KEY_MAX || !plain(bytes) {
             return HotLookup::No;
         }
-        let ThreadCache { backends, superseded_bytes, .. } = &mut *c;
-        let Some(slot) = backends[tier.index()].slots.get_mut(bytes) else {
+        let ThreadCache { backends, superseded, superseded_bytes, .. } = &mut *c;
+        let BackendCache { slots, live_bytes, .. } = &mut backends[tier.index()];
+        let Some(slot) = slots.get_mut(bytes) else {
             return HotLookup::Stale;
         };
         // A copy remembered before the last change is checked against the index with one fetch, which
@@ -852,6 +885,11 @@ fn hot_from_lookup_cache(
             let within_budget = *superseded_bytes as u64 <= backend.capacity_bytes();
             match fetch_found(backend, bytes, Some(local.clone()), within_budget) {
                 Some(Found::Current(_)) => slot.epoch = epoch,
+                // The new version, built while the entry was held: it takes the slot in place, as
+                // `remember` would for a key already present, without hashing the key again.
+                Some(Found::Built(Ok(new))) => {
+                    slot.replace_copy(new, epoch, live_bytes, (superseded, superseded_bytes));
+                }
                 changed => {
                     *fetched = Some((changed, within_budget));
                     return HotLookup::Fetched;

@@ -1,0 +1,330 @@
+//! A one-pass check of a small tree of object-free arrays, the common value a reader builds on its first
+//! read of a version (spec §7.2): [`PlainTree::check`] reads every string, every record and every slot
+//! once, with the rules [`CheckedGraph::check`](crate::CheckedGraph::check) applies to such a buffer, and
+//! keeps what a builder needs (the strings, each array's entries, the arrays children first) in fixed
+//! tables, with no allocation and none of the general check's per-record tables.
+//!
+//! It answers only for what it is made for: a `SharedGraph` buffer whose header says it holds nothing but
+//! scalars, strings and arrays, none of them shared, within [`MAX_STRINGS`] strings, [`MAX_ARRAYS`] arrays
+//! and [`MAX_ENTRIES`] entries in all, every record an array reachable from the root array. For anything
+//! else, and for any buffer the general check would reject, it answers `None`, and the caller runs the
+//! general check, which decides (and names the error). So a buffer it accepts is one the general check
+//! accepts, read as that check's model reads it.
+
+use crate::layout::{self, flags, header, tag, RecordKind, SLOT_LEN};
+use crate::tier::StoreTier;
+use crate::view::GraphView;
+
+/// Most strings a plain tree may hold.
+pub const MAX_STRINGS: usize = 32;
+/// Most arrays a plain tree may hold (so its depth is at most this).
+pub const MAX_ARRAYS: usize = 8;
+/// Most entries (packed slots, holes included, and hash entries) of all its arrays together.
+pub const MAX_ENTRIES: usize = 48;
+
+/// A value slot of a plain tree. Strings and arrays are named by their position in storage order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlainSlot {
+    /// A hole of a packed array (nowhere else).
+    Undef,
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(u32),
+    Array(u32),
+}
+
+/// A key of a hash array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlainKey {
+    Int(i64),
+    String(u32),
+}
+
+/// An array of a plain tree.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlainArray {
+    pub packed: bool,
+    /// The stored next free index (`nNextFreeElement`).
+    pub next_free_index: i64,
+    start: u8,
+    len: u8,
+}
+
+/// A checked plain tree (see the module documentation).
+pub struct PlainTree<'a> {
+    string_count: usize,
+    /// Per string: its record's offset, bytes and hash (stored, or computed for one stored without).
+    string_offsets: [u64; MAX_STRINGS],
+    strings: [(&'a [u8], u64); MAX_STRINGS],
+    /// Per string: whether a slot holds it as a value (not only as a key).
+    value_strings: [bool; MAX_STRINGS],
+    array_count: usize,
+    array_offsets: [u64; MAX_ARRAYS],
+    arrays: [PlainArray; MAX_ARRAYS],
+    /// Array ids, each after every array it holds.
+    order: [u8; MAX_ARRAYS],
+    entries: [(PlainKey, PlainSlot); MAX_ENTRIES],
+    entry_count: usize,
+    root: u32,
+}
+
+/// The string record at `at` (a record start of the string section, which ends at `end`): its bytes,
+/// its hash (the stored one, which must be the one PHP computes, or computed for a string stored without)
+/// and the record's length; `None` where the record breaks a rule of
+/// `GraphView::string_record_checked` (it must fit the section, with its NUL terminator and zero padding).
+fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
+    let word = |from: u64| -> Option<u64> {
+        let from = usize::try_from(from).ok()?;
+        Some(u64::from_le_bytes(buf.get(from..from.checked_add(8)?)?.try_into().ok()?))
+    };
+    let (stored, len) = (word(at)?, word(at.checked_add(8)?)?);
+    let record_len = layout::string_record_len(len)?;
+    let record_end = at.checked_add(record_len)?;
+    if record_end > end {
+        return None;
+    }
+    let body =
+        buf.get(usize::try_from(at + layout::STRING_FIXED_LEN as u64).ok()?..usize::try_from(record_end).ok()?)?;
+    let (bytes, tail) = body.split_at_checked(usize::try_from(len).ok()?)?;
+    if tail.is_empty() || tail.iter().any(|&b| b != 0) {
+        return None;
+    }
+    let hash = crate::php_hash::zend_string_hash(bytes);
+    (stored == 0 || stored == hash).then_some((bytes, hash, record_len))
+}
+
+impl<'a> PlainTree<'a> {
+    /// What `build` makes of `bytes` checked as a plain tree, or `None` (not one, or not valid: see the
+    /// module documentation). The tree lives in this call's frame: its tables are not moved.
+    pub fn check<R>(bytes: &'a [u8], build: impl FnOnce(&PlainTree<'a>) -> R) -> Option<R> {
+        let view = GraphView::new(bytes).ok()?;
+        let h = *view.header();
+        if h.tier != StoreTier::SharedGraph
+            || h.flags != flags::of(false, false, false, false)
+            || h.string_count as usize > MAX_STRINGS
+            || h.record_count as usize > MAX_ARRAYS
+        {
+            return None;
+        }
+        let mut tree = PlainTree {
+            string_count: 0,
+            string_offsets: [0; MAX_STRINGS],
+            strings: [(&[], 0); MAX_STRINGS],
+            value_strings: [false; MAX_STRINGS],
+            array_count: 0,
+            array_offsets: [0; MAX_ARRAYS],
+            arrays: [PlainArray::default(); MAX_ARRAYS],
+            order: [0; MAX_ARRAYS],
+            entries: [(PlainKey::Int(0), PlainSlot::Undef); MAX_ENTRIES],
+            entry_count: 0,
+            root: 0,
+        };
+        tree.read(view)?;
+        Some(build(&tree))
+    }
+
+    /// Fills this empty tree from `view` (its header already checked against the limits): `None` where
+    /// the buffer is not a valid plain tree.
+    fn read(&mut self, view: GraphView<'a>) -> Option<()> {
+        let tree = self;
+        let h = *view.header();
+        // Every string record, as the general check's scan reads them (terminator, padding, stored hash).
+        let mut at = h.strings_offset;
+        while at < h.strings_offset + h.strings_len {
+            let n = tree.string_count;
+            if n >= h.string_count as usize {
+                return None;
+            }
+            let (bytes, hash, record_len) = string_record(view.bytes(), at, h.strings_offset + h.strings_len)?;
+            *tree.string_offsets.get_mut(n)? = at;
+            *tree.strings.get_mut(n)? = (bytes, hash);
+            tree.string_count += 1;
+            at += record_len;
+        }
+        if tree.string_count != h.string_count as usize {
+            return None;
+        }
+        // Every record, each an array (any other kind: the general check decides).
+        let mut at = h.records_offset;
+        while at < h.records_offset + h.records_len {
+            let n = tree.array_count;
+            if n >= h.record_count as usize {
+                return None;
+            }
+            let (kind, len) = view.record_len_at(at).ok()?;
+            view.check_in_records(at, len).ok()?;
+            if !matches!(kind, RecordKind::PackedArray | RecordKind::HashArray) {
+                return None;
+            }
+            *tree.array_offsets.get_mut(n)? = at;
+            tree.array_count += 1;
+            at += len;
+        }
+        if tree.array_count != h.record_count as usize {
+            return None;
+        }
+        let PlainSlot::Array(root) = tree.slot(&view, header::ROOT_SLOT as u64)? else {
+            return None;
+        };
+        tree.root = root;
+        let mut visited = 0usize;
+        let mut ordered = 0usize;
+        let height = tree.visit(&view, root, &mut visited, &mut ordered)?;
+        // Every record reached once from the root: each has one incoming edge, so none is shared (each
+        // array's flag was checked clear), and no array holds itself.
+        (ordered == tree.array_count && height == h.depth).then_some(())
+    }
+
+    /// The slot at `offset`, its target found among the strings or arrays (`None`: not a plain slot, or
+    /// not valid).
+    fn slot(&mut self, view: &GraphView<'a>, offset: u64) -> Option<PlainSlot> {
+        let (slot_tag, payload) = view.slot_word(offset).ok()?;
+        Some(match slot_tag {
+            tag::UNDEF if payload == 0 => PlainSlot::Undef,
+            tag::NULL if payload == 0 => PlainSlot::Null,
+            tag::FALSE if payload == 0 => PlainSlot::Bool(false),
+            tag::TRUE if payload == 0 => PlainSlot::Bool(true),
+            tag::INT => PlainSlot::Int(payload as i64),
+            tag::FLOAT => PlainSlot::Float(f64::from_bits(payload)),
+            tag::STRING => {
+                let strings = self.string_offsets.get(..self.string_count)?;
+                PlainSlot::String(strings.binary_search(&payload).ok()? as u32)
+            }
+            tag::ARRAY => {
+                let arrays = self.array_offsets.get(..self.array_count)?;
+                PlainSlot::Array(arrays.binary_search(&payload).ok()? as u32)
+            }
+            _ => return None,
+        })
+    }
+
+    /// Checks array `id` and the arrays it holds, keeping their entries; `visited` bits mark the arrays
+    /// met, `ordered` counts those placed in [`PlainTree::order`]. Returns the array's height (1 for an
+    /// array that holds no array). Recursion is bounded by [`MAX_ARRAYS`] (each array is entered once).
+    fn visit(&mut self, view: &GraphView<'a>, id: u32, visited: &mut usize, ordered: &mut usize) -> Option<u32> {
+        let bit = 1usize << id;
+        if *visited & bit != 0 {
+            return None;
+        }
+        *visited |= bit;
+        let array = view.array_at(*self.array_offsets.get(id as usize)?).ok()?;
+        if array.is_shared {
+            return None;
+        }
+        let start = self.entry_count;
+        let len = usize::try_from(array.len).ok()?;
+        if len > MAX_ENTRIES - start {
+            return None;
+        }
+        self.entry_count += len;
+        let mut present = 0u64;
+        let mut below = 0u32;
+        for i in 0..len {
+            let (key, value) = if array.is_packed {
+                let value = self.slot(view, array.packed_slot_offset(i as u64).ok()?)?;
+                (PlainKey::Int(i as i64), value)
+            } else {
+                let at = array.hash_entry_offset(i as u64).ok()?;
+                let key = match self.slot(view, at)? {
+                    PlainSlot::Int(k) => PlainKey::Int(k),
+                    PlainSlot::String(s) => PlainKey::String(s),
+                    _ => return None,
+                };
+                match self.slot(view, at + SLOT_LEN as u64)? {
+                    PlainSlot::Undef => return None,
+                    value => (key, value),
+                }
+            };
+            match value {
+                PlainSlot::Undef => {}
+                PlainSlot::String(s) => {
+                    *self.value_strings.get_mut(s as usize)? = true;
+                    present += 1;
+                }
+                PlainSlot::Array(child) => {
+                    below = below.max(self.visit(view, child, visited, ordered)?);
+                    present += 1;
+                }
+                _ => present += 1,
+            }
+            *self.entries.get_mut(start + i)? = (key, value);
+        }
+        let count = if array.is_packed { array.packed_element_count } else { array.len };
+        if present != count {
+            return None;
+        }
+        if !array.is_packed {
+            let keys = self.entries.get(start..start + len)?;
+            for (i, (a, _)) in keys.iter().enumerate() {
+                for (b, _) in keys.get(i + 1..)? {
+                    let same = match (a, b) {
+                        (PlainKey::Int(x), PlainKey::Int(y)) => x == y,
+                        (PlainKey::String(x), PlainKey::String(y)) => {
+                            x == y || self.strings.get(*x as usize)?.0 == self.strings.get(*y as usize)?.0
+                        }
+                        _ => false,
+                    };
+                    if same {
+                        return None;
+                    }
+                }
+            }
+        }
+        *self.arrays.get_mut(id as usize)? = PlainArray {
+            packed: array.is_packed,
+            next_free_index: array.next_free_index,
+            start: start as u8,
+            len: len as u8,
+        };
+        *self.order.get_mut(*ordered)? = id as u8;
+        *ordered += 1;
+        Some(below + 1)
+    }
+
+    /// Number of strings.
+    pub fn string_count(&self) -> usize {
+        self.string_count
+    }
+
+    /// String `id`: its bytes and PHP hash.
+    pub fn string(&self, id: u32) -> (&'a [u8], u64) {
+        self.strings.get(id as usize).copied().unwrap_or((&[], 0))
+    }
+
+    /// Whether a slot holds string `id` as a value (not only as an array key).
+    pub fn is_value_string(&self, id: u32) -> bool {
+        self.value_strings.get(id as usize).copied().unwrap_or(false)
+    }
+
+    /// Number of arrays.
+    pub fn array_count(&self) -> usize {
+        self.array_count
+    }
+
+    /// Array `id`.
+    pub fn array(&self, id: u32) -> PlainArray {
+        self.arrays.get(id as usize).copied().unwrap_or_default()
+    }
+
+    /// The entries of `array` in stored order: packed, (index, slot) with holes as `Undef`; hash,
+    /// (key, value).
+    pub fn entries(&self, array: PlainArray) -> &[(PlainKey, PlainSlot)] {
+        let start = usize::from(array.start);
+        self.entries.get(start..start + usize::from(array.len)).unwrap_or(&[])
+    }
+
+    /// Array ids, each after every array it holds (the root last).
+    pub fn arrays_children_first(&self) -> &[u8] {
+        self.order.get(..self.array_count).unwrap_or(&[])
+    }
+
+    /// The root array's id.
+    pub fn root(&self) -> u32 {
+        self.root
+    }
+}
+
+// Array ids are bits of one word (`visited`); entry positions and counts fit a byte.
+const _: () = assert!(MAX_ARRAYS <= usize::BITS as usize && MAX_ENTRIES <= u8::MAX as usize);
