@@ -43,7 +43,8 @@ while ($ms() < $stored['o'][1] + 1100) {
         }
     }
 }
-echo "every path read often: ", min($reads) > 20 ? 'yes' : json_encode($reads), "\n";
+// Under valgrind (scripts/memcheck: USE_ZEND_ALLOC=0) a read is far slower: each path is read at least once.
+echo "every path read often: ", min($reads) > (getenv('USE_ZEND_ALLOC') === '0' ? 0 : 20) ? 'yes' : json_encode($reads), "\n";
 echo "wrong values: ", json_encode(array_keys($wrong)), "\n";
 echo "handed out past the ttl: ", json_encode($late), "\n";
 echo "missing before the ttl: ", json_encode(array_keys($early)), "\n";
