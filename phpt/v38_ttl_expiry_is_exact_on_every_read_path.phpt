@@ -1,5 +1,5 @@
 --TEST--
-V38 TTL expiry is exact on every read path (spec §8): an entry stored with ttl 1 is visible for at least 1 s and invisible once 1 s has fully passed, whether it is read as the hot key, from the lookup cache after another key became hot, after another key's change (a copy remembered before the last change, checked with one index fetch), through getMultiple() or has(); for an array (immutable copy), a string, an int and an object (review rv38 of d21a94d)
+V38 TTL expiry is exact on every read path (spec §8): an entry stored with ttl 1 is visible for at least 1 s and invisible once 1 s has fully passed, whether it is read as the hot key (again, or after another key's change), from the lookup cache after another key became hot, after another key's change (a copy remembered before the last change, checked with one index fetch), through getMultiple() or has(), or read alone as the hot key across its expiry; for an array (immutable copy), a string, an int and an object (review rv38 of d21a94d)
 --INI--
 static_cache.volatile_size_mb=8
 --FILE--
@@ -9,7 +9,8 @@ $values = ['a' => ['x' => 'y', 'list' => [1, 2, 'z']], 's' => 'a string value', 
 // A change of another key moves the backend's epoch (every path revalidates then).
 $other = fn(int $i) => V::set('other', $i);
 $paths = [
-    'hot' => fn(string $k) => V::get($k),
+    'hot' => function (string $k) { V::get($k); return V::get($k); },
+    'hot after a change' => function (string $k) use ($other) { static $i = 0; V::get($k); $other(++$i); return V::get($k); },
     'hot after another key' => function (string $k) { V::get('b'); return V::get($k); },
     'after a change' => function (string $k) use ($other) { static $i = 0; $other(++$i); return V::get($k); },
     'after another key and a change' => function (string $k) use ($other) { static $i = 0; V::get('b'); $other(++$i); return V::get($k); },
@@ -27,8 +28,13 @@ foreach (array_keys($values) as $k) {
     V::set($k, $values[$k], 1);
     $stored[$k] = [$before, $ms()];
 }
+// Two keys stored later stay the hot key across their expiry (read alone, below).
+$later = ['h1' => [200, ['x' => 'y']], 'h2' => [500, 7]];
 // Read every key by every path in turn until 1.1 s after the stores.
 while ($ms() < $stored['o'][1] + 1100) {
+    foreach ($later as $k => [$at, $v]) {
+        if (!isset($stored[$k]) && $ms() >= $t0 + $at) { $before = $ms(); V::set($k, $v, 1); $stored[$k] = [$before, $ms()]; }
+    }
     foreach ($paths as $name => $read) {
         foreach ($values as $k => $want) {
             $start = $ms();
@@ -44,6 +50,20 @@ while ($ms() < $stored['o'][1] + 1100) {
     }
 }
 // Under valgrind (scripts/memcheck: USE_ZEND_ALLOC=0) a read is far slower: each path is read at least once.
+// The hot key read alone across its expiry: hits, then misses.
+foreach ($later as $k => [, $want]) {
+    $seen = [];
+    while ($ms() < $stored[$k][1] + 1100) {
+        $start = $ms();
+        $got = V::get($k);
+        $end = $ms();
+        $seen[$got === null ? 'miss' : 'hit'] = true;
+        if ($got !== null && $got !== $want) { $wrong["hot alone $k"] = true; }
+        if ($got !== null && $start >= $stored[$k][1] + 1000) { $late["hot alone $k"] = ($late["hot alone $k"] ?? 0) + 1; }
+        if ($got === null && $end < $stored[$k][0] + 1000) { $early["hot alone $k"] = true; }
+    }
+    echo "$k read alone across its expiry: ", isset($seen['hit'], $seen['miss']) ? 'hits then misses' : json_encode($seen), "\n";
+}
 echo "every path read often: ", min($reads) > (getenv('USE_ZEND_ALLOC') === '0' ? 0 : 20) ? 'yes' : json_encode($reads), "\n";
 echo "wrong values: ", json_encode(array_keys($wrong)), "\n";
 echo "handed out past the ttl: ", json_encode($late), "\n";
@@ -54,6 +74,8 @@ foreach ($paths as $read) { foreach ($values as $k => $_) { $any = $any || $read
 var_dump($any, V::has('a'), V::getMultiple(['a', 'n']));
 ?>
 --EXPECT--
+h1 read alone across its expiry: hits then misses
+h2 read alone across its expiry: hits then misses
 every path read often: yes
 wrong values: []
 handed out past the ttl: []
