@@ -616,15 +616,25 @@ fn immutable_bytes(checked: &CheckedGraph<'_>) -> usize {
         .enumerate()
         .map(|(id, len)| (usize::try_from(len).unwrap_or(usize::MAX), values.get(id).copied().unwrap_or(true)));
     let arrays = checked.array_lens().iter().map(|&(packed, len)| (packed, usize::try_from(len).unwrap_or(usize::MAX)));
-    arena_bytes(strings, arrays)
+    let shared_already =
+        |id: usize| checked.string(StringId(id as u32)).is_ok_and(|s| immutable::shares_key(s.bytes, s.hash));
+    arena_bytes(strings, arrays, shared_already)
 }
 
 /// [`immutable_bytes`] of strings given as (length, whether a slot holds it as a value) and arrays as
-/// (packed, length).
-fn arena_bytes(strings: impl Iterator<Item = (usize, bool)>, arrays: impl Iterator<Item = (bool, usize)>) -> usize {
+/// (packed, length). A short key-only string takes no memory where the thread shares it: always while
+/// the thread has room for new shared keys, else only if it shares that key already
+/// (`shared_already(string id)`); a key refused there is made in the copy's arena, which must be sized
+/// for it (else it overflows into a second chunk twice the first's size).
+fn arena_bytes(
+    strings: impl Iterator<Item = (usize, bool)>,
+    arrays: impl Iterator<Item = (bool, usize)>,
+    shared_already: impl Fn(usize) -> bool,
+) -> usize {
     let mut bytes = 0usize;
-    for (len, value) in strings {
-        let shared = len <= immutable::SHARED_KEY_MAX && !value;
+    let new_keys_shared = immutable::shares_new_keys();
+    for (id, (len, value)) in strings.enumerate() {
+        let shared = len <= immutable::SHARED_KEY_MAX && !value && (new_keys_shared || shared_already(id));
         bytes = bytes.saturating_add(match ImmutableArena::string_bytes(len) {
             0 => 0,
             _ if shared => 0,
@@ -647,7 +657,11 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
         (array.packed, tree.entries(array).len())
     });
     let mut arena = ImmutableArena::default();
-    arena.expect(arena_bytes(strings, arrays));
+    let shared_already = |id: usize| {
+        let (bytes, hash) = tree.string(id as u32);
+        immutable::shares_key(bytes, hash)
+    };
+    arena.expect(arena_bytes(strings, arrays, shared_already));
     // Per string and per array, once made; the entries of one array at a time. A plain tree is small
     // (`graph_codec::plain_tree`'s limits), so these live on the stack.
     let mut strings: [Option<Ready>; plain_tree::MAX_STRINGS] = [None; _];

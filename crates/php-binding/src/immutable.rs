@@ -312,18 +312,32 @@ pub fn shared_key(bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
     SHARED_KEYS.try_with(|keys| keys.try_borrow_mut().ok()?.get(bytes, hash)).ok().flatten()
 }
 
+/// Whether [`shared_key`] makes a new shared string for a key of at most [`SHARED_KEY_MAX`] bytes: while
+/// the thread shares fewer than its most keys. Past that, only the keys it shares already are shared
+/// ([`shares_key`]); a new one is made in the copy's arena, which must be sized for it.
+pub fn shares_new_keys() -> bool {
+    SHARED_KEYS.try_with(|keys| keys.try_borrow().is_ok_and(|keys| keys.count < SHARED_KEYS_MAX)).unwrap_or(false)
+}
+
+/// Whether the thread shares a string of the array key `bytes` (PHP hash `hash`) already (the engine's
+/// own for the empty and one-byte strings).
+pub fn shares_key(bytes: &[u8], hash: u64) -> bool {
+    engine_string(bytes).is_some()
+        || SHARED_KEYS
+            .try_with(|keys| keys.try_borrow().is_ok_and(|keys| matches!(keys.find(bytes, hash), Some(Ok(_)))))
+            .unwrap_or(false)
+}
+
 impl SharedKeys {
-    fn get(&mut self, bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
-        if self.slots.is_empty() {
-            self.slots = vec![ptr::null_mut(); 2 * SHARED_KEYS_MAX];
-        }
-        let mask = self.slots.len() - 1;
+    /// The shared string of `bytes`, or `Err` with the free slot where it would go (`None`: no table yet).
+    fn find(&self, bytes: &[u8], hash: u64) -> Option<Result<*mut zend_string, usize>> {
+        let mask = self.slots.len().checked_sub(1)?;
         // Fibonacci hashing spreads the keys' hashes over the table.
         let mut at = (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
         loop {
             let held = *self.slots.get(at)?;
             if held.is_null() {
-                break;
+                return Some(Err(at));
             }
             // SAFETY: every string in the table is a live immutable string of the table's arena.
             let same = unsafe {
@@ -332,10 +346,20 @@ impl SharedKeys {
                     && std::slice::from_raw_parts((*held).val.as_ptr().cast::<u8>(), bytes.len()) == bytes
             };
             if same {
-                return Some(held);
+                return Some(Ok(held));
             }
             at = (at + 1) & mask;
         }
+    }
+
+    fn get(&mut self, bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
+        if self.slots.is_empty() {
+            self.slots = vec![ptr::null_mut(); 2 * SHARED_KEYS_MAX];
+        }
+        let at = match self.find(bytes, hash)? {
+            Ok(held) => return Some(held),
+            Err(at) => at,
+        };
         if self.count >= SHARED_KEYS_MAX {
             return None;
         }
