@@ -1443,6 +1443,11 @@ impl Recorded {
     /// # Safety
     /// At RSHUTDOWN of the request that recorded the values.
     pub unsafe fn end_of_request(self) {
+        if self.holds_nothing() {
+            // A record of a value without objects (an immutable array restored zero-copy): nothing to
+            // give back, no vector to keep.
+            return;
+        }
         if fast_shutdown() {
             self.keep_vectors();
         } else {
@@ -1509,6 +1514,16 @@ impl Recorded {
                 }
             }
         }
+    }
+
+    /// Whether the record holds nothing and has no memory of its own (it never recorded an object).
+    fn holds_nothing(&self) -> bool {
+        self.planned.is_none()
+            && self.objects.capacity() == 0
+            && self.slots.capacity() == 0
+            && self.held.capacity() == 0
+            && self.leaves.capacity() == 0
+            && self.by_handle.get().is_none()
     }
 
     /// Once every reference is given back ([`Recorded::give_back_from`]): keeps the record's vectors for

@@ -1503,7 +1503,14 @@ pub fn busy_then_check_watched() -> Option<Registered> {
     if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
         return None;
     }
-    let (ids, bits) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| (take_watched(s), s.active_bits)))?;
+    // Usually no write waits for a check: answered without taking the lists.
+    let (ids, bits) = STATE.with_borrow_mut(|s| {
+        if s.active == 0 {
+            return None;
+        }
+        let ids = if s.watch.is_empty() && s.unchecked.is_empty() { Vec::new() } else { take_watched(s) };
+        Some((ids, s.active_bits))
+    })?;
     if ids.is_empty() {
         return Some(Registered(bits));
     }
@@ -1543,17 +1550,20 @@ pub fn published_assignment(id: usize) {
     unsafe { Bailout::hand_on(outcome) }
 }
 
-/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`): publishes what
-/// §16.6 publishes at the end. In worker mode the statics live on, so each published unit's reference
-/// copies are re-based on what is now stored, right after its publication. A userland hook may bail out
-/// in here (at RSHUTDOWN a throw is fatal): the caller drops the state separately ([`forget_request`]).
-/// A bailout in a serialization hook, or while a unit is re-based, is handed on from here, once this
-/// frame owns nothing.
-pub fn publish_at_end(worker: bool) {
-    // One pass with the state borrowed answers for the leading units that still hold what they were
-    // restored or published with (a request that changed nothing allocates nothing); from the first
-    // other unit on, units are compared and published one by one, outside the borrow, in order (a
-    // serialization hook may change the units after it).
+/// The units [`publish_at_end`] still has to look at, from the first one found changed (or not known
+/// untouched without a comparison), in `mode`.
+pub struct Changed {
+    mode: AttributeMode,
+    first: usize,
+    count: usize,
+}
+
+/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`), its first part: one
+/// pass with the state borrowed answers for the leading units that still hold what they were restored
+/// or published with (a request that changed nothing allocates nothing, runs no userland code and
+/// needs no frame); at RSHUTDOWN the records of those units are let go. `None`: nothing more to do;
+/// otherwise [`publish_at_end`] goes on from the first other unit.
+pub fn publish_untouched(worker: bool) -> Option<Changed> {
     // SAFETY: during a request; `untouched_in` runs no userland code.
     let scan = STATE.with_borrow_mut(|s| unsafe {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
@@ -1574,7 +1584,7 @@ pub fn publish_at_end(worker: bool) {
         }
         Some((mode, s.units.len(), s.units.len(), served))
     });
-    let Some((mode, first, count, mut served)) = scan else { return };
+    let (mode, first, count, mut served) = scan?;
     if !worker {
         // At RSHUTDOWN the record has served: it is let go while its objects, just compared, are
         // still in the cache, rather than in a second walk when the state is dropped.
@@ -1584,6 +1594,18 @@ pub fn publish_at_end(worker: bool) {
     }
     served.clear();
     STATE.with_borrow_mut(|s| s.served = served);
+    (first < count).then_some(Changed { mode, first, count })
+}
+
+/// Request end, its second part ([`publish_untouched`] found `rest` to look at): from the first unit not known
+/// untouched on, units are compared and published one by one, outside the borrow, in order (a
+/// serialization hook may change the units after it). In worker mode the statics live on, so each
+/// published unit's reference copies are re-based on what is now stored, right after its publication.
+/// A userland hook may bail out in here (at RSHUTDOWN a throw is fatal): the caller drops the state
+/// separately ([`forget_request`]). A bailout in a serialization hook, or while a unit is re-based, is
+/// handed on from here, once this frame owns nothing.
+pub fn publish_at_end(rest: Changed, worker: bool) {
+    let Changed { mode, first, count } = rest;
     let mut bailout = None;
     // The first exception a `VolatileStatic`'s hook threw at RSHUTDOWN, reported as uncaught once every
     // other unit is published (`zend::with_frame`); in worker mode, between HTTP requests, such
