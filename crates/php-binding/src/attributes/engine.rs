@@ -788,7 +788,17 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             let written_before = !retried && !holds_default(slot, default);
             let value = fetched.as_ref().and_then(|f| part(f, i));
             match value {
-                Some(value) if !written_before => assign_checked(info, slot, value),
+                Some(value) if !written_before => {
+                    // The unit of one property takes the fetched value itself, which nothing needs
+                    // afterwards (no method statics to install from it): no reference added here only
+                    // to be given back when the fetched value is dropped.
+                    let v = if !blob && !has_vars && zend::type_of(value) != IS_REFERENCE {
+                        fetched.take().unwrap_or_else(zval::new)
+                    } else {
+                        zvals::copy(zend::deref(value))
+                    };
+                    assign_checked(info, slot, v);
+                }
                 _ => {}
             }
             // What the request's value is compared with: the restored one (or the default).
@@ -869,11 +879,10 @@ unsafe fn holds_default(slot: *mut zval, default: *mut zval) -> bool {
 /// (§16.4: the member then keeps its default).
 ///
 /// # Safety
-/// `slot` is the live slot of `info`; `value` a live zval.
-unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: *mut zval) {
+/// `slot` is the live slot of `info`; `v` a value of the request (not a reference), owned.
+unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) {
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
-        let mut v = zvals::copy(zend::deref(value));
         // A value whose type the declared type names (an array for `array`) is taken as it is, as the
         // engine's own check would; anything else goes through that check.
         let type_mask = (*info).type_.type_mask;
