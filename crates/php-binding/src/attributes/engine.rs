@@ -338,11 +338,37 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
         return Ok(());
     }
     // With userland code possible: the restores to retry, and whether the class is registered already.
-    let (registered, kept, retry) = STATE.with_borrow_mut(|s| {
+    // A class whose units are kept from an earlier request and that still declares exactly what they
+    // were made from (the usual case for OPcache's classes) is re-activated in this same look at the
+    // state: checking the declaration and finding whether the class is being accessed run no userland
+    // code.
+    let (found, retry) = STATE.with_borrow_mut(|s| {
         let retry = std::mem::take(&mut s.retry);
-        let class = if may_have_units { s.classes.get(&ce) } else { None };
-        let kept = class.filter(|c| !c.active).and_then(|c| c.declaration.clone());
-        (class.is_some_and(|c| c.active), kept, retry)
+        let class = if may_have_units { s.classes.get_mut(&ce) } else { None };
+        let found = match class {
+            None => Found::New,
+            Some(c) if c.active => Found::Registered,
+            Some(_) if !retry.is_empty() => Found::New,
+            Some(c) => {
+                // SAFETY: as above.
+                let same = c.declaration.as_ref().and_then(|d| unsafe { plan::replan(ce, d) });
+                match same {
+                    Some(units) if Rc::ptr_eq(&units, &c.units) => {
+                        // SAFETY: as above.
+                        let (unchecked, lazy) = unsafe { laziness(ce, mode, true, &units) };
+                        c.active = true;
+                        c.lazy = lazy;
+                        Found::Kept(c.ids.clone(), unchecked, lazy)
+                    }
+                    // Another declaration (after an OPcache restart): planned anew.
+                    _ => Found::New,
+                }
+            }
+        };
+        if let Found::Kept(ids, unchecked, _) = &found {
+            activate(s, ce, ids.clone(), *unchecked);
+        }
+        (found, retry)
     });
     if !retry.is_empty() {
         restore_again(retry)?;
@@ -350,11 +376,73 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
         // SAFETY: as above.
         return unsafe { register(ce, true) };
     }
-    if registered || !may_have_units {
-        return Ok(());
+    match found {
+        Found::Registered => Ok(()),
+        Found::New if !may_have_units => Ok(()),
+        // SAFETY: as above.
+        Found::New => unsafe { register_in(ce, true, mode) },
+        Found::Kept(ids, _, lazy) => {
+            if !lazy {
+                for id in ids {
+                    // SAFETY: as above.
+                    unsafe { restore_unit(id, false)? };
+                }
+            }
+            Ok(())
+        }
     }
+}
+
+/// What [`link`] found of a class in the state.
+enum Found {
+    /// Registered in this request already.
+    Registered,
+    /// Its kept units, re-activated (their ids, whether unchecked writes may reach them, whether
+    /// their restore waits for the class's first access).
+    Kept(Range<usize>, bool, bool),
+    /// Not registered, nor kept with the declaration it has now.
+    New,
+}
+
+/// Whether writes exact mode's handlers do not see may reach the statics of `units` of class `ce`
+/// (`placement::reachable_unchecked`), and whether their restore waits for the class's first access
+/// (exact mode), in `mode`; `linked_now`: as [`register`].
+///
+/// # Safety
+/// As [`class_linked`]; `units` are `ce`'s.
+unsafe fn laziness(ce: *mut zend_class_entry, mode: AttributeMode, linked_now: bool, units: &[Unit]) -> (bool, bool) {
+    // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
+    let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
+        let props: Vec<*mut zend_property_info> = units
+            .iter()
+            .flat_map(|u| u.members.iter())
+            .filter_map(|(_, m)| match *m {
+                Member::Prop(info) => Some(info),
+                Member::Var(..) => None,
+            })
+            .collect();
+        // SAFETY: as above; only classes with attributed statics get this far.
+        unsafe { super::placement::reachable_unchecked(ce, &props) }
+    };
     // SAFETY: as above.
-    unsafe { register_in(ce, true, mode, kept) }
+    let lazy =
+        mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    (unchecked, lazy)
+}
+
+/// Marks units `ids` of class `ce` registered in this request (`unchecked`: as [`laziness`]).
+fn activate(s: &mut State, ce: *mut zend_class_entry, ids: Range<usize>, unchecked: bool) {
+    for id in ids.clone() {
+        s.units[id].active = true;
+    }
+    if s.active == 0 {
+        BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
+    }
+    s.active += 1;
+    s.active_bits |= class_bit(ce);
+    if unchecked {
+        s.unchecked.extend(ids);
+    }
 }
 
 /// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
@@ -417,45 +505,19 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), Fa
     });
     let Some(mode) = mode else { return Ok(()) };
     // SAFETY: as above.
-    unsafe { register_in(ce, linked_now, mode, None) }
+    unsafe { register_in(ce, linked_now, mode) }
 }
 
-/// [`register`] of a class not registered yet, in `mode`. `kept`: the remembered declaration of the
-/// units kept for the class from an earlier request.
+/// [`register`] of a class not registered yet, in `mode` (a class whose kept units [`link`] did not
+/// re-activate: one linked before a frame existed, or planned anew).
 ///
 /// # Safety
 /// As [`class_linked`].
-unsafe fn register_in(
-    ce: *mut zend_class_entry,
-    linked_now: bool,
-    mode: AttributeMode,
-    kept: Option<plan::Declaration>,
-) -> Result<(), Failed> {
+unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: AttributeMode) -> Result<(), Failed> {
     // SAFETY: caller guarantees a linked class.
-    let units = match kept.and_then(|d| unsafe { plan::replan(ce, &d) }) {
-        Some(units) => units,
-        // SAFETY: as above.
-        None => match unsafe { plan::plan(ce)? } {
-            Some(units) => units,
-            None => return Ok(()),
-        },
-    };
-    // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
-    let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
-        let props: Vec<*mut zend_property_info> = units
-            .iter()
-            .flat_map(|u| u.members.iter())
-            .filter_map(|(_, m)| match *m {
-                Member::Prop(info) => Some(info),
-                Member::Var(..) => None,
-            })
-            .collect();
-        // SAFETY: as above; only classes with attributed statics get this far.
-        unsafe { super::placement::reachable_unchecked(ce, &props) }
-    };
+    let Some(units) = (unsafe { plan::plan(ce)? }) else { return Ok(()) };
     // SAFETY: as above.
-    let lazy =
-        mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    let (unchecked, lazy) = unsafe { laziness(ce, mode, linked_now, &units) };
     // SAFETY: as above.
     let immutable = unsafe { (*ce).ce_flags } & abi::ZEND_ACC_IMMUTABLE != 0;
     let ids = STATE.with_borrow_mut(|s| {
@@ -488,17 +550,7 @@ unsafe fn register_in(
                 ids
             }
         };
-        for id in ids.clone() {
-            s.units[id].active = true;
-        }
-        if s.active == 0 {
-            BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
-        }
-        s.active += 1;
-        s.active_bits |= class_bit(ce);
-        if unchecked {
-            s.unchecked.extend(ids.clone());
-        }
+        activate(s, ce, ids.clone(), unchecked);
         ids
     });
     if !lazy {
