@@ -705,13 +705,11 @@ impl Run<'_, '_> {
     /// Per shape of the blueprint, its class this request, for a record checked against the cells;
     /// `None` unless every object was made of a class that [`compare::plannable_class`] accepts, with
     /// one slot per stored declared property, each written into the slot of its index.
+    /// The vector is the spare one the last planned record left (`compare::spare_classes`).
     fn planned_classes(&self) -> Option<Vec<*mut zend_class_entry>> {
-        self.bp
-            .shapes
-            .iter()
-            .zip(&self.memo.shapes)
-            .map(|(stored, class)| {
-                let class = class.as_ref()?;
+        let mut classes = compare::spare_classes();
+        for (stored, class) in self.bp.shapes.iter().zip(&self.memo.shapes) {
+            let planned = class.as_ref().filter(|class| {
                 // SAFETY: a class resolved in this request.
                 let (plannable, count) = unsafe { (compare::plannable_class(class.ce), zvals::slot_count(class.ce)) };
                 let in_place = class
@@ -719,10 +717,17 @@ impl Run<'_, '_> {
                     .iter()
                     .enumerate()
                     .all(|(k, target)| matches!(*target, SlotTarget::Declared { slot, .. } if slot == k));
-                (plannable && in_place && class.slots.len() == count && stored.properties.len() == count)
-                    .then_some(class.ce)
-            })
-            .collect()
+                plannable && in_place && class.slots.len() == count && stored.properties.len() == count
+            });
+            match planned {
+                Some(class) => classes.push(class.ce),
+                None => {
+                    compare::keep_classes(classes);
+                    return None;
+                }
+            }
+        }
+        Some(classes)
     }
 
     fn object_ptr(&self, index: usize) -> *mut zend_object {

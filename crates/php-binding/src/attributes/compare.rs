@@ -616,6 +616,7 @@ impl Planned {
         // SAFETY: every reference is given back: no zval may have its drop run.
         unsafe { planned.made.set_len(0) };
         keep_made(std::mem::take(&mut planned.made));
+        keep_classes(std::mem::take(&mut planned.classes));
         let raw = Box::into_raw(planned);
         // SAFETY: `raw` owns a live `Planned`, dropped here once; its allocation then holds an
         // uninitialised one, as a box of `MaybeUninit<Planned>` owns it.
@@ -639,6 +640,7 @@ impl Planned {
         // SAFETY: the zvals refer to the gone heap: none may have its drop run.
         unsafe { self.made.set_len(0) };
         keep_made(std::mem::take(&mut self.made));
+        keep_classes(std::mem::take(&mut self.classes));
     }
 }
 
@@ -647,6 +649,8 @@ thread_local! {
     /// record hands it to the read path in exchange for the one it takes ([`captured_planned`]), so that
     /// neither allocates a vector per restore.
     static SPARE_MADE: std::cell::Cell<Vec<zval>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The vector of classes of the planned record released last (emptied; see [`spare_classes`]).
+    static SPARE_CLASSES: std::cell::Cell<Vec<*mut ffi::zend_class_entry>> = const { std::cell::Cell::new(Vec::new()) };
     /// The box of the planned record released last (see [`Planned::released`]).
     static SPARE_PLANNED: std::cell::Cell<Option<Box<std::mem::MaybeUninit<Planned>>>> =
         const { std::cell::Cell::new(None) };
@@ -662,6 +666,21 @@ fn keep_made(made: Vec<zval>) {
         let kept = spare.take();
         spare.set(if kept.capacity() >= made.capacity() { kept } else { made });
     });
+}
+
+/// An empty vector for the classes of a planned record ([`captured_planned`]): the one the planned
+/// record released last left, so that a restore per request allocates none. Give it back with
+/// [`keep_classes`] when it is not used.
+pub fn spare_classes() -> Vec<*mut ffi::zend_class_entry> {
+    SPARE_CLASSES.take()
+}
+
+/// Keeps `classes` (emptied) as the next [`spare_classes`], unless it is beyond [`SPARE_LIMIT`].
+pub fn keep_classes(mut classes: Vec<*mut ffi::zend_class_entry>) {
+    classes.clear();
+    if classes.capacity() != 0 && classes.capacity() <= SPARE_LIMIT {
+        SPARE_CLASSES.set(classes);
+    }
 }
 
 /// The bits in which the `image.len()` slots at `live` differ from what `image` and `masks` say (see
@@ -1014,6 +1033,12 @@ impl Recorded {
         // A record checked against a blueprint's cells compares only the objects of its run.
         if self.planned.is_some() {
             return false;
+        }
+        // A value without objects, references or arrays of this request (an engine-immutable array
+        // restored zero-copy, a scalar) has nothing to record: answered before the sets are made.
+        // SAFETY: as above.
+        if !unsafe { holds_anything_to_record(value) } {
+            return true;
         }
         let mut pending: Vec<Pending> = Vec::new();
         // Arrays and objects held more than once, met so far.
@@ -1418,6 +1443,11 @@ impl Recorded {
     /// # Safety
     /// At RSHUTDOWN of the request that recorded the values.
     pub unsafe fn end_of_request(self) {
+        if self.holds_nothing() {
+            // A record of a value without objects (an immutable array restored zero-copy): nothing to
+            // give back, no vector to keep.
+            return;
+        }
         if fast_shutdown() {
             self.keep_vectors();
         } else {
@@ -1484,6 +1514,16 @@ impl Recorded {
                 }
             }
         }
+    }
+
+    /// Whether the record holds nothing and has no memory of its own (it never recorded an object).
+    fn holds_nothing(&self) -> bool {
+        self.planned.is_none()
+            && self.objects.capacity() == 0
+            && self.slots.capacity() == 0
+            && self.held.capacity() == 0
+            && self.leaves.capacity() == 0
+            && self.by_handle.get().is_none()
     }
 
     /// Once every reference is given back ([`Recorded::give_back_from`]): keeps the record's vectors for

@@ -338,11 +338,37 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
         return Ok(());
     }
     // With userland code possible: the restores to retry, and whether the class is registered already.
-    let (registered, kept, retry) = STATE.with_borrow_mut(|s| {
+    // A class whose units are kept from an earlier request and that still declares exactly what they
+    // were made from (the usual case for OPcache's classes) is re-activated in this same look at the
+    // state: checking the declaration and finding whether the class is being accessed run no userland
+    // code.
+    let (found, retry) = STATE.with_borrow_mut(|s| {
         let retry = std::mem::take(&mut s.retry);
-        let class = if may_have_units { s.classes.get(&ce) } else { None };
-        let kept = class.filter(|c| !c.active).and_then(|c| c.declaration.clone());
-        (class.is_some_and(|c| c.active), kept, retry)
+        let class = if may_have_units { s.classes.get_mut(&ce) } else { None };
+        let found = match class {
+            None => Found::New,
+            Some(c) if c.active => Found::Registered,
+            Some(_) if !retry.is_empty() => Found::New,
+            Some(c) => {
+                // SAFETY: as above.
+                let same = c.declaration.as_ref().and_then(|d| unsafe { plan::replan(ce, d) });
+                match same {
+                    Some(units) if Rc::ptr_eq(&units, &c.units) => {
+                        // SAFETY: as above.
+                        let (unchecked, lazy) = unsafe { laziness(ce, mode, true, &units) };
+                        c.active = true;
+                        c.lazy = lazy;
+                        Found::Kept(c.ids.clone(), unchecked, lazy)
+                    }
+                    // Another declaration (after an OPcache restart): planned anew.
+                    _ => Found::New,
+                }
+            }
+        };
+        if let Found::Kept(ids, unchecked, _) = &found {
+            activate(s, ce, ids.clone(), *unchecked);
+        }
+        (found, retry)
     });
     if !retry.is_empty() {
         restore_again(retry)?;
@@ -350,11 +376,73 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
         // SAFETY: as above.
         return unsafe { register(ce, true) };
     }
-    if registered || !may_have_units {
-        return Ok(());
+    match found {
+        Found::Registered => Ok(()),
+        Found::New if !may_have_units => Ok(()),
+        // SAFETY: as above.
+        Found::New => unsafe { register_in(ce, true, mode) },
+        Found::Kept(ids, _, lazy) => {
+            if !lazy {
+                for id in ids {
+                    // SAFETY: as above.
+                    unsafe { restore_unit(id, false)? };
+                }
+            }
+            Ok(())
+        }
     }
+}
+
+/// What [`link`] found of a class in the state.
+enum Found {
+    /// Registered in this request already.
+    Registered,
+    /// Its kept units, re-activated (their ids, whether unchecked writes may reach them, whether
+    /// their restore waits for the class's first access).
+    Kept(Range<usize>, bool, bool),
+    /// Not registered, nor kept with the declaration it has now.
+    New,
+}
+
+/// Whether writes exact mode's handlers do not see may reach the statics of `units` of class `ce`
+/// (`placement::reachable_unchecked`), and whether their restore waits for the class's first access
+/// (exact mode), in `mode`; `linked_now`: as [`register`].
+///
+/// # Safety
+/// As [`class_linked`]; `units` are `ce`'s.
+unsafe fn laziness(ce: *mut zend_class_entry, mode: AttributeMode, linked_now: bool, units: &[Unit]) -> (bool, bool) {
+    // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
+    let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
+        let props: Vec<*mut zend_property_info> = units
+            .iter()
+            .flat_map(|u| u.members.iter())
+            .filter_map(|(_, m)| match *m {
+                Member::Prop(info) => Some(info),
+                Member::Var(..) => None,
+            })
+            .collect();
+        // SAFETY: as above; only classes with attributed statics get this far.
+        unsafe { super::placement::reachable_unchecked(ce, &props) }
+    };
     // SAFETY: as above.
-    unsafe { register_in(ce, true, mode, kept) }
+    let lazy =
+        mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    (unchecked, lazy)
+}
+
+/// Marks units `ids` of class `ce` registered in this request (`unchecked`: as [`laziness`]).
+fn activate(s: &mut State, ce: *mut zend_class_entry, ids: Range<usize>, unchecked: bool) {
+    for id in ids.clone() {
+        s.units[id].active = true;
+    }
+    if s.active == 0 {
+        BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
+    }
+    s.active += 1;
+    s.active_bits |= class_bit(ce);
+    if unchecked {
+        s.unchecked.extend(ids);
+    }
 }
 
 /// Whether restoring (which decodes, autoloads and may run userland hooks) can happen now: only
@@ -417,45 +505,19 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), Fa
     });
     let Some(mode) = mode else { return Ok(()) };
     // SAFETY: as above.
-    unsafe { register_in(ce, linked_now, mode, None) }
+    unsafe { register_in(ce, linked_now, mode) }
 }
 
-/// [`register`] of a class not registered yet, in `mode`. `kept`: the remembered declaration of the
-/// units kept for the class from an earlier request.
+/// [`register`] of a class not registered yet, in `mode` (a class whose kept units [`link`] did not
+/// re-activate: one linked before a frame existed, or planned anew).
 ///
 /// # Safety
 /// As [`class_linked`].
-unsafe fn register_in(
-    ce: *mut zend_class_entry,
-    linked_now: bool,
-    mode: AttributeMode,
-    kept: Option<plan::Declaration>,
-) -> Result<(), Failed> {
+unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: AttributeMode) -> Result<(), Failed> {
     // SAFETY: caller guarantees a linked class.
-    let units = match kept.and_then(|d| unsafe { plan::replan(ce, &d) }) {
-        Some(units) => units,
-        // SAFETY: as above.
-        None => match unsafe { plan::plan(ce)? } {
-            Some(units) => units,
-            None => return Ok(()),
-        },
-    };
-    // SAFETY: as above (a class without a parent has no parent's code to reach its statics).
-    let unchecked = mode == AttributeMode::Exact && unsafe { !(*ce).__bindgen_anon_1.parent.is_null() } && {
-        let props: Vec<*mut zend_property_info> = units
-            .iter()
-            .flat_map(|u| u.members.iter())
-            .filter_map(|(_, m)| match *m {
-                Member::Prop(info) => Some(info),
-                Member::Var(..) => None,
-            })
-            .collect();
-        // SAFETY: as above; only classes with attributed statics get this far.
-        unsafe { super::placement::reachable_unchecked(ce, &props) }
-    };
+    let Some(units) = (unsafe { plan::plan(ce)? }) else { return Ok(()) };
     // SAFETY: as above.
-    let lazy =
-        mode == AttributeMode::Exact && !unchecked && !(linked_now && unsafe { super::observers::accessed_now(ce) });
+    let (unchecked, lazy) = unsafe { laziness(ce, mode, linked_now, &units) };
     // SAFETY: as above.
     let immutable = unsafe { (*ce).ce_flags } & abi::ZEND_ACC_IMMUTABLE != 0;
     let ids = STATE.with_borrow_mut(|s| {
@@ -488,17 +550,7 @@ unsafe fn register_in(
                 ids
             }
         };
-        for id in ids.clone() {
-            s.units[id].active = true;
-        }
-        if s.active == 0 {
-            BUSY_REQUESTS.fetch_add(1, Ordering::Relaxed);
-        }
-        s.active += 1;
-        s.active_bits |= class_bit(ce);
-        if unchecked {
-            s.unchecked.extend(ids.clone());
-        }
+        activate(s, ce, ids.clone(), unchecked);
         ids
     });
     if !lazy {
@@ -788,7 +840,17 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             let written_before = !retried && !holds_default(slot, default);
             let value = fetched.as_ref().and_then(|f| part(f, i));
             match value {
-                Some(value) if !written_before => assign_checked(info, slot, value),
+                Some(value) if !written_before => {
+                    // The unit of one property takes the fetched value itself, which nothing needs
+                    // afterwards (no method statics to install from it): no reference added here only
+                    // to be given back when the fetched value is dropped.
+                    let v = if !blob && !has_vars && zend::type_of(value) != IS_REFERENCE {
+                        fetched.take().unwrap_or_else(zval::new)
+                    } else {
+                        zvals::copy(zend::deref(value))
+                    };
+                    assign_checked(info, slot, v);
+                }
                 _ => {}
             }
             // What the request's value is compared with: the restored one (or the default).
@@ -869,11 +931,10 @@ unsafe fn holds_default(slot: *mut zval, default: *mut zval) -> bool {
 /// (§16.4: the member then keeps its default).
 ///
 /// # Safety
-/// `slot` is the live slot of `info`; `value` a live zval.
-unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, value: *mut zval) {
+/// `slot` is the live slot of `info`; `v` a value of the request (not a reference), owned.
+unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) {
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
-        let mut v = zvals::copy(zend::deref(value));
         // A value whose type the declared type names (an array for `array`) is taken as it is, as the
         // engine's own check would; anything else goes through that check.
         let type_mask = (*info).type_.type_mask;
@@ -1503,7 +1564,14 @@ pub fn busy_then_check_watched() -> Option<Registered> {
     if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
         return None;
     }
-    let (ids, bits) = STATE.with_borrow_mut(|s| (s.active != 0).then(|| (take_watched(s), s.active_bits)))?;
+    // Usually no write waits for a check: answered without taking the lists.
+    let (ids, bits) = STATE.with_borrow_mut(|s| {
+        if s.active == 0 {
+            return None;
+        }
+        let ids = if s.watch.is_empty() && s.unchecked.is_empty() { Vec::new() } else { take_watched(s) };
+        Some((ids, s.active_bits))
+    })?;
     if ids.is_empty() {
         return Some(Registered(bits));
     }
@@ -1543,17 +1611,20 @@ pub fn published_assignment(id: usize) {
     unsafe { Bailout::hand_on(outcome) }
 }
 
-/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`): publishes what
-/// §16.6 publishes at the end. In worker mode the statics live on, so each published unit's reference
-/// copies are re-based on what is now stored, right after its publication. A userland hook may bail out
-/// in here (at RSHUTDOWN a throw is fatal): the caller drops the state separately ([`forget_request`]).
-/// A bailout in a serialization hook, or while a unit is re-based, is handed on from here, once this
-/// frame owns nothing.
-pub fn publish_at_end(worker: bool) {
-    // One pass with the state borrowed answers for the leading units that still hold what they were
-    // restored or published with (a request that changed nothing allocates nothing); from the first
-    // other unit on, units are compared and published one by one, outside the borrow, in order (a
-    // serialization hook may change the units after it).
+/// The units [`publish_at_end`] still has to look at, from the first one found changed (or not known
+/// untouched without a comparison), in `mode`.
+pub struct Changed {
+    mode: AttributeMode,
+    first: usize,
+    count: usize,
+}
+
+/// Request end (RSHUTDOWN, or the end of one HTTP request in worker mode, `worker`), its first part: one
+/// pass with the state borrowed answers for the leading units that still hold what they were restored
+/// or published with (a request that changed nothing allocates nothing, runs no userland code and
+/// needs no frame); at RSHUTDOWN the records of those units are let go. `None`: nothing more to do;
+/// otherwise [`publish_at_end`] goes on from the first other unit.
+pub fn publish_untouched(worker: bool) -> Option<Changed> {
     // SAFETY: during a request; `untouched_in` runs no userland code.
     let scan = STATE.with_borrow_mut(|s| unsafe {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
@@ -1574,7 +1645,7 @@ pub fn publish_at_end(worker: bool) {
         }
         Some((mode, s.units.len(), s.units.len(), served))
     });
-    let Some((mode, first, count, mut served)) = scan else { return };
+    let (mode, first, count, mut served) = scan?;
     if !worker {
         // At RSHUTDOWN the record has served: it is let go while its objects, just compared, are
         // still in the cache, rather than in a second walk when the state is dropped.
@@ -1584,6 +1655,18 @@ pub fn publish_at_end(worker: bool) {
     }
     served.clear();
     STATE.with_borrow_mut(|s| s.served = served);
+    (first < count).then_some(Changed { mode, first, count })
+}
+
+/// Request end, its second part ([`publish_untouched`] found `rest` to look at): from the first unit not known
+/// untouched on, units are compared and published one by one, outside the borrow, in order (a
+/// serialization hook may change the units after it). In worker mode the statics live on, so each
+/// published unit's reference copies are re-based on what is now stored, right after its publication.
+/// A userland hook may bail out in here (at RSHUTDOWN a throw is fatal): the caller drops the state
+/// separately ([`forget_request`]). A bailout in a serialization hook, or while a unit is re-based, is
+/// handed on from here, once this frame owns nothing.
+pub fn publish_at_end(rest: Changed, worker: bool) {
+    let Changed { mode, first, count } = rest;
     let mut bailout = None;
     // The first exception a `VolatileStatic`'s hook threw at RSHUTDOWN, reported as uncaught once every
     // other unit is published (`zend::with_frame`); in worker mode, between HTTP requests, such

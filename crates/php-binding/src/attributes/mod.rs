@@ -110,9 +110,12 @@ pub fn begin_request() {
 
 /// RSHUTDOWN: end-of-request publication (§16.6). Serialization hooks run there with no frame of the
 /// request left: an exception one throws is reported for its unit (as a `PinnedStatic` warning) and the
-/// other units are still published, instead of ending the shutdown as an uncaught exception.
+/// other units are still published, instead of ending the shutdown as an uncaught exception. A request
+/// whose units are all untouched runs no hook: it needs no frame.
 pub fn publish_at_request_end() {
-    zend::with_frame(|| engine::publish_at_end(false));
+    if let Some(changed) = engine::publish_untouched(false) {
+        zend::with_frame(|| engine::publish_at_end(changed, false));
+    }
 }
 
 /// RSHUTDOWN, after publication whatever its outcome: the request's attribute state is dropped.
@@ -123,7 +126,9 @@ pub fn forget_request() {
 /// End of one HTTP request in FrankenPHP worker mode: publication per HTTP request; the statics and
 /// what they were restored from live on in the worker.
 pub fn publish_at_http_request_end() {
-    engine::publish_at_end(true);
+    if let Some(changed) = engine::publish_untouched(true) {
+        engine::publish_at_end(changed, true);
+    }
 }
 
 /// Whether this request has no attributed class registered: a loaded class then has no request-local
