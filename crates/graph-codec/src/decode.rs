@@ -20,6 +20,7 @@ use crate::model::{
     ArrayElements, ArrayId, ArrayKey, ArrayNode, DeclaredProperty, EnumCase, EnumCaseId, Graph, ObjectId, ObjectNode,
     ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
+use crate::php_key::integer_key;
 use crate::scratch::{self, Scratch, Spare};
 use crate::tier::StoreTier;
 use crate::view::{ArrayView, GraphView, Header, ObjectStateKind, ObjectView, SlotView};
@@ -1086,7 +1087,8 @@ impl<'a> CheckedArray<'_, 'a> {
         let at = self.view.hash_entry_offset(index)?;
         let key = match self.graph.slot(at)? {
             CheckedSlot::Int(i) => CheckedKey::Int(i),
-            CheckedSlot::String(s) => CheckedKey::String(s),
+            // A key PHP would store as an integer is read as one (`php_key`).
+            CheckedSlot::String(s) => integer_key(s.bytes).map_or(CheckedKey::String(s), CheckedKey::Int),
             _ => return Err(DecodeError::BadKey { offset: at }),
         };
         match self.graph.slot(at + SLOT_LEN as u64)? {

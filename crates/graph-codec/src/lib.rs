@@ -30,6 +30,7 @@ mod internal_state;
 mod layout;
 mod model;
 mod php_hash;
+mod php_key;
 pub mod plain_tree;
 pub mod scratch;
 mod tier;
@@ -53,6 +54,7 @@ pub use model::{
     ObjectNode, ObjectState, Properties, ReferenceId, ReferenceNode, ShapeId, StringId, Value,
 };
 pub use php_hash::zend_string_hash;
+pub use php_key::integer_key;
 pub use plain_tree::{PlainArray, PlainKey, PlainSlot, PlainTree};
 pub use tier::{ClassInfo, ClassKind, ClassRejection, StoreTier, UserlandHooks};
 pub use view::{

@@ -12,6 +12,7 @@
 //! accepts, read as that check's model reads it.
 
 use crate::layout::{self, flags, header, tag, RecordKind, SLOT_LEN};
+use crate::php_key::integer_key;
 use crate::tier::StoreTier;
 use crate::view::GraphView;
 
@@ -229,7 +230,10 @@ impl<'a> PlainTree<'a> {
                 let at = array.hash_entry_offset(i as u64).ok()?;
                 let key = match self.slot(view, at)? {
                     PlainSlot::Int(k) => PlainKey::Int(k),
-                    PlainSlot::String(s) => PlainKey::String(s),
+                    // A key PHP would store as an integer is read as one, as the general check reads it.
+                    PlainSlot::String(s) => {
+                        integer_key(self.strings.get(s as usize)?.0).map_or(PlainKey::String(s), PlainKey::Int)
+                    }
                     _ => return None,
                 };
                 match self.slot(view, at + SLOT_LEN as u64)? {

@@ -319,7 +319,10 @@ pub fn build(seed: &GraphSeed) -> Graph<'static> {
                     .map(|(k, v)| {
                         let key = match k {
                             KeySeed::Int(i) => ArrayKey::Int(*i),
-                            KeySeed::Str(s) => ArrayKey::String(bytes(s)),
+                            // A string PHP stores as an integer key is that key, as in PHP arrays.
+                            KeySeed::Str(s) => {
+                                graph_codec::integer_key(s).map_or(ArrayKey::String(bytes(s)), ArrayKey::Int)
+                            }
                             KeySeed::PooledStr(i) => ArrayKey::String(bytes(POOL[*i as usize % POOL.len()])),
                         };
                         (key, v.as_ref().map_or(Value::Null, |v| value(v, place, &sizes)))
