@@ -85,14 +85,74 @@ fn tier_named(name: &[u8]) -> Option<Tier> {
     }
 }
 
-/// Whether none of the attribute's arguments is a constant expression: [`read`] then gives the same
-/// answer in every request.
+/// One argument of an attribute, as declared, when it is a literal scalar or string (not a constant
+/// expression): [`read`] gives the same answer in every request for an attribute whose arguments are
+/// all such, and a declaration is the same one again only if its arguments are too ([`same_args`]: an
+/// OPcache restart can put a class whose `ttl:` changed at the old address, `plan::matches`).
+#[derive(Debug, PartialEq)]
+pub struct LiteralArg {
+    /// The argument's name (named arguments), empty for a positional one.
+    name: Box<[u8]>,
+    type_: u32,
+    /// An int's value or a float's bits (0 for null and booleans).
+    bits: u64,
+    /// A string's bytes.
+    text: Box<[u8]>,
+}
+
+/// The arguments of `attr` when each is a literal scalar or string (`None`: one is a constant
+/// expression, or a literal of another type, such as an array, which [`read`] refuses anyway).
 ///
 /// # Safety
 /// `attr` must be a live attribute.
-pub unsafe fn literal_arguments(attr: *mut Attribute) -> bool {
+pub unsafe fn literal_args(attr: *mut Attribute) -> Option<Box<[LiteralArg]>> {
     // SAFETY: as above; arguments are read within argc.
-    unsafe { (0..(*attr).argc).all(|i| zend::type_of(&raw const (*(*attr).arg(i)).value) != IS_CONSTANT_AST) }
+    unsafe {
+        (0..(*attr).argc)
+            .map(|i| {
+                let arg = (*attr).arg(i);
+                let (type_, bits, text) = literal_value(&raw const (*arg).value)?;
+                let name = if (*arg).name.is_null() { &[][..] } else { zend::zstr_bytes((*arg).name) };
+                Some(LiteralArg { name: name.into(), type_, bits, text: text.into() })
+            })
+            .collect()
+    }
+}
+
+/// Whether the arguments of `attr` are exactly `args` (compared without allocating).
+///
+/// # Safety
+/// `attr` must be a live attribute.
+pub unsafe fn same_args(attr: *mut Attribute, args: &[LiteralArg]) -> bool {
+    // SAFETY: as above.
+    unsafe {
+        (*attr).argc as usize == args.len()
+            && args.iter().enumerate().all(|(i, kept)| {
+                let arg = (*attr).arg(i as u32);
+                let name = if (*arg).name.is_null() { &[][..] } else { zend::zstr_bytes((*arg).name) };
+                name == &kept.name[..]
+                    && literal_value(&raw const (*arg).value).is_some_and(|(type_, bits, text)| {
+                        (type_, bits, text) == (kept.type_, kept.bits, &kept.text[..])
+                    })
+            })
+    }
+}
+
+/// A literal argument's type, value bits and string bytes; `None` for any other argument.
+///
+/// # Safety
+/// `value` must be a live zval of a live attribute.
+unsafe fn literal_value<'a>(value: *const zval) -> Option<(u32, u64, &'a [u8])> {
+    // SAFETY: caller guarantees a live zval; the union member read is the one its type names.
+    unsafe {
+        Some(match zend::type_of(value) {
+            t @ (ffi::IS_NULL | ffi::IS_FALSE | ffi::IS_TRUE) => (t, 0, &[][..]),
+            IS_LONG => (IS_LONG, (*value).value.lval as u64, &[][..]),
+            ffi::IS_DOUBLE => (ffi::IS_DOUBLE, (*value).value.dval.to_bits(), &[][..]),
+            ffi::IS_STRING => (ffi::IS_STRING, 0, zend::zstr_bytes((*value).value.str_)),
+            _ => return None,
+        })
+    }
 }
 
 /// Resolves the declaration's arguments (constant expressions in the scope of `ce`).

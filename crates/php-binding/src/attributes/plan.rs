@@ -10,7 +10,7 @@ use foldhash::HashMap;
 use ext_php_rs::ffi::{zend_class_entry, zend_op_array, zend_property_info, zend_string, zval, HashTable};
 
 use super::abi::{Attribute, ZEND_ACC_IMMUTABLE, ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT};
-use super::declaration::{self, Spec};
+use super::declaration::{self, LiteralArg, Spec};
 use crate::runtime::Tier;
 use crate::zend::{self, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
 use crate::zvals;
@@ -140,6 +140,9 @@ pub fn is_class_name(name: &[u8]) -> bool {
 /// what [`plan`] keeps across requests for a class in OPcache's shared memory.
 struct Shape {
     attr: *mut Attribute,
+    /// The attribute's arguments when all are literals (`declaration::literal_args`): then the unit's
+    /// spec is the same while they are.
+    args: Option<Box<[LiteralArg]>>,
     tier: Tier,
     key: Rc<[u8]>,
     blob: bool,
@@ -150,8 +153,8 @@ struct Shape {
 struct Memo {
     class: Vec<u8>,
     shapes: Vec<Shape>,
-    /// The units themselves when no attribute argument is a constant expression: then nothing of
-    /// them can differ from one request to the next while [`matches`] holds.
+    /// The units themselves when every attribute argument is a literal: then nothing of them can
+    /// differ from one request to the next while [`matches`] holds (it compares the arguments too).
     units: Option<Rc<[Unit]>>,
 }
 
@@ -197,7 +200,7 @@ pub unsafe fn plan(ce: *mut zend_class_entry) -> Result<Option<Rc<[Unit]>>, Stri
         let mut memo = shapes_of(ce);
         let units = units_of(ce, &memo.shapes);
         if immutable {
-            if memo.shapes.iter().all(|s| declaration::literal_arguments(s.attr)) {
+            if memo.shapes.iter().all(|s| s.args.is_some()) {
                 memo.units = units.as_ref().ok().cloned();
             }
             let memo = Rc::new(memo);
@@ -280,7 +283,8 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
                 }
             }
             let key = blob_key(tier, &lcclass).into();
-            let shapes = vec![Shape { attr, tier, key, blob: true, members: members.into() }];
+            let args = declaration::literal_args(attr);
+            let shapes = vec![Shape { attr, args, tier, key, blob: true, members: members.into() }];
             return Memo { shapes, class, units: None };
         }
 
@@ -289,7 +293,8 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
             let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
             let member = [b"$", declared_name(p)].concat();
             let key = member_key(tier, &lcclass, &member).into();
-            shapes.push(Shape { attr, tier, key, blob: false, members: Rc::new([(member, Member::Prop(p))]) });
+            let args = declaration::literal_args(attr);
+            shapes.push(Shape { attr, args, tier, key, blob: false, members: Rc::new([(member, Member::Prop(p))]) });
         }
         for op in methods_of(ce) {
             let Some((attr, tier)) = declaration::find((*op).attributes) else { continue };
@@ -297,15 +302,34 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
             for var in static_vars(op) {
                 let member = [&method[..], b"()::$", zend::zstr_bytes(var)].concat();
                 let key = member_key(tier, &lcclass, &member).into();
-                shapes.push(Shape { attr, tier, key, blob: false, members: Rc::new([(member, Member::Var(op, var))]) });
+                let args = declaration::literal_args(attr);
+                shapes.push(Shape {
+                    attr,
+                    args,
+                    tier,
+                    key,
+                    blob: false,
+                    members: Rc::new([(member, Member::Var(op, var))]),
+                });
             }
         }
         Memo { class, shapes, units: None }
     }
 }
 
+/// Whether `shape` was made by the attribute `attr` of kind `tier` with the same literal arguments.
+///
+/// # Safety
+/// `attr` must be a live attribute.
+unsafe fn same_attribute(shape: &Shape, attr: *mut Attribute, tier: Tier) -> bool {
+    // SAFETY: caller guarantees a live attribute.
+    shape.attr == attr
+        && shape.tier == tier
+        && shape.args.as_deref().is_none_or(|args| unsafe { declaration::same_args(attr, args) })
+}
+
 /// Whether `ce` declares exactly what `memo` remembers: the same class name, attributes of the same
-/// kinds on the same members, under the same names (compared byte by byte, nothing allocated).
+/// kinds with the same literal arguments on the same members, under the same names (compared byte by byte, nothing allocated).
 ///
 /// # Safety
 /// As [`plan`].
@@ -325,7 +349,7 @@ unsafe fn matches(ce: *mut zend_class_entry, memo: &Memo) -> bool {
         };
         let mut shapes = memo.shapes.iter();
         if let Some((attr, tier)) = declaration::find((*ce).attributes) {
-            let Some(s) = shapes.next().filter(|s| s.blob && s.attr == attr && s.tier == tier) else { return false };
+            let Some(s) = shapes.next().filter(|s| s.blob && same_attribute(s, attr, tier)) else { return false };
             let mut members = s.members.iter();
             for p in statics_of(ce) {
                 if !prop(members.next(), p) {
@@ -343,7 +367,7 @@ unsafe fn matches(ce: *mut zend_class_entry, memo: &Memo) -> bool {
         }
         // The next shape, which must be a member unit made by the attribute `attr` of kind `tier`.
         let mut next = |attr: *mut Attribute, tier: Tier| {
-            shapes.next().filter(|s| !s.blob && s.attr == attr && s.tier == tier && s.members.len() == 1)
+            shapes.next().filter(|s| !s.blob && same_attribute(s, attr, tier) && s.members.len() == 1)
         };
         for p in statics_of(ce) {
             let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
