@@ -622,8 +622,8 @@ fn immutable_bytes(checked: &CheckedGraph<'_>) -> usize {
 }
 
 /// [`immutable_bytes`] of strings given as (length, whether a slot holds it as a value) and arrays as
-/// (packed, length). A short key-only string takes no memory where the thread shares it: always while
-/// the thread has room for new shared keys, else only if it shares that key already
+/// (packed, length). A short key-only string takes no memory where the thread shares it: while the
+/// thread has room for it among its shared keys, or if it shares that key already
 /// (`shared_already(string id)`); a key refused there is made in the copy's arena, which must be sized
 /// for it (else it overflows into a second chunk twice the first's size).
 fn arena_bytes(
@@ -632,14 +632,21 @@ fn arena_bytes(
     shared_already: impl Fn(usize) -> bool,
 ) -> usize {
     let mut bytes = 0usize;
-    let new_keys_shared = immutable::shares_new_keys();
+    // Each short key counted as shared takes one unit of the room left for new shared keys, even one the
+    // thread shares already (never too little memory, at worst a little too much once the table is
+    // nearly full); past the room, a key is shared only if it is already.
+    let mut room = immutable::shared_key_room();
     for (id, (len, value)) in strings.enumerate() {
-        let shared = len <= immutable::SHARED_KEY_MAX && !value && (new_keys_shared || shared_already(id));
-        bytes = bytes.saturating_add(match ImmutableArena::string_bytes(len) {
-            0 => 0,
-            _ if shared => 0,
-            string => ImmutableArena::chunk_bytes(string),
-        });
+        // The engine's own strings (empty, one byte) take nothing.
+        let string = ImmutableArena::string_bytes(len);
+        if string == 0 {
+            continue;
+        }
+        let short_key = len <= immutable::SHARED_KEY_MAX && !value;
+        let shared = short_key && (room.checked_sub(1).inspect(|left| room = *left).is_some() || shared_already(id));
+        if !shared {
+            bytes = bytes.saturating_add(ImmutableArena::chunk_bytes(string));
+        }
     }
     for (packed, len) in arrays {
         bytes = bytes.saturating_add(ImmutableArena::array_bytes(packed, len));

@@ -312,11 +312,13 @@ pub fn shared_key(bytes: &[u8], hash: u64) -> Option<*mut zend_string> {
     SHARED_KEYS.try_with(|keys| keys.try_borrow_mut().ok()?.get(bytes, hash)).ok().flatten()
 }
 
-/// Whether [`shared_key`] makes a new shared string for a key of at most [`SHARED_KEY_MAX`] bytes: while
-/// the thread shares fewer than its most keys. Past that, only the keys it shares already are shared
-/// ([`shares_key`]); a new one is made in the copy's arena, which must be sized for it.
-pub fn shares_new_keys() -> bool {
-    SHARED_KEYS.try_with(|keys| keys.try_borrow().is_ok_and(|keys| keys.count < SHARED_KEYS_MAX)).unwrap_or(false)
+/// How many new shared strings [`shared_key`] still makes for keys of at most [`SHARED_KEY_MAX`] bytes
+/// (the thread shares at most [`SHARED_KEYS_MAX`]). Past that, only the keys it shares already are
+/// shared ([`shares_key`]); a new one is made in the copy's arena, which must be sized for it.
+pub fn shared_key_room() -> usize {
+    SHARED_KEYS
+        .try_with(|keys| keys.try_borrow().map_or(0, |keys| SHARED_KEYS_MAX.saturating_sub(keys.count)))
+        .unwrap_or(0)
 }
 
 /// Whether the thread shares a string of the array key `bytes` (PHP hash `hash`) already (the engine's
