@@ -18,7 +18,7 @@
 use crate::layout::{flags, header, tag, RecordKind, PROPERTY_READONLY, SLOT_LEN};
 use crate::plain_tree::{string_record, PlainKey};
 use crate::tier::StoreTier;
-use crate::view::{GraphView, ObjectStateKind};
+use crate::view::{GraphView, ObjectStateKind, ObjectView};
 
 /// Most strings a small graph may hold.
 pub const MAX_STRINGS: usize = 32;
@@ -97,6 +97,9 @@ pub struct SmallGraph<'a> {
     arrays: [SmallArray; MAX_NODES],
     object_count: usize,
     object_offsets: [u64; MAX_NODES],
+    /// Per object: its record as the scan read it (`object_at`: the record, its shape's record, the
+    /// counts checked).
+    object_views: [Option<ObjectView<'a>>; MAX_NODES],
     objects: [SmallObject; MAX_NODES],
     /// Array ids, each after every array it holds (directly, or through objects).
     order: [u8; MAX_NODES],
@@ -140,6 +143,7 @@ impl<'a> SmallGraph<'a> {
             arrays: [SmallArray::default(); MAX_NODES],
             object_count: 0,
             object_offsets: [0; MAX_NODES],
+            object_views: [None; MAX_NODES],
             objects: [SmallObject::default(); MAX_NODES],
             order: [0; MAX_NODES],
             ordered: 0,
@@ -181,7 +185,15 @@ impl<'a> SmallGraph<'a> {
             if records >= h.record_count as usize {
                 return None;
             }
-            let (kind, len) = view.record_len_at(at).ok()?;
+            // An object's record is read once, here (`record_len_at` reads it as `object_at` does).
+            let (kind, len) = match view.u8_at(at).ok()? {
+                object if object == RecordKind::Object as u8 => {
+                    let record = view.object_at(at).ok()?;
+                    *g.object_views.get_mut(g.object_count)? = Some(record);
+                    (RecordKind::Object, record.record_len().ok()?)
+                }
+                _ => view.record_len_at(at).ok()?,
+            };
             view.check_in_records(at, len).ok()?;
             let (count, offsets) = match kind {
                 RecordKind::Shape => (&mut g.shape_count, &mut g.shape_offsets[..]),
@@ -353,8 +365,9 @@ impl<'a> SmallGraph<'a> {
             return None;
         }
         visited.1 |= bit;
-        // Checks the record, its shape's record and that the shape's count is the object's.
-        let object = view.object_at(*self.object_offsets.get(id as usize)?).ok()?;
+        // The record, its shape's record and that the shape's count is the object's were checked by
+        // the scan.
+        let object = (*self.object_views.get(id as usize)?)?;
         if object.is_shared || object.state != ObjectStateKind::Properties {
             return None;
         }

@@ -111,7 +111,12 @@ pub struct RequestMemo {
     request: u64,
     shapes: Vec<Option<ShapeClass>>,
     enum_cases: Vec<*mut zend_object>,
+    /// Per object (sized when a prototype is first kept; until then [`RequestMemo::seen`] tells which of
+    /// the first 64 objects were restored once this request).
     prototypes: Vec<Prototype>,
+    /// Bit `i`: object `i` was restored once this request, while `prototypes` is empty. A value read
+    /// once per request, the most common, allocates no per-object list.
+    seen: u64,
     /// Per object: the state of a date-family object as first restored in this thread (kept across
     /// requests, with the thread's copy of its zone), so later restores, in any request, copy it
     /// instead of parsing the date and loading the zone.
@@ -212,7 +217,8 @@ impl RequestMemo {
             request,
             shapes: (0..blueprint.shapes.len()).map(|_| None).collect(),
             enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
-            prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
+            prototypes: Vec::new(),
+            seen: 0,
             // Sized on the first snapshot: most values hold no date.
             dates: Vec::new(),
             gained: false,
@@ -250,6 +256,7 @@ impl RequestMemo {
             }
         }
         self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
+        self.seen = 0;
         // Only user classes have restore hooks ([`ShapeClass::hook`]), and their shapes are gone.
         self.gained = false;
         self.request = 0;
@@ -380,7 +387,7 @@ pub fn copy_prototypes(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval
         return None;
     }
     let kept = |index: usize, plan: &ObjectPlan| -> Option<(*mut zend_object, Option<StateFamily>)> {
-        let Prototype::Kept(prototype) = &memo.prototypes[index] else { return None };
+        let Some(Prototype::Kept(prototype)) = memo.prototypes.get(index) else { return None };
         // A prototype is only kept for a class resolved in this request, without `__clone`.
         let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable && plan.self_contained)?;
         // SAFETY: a kept prototype is an object zval.
@@ -812,7 +819,7 @@ impl Run<'_, '_> {
                     }
                 }
                 if clonable && plan.self_contained {
-                    if let Prototype::Kept(prototype) = &self.memo.prototypes[index] {
+                    if let Some(Prototype::Kept(prototype)) = self.memo.prototypes.get(index) {
                         // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so
                         // no userland code runs; the family is its class's.
                         let copy = unsafe { clone_object(prototype.value.obj, facts.family()) };
@@ -1288,7 +1295,19 @@ impl Run<'_, '_> {
                 continue;
             }
             let family = class.facts.family();
-            let prototype = &mut self.memo.prototypes[index];
+            let memo = &mut *self.memo;
+            if memo.prototypes.is_empty() && index < 64 && memo.seen & (1 << index) == 0 {
+                memo.seen |= 1 << index;
+                continue;
+            }
+            if memo.prototypes.is_empty() {
+                let seen = memo.seen;
+                memo.prototypes.extend((0..self.bp.objects.len()).map(|i| match i < 64 && seen & (1 << i) != 0 {
+                    true => Prototype::Seen,
+                    false => Prototype::Unseen,
+                }));
+            }
+            let Some(prototype) = memo.prototypes.get_mut(index) else { continue };
             match prototype {
                 Prototype::Unseen => *prototype = Prototype::Seen,
                 Prototype::Seen => {
