@@ -1432,7 +1432,7 @@ unsafe fn resolve_shape(
             // The class as stored: the property sits in the slot of the same index.
             let same = (k < count)
                 .then(|| zvals::slot_info(ce, k))
-                .filter(|info| !info.is_null() && zend::zstr_bytes((**info).name) == &name[..]);
+                .filter(|info| !info.is_null() && zend::zstr_bytes((**info).name) == name);
             let target = match same.map(|_| k).or_else(|| class.slot_named(name)) {
                 Some(slot) => SlotTarget::Declared { slot, info: zvals::slot_info(ce, slot) },
                 None if allows_dynamic => SlotTarget::Dynamic,
