@@ -33,6 +33,7 @@ mod php_hash;
 mod php_key;
 pub mod plain_tree;
 pub mod scratch;
+pub mod small_graph;
 mod tier;
 mod view;
 mod writer;
@@ -56,6 +57,7 @@ pub use model::{
 pub use php_hash::zend_string_hash;
 pub use php_key::integer_key;
 pub use plain_tree::{PlainArray, PlainKey, PlainSlot, PlainTree};
+pub use small_graph::{SmallArray, SmallGraph, SmallObject, SmallShape, SmallSlot};
 pub use tier::{ClassInfo, ClassKind, ClassRejection, StoreTier, UserlandHooks};
 pub use view::{
     ArrayView, DeclaredPropertyView, EnumCaseView, GraphView, Header, KeyView, ObjectStateKind, ObjectView,

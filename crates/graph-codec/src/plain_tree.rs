@@ -75,7 +75,7 @@ pub struct PlainTree<'a> {
 /// its hash (the stored one, which must be the one PHP computes, or computed for a string stored without)
 /// and the record's length; `None` where the record breaks a rule of
 /// `GraphView::string_record_checked` (it must fit the section, with its NUL terminator and zero padding).
-fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
+pub(crate) fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
     let word = |from: u64| -> Option<u64> {
         let from = usize::try_from(from).ok()?;
         Some(u64::from_le_bytes(buf.get(from..from.checked_add(8)?)?.try_into().ok()?))

@@ -715,7 +715,7 @@ impl<'a> ObjectView<'a> {
     }
 
     /// Length of the whole object record, tail included.
-    fn record_len(&self) -> Result<u64, DecodeError> {
+    pub(crate) fn record_len(&self) -> Result<u64, DecodeError> {
         let before_tail = extent(self.offset, layout::OBJECT_FIXED_LEN, SLOT_LEN, u64::from(self.declared_len))?
             .checked_add(extent(self.offset, 0, layout::DYNAMIC_ENTRY_LEN, self.dynamic_len)?)
             .ok_or(DecodeError::CountTooLarge { offset: self.offset })?;

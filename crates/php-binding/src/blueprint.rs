@@ -18,13 +18,14 @@ use foldhash::{HashMap, HashMapExt};
 use ext_php_rs::ffi::zval;
 use graph_codec::scratch::{self, Scratch, Spare};
 use graph_codec::{
-    plain_tree, ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, PlainKey, PlainSlot,
-    PlainTree, ReferenceId, ShapeId, StateFamily, StoreTier, StringId,
+    plain_tree, small_graph, ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, PlainKey,
+    PlainSlot, PlainTree, ReferenceId, ShapeId, SmallGraph, SmallSlot, StateFamily, StoreTier, StringId,
 };
 
 use crate::encoding;
 use crate::immutable::{self, ImmutableArena, ImmutableKey};
 use crate::internal_state::{self, Arg, Restore};
+use crate::zend;
 use crate::zval_out::DecodeError;
 use crate::zvals::{self, Ready};
 
@@ -111,17 +112,35 @@ pub struct ObjectPlan {
 
 /// A class name and its declared property names (mangled), as stored.
 pub struct Shape {
-    pub class_name: Box<[u8]>,
+    /// The class name, a string the blueprint keeps ([`Shape::class_name`] gives its bytes).
+    pub class_name_value: Ready,
     /// The name and its lower-case form as strings, for class-table lookups without allocation
     /// (`None` for a name no class can have).
     pub lookup: Option<(Ready, Ready)>,
-    /// Name bytes and the name as a string value (for dynamic properties).
-    pub properties: Vec<(Box<[u8]>, Ready)>,
+    /// The names as strings the blueprint keeps ([`Shape::property_name`] gives their bytes).
+    pub properties: Vec<Ready>,
     /// Some object of the shape is restored from its properties alone (no hook ran when it was stored),
     /// and some with `__wakeup()` after them: a class that has since gained `__unserialize()` or
     /// `__wakeup()` restores those through it, as `unserialize()` would (see `zval_out`).
     pub restored_plain: bool,
     pub restored_with_wakeup: bool,
+}
+
+impl Shape {
+    /// The bytes of the class name.
+    pub fn class_name(&self) -> &[u8] {
+        // SAFETY: a string the blueprint keeps, which outlives the shape's borrow.
+        unsafe { zend::zstr_bytes(self.class_name_value.as_string()) }
+    }
+
+    /// The bytes of declared property `k`'s name (mangled); empty past the last.
+    pub fn property_name(&self, k: usize) -> &[u8] {
+        match self.properties.get(k) {
+            // SAFETY: as for the class name.
+            Some(name) => unsafe { zend::zstr_bytes(name.as_string()) },
+            None => &[],
+        }
+    }
 }
 
 /// An enum class name and a case name.
@@ -331,6 +350,13 @@ impl Blueprint {
             }
             _ => {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
+                // A small tree of plain objects and arrays is checked and built in one pass; any other
+                // value (and any buffer that pass refuses) goes through the general check.
+                if mode == Mode::Shared
+                    && SmallGraph::check(bytes, |graph| graph.tier() == tier && self.fill_small(graph)) == Some(true)
+                {
+                    return Ok(());
+                }
                 let checked = CheckedGraph::check(bytes).map_err(|_| DecodeError::Corrupted)?;
                 if checked.header().tier != tier {
                     return Err(DecodeError::Corrupted);
@@ -350,6 +376,178 @@ impl Blueprint {
         };
         self.root = Cell::Ready(root);
         Ok(())
+    }
+
+    /// [`Blueprint::fill`] in shared mode from a checked small graph ([`SmallGraph::check`]): the plan
+    /// [`Builder`] makes of it (shapes, object-free arrays made immutable, the other arrays and the
+    /// objects planned, in the same order and with the same ids), without the general check's tables.
+    /// Returns true (for the caller's test).
+    fn fill_small(&mut self, graph: &SmallGraph<'_>) -> bool {
+        let mut made =
+            SmallMade { strings: [None; small_graph::MAX_STRINGS], arrays: [Cell::UNDEF; small_graph::MAX_NODES] };
+        // Sized once: what the plan keeps of each array and object.
+        let (mut cells, mut entries, mut planned) = (0, 0, 0);
+        for id in 0..graph.array_count() as u32 {
+            let array = graph.array(id);
+            if !array.plain {
+                planned += 1;
+                let len = graph.entries(array).len();
+                if array.packed {
+                    cells += len
+                } else {
+                    entries += len
+                }
+            }
+        }
+        for id in 0..graph.object_count() as u32 {
+            let object = graph.object(id);
+            cells += graph.declared(object).len();
+            entries += graph.dynamic(object).len();
+        }
+        self.cells.reserve_exact(cells);
+        self.entries.reserve_exact(entries);
+        self.arrays.reserve_exact(planned);
+        self.objects.reserve_exact(graph.object_count());
+        self.shapes.reserve_exact(graph.shape_count());
+        for id in 0..graph.shape_count() as u32 {
+            let shape = graph.shape(id);
+            let names = graph.property_names(shape);
+            let mut properties = Vec::with_capacity(names.len());
+            for &name in names {
+                properties.push(self.small_string(&mut made, graph, name));
+            }
+            let (class_name, _) = graph.string(shape.class_name);
+            let name_value = self.small_string(&mut made, graph, shape.class_name);
+            let lookup = class_lookup_valid(class_name)
+                .then(|| (name_value, self.lower_name(class_name, name_value, Mode::Shared)));
+            self.shapes.push(Shape {
+                class_name_value: name_value,
+                lookup,
+                properties,
+                restored_plain: false,
+                restored_with_wakeup: false,
+            });
+        }
+        for &id in graph.arrays_children_first() {
+            let array = graph.array(u32::from(id));
+            let items = graph.entries(array);
+            let cell = if array.plain {
+                // Holds only ready values (`plain`: no object at any depth).
+                let ready = |cell: Cell| match cell {
+                    Cell::Ready(ready) => ready,
+                    _ => Ready::NULL,
+                };
+                // The entries of this array alone, on the stack (made only for such an array).
+                Cell::Ready(if array.packed {
+                    let mut slots = [Ready::UNDEF; small_graph::MAX_SLOTS];
+                    for (out, &(_, slot)) in slots.iter_mut().zip(items) {
+                        *out = ready(self.small_cell(&mut made, graph, slot));
+                    }
+                    packed_array(&mut self.arena, slots.get(..items.len()).unwrap_or(&[]), array.next_free_index)
+                } else {
+                    let mut pairs = [(ImmutableKey::Int(0), Ready::UNDEF); small_graph::MAX_SLOTS];
+                    for (out, &(key, slot)) in pairs.iter_mut().zip(items) {
+                        let key = match self.small_key(&mut made, graph, key) {
+                            Key::Int(i) => ImmutableKey::Int(i),
+                            Key::Str(s) => ImmutableKey::Str(s.as_string()),
+                        };
+                        *out = (key, ready(self.small_cell(&mut made, graph, slot)));
+                    }
+                    hash_array(&mut self.arena, pairs.get(..items.len()).unwrap_or(&[]), array.next_free_index)
+                })
+            } else {
+                let span = if array.packed {
+                    let start = self.cells.len() as u32;
+                    for &(_, slot) in items {
+                        let cell = self.small_cell(&mut made, graph, slot);
+                        self.cells.push(cell);
+                    }
+                    Span { start, len: self.cells.len() as u32 - start }
+                } else {
+                    let start = self.entries.len() as u32;
+                    for &(key, slot) in items {
+                        let entry = (self.small_key(&mut made, graph, key), self.small_cell(&mut made, graph, slot));
+                        self.entries.push(entry);
+                    }
+                    Span { start, len: self.entries.len() as u32 - start }
+                };
+                let (packed, next_free, count) = (array.packed, array.next_free_index, array.element_count);
+                self.arrays.push(ArrayPlan { packed, next_free, span, count });
+                Cell::Array(self.arrays.len() as u32 - 1)
+            };
+            if let Some(resolved) = made.arrays.get_mut(usize::from(id)) {
+                *resolved = cell;
+            }
+        }
+        for id in 0..graph.object_count() as u32 {
+            let object = graph.object(id);
+            let start = self.cells.len() as u32;
+            for slot in graph.declared(object) {
+                let cell = self.small_cell(&mut made, graph, slot);
+                self.cells.push(cell);
+            }
+            let declared = Span { start, len: self.cells.len() as u32 - start };
+            let start = self.entries.len() as u32;
+            for (name, slot) in graph.dynamic(object) {
+                let entry =
+                    (Key::Str(self.small_string(&mut made, graph, name)), self.small_cell(&mut made, graph, slot));
+                self.entries.push(entry);
+            }
+            let dynamic = Span { start, len: self.entries.len() as u32 - start };
+            let self_contained = self.cells[declared.range()].iter().all(Cell::is_ready)
+                && self.entries[dynamic.range()].iter().all(|(_, cell)| cell.is_ready());
+            if let Some(shape) = self.shapes.get_mut(object.shape as usize) {
+                shape.restored_plain = true;
+            }
+            self.objects.push(ObjectPlan {
+                shape: object.shape,
+                restore: RestorePlan::Properties,
+                declared,
+                dynamic,
+                self_contained,
+            });
+        }
+        self.root = self.small_cell(&mut made, graph, graph.root());
+        true
+    }
+
+    /// String `id` of a small graph, made once (as `Builder::graph_string`).
+    fn small_string(&mut self, made: &mut SmallMade, graph: &SmallGraph<'_>, id: u32) -> Ready {
+        let (bytes, hash) = graph.string(id);
+        match made.strings.get_mut(id as usize) {
+            Some(Some(ready)) => *ready,
+            Some(unmade) => *unmade.insert(self.string(bytes, Some(hash), Mode::Shared)),
+            None => self.string(bytes, Some(hash), Mode::Shared),
+        }
+    }
+
+    /// An array key of a small graph: the thread's shared string of it where there is one (as
+    /// `Builder::key_string`), else [`Blueprint::small_string`].
+    fn small_key(&mut self, made: &mut SmallMade, graph: &SmallGraph<'_>, key: PlainKey) -> Key {
+        match key {
+            PlainKey::Int(i) => Key::Int(i),
+            PlainKey::String(id) => {
+                let (bytes, hash) = graph.string(id);
+                Key::Str(match immutable::shared_key(bytes, hash) {
+                    Some(shared) => immutable::string_value(shared),
+                    None => self.small_string(made, graph, id),
+                })
+            }
+        }
+    }
+
+    /// The cell of a slot of a small graph (its arrays made before it, children first).
+    fn small_cell(&mut self, made: &mut SmallMade, graph: &SmallGraph<'_>, slot: SmallSlot) -> Cell {
+        match slot {
+            SmallSlot::Undef => Cell::UNDEF,
+            SmallSlot::Null => Cell::Ready(Ready::NULL),
+            SmallSlot::Bool(b) => Cell::Ready(Ready::bool(b)),
+            SmallSlot::Int(i) => Cell::Ready(Ready::long(i)),
+            SmallSlot::Float(f) => Cell::Ready(Ready::double(f)),
+            SmallSlot::String(id) => Cell::Ready(self.small_string(made, graph, id)),
+            SmallSlot::Array(id) => made.arrays.get(id as usize).copied().unwrap_or(Cell::UNDEF),
+            SmallSlot::Object(id) => Cell::Object(id),
+        }
     }
 
     /// What a materialisation writes into the declared slots of every object, when the cells alone tell
@@ -466,11 +664,8 @@ impl Blueprint {
     /// Bytes of memory this blueprint keeps as built (budget of superseded copies, §7.5; the request-end
     /// images [`Blueprint::plain_cells`] makes later, in deferred mode, are not counted).
     pub fn bytes(&self) -> usize {
-        let shapes = self.shapes.iter().map(|shape| {
-            size_of::<Shape>()
-                + shape.class_name.len()
-                + shape.properties.iter().map(|(name, _)| size_of::<(Box<[u8]>, Ready)>() + name.len()).sum::<usize>()
-        });
+        let shapes =
+            self.shapes.iter().map(|shape| size_of::<Shape>() + shape.properties.capacity() * size_of::<Ready>());
         size_of::<Blueprint>()
             + self.arena.bytes()
             + self.php_serialized.as_ref().map_or(0, |bytes| bytes.len())
@@ -603,6 +798,30 @@ impl Blueprint {
         self.entries.extend(entries);
         Span { start, len: self.entries.len() as u32 - start }
     }
+
+    /// The lower-case form of class name `name` (whose string is `name_value`) for class-table lookups:
+    /// the name itself when it has no upper-case letter; else made here, a short name lowered on the
+    /// stack (no copy on the heap, no map).
+    fn lower_name(&mut self, name: &[u8], name_value: Ready, mode: Mode) -> Ready {
+        if !name.iter().any(u8::is_ascii_uppercase) {
+            return name_value;
+        }
+        let mut short = [0u8; 64];
+        match short.get_mut(..name.len()) {
+            Some(lower) => {
+                lower.copy_from_slice(name);
+                lower.make_ascii_lowercase();
+                self.string(lower, None, mode)
+            }
+            None => self.string(&name.to_ascii_lowercase(), None, mode),
+        }
+    }
+}
+
+/// Whether `name` can name a class, so that its shape is looked up in the class table
+/// ([`Shape::lookup`]).
+fn class_lookup_valid(name: &[u8]) -> bool {
+    !name.is_empty() && !name.contains(&0) && name[0] != b'\\'
 }
 
 /// What the engine-immutable strings and arrays of a checked value that is immutable-eligible (a tree
@@ -727,6 +946,12 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
     (root, arena)
 }
 
+/// What [`Blueprint::fill_small`] made so far: per string id, and per array id its cell.
+struct SmallMade {
+    strings: [Option<Ready>; small_graph::MAX_STRINGS],
+    arrays: [Cell; small_graph::MAX_NODES],
+}
+
 /// Builds a blueprint from a checked graph.
 struct Builder<'c, 'a, 'b> {
     checked: &'c CheckedGraph<'a>,
@@ -837,33 +1062,14 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
     fn run(mut self) -> Result<(), DecodeError> {
         for id in 0..self.checked.shape_count() {
             let shape = self.checked.shape(ShapeId(id as u32)).map_err(corrupt)?;
-            let properties = shape
-                .properties
-                .iter()
-                .map(|(name, _)| (Box::from(name.bytes), self.graph_string(name.id, name.bytes, name.hash)))
-                .collect();
+            let properties =
+                shape.properties.iter().map(|(name, _)| self.graph_string(name.id, name.bytes, name.hash)).collect();
             let name = shape.class_name;
-            let valid = !name.bytes.is_empty() && !name.bytes.contains(&0) && name.bytes[0] != b'\\';
-            let lookup = valid.then(|| {
-                let name_value = self.graph_string(name.id, name.bytes, name.hash);
-                // The lower-case name is the name itself when that has no upper-case letter; else made
-                // here, a short name lowered on the stack (no copy on the heap, no map).
-                if !name.bytes.iter().any(u8::is_ascii_uppercase) {
-                    return (name_value, name_value);
-                }
-                let mut short = [0u8; 64];
-                let lower = match short.get_mut(..name.bytes.len()) {
-                    Some(lower) => {
-                        lower.copy_from_slice(name.bytes);
-                        lower.make_ascii_lowercase();
-                        self.bp.string(lower, None, self.mode)
-                    }
-                    None => self.bp.string(&name.bytes.to_ascii_lowercase(), None, self.mode),
-                };
-                (name_value, lower)
-            });
+            let name_value = self.graph_string(name.id, name.bytes, name.hash);
+            let lookup = class_lookup_valid(name.bytes)
+                .then(|| (name_value, self.bp.lower_name(name.bytes, name_value, self.mode)));
             self.bp.shapes.push(Shape {
-                class_name: name.bytes.into(),
+                class_name_value: name_value,
                 lookup,
                 properties,
                 restored_plain: false,

@@ -74,12 +74,12 @@ pub unsafe fn facts(ce: *mut zend_class_entry) -> ClassFacts {
         } else if internal_base.is_null() {
             ClassKind::Userland
         } else {
-            let base = zend::zstr_bytes((*internal_base).name).to_ascii_lowercase();
-            match SAFE_DIRECT.iter().find(|(name, _)| *name == base.as_slice()) {
+            let base = zend::zstr_bytes((*internal_base).name);
+            match SAFE_DIRECT.iter().find(|(name, _)| base.eq_ignore_ascii_case(name)) {
                 Some(&(_, family)) => ClassKind::SafeDirect(family),
                 // A userland subclass of stdClass carries no internal state: it is a plain class.
-                None if base == b"stdclass" && internal_base == ce => ClassKind::StdClass,
-                None if base == b"stdclass" => ClassKind::Userland,
+                None if base.eq_ignore_ascii_case(b"stdclass") && internal_base == ce => ClassKind::StdClass,
+                None if base.eq_ignore_ascii_case(b"stdclass") => ClassKind::Userland,
                 None => ClassKind::OtherInternal,
             }
         };

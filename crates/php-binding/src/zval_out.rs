@@ -111,7 +111,12 @@ pub struct RequestMemo {
     request: u64,
     shapes: Vec<Option<ShapeClass>>,
     enum_cases: Vec<*mut zend_object>,
+    /// Per object (sized when a prototype is first kept; until then [`RequestMemo::seen`] tells which of
+    /// the first 64 objects were restored once this request).
     prototypes: Vec<Prototype>,
+    /// Bit `i`: object `i` was restored once this request, while `prototypes` is empty. A value read
+    /// once per request, the most common, allocates no per-object list.
+    seen: u64,
     /// Per object: the state of a date-family object as first restored in this thread (kept across
     /// requests, with the thread's copy of its zone), so later restores, in any request, copy it
     /// instead of parsing the date and loading the zone.
@@ -159,13 +164,16 @@ struct ShapeClass {
     /// Per stored declared property.
     slots: Vec<SlotTarget>,
     /// Per stored declared property, the class of an object its slot took (a type check passed), so
-    /// that objects of that class go in without the check again; null: none yet. Only filled for a user
-    /// class, whose shape lives for one request, as the classes it names.
+    /// that objects of that class go in without the check again; null (or past the end: empty until a
+    /// slot first takes an object): none yet. Only filled for a user class, whose shape lives for one
+    /// request, as the classes it names.
     accepted: Vec<*mut zend_class_entry>,
     /// Slots by mangled name, for dynamic properties that match a declared one (built on first use:
     /// stored properties usually sit in the slot of the same index).
     by_name: std::cell::OnceCell<HashMap<Box<[u8]>, usize>>,
     allows_dynamic: bool,
+    /// The class declares no property slot (`stdClass`).
+    no_declared_slots: bool,
     /// `ZEND_ACC_NO_DYNAMIC_PROPERTIES` (readonly classes).
     forbids_dynamic: bool,
     /// The class and its ancestors have no `__clone`.
@@ -209,8 +217,10 @@ impl RequestMemo {
             request,
             shapes: (0..blueprint.shapes.len()).map(|_| None).collect(),
             enum_cases: vec![ptr::null_mut(); blueprint.enum_cases.len()],
-            prototypes: (0..blueprint.objects.len()).map(|_| Prototype::Unseen).collect(),
-            dates: (0..blueprint.objects.len()).map(|_| None).collect(),
+            prototypes: Vec::new(),
+            seen: 0,
+            // Sized on the first snapshot: most values hold no date.
+            dates: Vec::new(),
             gained: false,
         }
     }
@@ -246,6 +256,7 @@ impl RequestMemo {
             }
         }
         self.enum_cases.iter_mut().for_each(|case| *case = ptr::null_mut());
+        self.seen = 0;
         // Only user classes have restore hooks ([`ShapeClass::hook`]), and their shapes are gone.
         self.gained = false;
         self.request = 0;
@@ -376,7 +387,7 @@ pub fn copy_prototypes(blueprint: &Blueprint, memo: &RequestMemo) -> Option<zval
         return None;
     }
     let kept = |index: usize, plan: &ObjectPlan| -> Option<(*mut zend_object, Option<StateFamily>)> {
-        let Prototype::Kept(prototype) = &memo.prototypes[index] else { return None };
+        let Some(Prototype::Kept(prototype)) = memo.prototypes.get(index) else { return None };
         // A prototype is only kept for a class resolved in this request, without `__clone`.
         let class = memo.shapes[plan.shape as usize].as_ref().filter(|c| c.clonable && plan.self_contained)?;
         // SAFETY: a kept prototype is an object zval.
@@ -766,7 +777,7 @@ impl Run<'_, '_> {
             // Autoloading may run userland code: nothing of the memo is borrowed across it.
             let keyed = stored.lookup.map(|(name, key)| (name.as_string(), key.as_string()));
             let found =
-                class_lookup::find(&stored.class_name, keyed).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
+                class_lookup::find(stored.class_name(), keyed).map_err(|class_lookup::Thrown| DecodeError::Thrown)?;
             let Some(ce) = found else { return Ok(None) };
             // Default values that name a class or constant not declared yet (an enum declared further
             // down the file of a class bound at compile time) would make object creation fail: they
@@ -781,7 +792,7 @@ impl Run<'_, '_> {
                 return Err(DecodeError::ClassMissing);
             }
             // SAFETY: as above.
-            let class = unsafe { resolve_shape(ce, stored) }?;
+            let class = unsafe { resolve_shape(ce, stored, self.memo.request) }?;
             self.memo.gained |= match class.hook {
                 Some(RestoreHook::Unserialize) => stored.restored_plain || stored.restored_with_wakeup,
                 Some(RestoreHook::Wakeup) => stored.restored_plain,
@@ -808,7 +819,7 @@ impl Run<'_, '_> {
                     }
                 }
                 if clonable && plan.self_contained {
-                    if let Prototype::Kept(prototype) = &self.memo.prototypes[index] {
+                    if let Some(Prototype::Kept(prototype)) = self.memo.prototypes.get(index) {
                         // SAFETY: a live object of this request; no `__clone` is defined (`clonable`), so
                         // no userland code runs; the family is its class's.
                         let copy = unsafe { clone_object(prototype.value.obj, facts.family()) };
@@ -842,7 +853,7 @@ impl Run<'_, '_> {
             self.objects.set_len(self.objects.len() + 1);
         }
         if class.is_none() {
-            let name = zvals::string(&self.bp.shapes[plan.shape as usize].class_name);
+            let name = zvals::string(self.bp.shapes[plan.shape as usize].class_name());
             self.add_dynamic(index, INCOMPLETE_CLASS_NAME, name);
         }
         Ok(())
@@ -965,7 +976,7 @@ impl Run<'_, '_> {
                 if matches!(cell, Cell::Ready(r) if r.is_undef()) {
                     continue;
                 }
-                let name = shape.properties.get(k).ok_or(DecodeError::Corrupted)?.1.as_string();
+                let name = shape.properties.get(k).ok_or(DecodeError::Corrupted)?.as_string();
                 let value = self.cell(*cell)?;
                 // SAFETY: `data` is new and private to this run; the name is a string the blueprint keeps.
                 unsafe { zvals::insert_symtable(ht, name, value) };
@@ -1002,7 +1013,7 @@ impl Run<'_, '_> {
         let obj = self.object_ptr(index);
         let bp = self.bp;
         let date = matches!(family, StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval);
-        if let Some(snapshot) = self.memo.dates[index].as_ref().filter(|_| date) {
+        if let Some(snapshot) = self.memo.dates.get(index).and_then(Option::as_ref).filter(|_| date) {
             // SAFETY: the object is fresh and of the snapshot's family (checked by create_object).
             return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
@@ -1020,7 +1031,11 @@ impl Run<'_, '_> {
                 let restored = unsafe { internal_state::unserialize(obj, base, argument) };
                 if restored.is_ok() && date {
                     // SAFETY: `obj` was just restored by its class's own __unserialize.
-                    self.memo.dates[index] = unsafe { DateSnapshot::capture(family, obj) }.ok();
+                    let snapshot = unsafe { DateSnapshot::capture(family, obj) }.ok();
+                    if self.memo.dates.len() <= index {
+                        self.memo.dates.resize_with(bp.objects.len().max(index + 1), || None);
+                    }
+                    self.memo.dates[index] = snapshot;
                 }
                 restored
             }
@@ -1085,11 +1100,23 @@ impl Run<'_, '_> {
                 }
             }
         }
+        // A class without declared slots that allows dynamic properties (`stdClass`): every name is a
+        // dynamic property, which takes the blueprint's string as its key (no copy of the name).
+        let bare = self.memo.shapes[shape].as_ref().is_some_and(|c| c.allows_dynamic && c.no_declared_slots);
         for (key, cell) in &bp.entries[plan.dynamic.range()] {
             let Key::Str(name) = key else { return Err(DecodeError::Corrupted) };
+            let value = self.cell(*cell)?;
+            if bare {
+                // SAFETY: the object is live and private to this run; its property table is built on
+                // demand by the engine and takes the value's ownership, and a reference to the name (a
+                // string the blueprint keeps: immutable, or counted, and then the table's own).
+                unsafe {
+                    zvals::insert_zstr(ffi::zend_std_get_properties(self.object_ptr(index)), name.as_string(), value)
+                };
+                continue;
+            }
             // SAFETY: a string value the blueprint keeps.
             let name = unsafe { zend::zstr_bytes(name.as_string()) };
-            let value = self.cell(*cell)?;
             self.write_named(index, name, Some(value), true)?;
         }
         Ok(())
@@ -1103,7 +1130,8 @@ impl Run<'_, '_> {
         let class = self.memo.shapes[shape].as_ref().filter(|c| c.slots.len() == cells.len() && cells.len() <= 64)?;
         let obj = self.object_ptr(index);
         let mut left = 0u64;
-        for (k, ((cell, &target), &accepted)) in cells.iter().zip(&class.slots).zip(&class.accepted).enumerate() {
+        for (k, (cell, &target)) in cells.iter().zip(&class.slots).enumerate() {
+            let accepted = class.accepted.get(k).copied().unwrap_or(ptr::null_mut());
             // SAFETY: a declared target indexes a slot of the object's class, with its info; the object
             // was made by this run; the run's objects are live. The property takes the value as it is:
             // a ready value by `taken_as_is`, an object because one of its class passed this property's
@@ -1140,10 +1168,13 @@ impl Run<'_, '_> {
             _ => None,
         };
         let bp = self.bp;
-        self.write_to(index, target, &bp.shapes[shape].properties[k].0, value)?;
+        self.write_to(index, target, bp.shapes[shape].property_name(k), value)?;
         if let (Some(ce), Some(class)) = (taken, self.memo.shapes[shape].as_mut()) {
             // SAFETY: a class resolved in this request.
             if unsafe { (*class.ce).type_ } == zend::ZEND_USER_CLASS {
+                if class.accepted.len() <= k {
+                    class.accepted.resize(class.slots.len().max(k + 1), ptr::null_mut());
+                }
                 class.accepted[k] = ce;
             }
         }
@@ -1264,7 +1295,19 @@ impl Run<'_, '_> {
                 continue;
             }
             let family = class.facts.family();
-            let prototype = &mut self.memo.prototypes[index];
+            let memo = &mut *self.memo;
+            if memo.prototypes.is_empty() && index < 64 && memo.seen & (1 << index) == 0 {
+                memo.seen |= 1 << index;
+                continue;
+            }
+            if memo.prototypes.is_empty() {
+                let seen = memo.seen;
+                memo.prototypes.extend((0..self.bp.objects.len()).map(|i| match i < 64 && seen & (1 << i) != 0 {
+                    true => Prototype::Seen,
+                    false => Prototype::Unseen,
+                }));
+            }
+            let Some(prototype) = memo.prototypes.get_mut(index) else { continue };
             match prototype {
                 Prototype::Unseen => *prototype = Prototype::Seen,
                 Prototype::Seen => {
@@ -1341,10 +1384,11 @@ pub unsafe fn clone_object(obj: *mut zend_object, family: Option<StateFamily>) -
 unsafe fn resolve_shape(
     ce: *mut zend_class_entry,
     stored: &crate::blueprint::Shape,
+    request: u64,
 ) -> Result<ShapeClass, DecodeError> {
     // SAFETY: caller guarantees a live class; its slot infos name every declared slot.
     unsafe {
-        let facts = class_info::facts(ce);
+        let facts = request_facts(ce, request);
         if facts.info.object_tier(false).is_err() || facts.info.kind == graph_codec::ClassKind::Enum {
             return Err(DecodeError::Undecodable);
         }
@@ -1371,9 +1415,11 @@ unsafe fn resolve_shape(
             ce,
             facts,
             slots: Vec::with_capacity(stored.properties.len()),
-            accepted: vec![ptr::null_mut(); stored.properties.len()],
+            // Sized when a slot first takes an object.
+            accepted: Vec::new(),
             by_name: std::cell::OnceCell::new(),
             allows_dynamic,
+            no_declared_slots: zvals::slot_count(ce) == 0,
             forbids_dynamic,
             clonable,
             plain,
@@ -1381,11 +1427,12 @@ unsafe fn resolve_shape(
             hook,
         };
         let count = zvals::slot_count(ce);
-        for (k, (name, _)) in stored.properties.iter().enumerate() {
+        for k in 0..stored.properties.len() {
+            let name = stored.property_name(k);
             // The class as stored: the property sits in the slot of the same index.
             let same = (k < count)
                 .then(|| zvals::slot_info(ce, k))
-                .filter(|info| !info.is_null() && zend::zstr_bytes((**info).name) == &name[..]);
+                .filter(|info| !info.is_null() && zend::zstr_bytes((**info).name) == name);
             let target = match same.map(|_| k).or_else(|| class.slot_named(name)) {
                 Some(slot) => SlotTarget::Declared { slot, info: zvals::slot_info(ce, slot) },
                 None if allows_dynamic => SlotTarget::Dynamic,
@@ -1395,6 +1442,37 @@ unsafe fn resolve_shape(
         }
         Ok(class)
     }
+}
+
+/// Classes whose facts this thread read last ([`request_facts`]): (request, class, facts).
+type FactsMemo = [Option<(u64, *mut zend_class_entry, ClassFacts)>; 4];
+
+thread_local! {
+    static FACTS: std::cell::Cell<FactsMemo> = const { std::cell::Cell::new([None; 4]) };
+}
+
+/// [`class_info::facts`] of `ce`, read once per request (`request`, not 0) for the last few classes:
+/// the first read of each key's version resolves its classes again, and a class entry's facts do not
+/// change while it lives, which is the request for a user class (a pointer of an earlier request may
+/// name another class now, hence the request in the key).
+///
+/// # Safety
+/// `ce` must be a live, linked class entry.
+unsafe fn request_facts(ce: *mut zend_class_entry, request: u64) -> ClassFacts {
+    let mut memo = FACTS.get();
+    if let Some(&(_, _, facts)) =
+        memo.iter().flatten().find(|(r, c, _)| request != 0 && *r == request && ptr::eq(*c, ce))
+    {
+        return facts;
+    }
+    // SAFETY: the caller's.
+    let facts = unsafe { class_info::facts(ce) };
+    if request != 0 {
+        memo.rotate_right(1);
+        memo[0] = Some((request, ce, facts));
+        FACTS.set(memo);
+    }
+    facts
 }
 
 impl ShapeClass {
