@@ -16,6 +16,7 @@
 //! check's model reads it.
 
 use crate::layout::{flags, header, tag, RecordKind, PROPERTY_READONLY, SLOT_LEN};
+use crate::php_key::integer_key;
 use crate::plain_tree::{string_record, PlainKey};
 use crate::tier::StoreTier;
 use crate::view::{GraphView, ObjectStateKind, ObjectView};
@@ -311,7 +312,10 @@ impl<'a> SmallGraph<'a> {
                 let at = array.hash_entry_offset(i as u64).ok()?;
                 let key = match self.slot(view, at)? {
                     SmallSlot::Int(k) => PlainKey::Int(k),
-                    SmallSlot::String(s) => PlainKey::String(s),
+                    // A key PHP would store as an integer is read as one, as the general check reads it.
+                    SmallSlot::String(s) => {
+                        integer_key(self.strings.get(s as usize)?.0).map_or(PlainKey::String(s), PlainKey::Int)
+                    }
                     _ => return None,
                 };
                 match self.slot(view, at + SLOT_LEN as u64)? {

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use graph_codec::{
     decode, encode, flags, plain_tree, validate, ArrayId, CheckedGraph, CheckedKey, CheckedSlot, GraphView, ObjectId,
-    ObjectStateKind, PlainKey, PlainSlot, PlainTree, ReferenceId, ShapeId, SlotView, StoreTier, StringId,
+    ObjectStateKind, PlainKey, PlainSlot, PlainTree, ReferenceId, ShapeId, SlotView, SmallGraph, StoreTier, StringId,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -211,6 +211,16 @@ fuzz_target!(|data: &[u8]| {
         let checked = CheckedGraph::check(data).expect("a buffer the plain check accepts passes the general check");
         plain_tree_agrees(tree, &checked);
     });
+    // The small-graph check (the binding's first read of small object graphs) accepts only what the
+    // general check accepts, and finds the same arrays plain (its reading is compared value by value in
+    // tests/o38_small_graph.rs).
+    if let Some(plain_arrays) =
+        SmallGraph::check(data, |g| (0..g.array_count() as u32).map(|id| g.array(id).plain).collect::<Vec<_>>())
+    {
+        let checked =
+            CheckedGraph::check(data).expect("a buffer the small-graph check accepts passes the general check");
+        assert_eq!(checked.plain_arrays(), &plain_arrays[..], "plain arrays as the general check finds them");
+    }
     let _ = validate(data);
     walk_view(data, 100_000);
     let checked = CheckedGraph::check(data);
