@@ -155,17 +155,18 @@ impl std::borrow::Borrow<[u8]> for SlotKey {
 struct Slot {
     epoch: u64,
     outcome: Lookup,
-    /// Whether the key passes the argument checks of a key (§4.2) but the loaded-class test, and that
-    /// test is one class-table lookup of the key's own string (`args::key_is_plain`): worked out once
-    /// by [`fetch_many_hot`]. The key's bytes never change, so it is kept when the slot is updated.
+    /// Whether the key passes the argument checks of a key (§4.2) but the loaded-class test
+    /// (`args::key_passes_but_class`): worked out once by [`fetch_many_hot`] or [`presence_known`]. The
+    /// key's bytes never change, so it is kept when the slot is updated.
     plain: Option<bool>,
     /// The last [`fetch_many_hot`] pass that gave the key its place in a result (see
     /// `ThreadCache::passes`): a key met again in the same pass is a repeated key.
     pass: u64,
 }
 
-/// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline).
-const HOT_KEY_MAX: usize = 48;
+/// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline; its
+/// loaded-class test is kept lower-cased beside it).
+const HOT_KEY_MAX: usize = zend::LOWERED_NAME_MAX;
 
 /// The last key `get()` found, per backend (see [`fetch_hot`]): a copy of the key, the backend
 /// instance and mutation epoch its lookup was valid at, the entry's expiry and its built local copy (or
@@ -223,6 +224,10 @@ pub enum HotFetch {
 
 thread_local! {
     static HOT: [RefCell<Hot>; 2] = const { [RefCell::new(Hot::NONE), RefCell::new(Hot::NONE)] };
+    /// The loaded-class test (§4.2) of each hot key, made on every fetch: the lower-cased name of a key
+    /// that needs lower-casing, `None` for one the class table is asked with as it is. Set by
+    /// [`fetch_hot`] whenever it makes a key hot (kept apart from [`Hot`], which is moved whole).
+    static HOT_CLASS: [Cell<Option<zend::LoweredName>>; 2] = const { [Cell::new(None), Cell::new(None)] };
 }
 
 #[derive(Default)]
@@ -736,10 +741,13 @@ fn forget_hot(c: &mut ThreadCache) {
 /// lookup cache is asked (and the index, where the cache has not seen the key since the last change),
 /// and a hit becomes the hot key. A value that needs no work per fetch
 /// (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread keeps) is written
-/// into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
-/// loaded-class test of the key (§4.2), run on every call; `plain` whether the key passes the other key
-/// rules with that test being the one `class_loaded` makes. `Slow`, with nothing written or counted,
-/// where the full path must run: an error to report, a miss, an expired or unknown key.
+/// into `out`; another hit is returned, for [`hand_out_hit`]. The loaded-class test of the key (§4.2) is
+/// made on every call: `class_loaded`, asking with the argument's own string, for a key that needs no
+/// lower-casing (`zend::is_plain_class_name`), else from the lower-cased name with its hash the hot key
+/// keeps (`zend::LoweredName`, made when it becomes hot); `plain` tells
+/// whether the key passes the other key rules (`args::key_passes_but_class`), once, when it becomes
+/// hot. `Slow`, with nothing written or counted, where the full path must run: an error to report, a
+/// miss, an expired or unknown key.
 ///
 /// # Safety
 /// `out` must be a writable slot holding nothing to release.
@@ -804,7 +812,22 @@ pub unsafe fn fetch_hot(
                     return HotFetch::Slow;
                 }
             }
+            let class = if zend::is_plain_class_name(key) {
+                None
+            } else {
+                // A hot key is at most `HOT_KEY_MAX` bytes, which a `LoweredName` holds.
+                let Some(lowered) = zend::LoweredName::of(key) else {
+                    *current = Hot::NONE;
+                    return HotFetch::Slow;
+                };
+                Some(lowered)
+            };
+            HOT_CLASS.with(|cell| cell[tier.index()].set(class));
         }
+        let class_loaded = || match HOT_CLASS.with(|cell| cell[tier.index()].get()) {
+            Some(lowered) => lowered.is_loaded(),
+            None => class_loaded(),
+        };
         if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
             return HotFetch::Slow;
         }
@@ -1024,8 +1047,8 @@ unsafe fn append_element(ht: *mut HashTable, key: *mut zend_string, value: zval)
 /// argument `keys` that checks each key, gives it its place in `result` and writes its value there, in
 /// one borrow of the lookup cache (one epoch read, the clock read at most once). Answers when every key
 /// is a string that is no integer key, whose argument checks but the loaded-class test the lookup cache
-/// has worked out (`plain`, once per key), that names no loaded class (`class_loaded`, run on every
-/// call), and that is a known miss (null) or a hit whose value needs no work per fetch
+/// has worked out (`plain`, once per key), that names no loaded class (`class_loaded`, the exact test,
+/// run on every call), and that is a known miss (null) or a hit whose value needs no work per fetch
 /// (`Blueprint::ready_root`). A repeated key keeps its first place. True: `result` is filled and the
 /// hits and misses are counted. False, with nothing counted: the full path must run (it reports every
 /// error), and `result`, partly filled, must be discarded.
@@ -1149,14 +1172,16 @@ pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
 }
 
 /// The last key [`presence_known`] answered for, per backend: a copy of the key (which passed the key
-/// checks but the loaded-class test), the backend instance and mutation epoch the answer holds at, the
-/// entry's expiry (0: none, or a miss) and the answer. Valid only while the epoch is unchanged, so it
-/// needs no forgetting at request end.
+/// checks but the loaded-class test) and that test, the backend instance and mutation epoch the answer
+/// holds at, the entry's expiry (0: none, or a miss) and the answer. Valid only while the epoch is
+/// unchanged, so it needs no forgetting at request end.
 #[derive(Clone, Copy)]
 struct HotPresence {
     key: [u8; HOT_KEY_MAX],
     /// 0: none (the empty key is never valid).
     key_len: usize,
+    /// The key's loaded-class test (§4.2), made on every answer.
+    class: zend::LoweredName,
     backend_id: u64,
     epoch: u64,
     expires_ms: u64,
@@ -1165,16 +1190,25 @@ struct HotPresence {
 
 thread_local! {
     static HOT_PRESENCE: [Cell<HotPresence>; 2] = const {
-        let none = HotPresence { key: [0; HOT_KEY_MAX], key_len: 0, backend_id: 0, epoch: 0, expires_ms: 0, present: false };
+        let none = HotPresence {
+            key: [0; HOT_KEY_MAX],
+            key_len: 0,
+            class: zend::LoweredName::NEVER,
+            backend_id: 0,
+            epoch: 0,
+            expires_ms: 0,
+            present: false,
+        };
         [Cell::new(none), Cell::new(none)]
     };
 }
 
 /// [`presence`] of a key the lookup cache answers for at the current epoch, for `has()`'s repeated
 /// test (`cache_ops::has_hot`): no argument conversion, and no key checks but the loaded-class test
-/// once the lookup cache knows the key passes them (`plain`, as in [`fetch_many_hot`]). The same key
-/// tested again while nothing changed is answered by [`HotPresence`], without the lookup cache. `None`
-/// where the full path must run: a key the cache does not know, or one that fails or skips a check.
+/// (`class_loaded`) once the lookup cache knows the key passes them (`plain`, as in
+/// [`fetch_many_hot`]). The same key tested again while nothing changed is answered by [`HotPresence`],
+/// without the lookup cache, its loaded-class test made from the lower-cased name it keeps. `None`
+/// where the full path must run: a key the cache does not know, or one that fails a check.
 pub fn presence_known(
     tier: Tier,
     backend: &Backend,
@@ -1191,10 +1225,10 @@ pub fn presence_known(
             && hot.backend_id == backend_id
             && hot.epoch == epoch
             && (hot.expires_ms == 0 || now_ms() < hot.expires_ms))
-            .then_some(hot.present)
+            .then_some((hot.present, hot.class))
     });
-    if let Some(present) = hot {
-        return (!class_loaded()).then_some(present);
+    if let Some((present, class)) = hot {
+        return (!class.is_loaded()).then_some(present);
     }
     let answer = CACHE.with(|c| {
         let mut c = c.try_borrow_mut().ok()?;
@@ -1210,9 +1244,9 @@ pub fn presence_known(
     });
     let (present, expires_ms) = answer?;
     let mut copy = [0; HOT_KEY_MAX];
-    if let Some(to) = copy.get_mut(..key.len()) {
+    if let (Some(to), Some(class)) = (copy.get_mut(..key.len()), zend::LoweredName::of(key)) {
         to.copy_from_slice(key);
-        let hot = HotPresence { key: copy, key_len: key.len(), backend_id, epoch, expires_ms, present };
+        let hot = HotPresence { key: copy, key_len: key.len(), class, backend_id, epoch, expires_ms, present };
         HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
     }
     Some(present)
