@@ -101,6 +101,26 @@ pub enum Lookup {
     Present(u64),
 }
 
+/// The allocation of a long key's slot (0 for one kept inline), counted toward the bound on the
+/// thread's copies (§7.5) with the copies.
+fn key_bytes(key: &[u8]) -> usize {
+    if key.len() > INLINE_KEY_MAX {
+        key.len() + ALLOCATION_OVERHEAD
+    } else {
+        0
+    }
+}
+
+/// The memory of a lookup-cache table with room for `capacity` slots (`HashMap::capacity`): an entry
+/// and a control byte per bucket, a table of eight buckets or more being at most 7/8 full. Counted
+/// toward the bound on the thread's copies (§7.5) whatever its slots remember, a miss as a hit: the
+/// table holds what it grew to (it never shrinks while it has slots, and the deleted slots of a
+/// retirement can make it grow again with no more keys).
+fn table_bytes(capacity: usize) -> usize {
+    let buckets = if capacity < 7 { capacity + 1 } else { capacity / 7 * 8 };
+    buckets * (size_of::<(SlotKey, Slot)>() + 1)
+}
+
 /// Longest key the lookup cache keeps inline in its table (a longer one is on the heap).
 const INLINE_KEY_MAX: usize = 22;
 
@@ -235,7 +255,8 @@ struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
     slots: HashMap<SlotKey, Slot>,
-    /// Bytes of the blueprints the slots hold.
+    /// Bytes of the copies the slots hold and of their long keys ([`key_bytes`]); with the table's own
+    /// ([`table_bytes`]), what the bound on the thread's copies (§7.5) counts.
     live_bytes: usize,
     hits: u64,
     misses: u64,
@@ -457,11 +478,12 @@ impl ThreadCache {
     fn retire_part(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, cache: &mut BackendCache) {
         let mut left = (cache.slots.len() / RETIRE_SHARE).max(1);
         let mut freed = 0;
-        cache.slots.retain(|_, slot| {
+        cache.slots.retain(|key, slot| {
             if left == 0 {
                 return true;
             }
             left -= 1;
+            freed += key_bytes(key.as_bytes());
             if let Lookup::Hit(local) = std::mem::replace(&mut slot.outcome, Lookup::Miss) {
                 freed += local.bytes();
                 Self::retire(superseded, bytes, local);
@@ -1367,9 +1389,9 @@ fn key_cap(backend: &Backend) -> usize {
 }
 
 /// Records the outcome for `key`, retiring the copy it replaces. A new key finding the lookup cache
-/// full ([`key_cap`] keys, or blueprints larger than the backend itself: stale keys are only
-/// revalidated when read again, so the cap keeps memory bounded) retires part of it first
-/// ([`RETIRE_SHARE`]). `count` is added to the hits or the misses.
+/// full ([`key_cap`] keys, or the table and its copies larger than the backend itself: stale keys are
+/// only revalidated when read again, so the cap keeps memory bounded) retires part of it first
+/// ([`RETIRE_SHARE`]); a table emptied so is freed. `count` is added to the hits or the misses.
 fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup, count: u64) {
     CACHE.with_borrow_mut(|c| {
         let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
@@ -1381,8 +1403,13 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
         }
         cache.flush_if_due(backend);
         let added = ThreadCache::live_bytes_of(&outcome);
+        // A new key's slot counts too, and the table as it is once the key is in: a full one doubles.
+        let new_key = key_bytes(key);
         let full = |cache: &BackendCache| {
-            cache.slots.len() >= key_cap(backend) || (cache.live_bytes + added) as u64 > backend.capacity_bytes()
+            let slots = &cache.slots;
+            let room = if slots.len() < slots.capacity() { slots.capacity() } else { (2 * slots.capacity()).max(3) };
+            slots.len() >= key_cap(backend)
+                || (cache.live_bytes + new_key + added + table_bytes(room)) as u64 > backend.capacity_bytes()
         };
         if full(cache) && !cache.slots.contains_key(key) {
             while !cache.slots.is_empty() && full(cache) {
@@ -1390,6 +1417,7 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             }
             if cache.slots.is_empty() {
                 cache.live_bytes = 0;
+                cache.slots = HashMap::default();
             }
         }
         let keep = match &outcome {
@@ -1418,7 +1446,10 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
                     let slot = kept(present, outcome);
                     Some(std::mem::replace(present, slot))
                 }
-                None => cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 }),
+                None => {
+                    cache.live_bytes += new_key;
+                    cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 })
+                }
             }
         };
         if let Some(old) = old {
