@@ -18,10 +18,12 @@
 //! every [`FLUSH_EVERY`] lookups (so a long request's lookups reach other processes' `info()`).
 
 use foldhash::HashMap;
+use hashbrown::hash_map::{Entry, RawEntryMut};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, EntryRef, MonotonicClock};
@@ -172,6 +174,51 @@ impl std::borrow::Borrow<[u8]> for SlotKey {
     }
 }
 
+/// The hasher of every lookup-cache table: foldhash, seeded at random once per process, so that the
+/// hash of a key ([`KeyHash`]) is the same in every table of every thread.
+#[derive(Clone)]
+struct SlotHasher(foldhash::fast::RandomState);
+
+impl Default for SlotHasher {
+    fn default() -> Self {
+        static SEEDED: OnceLock<foldhash::fast::RandomState> = OnceLock::new();
+        SlotHasher(SEEDED.get_or_init(foldhash::fast::RandomState::default).clone())
+    }
+}
+
+impl BuildHasher for SlotHasher {
+    type Hasher = foldhash::fast::FoldHasher<'static>;
+
+    fn build_hasher(&self) -> Self::Hasher {
+        self.0.build_hasher()
+    }
+}
+
+/// The slots of one backend's lookup cache, by key.
+type Slots = hashbrown::HashMap<SlotKey, Slot, SlotHasher>;
+
+/// A key prepared for fetches of the same key again and again (an attribute unit's key, restored in
+/// every request): its bytes and their hash in the lookup cache, computed once by [`prepare_key`], so
+/// that [`fetch_prepared_uncounted`] does not hash the key again.
+pub struct KeyHash {
+    hash: u64,
+    key: Box<[u8]>,
+}
+
+impl KeyHash {
+    /// The key itself.
+    #[cfg_attr(not(test), expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet"))]
+    pub fn bytes(&self) -> &[u8] {
+        &self.key
+    }
+}
+
+/// `key` with its hash in the lookup cache, for [`fetch_prepared_uncounted`].
+#[cfg_attr(not(test), expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet"))]
+pub fn prepare_key(key: &[u8]) -> KeyHash {
+    KeyHash { hash: SlotHasher::default().hash_one(key), key: key.into() }
+}
+
 struct Slot {
     epoch: u64,
     outcome: Lookup,
@@ -254,7 +301,7 @@ thread_local! {
 struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
-    slots: HashMap<SlotKey, Slot>,
+    slots: Slots,
     /// Bytes of the copies the slots hold and of their long keys ([`key_bytes`]); with the table's own
     /// ([`table_bytes`]), what the bound on the thread's copies (§7.5) counts.
     live_bytes: usize,
@@ -287,7 +334,23 @@ impl BackendCache {
         count: u64,
         now: &mut Option<u64>,
     ) -> Option<&Lookup> {
-        let slot = self.slots.get_mut(key)?;
+        let hash = self.slots.hasher().hash_one(key);
+        self.known_hashed(revalidate, (key, hash), epoch, count, now)
+    }
+
+    /// [`BackendCache::known`] of `key` whose hash in the table is `hash`.
+    fn known_hashed(
+        &mut self,
+        revalidate: Option<&Backend>,
+        (key, hash): (&[u8], u64),
+        epoch: u64,
+        count: u64,
+        now: &mut Option<u64>,
+    ) -> Option<&Lookup> {
+        let RawEntryMut::Occupied(slot) = self.slots.raw_entry_mut().from_key_hashed_nocheck(hash, key) else {
+            return None;
+        };
+        let slot = slot.into_mut();
         let outcome = slot.known(revalidate, key, epoch, now)?;
         match outcome {
             Lookup::Hit(_) => self.hits += count,
@@ -466,7 +529,7 @@ impl ThreadCache {
         &mut self.backends[tier.index()]
     }
 
-    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<SlotKey, Slot>) {
+    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: Slots) {
         for slot in slots.into_values() {
             if let Lookup::Hit(local) = slot.outcome {
                 Self::retire(superseded, bytes, local);
@@ -733,15 +796,27 @@ const MEMOS_KEPT: usize = 256;
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.
 pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, key, 1);
+    let looked = lookup(tier, backend, key, None, 1);
     fetch_looked_up(tier, backend, key, looked, out, 1)
 }
 
 /// [`fetch`] without counting a hit or a miss: restores of attributed statics are not lookups by
 /// `get()` (§15).
 pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, key, 0);
+    let looked = lookup(tier, backend, key, None, 0);
     fetch_looked_up(tier, backend, key, looked, out, 0)
+}
+
+/// [`fetch_uncounted`] of a key prepared by [`prepare_key`]: the lookup cache takes its hash as it is.
+#[expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet")]
+pub fn fetch_prepared_uncounted(
+    tier: Tier,
+    backend: &Backend,
+    key: &KeyHash,
+    out: &mut zval,
+) -> Result<Fetched, DecodeError> {
+    let looked = lookup(tier, backend, &key.key, Some(key.hash), 0);
+    fetch_looked_up(tier, backend, &key.key, looked, out, 0)
 }
 
 /// Forgets the hot keys, their hits moved to the lookup cache's counters.
@@ -1150,12 +1225,15 @@ pub unsafe fn fetch_many_hot(
 }
 
 /// The lookup-cache outcome of `key` (`Unknown` where the shared index must be asked), counting `count`
-/// for a known hit or miss.
-fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
+/// for a known hit or miss; `hash` is the key's hash in the table when the caller has it
+/// ([`KeyHash`]), else it is computed.
+fn lookup(tier: Tier, backend: &Backend, key: &[u8], hash: Option<u64>, count: u64) -> Lookup {
     let epoch = backend.epoch();
     CACHE.with_borrow_mut(|c| {
         let cache = c.backend(tier, backend);
-        let outcome = cache.known(Some(backend), key, epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown);
+        let hash = hash.unwrap_or_else(|| cache.slots.hasher().hash_one(key));
+        let outcome =
+            cache.known_hashed(Some(backend), (key, hash), epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown);
         cache.flush_if_due(backend);
         outcome
     })
@@ -1417,7 +1495,7 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             }
             if cache.slots.is_empty() {
                 cache.live_bytes = 0;
-                cache.slots = HashMap::default();
+                cache.slots = Slots::default();
             }
         }
         let keep = match &outcome {
@@ -1540,6 +1618,42 @@ pub fn free_superseded() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prepared_key_finds_its_slot_in_every_table_of_every_thread() {
+        // Attribute unit keys' length (hashed by foldhash's long-key path), differing in the last byte.
+        let key: &[u8] = b"volatile_static_unit:App\\Http\\Controllers\\UserController::$routes";
+        let other: &[u8] = b"volatile_static_unit:App\\Http\\Controllers\\UserController::$router";
+        let prepared = prepare_key(key);
+        assert_eq!(prepared.bytes(), key);
+        // Prepared on another thread: the same hash, as every table of the process hashes alike.
+        let from_thread = std::thread::spawn(move || prepare_key(key)).join().unwrap();
+        assert_eq!(from_thread.hash, prepared.hash);
+        assert_ne!(prepare_key(other).hash, prepared.hash);
+        // A table made after the key was prepared (a new backend, or an emptied cache, makes one), with
+        // the lookup cache's keys and hasher (its slots' drop needs PHP, so a number stands for a slot).
+        let mut slots: hashbrown::HashMap<SlotKey, u32, SlotHasher> = hashbrown::HashMap::default();
+        slots.insert(SlotKey::new(key), 1);
+        slots.insert(SlotKey::new(other), 2);
+        let found = |slots: &mut hashbrown::HashMap<SlotKey, u32, SlotHasher>, k: &KeyHash| match slots
+            .raw_entry_mut()
+            .from_key_hashed_nocheck(k.hash, k.bytes())
+        {
+            RawEntryMut::Occupied(slot) => Some(*slot.into_mut()),
+            RawEntryMut::Vacant(_) => None,
+        };
+        for _ in 0..2 {
+            assert_eq!(found(&mut slots, &prepared), Some(1));
+            assert_eq!(found(&mut slots, &from_thread), Some(1));
+            assert_eq!(found(&mut slots, &prepare_key(other)), Some(2));
+            assert_eq!(found(&mut slots, &prepare_key(b"absent")), None);
+            // Found the same once the table grew (every slot moved).
+            for i in 0..20_000 {
+                slots.insert(SlotKey::new(format!("key{i}").as_bytes()), 3);
+            }
+        }
+        assert_eq!(slots.len(), 20_002);
+    }
 
     #[test]
     fn lookup_cache_keys_are_found_by_their_bytes_inline_or_not() {
