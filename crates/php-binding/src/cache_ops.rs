@@ -310,9 +310,9 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
         let Some(backend) = runtime.and_then(|rt| rt.backend(tier)) else {
             return false;
         };
-        // SAFETY: the class table is this request's, read in the call; `zkey` is the live argument string,
-        // whose hash is cached (interned) or may be.
-        let class_loaded = || unsafe { zend::class_is_loaded_zstr(zend::class_table(), zkey) };
+        // SAFETY: the class table is this request's; `zkey` is the live argument string, which `fetch_hot`
+        // only looks up as it is when it needs no lower-casing; its hash is cached (interned) or may be.
+        let class_loaded = || unsafe { zend::class_is_loaded_plain(zkey) };
         // SAFETY: the return slot holds null.
         let local = match unsafe {
             read_cache::fetch_hot(tier, backend, key, interned, call.ret(), args::key_passes_but_class, class_loaded)

@@ -248,6 +248,10 @@ struct Hot {
     /// The bytes of the key's string when that was interned (never freed before the request ends, and
     /// never changed): the same string is the same key without comparing bytes. Null otherwise.
     interned: *const u8,
+    /// Whether the key needs lower-casing for its loaded-class test (an upper-case letter, a NUL or a
+    /// leading `\\`): the test is then [`HOT_CLASS`]'s, else the class table is asked with the key's
+    /// own string.
+    lowered: bool,
     backend_id: u64,
     epoch: u64,
     /// The entry version and expiry of the local copy.
@@ -270,6 +274,7 @@ impl Hot {
         key: [0; HOT_KEY_MAX],
         key_len: 0,
         interned: std::ptr::null(),
+        lowered: false,
         backend_id: 0,
         epoch: 0,
         version: 0,
@@ -291,10 +296,11 @@ pub enum HotFetch {
 
 thread_local! {
     static HOT: [RefCell<Hot>; 2] = const { [RefCell::new(Hot::NONE), RefCell::new(Hot::NONE)] };
-    /// The loaded-class test (§4.2) of each hot key, made on every fetch: the lower-cased name of a key
-    /// that needs lower-casing, `None` for one the class table is asked with as it is. Set by
-    /// [`fetch_hot`] whenever it makes a key hot (kept apart from [`Hot`], which is moved whole).
-    static HOT_CLASS: [Cell<Option<zend::LoweredName>>; 2] = const { [Cell::new(None), Cell::new(None)] };
+    /// The loaded-class test (§4.2) of each hot key that needs lower-casing (`Hot::lowered`), made on
+    /// every fetch: set by [`fetch_hot`] whenever it makes such a key hot (kept apart from [`Hot`],
+    /// which is moved whole).
+    static HOT_CLASS: [Cell<zend::LoweredName>; 2] =
+        const { [Cell::new(zend::LoweredName::NEVER), Cell::new(zend::LoweredName::NEVER)] };
 }
 
 #[derive(Default)]
@@ -840,8 +846,8 @@ fn forget_hot(c: &mut ThreadCache) {
 /// (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread keeps) is written
 /// into `out`; another hit is returned, for [`hand_out_hit`]. The loaded-class test of the key (§4.2) is
 /// made on every call: `class_loaded`, asking with the argument's own string, for a key that needs no
-/// lower-casing (`zend::is_plain_class_name`), else from the lower-cased name with its hash the hot key
-/// keeps (`zend::LoweredName`, made when it becomes hot); `plain` tells
+/// lower-casing (`zend::is_plain_class_name`; it runs for no other key), else from the lower-cased
+/// name with its hash kept for the hot key (`zend::LoweredName`, made when it becomes hot); `plain` tells
 /// whether the key passes the other key rules (`args::key_passes_but_class`), once, when it becomes
 /// hot. `Slow`, with nothing written or counted, where the full path must run: an error to report, a
 /// miss, an expired or unknown key.
@@ -909,23 +915,19 @@ pub unsafe fn fetch_hot(
                     return HotFetch::Slow;
                 }
             }
-            let class = if zend::is_plain_class_name(key) {
-                None
-            } else {
+            current.lowered = !zend::is_plain_class_name(key);
+            if current.lowered {
                 // A hot key is at most `HOT_KEY_MAX` bytes, which a `LoweredName` holds.
                 let Some(lowered) = zend::LoweredName::of(key) else {
                     *current = Hot::NONE;
                     return HotFetch::Slow;
                 };
-                Some(lowered)
-            };
-            HOT_CLASS.with(|cell| cell[tier.index()].set(class));
+                HOT_CLASS.with(|cell| cell[tier.index()].set(lowered));
+            }
         }
-        let class_loaded = || match HOT_CLASS.with(|cell| cell[tier.index()].get()) {
-            Some(lowered) => lowered.is_loaded(),
-            None => class_loaded(),
-        };
-        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
+        let class_loaded =
+            if current.lowered { HOT_CLASS.with(|cell| cell[tier.index()].get().is_loaded()) } else { class_loaded() };
+        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded {
             return HotFetch::Slow;
         }
         current.hits += 1;
@@ -1042,6 +1044,7 @@ fn hot_of(local: &Rc<Local>, bytes: &[u8], interned: bool, backend_id: u64, epoc
         key,
         key_len: bytes.len(),
         interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
+        lowered: false,
         backend_id,
         epoch,
         version: local.version,
@@ -1280,8 +1283,9 @@ struct HotPresence {
     key: [u8; HOT_KEY_MAX],
     /// 0: none (the empty key is never valid).
     key_len: usize,
-    /// The key's loaded-class test (§4.2), made on every answer.
-    class: zend::LoweredName,
+    /// Whether the key needs lower-casing for its loaded-class test (§4.2, made on every answer): the
+    /// test is then [`HOT_PRESENCE_CLASS`]'s, else the class table is asked with the argument's string.
+    lowered: bool,
     backend_id: u64,
     epoch: u64,
     expires_ms: u64,
@@ -1293,7 +1297,7 @@ thread_local! {
         let none = HotPresence {
             key: [0; HOT_KEY_MAX],
             key_len: 0,
-            class: zend::LoweredName::NEVER,
+            lowered: false,
             backend_id: 0,
             epoch: 0,
             expires_ms: 0,
@@ -1301,13 +1305,17 @@ thread_local! {
         };
         [Cell::new(none), Cell::new(none)]
     };
+    /// The loaded-class test of each [`HotPresence`] key that needs lower-casing.
+    static HOT_PRESENCE_CLASS: [Cell<zend::LoweredName>; 2] =
+        const { [Cell::new(zend::LoweredName::NEVER), Cell::new(zend::LoweredName::NEVER)] };
 }
 
 /// [`presence`] of a key the lookup cache answers for at the current epoch, for `has()`'s repeated
 /// test (`cache_ops::has_hot`): no argument conversion, and no key checks but the loaded-class test
 /// (`class_loaded`) once the lookup cache knows the key passes them (`plain`, as in
 /// [`fetch_many_hot`]). The same key tested again while nothing changed is answered by [`HotPresence`],
-/// without the lookup cache, its loaded-class test made from the lower-cased name it keeps. `None`
+/// without the lookup cache, its loaded-class test made with the argument's string or, for a key that
+/// needs lower-casing, from the lower-cased name with its hash it keeps. `None`
 /// where the full path must run: a key the cache does not know, or one that fails a check.
 pub fn presence_known(
     tier: Tier,
@@ -1325,10 +1333,12 @@ pub fn presence_known(
             && hot.backend_id == backend_id
             && hot.epoch == epoch
             && (hot.expires_ms == 0 || now_ms() < hot.expires_ms))
-            .then_some((hot.present, hot.class))
+            .then_some((hot.present, hot.lowered))
     });
-    if let Some((present, class)) = hot {
-        return (!class.is_loaded()).then_some(present);
+    if let Some((present, lowered)) = hot {
+        let loaded =
+            if lowered { HOT_PRESENCE_CLASS.with(|cell| cell[tier.index()].get().is_loaded()) } else { class_loaded() };
+        return (!loaded).then_some(present);
     }
     let answer = CACHE.with(|c| {
         let mut c = c.try_borrow_mut().ok()?;
@@ -1344,9 +1354,14 @@ pub fn presence_known(
     });
     let (present, expires_ms) = answer?;
     let mut copy = [0; HOT_KEY_MAX];
-    if let (Some(to), Some(class)) = (copy.get_mut(..key.len()), zend::LoweredName::of(key)) {
+    let lowered = !zend::is_plain_class_name(key);
+    let class = if lowered { zend::LoweredName::of(key) } else { Some(zend::LoweredName::NEVER) };
+    if let (Some(to), Some(class)) = (copy.get_mut(..key.len()), class) {
         to.copy_from_slice(key);
-        let hot = HotPresence { key: copy, key_len: key.len(), class, backend_id, epoch, expires_ms, present };
+        if lowered {
+            HOT_PRESENCE_CLASS.with(|cell| cell[tier.index()].set(class));
+        }
+        let hot = HotPresence { key: copy, key_len: key.len(), lowered, backend_id, epoch, expires_ms, present };
         HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
     }
     Some(present)

@@ -359,9 +359,19 @@ pub unsafe fn class_is_loaded_zstr(table: *mut ffi::HashTable, name: *mut zend_s
 }
 
 /// Whether `name` is looked up in the class table by its own bytes (no upper-case letter, no NUL, no
-/// leading `\\`): then [`class_is_loaded_zstr`] looks it up as it is.
+/// leading `\\`): then [`class_is_loaded_plain`] is its loaded-class test.
 pub fn is_plain_class_name(name: &[u8]) -> bool {
     !needs_lowering(name) && name.first().is_some_and(|&b| b != b'\\')
+}
+
+/// [`class_is_loaded_zstr`] for a name [`is_plain_class_name`] accepted: one class-table lookup.
+///
+/// # Safety
+/// `name` must be a live zend_string that is interned (its hash is always cached) or writable.
+pub unsafe fn class_is_loaded_plain(name: *mut zend_string) -> bool {
+    let table = class_table();
+    // SAFETY: as in `class_is_loaded_zstr`.
+    !table.is_null() && unsafe { !ffi::zend_hash_find(table, name).is_null() }
 }
 
 /// Longest name (after its leading `\\`) a [`LoweredName`] holds.
