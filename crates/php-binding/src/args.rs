@@ -290,11 +290,11 @@ fn key_is_valid_given(key: &[u8], class_loaded: impl FnOnce() -> bool) -> bool {
     !key.is_empty() && !is_reserved(key) && !class_loaded()
 }
 
-/// Whether `key` passes the single-key rules (§4.2) but the loaded-class test, and that test is
-/// [`zend::class_is_loaded_plain`] (the key needs no lower-casing): what a repeated `get()` of the same
-/// key does not check again (`read_cache::fetch_hot`).
-pub fn key_is_plain(key: &[u8]) -> bool {
-    !key.is_empty() && !is_reserved(key) && zend::is_plain_class_name(key)
+/// Whether `key` passes the single-key rules (§4.2) but the loaded-class test: what a repeated read of
+/// the same key does not check again (`read_cache::fetch_hot`), whatever its case (the loaded-class test
+/// runs on every read).
+pub fn key_passes_but_class(key: &[u8]) -> bool {
+    key_is_valid_given(key, || false)
 }
 
 /// The single-key rules of `delete` (§4.2): a loaded class name is a class selector there, not an

@@ -311,11 +311,11 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
             return false;
         };
         // SAFETY: the class table is this request's; `zkey` is the live argument string, which `fetch_hot`
-        // only looks up when `key_is_plain` accepted its bytes; its hash is cached (interned) or may be.
+        // only looks up as it is when it needs no lower-casing; its hash is cached (interned) or may be.
         let class_loaded = || unsafe { zend::class_is_loaded_plain(zkey) };
         // SAFETY: the return slot holds null.
         let local = match unsafe {
-            read_cache::fetch_hot(tier, backend, key, interned, call.ret(), args::key_is_plain, class_loaded)
+            read_cache::fetch_hot(tier, backend, key, interned, call.ret(), args::key_passes_but_class, class_loaded)
         } {
             read_cache::HotFetch::Written => return true,
             read_cache::HotFetch::Slow => return false,
@@ -430,12 +430,14 @@ fn get_multiple_hot(tier: Tier, call: &Call, keys: *mut HashTable, count: usize)
             return false;
         };
         let result = zvals::new_array(count, false);
+        let table = zend::class_table();
         // SAFETY: `keys` is the live argument array, which nothing in the call modifies; `result` is a
-        // fresh array sized for every key; the class-table lookup runs no userland code, and its
-        // strings are the argument's own (interned, or request strings whose hash PHP may cache).
+        // fresh array sized for every key; the class-table lookup runs no userland code (so no class is
+        // declared during the call), and its strings are the argument's own (interned, or request
+        // strings whose hash PHP may cache).
         let answered = unsafe {
-            read_cache::fetch_many_hot(tier, backend, keys, result.value.arr, args::key_is_plain, |s| {
-                zend::class_is_loaded_plain(s)
+            read_cache::fetch_many_hot(tier, backend, keys, result.value.arr, args::key_passes_but_class, |s| {
+                zend::class_is_loaded_zstr(table, s)
             })
         };
         if answered {
@@ -539,10 +541,10 @@ fn has_hot(tier: Tier, call: &Call) -> Option<bool> {
     }
     request::with_runtime(|runtime| {
         let backend = runtime.and_then(|rt| rt.backend(tier))?;
-        // SAFETY: the class table is this request's; `zkey` is the live argument string, looked up only
-        // once `key_is_plain` accepted its bytes; its hash is cached (interned) or may be.
-        let class_loaded = || unsafe { zend::class_is_loaded_plain(zkey) };
-        read_cache::presence_known(tier, backend, key, args::key_is_plain, class_loaded)
+        // SAFETY: the class table is this request's, read in the call; `zkey` is the live argument string,
+        // whose hash is cached (interned) or may be.
+        let class_loaded = || unsafe { zend::class_is_loaded_zstr(zend::class_table(), zkey) };
+        read_cache::presence_known(tier, backend, key, args::key_passes_but_class, class_loaded)
     })
 }
 

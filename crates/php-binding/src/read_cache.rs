@@ -18,10 +18,12 @@
 //! every [`FLUSH_EVERY`] lookups (so a long request's lookups reach other processes' `info()`).
 
 use foldhash::HashMap;
+use hashbrown::hash_map::{Entry, RawEntryMut};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, EntryRef, MonotonicClock};
@@ -101,6 +103,26 @@ pub enum Lookup {
     Present(u64),
 }
 
+/// The allocation of a long key's slot (0 for one kept inline), counted toward the bound on the
+/// thread's copies (§7.5) with the copies.
+fn key_bytes(key: &[u8]) -> usize {
+    if key.len() > INLINE_KEY_MAX {
+        key.len() + ALLOCATION_OVERHEAD
+    } else {
+        0
+    }
+}
+
+/// The memory of a lookup-cache table with room for `capacity` slots (`HashMap::capacity`): an entry
+/// and a control byte per bucket, a table of eight buckets or more being at most 7/8 full. Counted
+/// toward the bound on the thread's copies (§7.5) whatever its slots remember, a miss as a hit: the
+/// table holds what it grew to (it never shrinks while it has slots, and the deleted slots of a
+/// retirement can make it grow again with no more keys).
+fn table_bytes(capacity: usize) -> usize {
+    let buckets = if capacity < 7 { capacity + 1 } else { capacity / 7 * 8 };
+    buckets * (size_of::<(SlotKey, Slot)>() + 1)
+}
+
 /// Longest key the lookup cache keeps inline in its table (a longer one is on the heap).
 const INLINE_KEY_MAX: usize = 22;
 
@@ -152,20 +174,66 @@ impl std::borrow::Borrow<[u8]> for SlotKey {
     }
 }
 
+/// The hasher of every lookup-cache table: foldhash, seeded at random once per process, so that the
+/// hash of a key ([`KeyHash`]) is the same in every table of every thread.
+#[derive(Clone)]
+struct SlotHasher(foldhash::fast::RandomState);
+
+impl Default for SlotHasher {
+    fn default() -> Self {
+        static SEEDED: OnceLock<foldhash::fast::RandomState> = OnceLock::new();
+        SlotHasher(SEEDED.get_or_init(foldhash::fast::RandomState::default).clone())
+    }
+}
+
+impl BuildHasher for SlotHasher {
+    type Hasher = foldhash::fast::FoldHasher<'static>;
+
+    fn build_hasher(&self) -> Self::Hasher {
+        self.0.build_hasher()
+    }
+}
+
+/// The slots of one backend's lookup cache, by key.
+type Slots = hashbrown::HashMap<SlotKey, Slot, SlotHasher>;
+
+/// A key prepared for fetches of the same key again and again (an attribute unit's key, restored in
+/// every request): its bytes and their hash in the lookup cache, computed once by [`prepare_key`], so
+/// that [`fetch_prepared_uncounted`] does not hash the key again.
+pub struct KeyHash {
+    hash: u64,
+    key: Box<[u8]>,
+}
+
+impl KeyHash {
+    /// The key itself.
+    #[cfg_attr(not(test), expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet"))]
+    pub fn bytes(&self) -> &[u8] {
+        &self.key
+    }
+}
+
+/// `key` with its hash in the lookup cache, for [`fetch_prepared_uncounted`].
+#[cfg_attr(not(test), expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet"))]
+pub fn prepare_key(key: &[u8]) -> KeyHash {
+    KeyHash { hash: SlotHasher::default().hash_one(key), key: key.into() }
+}
+
 struct Slot {
     epoch: u64,
     outcome: Lookup,
-    /// Whether the key passes the argument checks of a key (§4.2) but the loaded-class test, and that
-    /// test is one class-table lookup of the key's own string (`args::key_is_plain`): worked out once
-    /// by [`fetch_many_hot`]. The key's bytes never change, so it is kept when the slot is updated.
+    /// Whether the key passes the argument checks of a key (§4.2) but the loaded-class test
+    /// (`args::key_passes_but_class`): worked out once by [`fetch_many_hot`] or [`presence_known`]. The
+    /// key's bytes never change, so it is kept when the slot is updated.
     plain: Option<bool>,
     /// The last [`fetch_many_hot`] pass that gave the key its place in a result (see
     /// `ThreadCache::passes`): a key met again in the same pass is a repeated key.
     pass: u64,
 }
 
-/// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline).
-const HOT_KEY_MAX: usize = 48;
+/// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline; its
+/// loaded-class test is kept lower-cased beside it).
+const HOT_KEY_MAX: usize = zend::LOWERED_NAME_MAX;
 
 /// The last key `get()` found, per backend (see [`fetch_hot`]): a copy of the key, the backend
 /// instance and mutation epoch its lookup was valid at, the entry's expiry and its built local copy (or
@@ -180,6 +248,10 @@ struct Hot {
     /// The bytes of the key's string when that was interned (never freed before the request ends, and
     /// never changed): the same string is the same key without comparing bytes. Null otherwise.
     interned: *const u8,
+    /// Whether the key needs lower-casing for its loaded-class test (an upper-case letter, a NUL or a
+    /// leading `\\`): the test is then [`HOT_CLASS`]'s, else the class table is asked with the key's
+    /// own string.
+    lowered: bool,
     backend_id: u64,
     epoch: u64,
     /// The entry version and expiry of the local copy.
@@ -202,6 +274,7 @@ impl Hot {
         key: [0; HOT_KEY_MAX],
         key_len: 0,
         interned: std::ptr::null(),
+        lowered: false,
         backend_id: 0,
         epoch: 0,
         version: 0,
@@ -223,14 +296,20 @@ pub enum HotFetch {
 
 thread_local! {
     static HOT: [RefCell<Hot>; 2] = const { [RefCell::new(Hot::NONE), RefCell::new(Hot::NONE)] };
+    /// The loaded-class test (§4.2) of each hot key that needs lower-casing (`Hot::lowered`), made on
+    /// every fetch: set by [`fetch_hot`] whenever it makes such a key hot (kept apart from [`Hot`],
+    /// which is moved whole).
+    static HOT_CLASS: [Cell<zend::LoweredName>; 2] =
+        const { [Cell::new(zend::LoweredName::NEVER), Cell::new(zend::LoweredName::NEVER)] };
 }
 
 #[derive(Default)]
 struct BackendCache {
     /// Identifies the backend the slots belong to (a module restart maps a new one).
     backend_id: u64,
-    slots: HashMap<SlotKey, Slot>,
-    /// Bytes of the blueprints the slots hold.
+    slots: Slots,
+    /// Bytes of the copies the slots hold and of their long keys ([`key_bytes`]); with the table's own
+    /// ([`table_bytes`]), what the bound on the thread's copies (§7.5) counts.
     live_bytes: usize,
     hits: u64,
     misses: u64,
@@ -261,7 +340,23 @@ impl BackendCache {
         count: u64,
         now: &mut Option<u64>,
     ) -> Option<&Lookup> {
-        let slot = self.slots.get_mut(key)?;
+        let hash = self.slots.hasher().hash_one(key);
+        self.known_hashed(revalidate, (key, hash), epoch, count, now)
+    }
+
+    /// [`BackendCache::known`] of `key` whose hash in the table is `hash`.
+    fn known_hashed(
+        &mut self,
+        revalidate: Option<&Backend>,
+        (key, hash): (&[u8], u64),
+        epoch: u64,
+        count: u64,
+        now: &mut Option<u64>,
+    ) -> Option<&Lookup> {
+        let RawEntryMut::Occupied(slot) = self.slots.raw_entry_mut().from_key_hashed_nocheck(hash, key) else {
+            return None;
+        };
+        let slot = slot.into_mut();
         let outcome = slot.known(revalidate, key, epoch, now)?;
         match outcome {
             Lookup::Hit(_) => self.hits += count,
@@ -440,7 +535,7 @@ impl ThreadCache {
         &mut self.backends[tier.index()]
     }
 
-    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: HashMap<SlotKey, Slot>) {
+    fn retire_slots(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, slots: Slots) {
         for slot in slots.into_values() {
             if let Lookup::Hit(local) = slot.outcome {
                 Self::retire(superseded, bytes, local);
@@ -452,11 +547,12 @@ impl ThreadCache {
     fn retire_part(superseded: &mut Vec<Rc<Local>>, bytes: &mut usize, cache: &mut BackendCache) {
         let mut left = (cache.slots.len() / RETIRE_SHARE).max(1);
         let mut freed = 0;
-        cache.slots.retain(|_, slot| {
+        cache.slots.retain(|key, slot| {
             if left == 0 {
                 return true;
             }
             left -= 1;
+            freed += key_bytes(key.as_bytes());
             if let Lookup::Hit(local) = std::mem::replace(&mut slot.outcome, Lookup::Miss) {
                 freed += local.bytes();
                 Self::retire(superseded, bytes, local);
@@ -706,15 +802,27 @@ const MEMOS_KEPT: usize = 256;
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.
 pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, key, 1);
+    let looked = lookup(tier, backend, key, None, 1);
     fetch_looked_up(tier, backend, key, looked, out, 1)
 }
 
 /// [`fetch`] without counting a hit or a miss: restores of attributed statics are not lookups by
 /// `get()` (§15).
 pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, key, 0);
+    let looked = lookup(tier, backend, key, None, 0);
     fetch_looked_up(tier, backend, key, looked, out, 0)
+}
+
+/// [`fetch_uncounted`] of a key prepared by [`prepare_key`]: the lookup cache takes its hash as it is.
+#[expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet")]
+pub fn fetch_prepared_uncounted(
+    tier: Tier,
+    backend: &Backend,
+    key: &KeyHash,
+    out: &mut zval,
+) -> Result<Fetched, DecodeError> {
+    let looked = lookup(tier, backend, &key.key, Some(key.hash), 0);
+    fetch_looked_up(tier, backend, &key.key, looked, out, 0)
 }
 
 /// Forgets the hot keys, their hits moved to the lookup cache's counters.
@@ -736,10 +844,13 @@ fn forget_hot(c: &mut ThreadCache) {
 /// lookup cache is asked (and the index, where the cache has not seen the key since the last change),
 /// and a hit becomes the hot key. A value that needs no work per fetch
 /// (`Blueprint::ready_root`: a scalar, or a string or object-free array this thread keeps) is written
-/// into `out`; another hit is returned, for [`hand_out_hit`]. `class_loaded` is the
-/// loaded-class test of the key (§4.2), run on every call; `plain` whether the key passes the other key
-/// rules with that test being the one `class_loaded` makes. `Slow`, with nothing written or counted,
-/// where the full path must run: an error to report, a miss, an expired or unknown key.
+/// into `out`; another hit is returned, for [`hand_out_hit`]. The loaded-class test of the key (§4.2) is
+/// made on every call: `class_loaded`, asking with the argument's own string, for a key that needs no
+/// lower-casing (`zend::is_plain_class_name`; it runs for no other key), else from the lower-cased
+/// name with its hash kept for the hot key (`zend::LoweredName`, made when it becomes hot); `plain` tells
+/// whether the key passes the other key rules (`args::key_passes_but_class`), once, when it becomes
+/// hot. `Slow`, with nothing written or counted, where the full path must run: an error to report, a
+/// miss, an expired or unknown key.
 ///
 /// # Safety
 /// `out` must be a writable slot holding nothing to release.
@@ -804,8 +915,19 @@ pub unsafe fn fetch_hot(
                     return HotFetch::Slow;
                 }
             }
+            current.lowered = !zend::is_plain_class_name(key);
+            if current.lowered {
+                // A hot key is at most `HOT_KEY_MAX` bytes, which a `LoweredName` holds.
+                let Some(lowered) = zend::LoweredName::of(key) else {
+                    *current = Hot::NONE;
+                    return HotFetch::Slow;
+                };
+                HOT_CLASS.with(|cell| cell[tier.index()].set(lowered));
+            }
         }
-        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded() {
+        let class_loaded =
+            if current.lowered { HOT_CLASS.with(|cell| cell[tier.index()].get().is_loaded()) } else { class_loaded() };
+        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded {
             return HotFetch::Slow;
         }
         current.hits += 1;
@@ -922,6 +1044,7 @@ fn hot_of(local: &Rc<Local>, bytes: &[u8], interned: bool, backend_id: u64, epoc
         key,
         key_len: bytes.len(),
         interned: if interned { bytes.as_ptr() } else { std::ptr::null() },
+        lowered: false,
         backend_id,
         epoch,
         version: local.version,
@@ -1024,8 +1147,8 @@ unsafe fn append_element(ht: *mut HashTable, key: *mut zend_string, value: zval)
 /// argument `keys` that checks each key, gives it its place in `result` and writes its value there, in
 /// one borrow of the lookup cache (one epoch read, the clock read at most once). Answers when every key
 /// is a string that is no integer key, whose argument checks but the loaded-class test the lookup cache
-/// has worked out (`plain`, once per key), that names no loaded class (`class_loaded`, run on every
-/// call), and that is a known miss (null) or a hit whose value needs no work per fetch
+/// has worked out (`plain`, once per key), that names no loaded class (`class_loaded`, the exact test,
+/// run on every call), and that is a known miss (null) or a hit whose value needs no work per fetch
 /// (`Blueprint::ready_root`). A repeated key keeps its first place. True: `result` is filled and the
 /// hits and misses are counted. False, with nothing counted: the full path must run (it reports every
 /// error), and `result`, partly filled, must be discarded.
@@ -1105,12 +1228,15 @@ pub unsafe fn fetch_many_hot(
 }
 
 /// The lookup-cache outcome of `key` (`Unknown` where the shared index must be asked), counting `count`
-/// for a known hit or miss.
-fn lookup(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Lookup {
+/// for a known hit or miss; `hash` is the key's hash in the table when the caller has it
+/// ([`KeyHash`]), else it is computed.
+fn lookup(tier: Tier, backend: &Backend, key: &[u8], hash: Option<u64>, count: u64) -> Lookup {
     let epoch = backend.epoch();
     CACHE.with_borrow_mut(|c| {
         let cache = c.backend(tier, backend);
-        let outcome = cache.known(Some(backend), key, epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown);
+        let hash = hash.unwrap_or_else(|| cache.slots.hasher().hash_one(key));
+        let outcome =
+            cache.known_hashed(Some(backend), (key, hash), epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown);
         cache.flush_if_due(backend);
         outcome
     })
@@ -1149,14 +1275,17 @@ pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
 }
 
 /// The last key [`presence_known`] answered for, per backend: a copy of the key (which passed the key
-/// checks but the loaded-class test), the backend instance and mutation epoch the answer holds at, the
-/// entry's expiry (0: none, or a miss) and the answer. Valid only while the epoch is unchanged, so it
-/// needs no forgetting at request end.
+/// checks but the loaded-class test) and that test, the backend instance and mutation epoch the answer
+/// holds at, the entry's expiry (0: none, or a miss) and the answer. Valid only while the epoch is
+/// unchanged, so it needs no forgetting at request end.
 #[derive(Clone, Copy)]
 struct HotPresence {
     key: [u8; HOT_KEY_MAX],
     /// 0: none (the empty key is never valid).
     key_len: usize,
+    /// Whether the key needs lower-casing for its loaded-class test (§4.2, made on every answer): the
+    /// test is then [`HOT_PRESENCE_CLASS`]'s, else the class table is asked with the argument's string.
+    lowered: bool,
     backend_id: u64,
     epoch: u64,
     expires_ms: u64,
@@ -1165,16 +1294,29 @@ struct HotPresence {
 
 thread_local! {
     static HOT_PRESENCE: [Cell<HotPresence>; 2] = const {
-        let none = HotPresence { key: [0; HOT_KEY_MAX], key_len: 0, backend_id: 0, epoch: 0, expires_ms: 0, present: false };
+        let none = HotPresence {
+            key: [0; HOT_KEY_MAX],
+            key_len: 0,
+            lowered: false,
+            backend_id: 0,
+            epoch: 0,
+            expires_ms: 0,
+            present: false,
+        };
         [Cell::new(none), Cell::new(none)]
     };
+    /// The loaded-class test of each [`HotPresence`] key that needs lower-casing.
+    static HOT_PRESENCE_CLASS: [Cell<zend::LoweredName>; 2] =
+        const { [Cell::new(zend::LoweredName::NEVER), Cell::new(zend::LoweredName::NEVER)] };
 }
 
 /// [`presence`] of a key the lookup cache answers for at the current epoch, for `has()`'s repeated
 /// test (`cache_ops::has_hot`): no argument conversion, and no key checks but the loaded-class test
-/// once the lookup cache knows the key passes them (`plain`, as in [`fetch_many_hot`]). The same key
-/// tested again while nothing changed is answered by [`HotPresence`], without the lookup cache. `None`
-/// where the full path must run: a key the cache does not know, or one that fails or skips a check.
+/// (`class_loaded`) once the lookup cache knows the key passes them (`plain`, as in
+/// [`fetch_many_hot`]). The same key tested again while nothing changed is answered by [`HotPresence`],
+/// without the lookup cache, its loaded-class test made with the argument's string or, for a key that
+/// needs lower-casing, from the lower-cased name with its hash it keeps. `None`
+/// where the full path must run: a key the cache does not know, or one that fails a check.
 pub fn presence_known(
     tier: Tier,
     backend: &Backend,
@@ -1191,10 +1333,12 @@ pub fn presence_known(
             && hot.backend_id == backend_id
             && hot.epoch == epoch
             && (hot.expires_ms == 0 || now_ms() < hot.expires_ms))
-            .then_some(hot.present)
+            .then_some((hot.present, hot.lowered))
     });
-    if let Some(present) = hot {
-        return (!class_loaded()).then_some(present);
+    if let Some((present, lowered)) = hot {
+        let loaded =
+            if lowered { HOT_PRESENCE_CLASS.with(|cell| cell[tier.index()].get().is_loaded()) } else { class_loaded() };
+        return (!loaded).then_some(present);
     }
     let answer = CACHE.with(|c| {
         let mut c = c.try_borrow_mut().ok()?;
@@ -1210,9 +1354,14 @@ pub fn presence_known(
     });
     let (present, expires_ms) = answer?;
     let mut copy = [0; HOT_KEY_MAX];
-    if let Some(to) = copy.get_mut(..key.len()) {
+    let lowered = !zend::is_plain_class_name(key);
+    let class = if lowered { zend::LoweredName::of(key) } else { Some(zend::LoweredName::NEVER) };
+    if let (Some(to), Some(class)) = (copy.get_mut(..key.len()), class) {
         to.copy_from_slice(key);
-        let hot = HotPresence { key: copy, key_len: key.len(), backend_id, epoch, expires_ms, present };
+        if lowered {
+            HOT_PRESENCE_CLASS.with(|cell| cell[tier.index()].set(class));
+        }
+        let hot = HotPresence { key: copy, key_len: key.len(), lowered, backend_id, epoch, expires_ms, present };
         HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
     }
     Some(present)
@@ -1333,9 +1482,9 @@ fn key_cap(backend: &Backend) -> usize {
 }
 
 /// Records the outcome for `key`, retiring the copy it replaces. A new key finding the lookup cache
-/// full ([`key_cap`] keys, or blueprints larger than the backend itself: stale keys are only
-/// revalidated when read again, so the cap keeps memory bounded) retires part of it first
-/// ([`RETIRE_SHARE`]). `count` is added to the hits or the misses.
+/// full ([`key_cap`] keys, or the table and its copies larger than the backend itself: stale keys are
+/// only revalidated when read again, so the cap keeps memory bounded) retires part of it first
+/// ([`RETIRE_SHARE`]); a table emptied so is freed. `count` is added to the hits or the misses.
 fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup, count: u64) {
     CACHE.with_borrow_mut(|c| {
         let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
@@ -1347,8 +1496,13 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
         }
         cache.flush_if_due(backend);
         let added = ThreadCache::live_bytes_of(&outcome);
+        // A new key's slot counts too, and the table as it is once the key is in: a full one doubles.
+        let new_key = key_bytes(key);
         let full = |cache: &BackendCache| {
-            cache.slots.len() >= key_cap(backend) || (cache.live_bytes + added) as u64 > backend.capacity_bytes()
+            let slots = &cache.slots;
+            let room = if slots.len() < slots.capacity() { slots.capacity() } else { (2 * slots.capacity()).max(3) };
+            slots.len() >= key_cap(backend)
+                || (cache.live_bytes + new_key + added + table_bytes(room)) as u64 > backend.capacity_bytes()
         };
         if full(cache) && !cache.slots.contains_key(key) {
             while !cache.slots.is_empty() && full(cache) {
@@ -1356,6 +1510,7 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
             }
             if cache.slots.is_empty() {
                 cache.live_bytes = 0;
+                cache.slots = Slots::default();
             }
         }
         let keep = match &outcome {
@@ -1384,7 +1539,10 @@ fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Look
                     let slot = kept(present, outcome);
                     Some(std::mem::replace(present, slot))
                 }
-                None => cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 }),
+                None => {
+                    cache.live_bytes += new_key;
+                    cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 })
+                }
             }
         };
         if let Some(old) = old {
@@ -1475,6 +1633,42 @@ pub fn free_superseded() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prepared_key_finds_its_slot_in_every_table_of_every_thread() {
+        // Attribute unit keys' length (hashed by foldhash's long-key path), differing in the last byte.
+        let key: &[u8] = b"volatile_static_unit:App\\Http\\Controllers\\UserController::$routes";
+        let other: &[u8] = b"volatile_static_unit:App\\Http\\Controllers\\UserController::$router";
+        let prepared = prepare_key(key);
+        assert_eq!(prepared.bytes(), key);
+        // Prepared on another thread: the same hash, as every table of the process hashes alike.
+        let from_thread = std::thread::spawn(move || prepare_key(key)).join().unwrap();
+        assert_eq!(from_thread.hash, prepared.hash);
+        assert_ne!(prepare_key(other).hash, prepared.hash);
+        // A table made after the key was prepared (a new backend, or an emptied cache, makes one), with
+        // the lookup cache's keys and hasher (its slots' drop needs PHP, so a number stands for a slot).
+        let mut slots: hashbrown::HashMap<SlotKey, u32, SlotHasher> = hashbrown::HashMap::default();
+        slots.insert(SlotKey::new(key), 1);
+        slots.insert(SlotKey::new(other), 2);
+        let found = |slots: &mut hashbrown::HashMap<SlotKey, u32, SlotHasher>, k: &KeyHash| match slots
+            .raw_entry_mut()
+            .from_key_hashed_nocheck(k.hash, k.bytes())
+        {
+            RawEntryMut::Occupied(slot) => Some(*slot.into_mut()),
+            RawEntryMut::Vacant(_) => None,
+        };
+        for _ in 0..2 {
+            assert_eq!(found(&mut slots, &prepared), Some(1));
+            assert_eq!(found(&mut slots, &from_thread), Some(1));
+            assert_eq!(found(&mut slots, &prepare_key(other)), Some(2));
+            assert_eq!(found(&mut slots, &prepare_key(b"absent")), None);
+            // Found the same once the table grew (every slot moved).
+            for i in 0..20_000 {
+                slots.insert(SlotKey::new(format!("key{i}").as_bytes()), 3);
+            }
+        }
+        assert_eq!(slots.len(), 20_002);
+    }
 
     #[test]
     fn lookup_cache_keys_are_found_by_their_bytes_inline_or_not() {

@@ -37,6 +37,8 @@ unsafe extern "C" {
     fn zend_init_internal_run_time_cache();
     /// What `zend_string_hash_val` calls when `h` is not cached yet: computes and caches it.
     fn zend_string_hash_func(s: *mut zend_string) -> u64;
+    /// `zend_string.h`: the hash PHP gives `len` bytes at `str` (`zend_inline_hash_func`; never 0).
+    fn zend_hash_func(str: *const c_char, len: usize) -> u64;
     /// `zend_objects_API.h`: gives a new object its handle in the request's object store
     /// (`ZEND_FASTCALL` is the C convention on 64-bit targets).
     pub fn zend_objects_store_put(object: *mut ext_php_rs::ffi::zend_object);
@@ -365,11 +367,71 @@ pub fn is_plain_class_name(name: &[u8]) -> bool {
 /// [`class_is_loaded_zstr`] for a name [`is_plain_class_name`] accepted: one class-table lookup.
 ///
 /// # Safety
-/// As for [`class_is_loaded_zstr`].
+/// `name` must be a live zend_string that is interned (its hash is always cached) or writable.
 pub unsafe fn class_is_loaded_plain(name: *mut zend_string) -> bool {
     let table = class_table();
     // SAFETY: as in `class_is_loaded_zstr`.
     !table.is_null() && unsafe { !ffi::zend_hash_find(table, name).is_null() }
+}
+
+/// Longest name (after its leading `\\`) a [`LoweredName`] holds.
+pub const LOWERED_NAME_MAX: usize = 48;
+
+/// A key's loaded-class test worked out once for its bytes (§4.2, exactly as [`loaded_class`] makes it:
+/// one leading `\\` ignored, case-insensitive, a name with a NUL never loaded): the name lower-cased,
+/// laid out as a `zend_string` with its hash, so that each test is one class-table lookup with a known
+/// hash, whatever the key's case (`read_cache`'s hot keys keep one).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct LoweredName {
+    /// `zend_refcounted_h` (refcount, type info): never read by the lookup.
+    gc: [u32; 2],
+    /// 0: the key never names a class (empty after its `\\`, or holding a NUL).
+    h: u64,
+    len: usize,
+    val: [u8; LOWERED_NAME_MAX + 1],
+}
+
+// The lookup reads `h`, `len` and `val` where a `zend_string` has them.
+const _: () = {
+    assert!(std::mem::offset_of!(LoweredName, h) == std::mem::offset_of!(zend_string, h));
+    assert!(std::mem::offset_of!(LoweredName, len) == std::mem::offset_of!(zend_string, len));
+    assert!(std::mem::offset_of!(LoweredName, val) == std::mem::offset_of!(zend_string, val));
+};
+
+impl LoweredName {
+    /// The test of a key that never names a class.
+    pub const NEVER: LoweredName = LoweredName { gc: [1, IS_STRING], h: 0, len: 0, val: [0; LOWERED_NAME_MAX + 1] };
+
+    /// The test of the key `name`; `None` when it is longer than [`LOWERED_NAME_MAX`] (after its `\\`).
+    pub fn of(name: &[u8]) -> Option<LoweredName> {
+        let name = name.strip_prefix(b"\\").unwrap_or(name);
+        if name.is_empty() || name.contains(&0) {
+            return (name.len() <= LOWERED_NAME_MAX).then_some(Self::NEVER);
+        }
+        let mut lowered = Self::NEVER;
+        // As `zend_str_tolower_copy` (ASCII only, whatever the locale).
+        for (to, from) in lowered.val.get_mut(..name.len())?.iter_mut().zip(name) {
+            *to = from.to_ascii_lowercase();
+        }
+        lowered.len = name.len();
+        // SAFETY: `val` holds `len` initialised bytes; the function only reads them.
+        lowered.h = unsafe { zend_hash_func(lowered.val.as_ptr().cast(), lowered.len) };
+        Some(lowered)
+    }
+
+    /// Whether a class, interface, trait or enum of this name is in the class table (no autoloading):
+    /// [`class_is_loaded`] of the key it was made of.
+    pub fn is_loaded(&self) -> bool {
+        if self.h == 0 {
+            return false;
+        }
+        let table = class_table();
+        // SAFETY: the class table, when set, is live while PHP runs and only read here. `self` is laid
+        // out as a `zend_string` where the lookup reads it (`h`, `len`, `val`; asserted above), with the
+        // hash PHP gives its bytes, and is only compared, never kept or freed; no PHP code runs.
+        !table.is_null() && unsafe { !ffi::zend_hash_find_known_hash(table, ptr::from_ref(self).cast()).is_null() }
+    }
 }
 
 /// Whether `bytes` holds an upper-case ASCII letter or a NUL, eight bytes at a time (`getMultiple()`
