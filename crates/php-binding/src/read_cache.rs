@@ -205,16 +205,16 @@ pub struct KeyHash {
     key: Box<[u8]>,
 }
 
-impl KeyHash {
-    /// The key itself.
-    #[cfg_attr(not(test), expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet"))]
-    pub fn bytes(&self) -> &[u8] {
+/// The key itself.
+impl std::ops::Deref for KeyHash {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
         &self.key
     }
 }
 
 /// `key` with its hash in the lookup cache, for [`fetch_prepared_uncounted`].
-#[cfg_attr(not(test), expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet"))]
 pub fn prepare_key(key: &[u8]) -> KeyHash {
     KeyHash { hash: SlotHasher::default().hash_one(key), key: key.into() }
 }
@@ -806,15 +806,8 @@ pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Resul
     fetch_looked_up(tier, backend, key, looked, out, 1)
 }
 
-/// [`fetch`] without counting a hit or a miss: restores of attributed statics are not lookups by
-/// `get()` (§15).
-pub fn fetch_uncounted(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, key, None, 0);
-    fetch_looked_up(tier, backend, key, looked, out, 0)
-}
-
-/// [`fetch_uncounted`] of a key prepared by [`prepare_key`]: the lookup cache takes its hash as it is.
-#[expect(dead_code, reason = "for the attribute engine's unit fetches, not wired yet")]
+/// [`fetch`] of a key prepared by [`prepare_key`] (the lookup cache takes its hash as it is), without
+/// counting a hit or a miss: restores of attributed statics are not lookups by `get()` (§15).
 pub fn fetch_prepared_uncounted(
     tier: Tier,
     backend: &Backend,
@@ -1640,7 +1633,7 @@ mod tests {
         let key: &[u8] = b"volatile_static_unit:App\\Http\\Controllers\\UserController::$routes";
         let other: &[u8] = b"volatile_static_unit:App\\Http\\Controllers\\UserController::$router";
         let prepared = prepare_key(key);
-        assert_eq!(prepared.bytes(), key);
+        assert_eq!(&prepared[..], key);
         // Prepared on another thread: the same hash, as every table of the process hashes alike.
         let from_thread = std::thread::spawn(move || prepare_key(key)).join().unwrap();
         assert_eq!(from_thread.hash, prepared.hash);
@@ -1652,7 +1645,7 @@ mod tests {
         slots.insert(SlotKey::new(other), 2);
         let found = |slots: &mut hashbrown::HashMap<SlotKey, u32, SlotHasher>, k: &KeyHash| match slots
             .raw_entry_mut()
-            .from_key_hashed_nocheck(k.hash, k.bytes())
+            .from_key_hashed_nocheck(k.hash, &k[..])
         {
             RawEntryMut::Occupied(slot) => Some(*slot.into_mut()),
             RawEntryMut::Vacant(_) => None,

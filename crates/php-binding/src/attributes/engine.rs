@@ -23,7 +23,7 @@ use super::declaration::Strategy;
 use super::diagnose;
 use super::plan::{self, Member, Unit};
 use crate::exception;
-use crate::read_cache::{self, Fetched};
+use crate::read_cache::{self, Fetched, KeyHash};
 use crate::request;
 use crate::runtime::{AttributeMode, Tier};
 use crate::zend;
@@ -677,13 +677,13 @@ enum Unfetched {
 /// Reads the stored value of unit `id` (without counting a lookup); `Ok(None)` when absent or unusable
 /// (an unusable entry is deleted), `Err` when it needs a class not declared yet (the entry is kept) or
 /// the engine bailed out.
-fn fetch(tier: Tier, key: &[u8]) -> Result<Option<zval>, Unfetched> {
+fn fetch(tier: Tier, key: &KeyHash) -> Result<Option<zval>, Unfetched> {
     // The runtime is borrowed, not cloned (see `request::with_runtime` for why it outlives the
     // decoding's userland hooks).
     request::with_runtime(|runtime| {
         let Some(backend) = runtime.and_then(|r| r.backend(tier)) else { return Ok(None) };
         let mut out = zval::new();
-        match read_cache::fetch_uncounted(tier, backend, key, &mut out) {
+        match read_cache::fetch_prepared_uncounted(tier, backend, key, &mut out) {
             Ok(Fetched::Hit) => Ok(Some(out)),
             Ok(Fetched::Miss) => Ok(None),
             Err(DecodeError::Thrown) => {
@@ -1907,7 +1907,7 @@ pub fn on_delete_unit(tier: Tier, key: &[u8]) {
         return;
     }
     STATE.with_borrow_mut(|s| {
-        for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && *u.unit.key == *key) {
+        for u in s.units.iter_mut().filter(|u| u.unit.spec.tier == tier && u.restored && **u.unit.key == *key) {
             u.suppressed = true;
         }
     });

@@ -11,6 +11,7 @@ use ext_php_rs::ffi::{zend_class_entry, zend_op_array, zend_property_info, zend_
 
 use super::abi::{Attribute, ZEND_ACC_IMMUTABLE, ZEND_ACC_INTERFACE, ZEND_ACC_TRAIT};
 use super::declaration::{self, LiteralArg, Spec};
+use crate::read_cache::{self, KeyHash};
 use crate::runtime::Tier;
 use crate::zend::{self, ZEND_USER_CLASS, ZEND_USER_FUNCTION};
 use crate::zvals;
@@ -27,9 +28,9 @@ pub enum Member {
 #[derive(Clone)]
 pub struct Unit {
     pub spec: Spec,
-    /// The key in the backend's internal key space (shared: restores and publications pass it on
-    /// without copying it).
-    pub key: Rc<[u8]>,
+    /// The key in the backend's internal key space, with its hash in the lookup cache, worked out once
+    /// (restored in every request; shared: restores and publications pass it on without copying it).
+    pub key: Rc<KeyHash>,
     /// The class that declares the unit's statics.
     pub ce: *mut zend_class_entry,
     /// Blob units publish an array of their members under these names.
@@ -144,7 +145,7 @@ struct Shape {
     /// spec is the same while they are.
     args: Option<Box<[LiteralArg]>>,
     tier: Tier,
-    key: Rc<[u8]>,
+    key: Rc<KeyHash>,
     blob: bool,
     members: Rc<[(Vec<u8>, Member)]>,
 }
@@ -282,7 +283,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
                     members.push((name, Member::Var(op, var)));
                 }
             }
-            let key = blob_key(tier, &lcclass).into();
+            let key = Rc::new(read_cache::prepare_key(&blob_key(tier, &lcclass)));
             let args = declaration::literal_args(attr);
             let shapes = vec![Shape { attr, args, tier, key, blob: true, members: members.into() }];
             return Memo { shapes, class, units: None };
@@ -292,7 +293,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
         for p in statics_of(ce) {
             let Some((attr, tier)) = declaration::find((*p).attributes) else { continue };
             let member = [b"$", declared_name(p)].concat();
-            let key = member_key(tier, &lcclass, &member).into();
+            let key = Rc::new(read_cache::prepare_key(&member_key(tier, &lcclass, &member)));
             let args = declaration::literal_args(attr);
             shapes.push(Shape { attr, args, tier, key, blob: false, members: Rc::new([(member, Member::Prop(p))]) });
         }
@@ -301,7 +302,7 @@ unsafe fn shapes_of(ce: *mut zend_class_entry) -> Memo {
             let method = zend::zstr_bytes((*op).function_name).to_ascii_lowercase();
             for var in static_vars(op) {
                 let member = [&method[..], b"()::$", zend::zstr_bytes(var)].concat();
-                let key = member_key(tier, &lcclass, &member).into();
+                let key = Rc::new(read_cache::prepare_key(&member_key(tier, &lcclass, &member)));
                 let args = declaration::literal_args(attr);
                 shapes.push(Shape {
                     attr,
