@@ -164,9 +164,8 @@ struct ShapeClass {
     /// Per stored declared property.
     slots: Vec<SlotTarget>,
     /// Per stored declared property, the class of an object its slot took (a type check passed), so
-    /// that objects of that class go in without the check again; null (or past the end: empty until a
-    /// slot first takes an object): none yet. Only filled for a user class, whose shape lives for one
-    /// request, as the classes it names.
+    /// that objects of that class go in without the check again; null: none yet. Only filled for a user
+    /// class, whose shape lives for one request, as the classes it names.
     accepted: Vec<*mut zend_class_entry>,
     /// Slots by mangled name, for dynamic properties that match a declared one (built on first use:
     /// stored properties usually sit in the slot of the same index).
@@ -1013,7 +1012,7 @@ impl Run<'_, '_> {
         let obj = self.object_ptr(index);
         let bp = self.bp;
         let date = matches!(family, StateFamily::DateTime | StateFamily::DateTimeZone | StateFamily::DateInterval);
-        if let Some(snapshot) = self.memo.dates.get(index).and_then(Option::as_ref).filter(|_| date) {
+        if let Some(snapshot) = self.memo.dates.get(index).filter(|_| date).and_then(Option::as_ref) {
             // SAFETY: the object is fresh and of the snapshot's family (checked by create_object).
             return unsafe { snapshot.apply(obj) }.map_err(|_| DecodeError::Undecodable);
         }
@@ -1102,7 +1101,8 @@ impl Run<'_, '_> {
         }
         // A class without declared slots that allows dynamic properties (`stdClass`): every name is a
         // dynamic property, which takes the blueprint's string as its key (no copy of the name).
-        let bare = self.memo.shapes[shape].as_ref().is_some_and(|c| c.allows_dynamic && c.no_declared_slots);
+        let bare = plan.dynamic.len > 0
+            && self.memo.shapes[shape].as_ref().is_some_and(|c| c.allows_dynamic && c.no_declared_slots);
         for (key, cell) in &bp.entries[plan.dynamic.range()] {
             let Key::Str(name) = key else { return Err(DecodeError::Corrupted) };
             let value = self.cell(*cell)?;
@@ -1130,8 +1130,7 @@ impl Run<'_, '_> {
         let class = self.memo.shapes[shape].as_ref().filter(|c| c.slots.len() == cells.len() && cells.len() <= 64)?;
         let obj = self.object_ptr(index);
         let mut left = 0u64;
-        for (k, (cell, &target)) in cells.iter().zip(&class.slots).enumerate() {
-            let accepted = class.accepted.get(k).copied().unwrap_or(ptr::null_mut());
+        for (k, ((cell, &target), &accepted)) in cells.iter().zip(&class.slots).zip(&class.accepted).enumerate() {
             // SAFETY: a declared target indexes a slot of the object's class, with its info; the object
             // was made by this run; the run's objects are live. The property takes the value as it is:
             // a ready value by `taken_as_is`, an object because one of its class passed this property's
@@ -1172,9 +1171,6 @@ impl Run<'_, '_> {
         if let (Some(ce), Some(class)) = (taken, self.memo.shapes[shape].as_mut()) {
             // SAFETY: a class resolved in this request.
             if unsafe { (*class.ce).type_ } == zend::ZEND_USER_CLASS {
-                if class.accepted.len() <= k {
-                    class.accepted.resize(class.slots.len().max(k + 1), ptr::null_mut());
-                }
                 class.accepted[k] = ce;
             }
         }
@@ -1296,11 +1292,11 @@ impl Run<'_, '_> {
             }
             let family = class.facts.family();
             let memo = &mut *self.memo;
-            if memo.prototypes.is_empty() && index < 64 && memo.seen & (1 << index) == 0 {
-                memo.seen |= 1 << index;
-                continue;
-            }
             if memo.prototypes.is_empty() {
+                if index < 64 && memo.seen & (1 << index) == 0 {
+                    memo.seen |= 1 << index;
+                    continue;
+                }
                 let seen = memo.seen;
                 memo.prototypes.extend((0..self.bp.objects.len()).map(|i| match i < 64 && seen & (1 << i) != 0 {
                     true => Prototype::Seen,
@@ -1415,8 +1411,7 @@ unsafe fn resolve_shape(
             ce,
             facts,
             slots: Vec::with_capacity(stored.properties.len()),
-            // Sized when a slot first takes an object.
-            accepted: Vec::new(),
+            accepted: vec![ptr::null_mut(); stored.properties.len()],
             by_name: std::cell::OnceCell::new(),
             allows_dynamic,
             no_declared_slots: zvals::slot_count(ce) == 0,
