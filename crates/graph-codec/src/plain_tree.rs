@@ -96,6 +96,27 @@ pub(crate) fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64
     (stored == 0 || stored == hash).then_some((bytes, hash, record_len))
 }
 
+/// Whether the keys of one hash array (`entries`, with `strings` the tree's strings by id) name a key
+/// twice, as the general check refuses (`CheckedGraph::repeats_a_key`): pair by pair, a small tree's
+/// arrays being small. `None` where a string id is out of range.
+pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &[(&[u8], u64)]) -> Option<bool> {
+    for (i, (a, _)) in entries.iter().enumerate() {
+        for (b, _) in entries.get(i + 1..)? {
+            let same = match (a, b) {
+                (PlainKey::Int(x), PlainKey::Int(y)) => x == y,
+                (PlainKey::String(x), PlainKey::String(y)) => {
+                    x == y || strings.get(*x as usize)?.0 == strings.get(*y as usize)?.0
+                }
+                _ => false,
+            };
+            if same {
+                return Some(true);
+            }
+        }
+    }
+    Some(false)
+}
+
 impl<'a> PlainTree<'a> {
     /// What `build` makes of `bytes` checked as a plain tree, or `None` (not one, or not valid: see the
     /// module documentation). The tree lives in this call's frame: its tables are not moved.
@@ -259,22 +280,8 @@ impl<'a> PlainTree<'a> {
         if present != count {
             return None;
         }
-        if !array.is_packed {
-            let keys = self.entries.get(start..start + len)?;
-            for (i, (a, _)) in keys.iter().enumerate() {
-                for (b, _) in keys.get(i + 1..)? {
-                    let same = match (a, b) {
-                        (PlainKey::Int(x), PlainKey::Int(y)) => x == y,
-                        (PlainKey::String(x), PlainKey::String(y)) => {
-                            x == y || self.strings.get(*x as usize)?.0 == self.strings.get(*y as usize)?.0
-                        }
-                        _ => false,
-                    };
-                    if same {
-                        return None;
-                    }
-                }
-            }
+        if !array.is_packed && repeats_a_key(self.entries.get(start..start + len)?, &self.strings)? {
+            return None;
         }
         *self.arrays.get_mut(id as usize)? = PlainArray {
             packed: array.is_packed,

@@ -17,7 +17,7 @@
 
 use crate::layout::{flags, header, tag, RecordKind, PROPERTY_READONLY, SLOT_LEN};
 use crate::php_key::integer_key;
-use crate::plain_tree::{string_record, PlainKey};
+use crate::plain_tree::{repeats_a_key, string_record, PlainKey};
 use crate::tier::StoreTier;
 use crate::view::{GraphView, ObjectStateKind, ObjectView};
 
@@ -333,22 +333,8 @@ impl<'a> SmallGraph<'a> {
         if present != count {
             return None;
         }
-        if !array.is_packed {
-            let keys = self.slots.get(start..start + len)?;
-            for (i, (a, _)) in keys.iter().enumerate() {
-                for (b, _) in keys.get(i + 1..)? {
-                    let same = match (a, b) {
-                        (PlainKey::Int(x), PlainKey::Int(y)) => x == y,
-                        (PlainKey::String(x), PlainKey::String(y)) => {
-                            x == y || self.strings.get(*x as usize)?.0 == self.strings.get(*y as usize)?.0
-                        }
-                        _ => false,
-                    };
-                    if same {
-                        return None;
-                    }
-                }
-            }
+        if !array.is_packed && repeats_a_key(self.slots.get(start..start + len)?, &self.strings)? {
+            return None;
         }
         *self.arrays.get_mut(id as usize)? = SmallArray {
             packed: array.is_packed,
