@@ -9,18 +9,8 @@ use std::borrow::Cow;
 use graph_codec::*;
 use proptest::prelude::*;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod damage;
+use damage::*;
 
 const WORDS: [&str; 6] = ["id", "name", "a", "b", "item7", ""];
 const CLASSES: [(&str, &[&str]); 3] =
@@ -30,7 +20,7 @@ fn text(t: &'static str) -> Value<'static> {
     Value::String(Cow::Borrowed(t.as_bytes()))
 }
 
-fn scalar(rng: &mut Rng) -> Value<'static> {
+fn scalar(rng: &mut Seeded) -> Value<'static> {
     match rng.below(7) {
         0 => Value::Null,
         1 => Value::Bool(rng.below(2) == 1),
@@ -41,7 +31,7 @@ fn scalar(rng: &mut Rng) -> Value<'static> {
 }
 
 /// A value at most `depth` deep: a scalar, or (while `budget` lasts) an array or an object.
-fn value(rng: &mut Rng, graph: &mut Graph<'static>, depth: u32, budget: &mut u32, dynamic: bool) -> Value<'static> {
+fn value(rng: &mut Seeded, graph: &mut Graph<'static>, depth: u32, budget: &mut u32, dynamic: bool) -> Value<'static> {
     if depth > 1 && *budget > 0 && rng.below(3) == 0 {
         return node(rng, graph, depth - 1, budget, dynamic);
     }
@@ -49,7 +39,7 @@ fn value(rng: &mut Rng, graph: &mut Graph<'static>, depth: u32, budget: &mut u32
 }
 
 /// A new array or object at most `depth` deep (objects with dynamic properties only where `dynamic`).
-fn node(rng: &mut Rng, graph: &mut Graph<'static>, depth: u32, budget: &mut u32, dynamic: bool) -> Value<'static> {
+fn node(rng: &mut Seeded, graph: &mut Graph<'static>, depth: u32, budget: &mut u32, dynamic: bool) -> Value<'static> {
     *budget = budget.saturating_sub(1);
     if rng.below(3) == 0 {
         let id = graph.arrays.len();
@@ -104,7 +94,7 @@ fn node(rng: &mut Rng, graph: &mut Graph<'static>, depth: u32, budget: &mut u32,
 
 /// A small tree with an object in it, in `SharedGraph` (declared properties only) or `OPcacheSerialized`.
 fn small_graph(seed: u64) -> Vec<u8> {
-    let mut rng = Rng(seed);
+    let mut rng = Seeded(seed);
     let dynamic = rng.below(2) == 0;
     loop {
         let mut graph = Graph::new(Value::Null);
@@ -210,27 +200,6 @@ fn agrees(bytes: &[u8]) -> bool {
         SmallGraph::check(bytes, |g| (0..g.array_count() as u32).map(|id| g.array(id).plain).collect::<Vec<_>>());
     assert_eq!(Some(checked.plain_arrays().to_vec()), plain, "plain arrays as the general check finds them");
     true
-}
-
-fn slots_with_tag(bytes: &[u8], tag: u8) -> Vec<usize> {
-    let Ok(view) = GraphView::new(bytes) else { return vec![] };
-    (view.header().records_offset as usize..bytes.len().saturating_sub(15))
-        .step_by(8)
-        .filter(|&at| bytes[at] == tag && bytes[at + 1..at + 8].iter().all(|&b| b == 0))
-        .collect()
-}
-
-/// Sets the header's flags and depth to every value in turn, keeping the first the check accepts.
-fn settle(bytes: &mut [u8]) {
-    for flags in [1u32, 9, 17, 3, 0] {
-        for depth in 0u32..=12 {
-            bytes[8..12].copy_from_slice(&flags.to_le_bytes());
-            bytes[12..16].copy_from_slice(&depth.to_le_bytes());
-            if SmallGraph::check(bytes, |_| ()).is_some() {
-                return;
-            }
-        }
-    }
 }
 
 fn dto(graph: &mut Graph<'static>, id: i64) -> Value<'static> {
@@ -349,10 +318,7 @@ proptest! {
         flips in prop::collection::vec((any::<prop::sample::Index>(), 0u8..8), 1..4),
     ) {
         let mut bytes = small_graph(seed);
-        for (at, bit) in flips {
-            let at = at.index(bytes.len());
-            bytes[at] ^= 1 << bit;
-        }
+        flip_bits(&mut bytes, &flips);
         agrees(&bytes);
     }
 
@@ -377,17 +343,7 @@ proptest! {
         rewrites in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<u64>()), 1..3),
     ) {
         let mut bytes = small_graph(seed);
-        let words = bytes.len() / 8;
-        for (at, target, random) in rewrites {
-            let at = at.index(words) * 8;
-            let value = match random % 4 {
-                0 => (target.index(words) * 8) as u64,
-                1 => random >> 2,
-                2 => u64::MAX - (random % 64),
-                _ => random % 256,
-            };
-            bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
-        }
+        rewrite_words(&mut bytes, &rewrites);
         agrees(&bytes);
     }
 
@@ -397,18 +353,10 @@ proptest! {
         moves in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0u8..3), 1..3),
     ) {
         let mut bytes = small_graph(seed);
-        for (from, to, kind) in moves {
-            // An object, array or string slot given another slot's target of the same kind: sharing,
-            // cycles, orphans, a key repeated; then the flags and depth made to agree.
-            let slots = slots_with_tag(&bytes, [8, 7, 6][kind as usize]);
-            if slots.is_empty() {
-                continue;
-            }
-            let (from, to) = (slots[from.index(slots.len())], slots[to.index(slots.len())]);
-            let target = bytes[to + 8..to + 16].to_vec();
-            bytes[from + 8..from + 16].copy_from_slice(&target);
-        }
-        settle(&mut bytes);
+        // An object, array or string slot given another slot's target of the same kind; then the flags
+        // and depth made to agree.
+        point_slots_elsewhere(&mut bytes, moves.into_iter().map(|(from, to, kind)| (from, to, [8, 7, 6][kind as usize])));
+        settle(&mut bytes, &[1, 9, 17, 3, 0], 0..=12, |b| SmallGraph::check(b, |_| ()).is_some());
         agrees(&bytes);
     }
 }

@@ -9,23 +9,12 @@ use std::borrow::Cow;
 use graph_codec::*;
 use proptest::prelude::*;
 
-/// A small deterministic generator (the test's inputs come from proptest's seeds).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod damage;
+use damage::*;
 
 const WORDS: [&str; 6] = ["id", "name", "a", "b", "item7", ""];
 
-fn scalar(rng: &mut Rng) -> Value<'static> {
+fn scalar(rng: &mut Seeded) -> Value<'static> {
     match rng.below(7) {
         0 => Value::Null,
         1 => Value::Bool(rng.below(2) == 1),
@@ -37,12 +26,12 @@ fn scalar(rng: &mut Rng) -> Value<'static> {
 }
 
 /// Array `graph.arrays` gets a new tree of arrays at most `depth` deep, of about `budget` entries.
-fn array(rng: &mut Rng, graph: &mut Graph<'static>, depth: u32, budget: &mut u32) -> Value<'static> {
+fn array(rng: &mut Seeded, graph: &mut Graph<'static>, depth: u32, budget: &mut u32) -> Value<'static> {
     let id = graph.arrays.len();
     graph.arrays.push(ArrayNode { elements: ArrayElements::Packed(vec![]), next_free_index: 0 });
     let len = rng.below(6).min(u64::from(*budget));
     *budget -= len as u32;
-    let value = |rng: &mut Rng, graph: &mut Graph<'static>, budget: &mut u32| {
+    let value = |rng: &mut Seeded, graph: &mut Graph<'static>, budget: &mut u32| {
         if depth > 1 && rng.below(4) == 0 {
             array(rng, graph, depth - 1, budget)
         } else {
@@ -69,7 +58,7 @@ fn array(rng: &mut Rng, graph: &mut Graph<'static>, depth: u32, budget: &mut u32
 }
 
 fn plain_tree(seed: u64) -> Vec<u8> {
-    let mut rng = Rng(seed);
+    let mut rng = Seeded(seed);
     let mut graph = Graph::new(Value::Null);
     let mut budget = 40;
     graph.root = array(&mut rng, &mut graph, 4, &mut budget);
@@ -137,28 +126,6 @@ fn agrees(bytes: &[u8]) -> bool {
     assert_eq!(decoded.graph, model, "read as decode reads it");
     assert!(hashes_right && children_first);
     true
-}
-
-/// Offsets of the records section's 16-byte slots with tag `tag` (reserved bytes zero).
-fn slots_with_tag(bytes: &[u8], tag: u8) -> Vec<usize> {
-    let Ok(view) = GraphView::new(bytes) else { return vec![] };
-    (view.header().records_offset as usize..bytes.len().saturating_sub(15))
-        .step_by(8)
-        .filter(|&at| bytes[at] == tag && bytes[at + 1..at + 8].iter().all(|&b| b == 0))
-        .collect()
-}
-
-/// Sets the header's flags and depth to every value in turn, keeping the first the plain check accepts.
-fn settle(bytes: &mut [u8]) {
-    for flags in [4u32, 12, 0] {
-        for depth in 0u32..=8 {
-            bytes[8..12].copy_from_slice(&flags.to_le_bytes());
-            bytes[12..16].copy_from_slice(&depth.to_le_bytes());
-            if PlainTree::check(bytes, |_| ()).is_some() {
-                return;
-            }
-        }
-    }
 }
 
 #[test]
@@ -230,10 +197,7 @@ proptest! {
         flips in prop::collection::vec((any::<prop::sample::Index>(), 0u8..8), 1..4),
     ) {
         let mut bytes = plain_tree(seed);
-        for (at, bit) in flips {
-            let at = at.index(bytes.len());
-            bytes[at] ^= 1 << bit;
-        }
+        flip_bits(&mut bytes, &flips);
         agrees(&bytes);
     }
 
@@ -243,17 +207,7 @@ proptest! {
         rewrites in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<u64>()), 1..3),
     ) {
         let mut bytes = plain_tree(seed);
-        let words = bytes.len() / 8;
-        for (at, target, random) in rewrites {
-            let at = at.index(words) * 8;
-            let value = match random % 4 {
-                0 => (target.index(words) * 8) as u64,
-                1 => random >> 2,
-                2 => u64::MAX - (random % 64),
-                _ => random % 256,
-            };
-            bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
-        }
+        rewrite_words(&mut bytes, &rewrites);
         agrees(&bytes);
     }
 
@@ -263,18 +217,10 @@ proptest! {
         moves in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<bool>()), 1..3),
     ) {
         let mut bytes = plain_tree(seed);
-        for (from, to, arrays) in moves {
-            // An array slot (or a string slot) given another slot's target of the same kind: sharing,
-            // cycles, orphans, a string key repeated; then the flags and depth made to agree.
-            let slots = slots_with_tag(&bytes, if arrays { 7 } else { 6 });
-            if slots.is_empty() {
-                continue;
-            }
-            let (from, to) = (slots[from.index(slots.len())], slots[to.index(slots.len())]);
-            let target = bytes[to + 8..to + 16].to_vec();
-            bytes[from + 8..from + 16].copy_from_slice(&target);
-        }
-        settle(&mut bytes);
+        // An array slot (or a string slot) given another slot's target of the same kind; then the flags
+        // and depth made to agree.
+        point_slots_elsewhere(&mut bytes, moves.into_iter().map(|(from, to, arrays)| (from, to, if arrays { 7 } else { 6 })));
+        settle(&mut bytes, &[4, 12, 0], 0..=8, |b| PlainTree::check(b, |_| ()).is_some());
         agrees(&bytes);
     }
 }
