@@ -75,7 +75,7 @@ pub struct PlainTree<'a> {
 /// its hash (the stored one, which must be the one PHP computes, or computed for a string stored without)
 /// and the record's length; `None` where the record breaks a rule of
 /// `GraphView::string_record_checked` (it must fit the section, with its NUL terminator and zero padding).
-pub(crate) fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
+fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
     let word = |from: u64| -> Option<u64> {
         let from = usize::try_from(from).ok()?;
         Some(u64::from_le_bytes(buf.get(from..from.checked_add(8)?)?.try_into().ok()?))
@@ -94,6 +94,30 @@ pub(crate) fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64
     }
     let hash = crate::php_hash::zend_string_hash(bytes);
     (stored == 0 || stored == hash).then_some((bytes, hash, record_len))
+}
+
+/// Every string record of `view`'s string section, as the general check's scan reads them (terminator,
+/// padding, stored hash), into `offsets` and `strings` by position: how many there are; `None` where a
+/// record breaks a rule, there are more than the tables hold, or their number is not the header's.
+pub(crate) fn read_strings<'a>(
+    view: &GraphView<'a>,
+    offsets: &mut [u64],
+    strings: &mut [(&'a [u8], u64)],
+) -> Option<usize> {
+    let h = view.header();
+    let end = h.strings_offset.checked_add(h.strings_len)?;
+    let (mut at, mut n) = (h.strings_offset, 0usize);
+    while at < end {
+        if n >= h.string_count as usize {
+            return None;
+        }
+        let (bytes, hash, record_len) = string_record(view.bytes(), at, end)?;
+        *offsets.get_mut(n)? = at;
+        *strings.get_mut(n)? = (bytes, hash);
+        n += 1;
+        at += record_len;
+    }
+    (n == h.string_count as usize).then_some(n)
 }
 
 /// Whether the keys of one hash array (`entries`, with `strings` the tree's strings by id) name a key
@@ -152,22 +176,7 @@ impl<'a> PlainTree<'a> {
     fn read(&mut self, view: GraphView<'a>) -> Option<()> {
         let tree = self;
         let h = *view.header();
-        // Every string record, as the general check's scan reads them (terminator, padding, stored hash).
-        let mut at = h.strings_offset;
-        while at < h.strings_offset + h.strings_len {
-            let n = tree.string_count;
-            if n >= h.string_count as usize {
-                return None;
-            }
-            let (bytes, hash, record_len) = string_record(view.bytes(), at, h.strings_offset + h.strings_len)?;
-            *tree.string_offsets.get_mut(n)? = at;
-            *tree.strings.get_mut(n)? = (bytes, hash);
-            tree.string_count += 1;
-            at += record_len;
-        }
-        if tree.string_count != h.string_count as usize {
-            return None;
-        }
+        tree.string_count = read_strings(&view, &mut tree.string_offsets, &mut tree.strings)?;
         // Every record, each an array (any other kind: the general check decides).
         let mut at = h.records_offset;
         while at < h.records_offset + h.records_len {

@@ -17,7 +17,7 @@
 
 use crate::layout::{flags, header, tag, RecordKind, PROPERTY_READONLY, SLOT_LEN};
 use crate::php_key::integer_key;
-use crate::plain_tree::{repeats_a_key, string_record, PlainKey};
+use crate::plain_tree::{read_strings, repeats_a_key, PlainKey};
 use crate::tier::StoreTier;
 use crate::view::{GraphView, ObjectStateKind, ObjectView};
 
@@ -161,23 +161,7 @@ impl<'a> SmallGraph<'a> {
     fn read(&mut self, view: GraphView<'a>) -> Option<()> {
         let g = self;
         let h = *view.header();
-        // Every string record, as the general check's scan reads them (terminator, padding, stored hash).
-        let strings_end = h.strings_offset.checked_add(h.strings_len)?;
-        let mut at = h.strings_offset;
-        while at < strings_end {
-            let n = g.string_count;
-            if n >= h.string_count as usize {
-                return None;
-            }
-            let (bytes, hash, record_len) = string_record(view.bytes(), at, strings_end)?;
-            *g.string_offsets.get_mut(n)? = at;
-            *g.strings.get_mut(n)? = (bytes, hash);
-            g.string_count += 1;
-            at += record_len;
-        }
-        if g.string_count != h.string_count as usize {
-            return None;
-        }
+        g.string_count = read_strings(&view, &mut g.string_offsets, &mut g.strings)?;
         // Every record: a shape, an array or an object (any other kind: the general check decides).
         let records_end = h.records_offset.checked_add(h.records_len)?;
         let mut at = h.records_offset;
