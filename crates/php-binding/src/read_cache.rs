@@ -231,6 +231,28 @@ struct Slot {
     pass: u64,
 }
 
+/// Keeps the loaded-class test (§4.2, made on every read) of `key`, which becomes a hot key, for
+/// [`kept_class_loaded`]: false for a key the class table is asked about with the argument's own string
+/// (`zend::is_plain_class_name`), true for one that needs lower-casing, whose lower-cased name and hash
+/// `kept` keeps; `None` for a key too long for that.
+fn keep_class_test(key: &[u8], kept: &Cell<zend::LoweredName>) -> Option<bool> {
+    if zend::is_plain_class_name(key) {
+        return Some(false);
+    }
+    kept.set(zend::LoweredName::of(key)?);
+    Some(true)
+}
+
+/// The loaded-class test of a hot key: the one `kept` keeps for a key that needs lower-casing
+/// (`lowered`, from [`keep_class_test`]), else `class_loaded`, asking with the argument's own string.
+fn kept_class_loaded(lowered: bool, kept: &Cell<zend::LoweredName>, class_loaded: impl FnOnce() -> bool) -> bool {
+    if lowered {
+        kept.get().is_loaded()
+    } else {
+        class_loaded()
+    }
+}
+
 /// Longest key that can be hot (keys are compared byte for byte, from a copy kept inline; its
 /// loaded-class test is kept lower-cased beside it).
 const HOT_KEY_MAX: usize = zend::LOWERED_NAME_MAX;
@@ -908,18 +930,14 @@ pub unsafe fn fetch_hot(
                     return HotFetch::Slow;
                 }
             }
-            current.lowered = !zend::is_plain_class_name(key);
-            if current.lowered {
-                // A hot key is at most `HOT_KEY_MAX` bytes, which a `LoweredName` holds.
-                let Some(lowered) = zend::LoweredName::of(key) else {
-                    *current = Hot::NONE;
-                    return HotFetch::Slow;
-                };
-                HOT_CLASS.with(|cell| cell[tier.index()].set(lowered));
-            }
+            // A hot key is at most `HOT_KEY_MAX` bytes, which a `LoweredName` holds.
+            let Some(lowered) = HOT_CLASS.with(|cell| keep_class_test(key, &cell[tier.index()])) else {
+                *current = Hot::NONE;
+                return HotFetch::Slow;
+            };
+            current.lowered = lowered;
         }
-        let class_loaded =
-            if current.lowered { HOT_CLASS.with(|cell| cell[tier.index()].get().is_loaded()) } else { class_loaded() };
+        let class_loaded = HOT_CLASS.with(|cell| kept_class_loaded(current.lowered, &cell[tier.index()], class_loaded));
         if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded {
             return HotFetch::Slow;
         }
@@ -1329,8 +1347,7 @@ pub fn presence_known(
             .then_some((hot.present, hot.lowered))
     });
     if let Some((present, lowered)) = hot {
-        let loaded =
-            if lowered { HOT_PRESENCE_CLASS.with(|cell| cell[tier.index()].get().is_loaded()) } else { class_loaded() };
+        let loaded = HOT_PRESENCE_CLASS.with(|cell| kept_class_loaded(lowered, &cell[tier.index()], class_loaded));
         return (!loaded).then_some(present);
     }
     let answer = CACHE.with(|c| {
@@ -1347,15 +1364,12 @@ pub fn presence_known(
     });
     let (present, expires_ms) = answer?;
     let mut copy = [0; HOT_KEY_MAX];
-    let lowered = !zend::is_plain_class_name(key);
-    let class = if lowered { zend::LoweredName::of(key) } else { Some(zend::LoweredName::NEVER) };
-    if let (Some(to), Some(class)) = (copy.get_mut(..key.len()), class) {
+    if let Some(to) = copy.get_mut(..key.len()) {
         to.copy_from_slice(key);
-        if lowered {
-            HOT_PRESENCE_CLASS.with(|cell| cell[tier.index()].set(class));
+        if let Some(lowered) = HOT_PRESENCE_CLASS.with(|cell| keep_class_test(key, &cell[tier.index()])) {
+            let hot = HotPresence { key: copy, key_len: key.len(), lowered, backend_id, epoch, expires_ms, present };
+            HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
         }
-        let hot = HotPresence { key: copy, key_len: key.len(), lowered, backend_id, epoch, expires_ms, present };
-        HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
     }
     Some(present)
 }
