@@ -353,7 +353,9 @@ impl Blueprint {
                 // A small tree of plain objects and arrays is checked and built in one pass; any other
                 // value (and any buffer that pass refuses) goes through the general check.
                 if mode == Mode::Shared
-                    && SmallGraph::check(bytes, |graph| graph.tier() == tier && self.fill_small(graph)) == Some(true)
+                    && SmallGraph::check(bytes, |graph| (graph.tier() == tier).then(|| self.fill_small(graph)))
+                        .flatten()
+                        .is_some()
                 {
                     return Ok(());
                 }
@@ -381,8 +383,7 @@ impl Blueprint {
     /// [`Blueprint::fill`] in shared mode from a checked small graph ([`SmallGraph::check`]): the plan
     /// [`Builder`] makes of it (shapes, object-free arrays made immutable, the other arrays and the
     /// objects planned, in the same order and with the same ids), without the general check's tables.
-    /// Returns true (for the caller's test).
-    fn fill_small(&mut self, graph: &SmallGraph<'_>) -> bool {
+    fn fill_small(&mut self, graph: &SmallGraph<'_>) {
         let mut made =
             SmallMade { strings: [None; small_graph::MAX_STRINGS], arrays: [Cell::UNDEF; small_graph::MAX_NODES] };
         // Sized once: what the plan keeps of each array and object.
@@ -508,7 +509,6 @@ impl Blueprint {
             });
         }
         self.root = self.small_cell(&mut made, graph, graph.root());
-        true
     }
 
     /// String `id` of a small graph, made once (as `Builder::graph_string`).

@@ -1401,6 +1401,7 @@ unsafe fn resolve_shape(
             !get_hash.is_null() && (*get_hash).type_ == zend::ZEND_USER_FUNCTION
         };
         let forbids_dynamic = (*ce).ce_flags & zend::ZEND_ACC_NO_DYNAMIC_PROPERTIES != 0;
+        let count = zvals::slot_count(ce);
         let hooks = facts.info.userland_hooks;
         let hook = match facts.info.kind {
             graph_codec::ClassKind::Userland if hooks.unserialize => Some(RestoreHook::Unserialize),
@@ -1414,14 +1415,13 @@ unsafe fn resolve_shape(
             accepted: vec![ptr::null_mut(); stored.properties.len()],
             by_name: std::cell::OnceCell::new(),
             allows_dynamic,
-            no_declared_slots: zvals::slot_count(ce) == 0,
+            no_declared_slots: count == 0,
             forbids_dynamic,
             clonable,
             plain,
             userland_state,
             hook,
         };
-        let count = zvals::slot_count(ce);
         for k in 0..stored.properties.len() {
             let name = stored.property_name(k);
             // The class as stored: the property sits in the slot of the same index.
