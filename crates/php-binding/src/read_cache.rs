@@ -24,6 +24,7 @@ use std::cell::{Cell, RefCell};
 use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::sync::OnceLock;
+use std::thread::LocalKey;
 
 use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, EntryRef, MonotonicClock};
@@ -231,23 +232,34 @@ struct Slot {
     pass: u64,
 }
 
-/// Keeps the loaded-class test (§4.2, made on every read) of `key`, which becomes a hot key, for
-/// [`kept_class_loaded`]: false for a key the class table is asked about with the argument's own string
-/// (`zend::is_plain_class_name`), true for one that needs lower-casing, whose lower-cased name and hash
-/// `kept` keeps; `None` for a key too long for that.
-fn keep_class_test(key: &[u8], kept: &Cell<zend::LoweredName>) -> Option<bool> {
+/// The loaded-class tests kept for hot keys that need lower-casing, per backend tier ([`HOT_CLASS`],
+/// [`HOT_PRESENCE_CLASS`]).
+type KeptClassTests = LocalKey<[Cell<zend::LoweredName>; 2]>;
+
+/// Keeps the loaded-class test (§4.2, made on every read) of `key`, which becomes a hot key of `tier`,
+/// for [`kept_class_loaded`]: false for a key the class table is asked about with the argument's own
+/// string (`zend::is_plain_class_name`), true for one that needs lower-casing, whose lower-cased name and
+/// hash `kept` keeps; `None` for a key too long for that.
+fn keep_class_test(key: &[u8], kept: &'static KeptClassTests, tier: Tier) -> Option<bool> {
     if zend::is_plain_class_name(key) {
         return Some(false);
     }
-    kept.set(zend::LoweredName::of(key)?);
+    let lowered = zend::LoweredName::of(key)?;
+    kept.with(|cell| cell[tier.index()].set(lowered));
     Some(true)
 }
 
-/// The loaded-class test of a hot key: the one `kept` keeps for a key that needs lower-casing
-/// (`lowered`, from [`keep_class_test`]), else `class_loaded`, asking with the argument's own string.
-fn kept_class_loaded(lowered: bool, kept: &Cell<zend::LoweredName>, class_loaded: impl FnOnce() -> bool) -> bool {
+/// The loaded-class test of a hot key of `tier`: the one `kept` keeps for a key that needs lower-casing
+/// (`lowered`, from [`keep_class_test`]), else `class_loaded`, asking with the argument's own string (the
+/// thread-local is not touched then: this runs on every hot read).
+fn kept_class_loaded(
+    lowered: bool,
+    kept: &'static KeptClassTests,
+    tier: Tier,
+    class_loaded: impl FnOnce() -> bool,
+) -> bool {
     if lowered {
-        kept.get().is_loaded()
+        kept.with(|cell| cell[tier.index()].get().is_loaded())
     } else {
         class_loaded()
     }
@@ -931,13 +943,13 @@ pub unsafe fn fetch_hot(
                 }
             }
             // A hot key is at most `HOT_KEY_MAX` bytes, which a `LoweredName` holds.
-            let Some(lowered) = HOT_CLASS.with(|cell| keep_class_test(key, &cell[tier.index()])) else {
+            let Some(lowered) = keep_class_test(key, &HOT_CLASS, tier) else {
                 *current = Hot::NONE;
                 return HotFetch::Slow;
             };
             current.lowered = lowered;
         }
-        let class_loaded = HOT_CLASS.with(|cell| kept_class_loaded(current.lowered, &cell[tier.index()], class_loaded));
+        let class_loaded = kept_class_loaded(current.lowered, &HOT_CLASS, tier, class_loaded);
         if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded {
             return HotFetch::Slow;
         }
@@ -1347,7 +1359,7 @@ pub fn presence_known(
             .then_some((hot.present, hot.lowered))
     });
     if let Some((present, lowered)) = hot {
-        let loaded = HOT_PRESENCE_CLASS.with(|cell| kept_class_loaded(lowered, &cell[tier.index()], class_loaded));
+        let loaded = kept_class_loaded(lowered, &HOT_PRESENCE_CLASS, tier, class_loaded);
         return (!loaded).then_some(present);
     }
     let answer = CACHE.with(|c| {
@@ -1366,7 +1378,7 @@ pub fn presence_known(
     let mut copy = [0; HOT_KEY_MAX];
     if let Some(to) = copy.get_mut(..key.len()) {
         to.copy_from_slice(key);
-        if let Some(lowered) = HOT_PRESENCE_CLASS.with(|cell| keep_class_test(key, &cell[tier.index()])) {
+        if let Some(lowered) = keep_class_test(key, &HOT_PRESENCE_CLASS, tier) {
             let hot = HotPresence { key: copy, key_len: key.len(), lowered, backend_id, epoch, expires_ms, present };
             HOT_PRESENCE.with(|cell| cell[tier.index()].set(hot));
         }
