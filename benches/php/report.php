@@ -56,7 +56,8 @@ const NOTES = [
         . "two keys, 200 product objects (DateTimeImmutable and array properties) in `#[VolatileStatic]` or under one "
         . "key; sequential requests, one FPM master per attribute mode (exact: the run's configuration without the JIT; "
         . "deferred: the same with `static_cache.attribute_mode=deferred`, or the run's configuration with `--jit`). Rows per mode: the restore (attributes) or the three fetches, plus "
-        . "a checksum over the data, wall µs inside the script; and the worker's CPU outside the script (request end, "
+        . "a checksum over the data, wall µs inside the script (every variant loads its two state holder classes inside "
+        . "that region, as an application autoloads them at the first read: the attribute variant is restored there); and the worker's CPU outside the script (request end, "
         . "where deferred publication is checked, + next request start) minus an empty request's, CPU µs; and both "
         . "summed request by request (the request's whole cache work). Ratios: peer ÷ attributes.\n\n",
 ];
