@@ -730,11 +730,22 @@ impl<'a> CheckedGraph<'a> {
     fn check_graph(&mut self) -> Result<(), DecodeError> {
         let header = *self.header();
         let counts = [self.array_count(), self.object_count(), self.reference_count()];
+        // PHP declares each property once; a shape naming one twice would give a reader two values for
+        // one slot, and which one wins would depend on the reader. Refused after every record reads.
+        let mut repeated = None;
         for id in 0..self.shape_count() {
-            self.shape(ShapeId(id as u32))?;
+            let shape = self.shape(ShapeId(id as u32))?;
+            let mut names: Vec<&[u8]> = shape.properties.iter().map(|(name, _)| name.bytes).collect();
+            names.sort_unstable();
+            if repeated.is_none() && names.windows(2).any(|pair| pair[0] == pair[1]) {
+                repeated = Some(offset_of(&self.index.shapes, id as u32)?);
+            }
         }
         for id in 0..self.enum_case_count() {
             self.enum_case(EnumCaseId(id as u32))?;
+        }
+        if let Some(offset) = repeated {
+            return Err(DecodeError::RepeatedProperty { offset });
         }
         // The working lists come from `work` (empty) and go back to it at the end.
         let work = self.work.get_or_insert_with(Box::default);

@@ -166,6 +166,10 @@ pub enum DecodeError {
     UnexpectedSlot {
         offset: u64,
     },
+    /// A shape (record at `offset`) that declares one property name twice; PHP never does.
+    RepeatedProperty {
+        offset: u64,
+    },
     /// A count or length that cannot fit in the remaining bytes.
     CountTooLarge {
         offset: u64,

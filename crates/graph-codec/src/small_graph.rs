@@ -194,8 +194,8 @@ impl<'a> SmallGraph<'a> {
         if records != h.record_count as usize || g.array_count + g.object_count > MAX_NODES || g.object_count == 0 {
             return None;
         }
-        // Every shape, as `CheckedGraph::shape` reads it: names that are strings, flags within the
-        // readonly bit, reserved words zero.
+        // Every shape, as `CheckedGraph::shape` reads it and the general check checks it: names that are
+        // strings, each once, flags within the readonly bit, reserved words zero.
         for id in 0..g.shape_count {
             let offset = *g.shape_offsets.get(id)?;
             let class_name = g.string_id(view.u64_at(offset + 8).ok()?)?;
@@ -208,6 +208,12 @@ impl<'a> SmallGraph<'a> {
                 let property = offset + 16 + i * 16;
                 let name = g.string_id(view.u64_at(property).ok()?)?;
                 if view.u32_at(property + 8).ok()? & !PROPERTY_READONLY != 0 || view.u32_at(property + 12).ok()? != 0 {
+                    return None;
+                }
+                // A name declared twice (a crafted shape; PHP declares each once) goes to the general
+                // check, which refuses it.
+                let named = |id: u32| g.strings.get(id as usize).copied();
+                if g.properties.get(start..start + i as usize)?.iter().any(|&before| named(before) == named(name)) {
                     return None;
                 }
                 *g.properties.get_mut(start + i as usize)? = name;

@@ -4,7 +4,7 @@
 
 use std::ptr;
 
-use ext_php_rs::ffi::{self, zend_class_entry, zend_function};
+use ext_php_rs::ffi::{self, zend_class_entry, zend_function, zend_property_info};
 use graph_codec::{ClassInfo, ClassKind, StateFamily, UserlandHooks};
 
 use crate::zend;
@@ -110,6 +110,22 @@ pub unsafe fn method(ce: *mut zend_class_entry, lcname: &[u8]) -> *mut zend_func
             ptr::null_mut()
         } else {
             (*f).value.func
+        }
+    }
+}
+
+/// The property info `ce` declares (or inherits) under the unmangled name `name`, or null.
+///
+/// # Safety
+/// `ce` must be a live class entry.
+pub unsafe fn property_named(ce: *mut zend_class_entry, name: &[u8]) -> *mut zend_property_info {
+    // SAFETY: properties_info maps unmangled names to live zend_property_info pointers (IS_PTR).
+    unsafe {
+        let found = ffi::zend_hash_str_find(&raw const (*ce).properties_info, name.as_ptr().cast(), name.len());
+        if found.is_null() {
+            ptr::null_mut()
+        } else {
+            (*found).value.ptr.cast()
         }
     }
 }

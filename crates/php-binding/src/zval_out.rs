@@ -1385,7 +1385,14 @@ unsafe fn resolve_shape(
     // SAFETY: caller guarantees a live class; its slot infos name every declared slot.
     unsafe {
         let facts = request_facts(ce, request);
-        if facts.info.object_tier(false).is_err() || facts.info.kind == graph_codec::ClassKind::Enum {
+        // Objects of other internal classes (and their subclasses) are always stored PHP-serialized, so a
+        // shape naming one was rewritten or its class changed since: restoring such an object from
+        // properties alone, without its internal state, can leave it unusable (a `Random\Randomizer`
+        // with no engine crashes at its first call), where `unserialize()` refuses it.
+        let kind = facts.info.kind;
+        if facts.info.object_tier(false).is_err()
+            || matches!(kind, graph_codec::ClassKind::Enum | graph_codec::ClassKind::OtherInternal)
+        {
             return Err(DecodeError::Undecodable);
         }
         let allows_dynamic = class_info::allows_dynamic_properties(ce);
@@ -1471,7 +1478,8 @@ unsafe fn request_facts(ce: *mut zend_class_entry, request: u64) -> ClassFacts {
 }
 
 impl ShapeClass {
-    /// The declared slot of the mangled property `name`.
+    /// The declared slot of the mangled property `name`: the slot of that name, else the slot of a
+    /// property whose visibility changed since the value was stored (`unserialize()`'s rule, §6.5).
     fn slot_named(&self, name: &[u8]) -> Option<usize> {
         let by_name = self.by_name.get_or_init(|| {
             // SAFETY: a class resolved in this request; its slot infos name every declared slot.
@@ -1484,7 +1492,36 @@ impl ShapeClass {
                     .collect()
             }
         });
-        by_name.get(name).copied()
+        by_name.get(name).copied().or_else(|| {
+            // SAFETY: a class resolved in this request; property infos live as long as it.
+            let info = unsafe { self.redeclared(name) }?;
+            // SAFETY: as above.
+            by_name.get(unsafe { zend::zstr_bytes((*info).name) }).copied()
+        })
+    }
+
+    /// The non-static property that a stored property `name` (mangled) of another visibility now is, as
+    /// `unserialize()` finds it: a public name, or a protected one or a private one of this very class
+    /// (the class name compared case-insensitively), looked up unmangled among the class's properties.
+    /// A parent's private property stays the parent's.
+    ///
+    /// # Safety
+    /// `self.ce` must be live.
+    unsafe fn redeclared(&self, name: &[u8]) -> Option<*mut zend_property_info> {
+        let unmangled = match name {
+            [0, rest @ ..] => {
+                let end = rest.iter().position(|&b| b == 0)?;
+                let (class, property) = (&rest[..end], &rest[end + 1..]);
+                // SAFETY: caller guarantees a live class.
+                let own = unsafe { zend::zstr_bytes((*self.ce).name) };
+                (class == b"*" || class.eq_ignore_ascii_case(own)).then_some(property)?
+            }
+            public => public,
+        };
+        // SAFETY: as above.
+        let info = unsafe { class_info::property_named(self.ce, unmangled) };
+        // SAFETY: a property info of a live class.
+        (!info.is_null() && unsafe { (*info).flags } & zend::ZEND_ACC_STATIC == 0).then_some(info)
     }
 }
 

@@ -340,9 +340,16 @@ pub fn build(seed: &GraphSeed) -> Graph<'static> {
     }
     for object in &seed.objects {
         let properties = Properties {
+            // Each name once, as PHP declares it (the check refuses a shape naming one twice).
             declared: object
                 .declared
                 .iter()
+                .enumerate()
+                .filter(|&(i, (name, ..))| {
+                    let pooled = |n: &u8| *n as usize % POOL.len();
+                    !object.declared[..i].iter().any(|(before, ..)| pooled(before) == pooled(name))
+                })
+                .map(|(_, property)| property)
                 .map(|(name, v, readonly)| DeclaredProperty {
                     mangled_name: bytes(POOL[*name as usize % POOL.len()]),
                     value: v.as_ref().map(|v| value(v, Place::Elsewhere, &sizes)),
