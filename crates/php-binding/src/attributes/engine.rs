@@ -88,7 +88,8 @@ impl UnitRt {
 struct ClassRt {
     /// Its units (consecutive ids).
     ids: Range<usize>,
-    /// Exact mode: the units still wait for the class's first access.
+    /// Exact mode: the units still wait for the class's first access (counted in
+    /// [`State::waiting`] while the class is registered).
     lazy: bool,
     active: bool,
     /// What `plan` answered: a class whose plan answers with the very same units again is the same
@@ -112,6 +113,10 @@ struct State {
     /// The [`class_bit`]s of the classes registered in this request: a class whose bit is not set is
     /// not one of them, found without a lookup (exact mode's handler asks for every class it meets).
     active_bits: u64,
+    /// Exact mode: the registered classes whose units still wait for their first access, as
+    /// [`class_bit`]s: an access to a class none of whose bits (its own, its parents') is set has no
+    /// restore to run, found without a lookup.
+    waiting: Waiting,
     /// The [`class_bit`]s of every class in `classes`: a class linked whose bit is set may be kept from
     /// an earlier request, and is checked against its declaration at once.
     kept_bits: u64,
@@ -197,11 +202,17 @@ impl State {
         }
         self.active = 0;
         self.active_bits = 0;
+        self.waiting = Waiting::default();
         self.watch.clear();
         self.unchecked.clear();
         self.pending_links.clear();
         self.retry.clear();
         self.publication_off = false;
+    }
+
+    /// The classes registered now, for exact mode's handlers.
+    fn registered(&self) -> Registered {
+        Registered { active: self.active_bits, waiting: self.waiting.bits }
     }
 
     /// Whether the units may be kept for the next request.
@@ -365,8 +376,8 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
                 }
             }
         };
-        if let Found::Kept(ids, unchecked, _) = &found {
-            activate(s, ce, ids.clone(), *unchecked);
+        if let Found::Kept(ids, unchecked, lazy) = &found {
+            activate(s, ce, ids.clone(), *unchecked, *lazy);
         }
         (found, retry)
     });
@@ -430,8 +441,8 @@ unsafe fn laziness(ce: *mut zend_class_entry, mode: AttributeMode, linked_now: b
     (unchecked, lazy)
 }
 
-/// Marks units `ids` of class `ce` registered in this request (`unchecked`: as [`laziness`]).
-fn activate(s: &mut State, ce: *mut zend_class_entry, ids: Range<usize>, unchecked: bool) {
+/// Marks units `ids` of class `ce` registered in this request (`unchecked`, `lazy`: as [`laziness`]).
+fn activate(s: &mut State, ce: *mut zend_class_entry, ids: Range<usize>, unchecked: bool, lazy: bool) {
     for id in ids.clone() {
         s.units[id].active = true;
     }
@@ -440,6 +451,9 @@ fn activate(s: &mut State, ce: *mut zend_class_entry, ids: Range<usize>, uncheck
     }
     s.active += 1;
     s.active_bits |= class_bit(ce);
+    if lazy {
+        s.waiting.add(ce);
+    }
     if unchecked {
         s.unchecked.extend(ids);
     }
@@ -550,7 +564,7 @@ unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: Attribu
                 ids
             }
         };
-        activate(s, ce, ids.clone(), unchecked);
+        activate(s, ce, ids.clone(), unchecked, lazy);
         ids
     });
     if !lazy {
@@ -611,7 +625,9 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
             Some(c) if c.active => {
                 registered = true;
                 if std::mem::take(&mut c.lazy) {
-                    c.ids.clone()
+                    let ids = c.ids.clone();
+                    s.waiting.remove(class);
+                    ids
                 } else {
                     0..0
                 }
@@ -631,16 +647,55 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
     registered
 }
 
-/// One of 64 bits chosen by the address of class entry `ce` (see [`State::active_bits`]).
-fn class_bit(ce: *mut zend_class_entry) -> u64 {
+/// The index of one of 64 bits chosen by the address of class entry `ce` (see [`State::active_bits`]).
+fn class_bit_index(ce: *mut zend_class_entry) -> u32 {
     // Fibonacci hashing of the address (class entries are at least 8-byte aligned): the top 6 bits.
-    1 << ((ce as usize as u64 >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+    ((ce as usize as u64 >> 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as u32
 }
 
-/// The classes registered in this request, as [`busy_then_check_watched`] found them: enough to tell,
-/// without a lookup, that a class and its parents are none of them.
+/// The bit of [`class_bit_index`].
+fn class_bit(ce: *mut zend_class_entry) -> u64 {
+    1 << class_bit_index(ce)
+}
+
+/// A multiset of classes as [`class_bit`]s: the bit of a class stays set while another class with the
+/// same bit is still in the set.
+struct Waiting {
+    bits: u64,
+    counts: [u32; 64],
+}
+
+impl Default for Waiting {
+    fn default() -> Self {
+        Waiting { bits: 0, counts: [0; 64] }
+    }
+}
+
+impl Waiting {
+    fn add(&mut self, ce: *mut zend_class_entry) {
+        let i = class_bit_index(ce);
+        self.counts[i as usize] += 1;
+        self.bits |= 1 << i;
+    }
+
+    fn remove(&mut self, ce: *mut zend_class_entry) {
+        let i = class_bit_index(ce);
+        let count = &mut self.counts[i as usize];
+        *count = count.saturating_sub(1);
+        if *count == 0 {
+            self.bits &= !(1 << i);
+        }
+    }
+}
+
+/// The classes registered in this request, and those of them still waiting for their first access, as
+/// [`busy_then_check_watched`] found them: enough to tell, without a lookup, that a class and its
+/// parents are none of them.
 #[derive(Clone, Copy)]
-pub struct Registered(u64);
+pub struct Registered {
+    active: u64,
+    waiting: u64,
+}
 
 impl Registered {
     /// Whether `ce` or one of its parents may be registered ([`restore_class`] tells); false: none is.
@@ -648,16 +703,35 @@ impl Registered {
     /// # Safety
     /// `ce` must be a live, linked class.
     pub unsafe fn may_include(self, ce: *mut zend_class_entry) -> bool {
-        let mut class = ce;
-        while !class.is_null() {
-            if self.0 & class_bit(class) != 0 {
-                return true;
-            }
-            // SAFETY: a linked class's parent pointer is a class entry (or null).
-            class = unsafe { (*class).__bindgen_anon_1.parent };
-        }
-        false
+        // SAFETY: as above.
+        unsafe { any_in_lineage(self.active, ce) }
     }
+
+    /// Whether `ce` or one of its parents may still wait for its restore; false: [`restore_class`]
+    /// would restore nothing.
+    ///
+    /// # Safety
+    /// As [`Registered::may_include`].
+    pub unsafe fn may_wait(self, ce: *mut zend_class_entry) -> bool {
+        // SAFETY: as above.
+        unsafe { any_in_lineage(self.waiting, ce) }
+    }
+}
+
+/// Whether the [`class_bit`] of `ce` or of one of its parents is in `bits`.
+///
+/// # Safety
+/// `ce` must be a live, linked class.
+unsafe fn any_in_lineage(bits: u64, ce: *mut zend_class_entry) -> bool {
+    let mut class = ce;
+    while !class.is_null() {
+        if bits & class_bit(class) != 0 {
+            return true;
+        }
+        // SAFETY: a linked class's parent pointer is a class entry (or null).
+        class = unsafe { (*class).__bindgen_anon_1.parent };
+    }
+    false
 }
 
 /// Whether the request has no attributed class registered (exact mode's handlers then do nothing).
@@ -1558,29 +1632,28 @@ fn take_watched(s: &mut State) -> Vec<usize> {
 }
 
 /// Exact mode's handlers at a static-property opline: `None` when the request has no attributed class
-/// registered ([`idle`]); otherwise the pending root writes are checked first ([`check_watched`]),
-/// both in one look at the state, and the classes registered then are returned.
+/// registered ([`idle`]); otherwise the pending root writes are checked first ([`check_watched`]), and
+/// the classes registered then are returned. Usually no write waits for a check: that is answered in
+/// the same look at the state as the classes, the lists untouched.
 pub fn busy_then_check_watched() -> Option<Registered> {
     if BUSY_REQUESTS.load(Ordering::Relaxed) == 0 {
         return None;
     }
-    // Usually no write waits for a check: answered without taking the lists.
-    let (ids, bits) = STATE.with_borrow_mut(|s| {
-        if s.active == 0 {
-            return None;
-        }
-        let ids = if s.watch.is_empty() && s.unchecked.is_empty() { Vec::new() } else { take_watched(s) };
-        Some((ids, s.active_bits))
-    })?;
-    if ids.is_empty() {
-        return Some(Registered(bits));
-    }
+    let (registered, pending) = STATE
+        .with_borrow(|s| (s.active != 0).then(|| (s.registered(), !(s.watch.is_empty() && s.unchecked.is_empty()))))?;
+    Some(if pending { check_then_registered() } else { registered })
+}
+
+/// [`busy_then_check_watched`] with root writes waiting for their check (kept out of its path).
+#[inline(never)]
+fn check_then_registered() -> Registered {
+    let ids = STATE.with_borrow_mut(take_watched);
     let outcome = check_written(&ids);
     drop(ids);
     // SAFETY: the list is dropped; this frame and exact mode's handler that called it own nothing.
     unsafe { Bailout::hand_on(outcome) };
     // A publication's hooks may have linked (and registered) classes.
-    Some(Registered(STATE.with_borrow(|s| s.active_bits)))
+    STATE.with_borrow(State::registered)
 }
 
 /// Exact mode: a static-property fetch for writing (`$a[] =`, `++`, `$x = &…`, by-reference
@@ -1971,4 +2044,51 @@ pub unsafe fn on_delete_class(tier: Tier, ce: *mut zend_class_entry) -> Vec<Vec<
 pub unsafe fn is_reference(slot: *const zval) -> bool {
     // SAFETY: as above.
     unsafe { zend::type_of(slot) == IS_REFERENCE }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two class addresses that share a [`class_bit`].
+    fn colliding() -> (*mut zend_class_entry, *mut zend_class_entry) {
+        let first = 0x1000 as *mut zend_class_entry;
+        let second = (1..)
+            .map(|i| (0x1000 + 8 * i) as *mut zend_class_entry)
+            .find(|&ce| class_bit_index(ce) == class_bit_index(first))
+            .unwrap();
+        (first, second)
+    }
+
+    #[test]
+    fn a_class_restored_leaves_the_bit_of_another_waiting_with_the_same_bit() {
+        let (a, b) = colliding();
+        let mut waiting = Waiting::default();
+        waiting.add(a);
+        waiting.add(b);
+        waiting.remove(a);
+        assert_ne!(waiting.bits & class_bit(b), 0, "b still waits for its restore");
+        waiting.remove(b);
+        assert_eq!(waiting.bits, 0);
+    }
+
+    #[test]
+    fn a_class_whose_parent_waits_may_wait_and_one_whose_lineage_has_no_bit_does_not() {
+        // SAFETY: class entries are plain data; zeroed, they have no parent.
+        let mut parent: Box<zend_class_entry> = Box::new(unsafe { std::mem::zeroed() });
+        // SAFETY: as above.
+        let mut child: Box<zend_class_entry> = Box::new(unsafe { std::mem::zeroed() });
+        let parent: *mut zend_class_entry = &raw mut *parent;
+        child.__bindgen_anon_1.parent = parent;
+        let child: *mut zend_class_entry = &raw mut *child;
+        let registered = Registered { active: class_bit(parent), waiting: class_bit(parent) };
+        // SAFETY: both classes are live, the child's parent pointer is the parent.
+        unsafe {
+            assert!(registered.may_wait(child));
+            assert!(registered.may_include(child));
+            let others = !(class_bit(parent) | class_bit(child));
+            assert!(!Registered { active: others, waiting: others }.may_wait(child));
+            assert!(!Registered { active: others, waiting: others }.may_include(child));
+        }
+    }
 }

@@ -365,23 +365,26 @@ unsafe fn handle(ex: *mut zend_execute_data) -> bool {
             abandon(ex, opline);
             return true;
         }
-        let Some(ce) = target_class(ex, opline) else { return false };
-        if !registered.may_include(ce) {
-            // Most classes met here are not registered (a library's own statics).
-            return false;
-        }
-        let registered = engine::restore_class(ce);
-        if zend::exception_pending() {
-            // `exit()` in a restore hook (the restore drops any other exception): the frame was
-            // redirected to the exception when the hook returned, so the opcode must not run.
-            abandon(ex, opline);
-            return true;
-        }
-        if !registered {
-            return false;
-        }
         let opcode = placement::original((*opline).opcode);
-        if opcode != ASSIGN_STATIC_PROP && !in_set(&WRITES_SET, opcode) {
+        let Some(ce) = target_class(ex, opline, opcode) else { return false };
+        let writes = opcode == ASSIGN_STATIC_PROP || in_set(&WRITES_SET, opcode);
+        if registered.may_wait(ce) {
+            let registered = engine::restore_class(ce);
+            if zend::exception_pending() {
+                // `exit()` in a restore hook (the restore drops any other exception): the frame was
+                // redirected to the exception when the hook returned, so the opcode must not run.
+                abandon(ex, opline);
+                return true;
+            }
+            if !registered {
+                return false;
+            }
+        } else if !writes || !registered.may_include(ce) {
+            // A read of a class restored already (this request's usual access): nothing to do. Most
+            // classes met here are not registered at all (a library's own statics).
+            return false;
+        }
+        if !writes {
             // A read: restoring was all there was to do.
             return false;
         }
@@ -510,22 +513,29 @@ unsafe fn abandon(ex: *mut zend_execute_data, opline: *const zend_op) {
     }
 }
 
-/// The class a static-property opline addresses, without autoloading.
+/// The class a static-property opline (whose engine opcode is `opcode`) addresses, without autoloading.
 ///
 /// # Safety
 /// `ex` and `opline` must be the live frame and its current static-property opline.
-unsafe fn target_class(ex: *mut zend_execute_data, opline: *const zend_op) -> Option<*mut zend_class_entry> {
+unsafe fn target_class(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    opcode: u8,
+) -> Option<*mut zend_class_entry> {
     const ZEND_FETCH_CLASS_SELF: u32 = 1;
     const ZEND_FETCH_CLASS_PARENT: u32 = 2;
     const ZEND_FETCH_CLASS_STATIC: u32 = 3;
     // SAFETY: operands are read according to their type, as the engine's handlers do.
     unsafe {
         let ce = match (*opline).op2_type {
-            IS_CONST => {
-                // The literal after the class name holds its lower-case form.
-                let lc = abi::literal(opline, (*opline).op2.constant).add(1);
-                abi::loaded_class((*lc).value.str_)
-            }
+            IS_CONST => match cached_class(ex, opline, opcode) {
+                Some(ce) => ce,
+                None => {
+                    // The literal after the class name holds its lower-case form.
+                    let lc = abi::literal(opline, (*opline).op2.constant).add(1);
+                    abi::loaded_class((*lc).value.str_)
+                }
+            },
             IS_UNUSED => {
                 let scope = (*(*ex).func).op_array.scope;
                 match (*opline).op2.num & 0x0f {
@@ -546,6 +556,42 @@ unsafe fn target_class(ex: *mut zend_execute_data, opline: *const zend_op) -> Op
             IS_VAR | IS_TMP_VAR => (*abi::frame_var(ex, (*opline).op2.var)).value.ce,
             _ => std::ptr::null_mut(),
         };
+        (!ce.is_null()).then_some(ce)
+    }
+}
+
+/// The class the engine cached for a static-property opline whose class is named by a literal: the
+/// first pointer of the opline's run-time cache slot (`CACHED_PTR(cache_slot)`), which the engine's
+/// `zend_fetch_static_property_address` fills with the class it fetched, alone or followed by the
+/// property's slot and info (8.2–8.4; slots of other oplines naming the same class, which compacted
+/// literals may share, hold the same class first). The run-time cache is the request's: OPcache's
+/// op_arrays find theirs through map pointers the engine zeroes at every request start
+/// (`zend_activate`), and other op_arrays (freed at request end) get one allocated per request, so a
+/// class found there was fetched in this request and is live. `None` before the engine's first
+/// execution of the opline (or of one sharing its slot) in this request.
+///
+/// # Safety
+/// As [`target_class`], with `opline`'s class operand a literal.
+unsafe fn cached_class(
+    ex: *mut zend_execute_data,
+    opline: *const zend_op,
+    opcode: u8,
+) -> Option<*mut zend_class_entry> {
+    // The flags the engine masks off the slot offset: ZEND_FETCH_OBJ_FLAGS (fetches), ZEND_ISEMPTY
+    // (isset/empty), ZEND_RETURNS_FUNCTION (`=&`), all within the low two bits.
+    const SLOT_FLAGS: u32 = 3;
+    // SAFETY: as above; a user frame's run-time cache holds the opline's slots at these byte offsets.
+    unsafe {
+        let cache = (*ex).run_time_cache;
+        if cache.is_null() {
+            return None;
+        }
+        let slot = match opcode {
+            // Its slot is in its OP_DATA's extended_value.
+            ASSIGN_STATIC_PROP_OP => (*opline.add(1)).extended_value,
+            _ => (*opline).extended_value & !SLOT_FLAGS,
+        };
+        let ce = *cache.cast::<u8>().add(slot as usize).cast::<*mut zend_class_entry>();
         (!ce.is_null()).then_some(ce)
     }
 }
