@@ -141,19 +141,26 @@ pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &[(&[u8], u64
     Some(false)
 }
 
+/// Whether `bytes` may be a plain tree, from the tier, flags and counts its header states, read as they
+/// are, without the header's other checks: a hint for a reader choosing how to build a value, before
+/// [`PlainTree::check`], which checks the whole buffer and decides (a buffer this accepts may still be
+/// refused there).
+pub fn may_be_plain(bytes: &[u8]) -> bool {
+    let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+    bytes.get(header::TIER).copied().and_then(StoreTier::from_byte) == Some(StoreTier::SharedGraph)
+        && u32_at(header::FLAGS) == Some(flags::of(false, false, false, false))
+        && u32_at(header::STRING_COUNT).is_some_and(|n| n as usize <= MAX_STRINGS)
+        && u32_at(header::RECORD_COUNT).is_some_and(|n| n as usize <= MAX_ARRAYS)
+}
+
 impl<'a> PlainTree<'a> {
     /// What `build` makes of `bytes` checked as a plain tree, or `None` (not one, or not valid: see the
     /// module documentation). The tree lives in this call's frame: its tables are not moved.
     pub fn check<R>(bytes: &'a [u8], build: impl FnOnce(&PlainTree<'a>) -> R) -> Option<R> {
-        let view = GraphView::new(bytes).ok()?;
-        let h = *view.header();
-        if h.tier != StoreTier::SharedGraph
-            || h.flags != flags::of(false, false, false, false)
-            || h.string_count as usize > MAX_STRINGS
-            || h.record_count as usize > MAX_ARRAYS
-        {
+        if !may_be_plain(bytes) {
             return None;
         }
+        let view = GraphView::new(bytes).ok()?;
         let mut tree = PlainTree {
             string_count: 0,
             string_offsets: [0; MAX_STRINGS],
