@@ -1492,7 +1492,7 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
     if first
         && stored.len() <= READ_ONCE_MAX
         && entry.tag() == encoding::TAG_SHARED_GRAPH
-        && graph_codec::plain_tree::may_be_plain(stored)
+        && graph_codec::plain_tree::likely_plain(stored)
     {
         return Found::Once { version, expires_ms, tag: entry.tag(), bytes: stored.to_vec() };
     }
