@@ -1,5 +1,5 @@
 --TEST--
-P39 A small object-free array read once in a thread (a request-heap copy; the copy kept for the thread is built on its second read, issue 19): the second and later reads give the same value; a delete, an overwrite, an expiry or a clear between the first and the second read is seen by the second read (null, get()'s default, for a missing key) and by has(); each read is independent of the others (spec §7.2, §7.5, §8)
+P39 A small string or object-free array read once in a thread (a request-heap copy; the copy kept for the thread is built on its second read, issue 19): the second and later reads give the same value; a delete, an overwrite, an expiry or a clear between the first and the second read is seen by the second read (null, get()'s default, for a missing key) and by has(); each read is independent of the others (spec §7.2, §7.5, §8)
 --EXTENSIONS--
 static_cache
 --FILE--
@@ -34,6 +34,15 @@ for ($i = 0; $i < 3; $i++) {
     $once[] = V::get('same');
 }
 echo json_encode($once[0] === $row(7) && $once[1] === $row(7) && $once[2] === $row(7)), "\n";
+
+// A string: read once, changed, read again; appended to after a read.
+V::set('s', 'first version');
+$s1 = V::get('s'); $s1 .= '!';
+$s2 = V::get('s');
+V::set('s', 'second version'); V::get('s'); V::delete('s');
+echo json_encode([$s1, $s2, V::get('s'), V::has('s')]), "\n";
+V::set('s', 'third'); V::get('s');
+echo V::get('s'), ' ', V::get('s'), "\n";
 ?>
 --EXPECT--
 [true,true,true]
@@ -44,3 +53,5 @@ cleared: null false
 before expiry: true
 expired: null false
 true
+["first version!","first version",null,false]
+third third

@@ -329,16 +329,18 @@ impl Blueprint {
         PlainTree::check(bytes, immutable_tree)
     }
 
-    /// A stored small tree of object-free arrays made straight into this request's heap, checked and made
-    /// in one pass ([`PlainTree::check`]): the value of a version read once, which needs no copy kept for
-    /// the thread (`read_cache`). `None` for other tags and for every buffer that pass does not accept
-    /// (the caller builds those from a blueprint). Allocates in the request heap (the caller catches a
-    /// `memory_limit` fatal there: `zval_out::allocating`) and runs no userland code.
-    pub fn request_tree(tag: u16, bytes: &[u8]) -> Option<zval> {
-        if tag != encoding::TAG_SHARED_GRAPH {
-            return None;
+    /// A stored string, or a small tree of object-free arrays, made straight into this request's heap
+    /// (the tree checked and made in one pass, [`PlainTree::check`]): the value of a version read once,
+    /// which needs no copy kept for the thread (`read_cache`). `None` for other tags and for every tree
+    /// that pass does not accept (the caller builds those from a blueprint). Allocates in the request
+    /// heap (the caller catches a `memory_limit` fatal there: `zval_out::allocating`) and runs no
+    /// userland code.
+    pub fn request_copy(tag: u16, bytes: &[u8]) -> Option<zval> {
+        match tag {
+            encoding::TAG_STRING => Some(zvals::string(bytes)),
+            encoding::TAG_SHARED_GRAPH => PlainTree::check(bytes, request_tree),
+            _ => None,
         }
-        PlainTree::check(bytes, request_tree)
     }
 
     /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
@@ -958,7 +960,7 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
     (root, arena)
 }
 
-/// [`Blueprint::request_tree`] of a checked plain tree: ordinary refcounted arrays and strings, the
+/// [`Blueprint::request_copy`] of a checked plain tree: ordinary refcounted arrays and strings, the
 /// arrays made children first as [`immutable_tree`] makes them. Array keys are the thread's shared
 /// immutable strings where it has them (`immutable::shared_key`: never freed before the thread ends, so
 /// a request array may hold them), else request strings.

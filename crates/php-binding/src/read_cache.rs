@@ -6,8 +6,8 @@
 //! * the local copy of a hit: the stored bytes, copied out of shared memory once, checked and built
 //!   into a [`Blueprint`] (engine-immutable strings and object-free arrays, plus a plan for the objects
 //!   around them) once per thread and entry version; every fetch materialises it (`zval_out`). A small
-//!   object-free array is built so on its second read only: its first read in the thread makes an
-//!   ordinary request-heap array straight from the stored bytes ([`READ_ONCE_MAX`]);
+//!   string or object-free array is built so on its second read only: its first read in the thread
+//!   makes an ordinary request-heap value straight from the stored bytes ([`READ_ONCE_MAX`]);
 //! * this request's prototypes of values whose restore runs userland hooks (§6.4, §7.3): the first
 //!   fetch in a request materialises (running the hooks), later ones copy the prototype (`prototype`).
 //!
@@ -57,9 +57,9 @@ const RETIRE_SHARE: usize = 8;
 /// Largest stored value whose blueprint is built from the stored bytes in place, with the entry held; a
 /// larger one is copied out first, so the entry is not held for the length of a long build.
 const BUILT_IN_PLACE_MAX: usize = 4096;
-/// Largest stored object-free array (`Blueprint::request_tree`) whose first read in a thread is made in
-/// the request heap, the copy kept for the thread (immutable, handed out by pointer) being built on its
-/// second read only. A version read once (a key changed between every read, the common case of a long
+/// Largest stored string or object-free array (`Blueprint::request_copy`) whose first read in a thread is
+/// made in the request heap, the copy kept for the thread (immutable, handed out by pointer) being built
+/// on its second read only. A version read once (a key changed between every read, the common case of a long
 /// CLI or worker script, or of data read once per change) then costs about what the request-heap copy
 /// costs, in memory the request heap reuses, where an immutable copy took fresh memory per version that
 /// could be freed only after the request (a superseded copy may still be referenced). Larger values keep
@@ -82,9 +82,9 @@ enum LocalValue {
     /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
     /// fetch. Also the one fetch of a version read once ([`READ_ONCE_MAX`]), never remembered.
     Encoded { tag: u16, bytes: Vec<u8> },
-    /// A small object-free array this thread has read once, as a request-heap copy ([`READ_ONCE_MAX`]):
-    /// only its version and expiry, so that its next read builds the copy kept. Never handed out (the
-    /// lookup cache does not answer with it).
+    /// A small string or object-free array this thread has read once, as a request-heap copy
+    /// ([`READ_ONCE_MAX`]): only its version and expiry, so that its next read builds the copy kept.
+    /// Never handed out (the lookup cache does not answer with it).
     Seen,
 }
 
@@ -708,10 +708,10 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
         LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Seen => return Ok(()),
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
-            // Made in the request heap (see `zval_out::allocating`): an object-free array straight from
-            // the bytes, another value through a blueprint.
-            if let Some(tree) = zval_out::allocating(|| Blueprint::request_tree(*tag, bytes))? {
-                *out = tree;
+            // Made in the request heap (see `zval_out::allocating`): a string or an object-free array
+            // straight from the bytes, another value through a blueprint.
+            if let Some(copy) = zval_out::allocating(|| Blueprint::request_copy(*tag, bytes))? {
+                *out = copy;
                 return Ok(());
             }
             built = zval_out::allocating(|| Blueprint::build(*tag, bytes, Mode::RequestHeap))??;
@@ -1440,8 +1440,8 @@ enum Found {
         tag: u16,
         bytes: Vec<u8>,
     },
-    /// The first read of a small object-free array ([`READ_ONCE_MAX`]): its bytes, copied out, for one
-    /// request-heap copy.
+    /// The first read of a small string or object-free array ([`READ_ONCE_MAX`]): its bytes, copied out,
+    /// for one request-heap copy.
     Once {
         version: u64,
         expires_ms: u64,
@@ -1470,7 +1470,7 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
 
 /// What the index holds for `key`, fetched once: `known`, the thread's copy, while the entry is still
 /// its version with its expiry, else the new version: copied out for one request-heap copy on the
-/// thread's first read of a small object-free array, built while the entry is held when it is small and
+/// thread's first read of a small string or object-free array, built while the entry is held when it is small and
 /// the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
 #[inline(always)]
 fn fetch_found(backend: &Backend, key: &[u8], known: Option<Rc<Local>>, within_budget: bool) -> Option<Found> {
@@ -1491,8 +1491,11 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
     let stored = entry.value();
     if first
         && stored.len() <= READ_ONCE_MAX
-        && entry.tag() == encoding::TAG_SHARED_GRAPH
-        && graph_codec::plain_tree::likely_plain(stored)
+        && match entry.tag() {
+            encoding::TAG_STRING => true,
+            encoding::TAG_SHARED_GRAPH => graph_codec::plain_tree::likely_plain(stored),
+            _ => false,
+        }
     {
         return Found::Once { version, expires_ms, tag: entry.tag(), bytes: stored.to_vec() };
     }
