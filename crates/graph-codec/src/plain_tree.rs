@@ -141,19 +141,44 @@ pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &[(&[u8], u64
     Some(false)
 }
 
+/// The little-endian word of `len` bytes at `at` of a header, read as it is (`None` past the end).
+fn header_word(bytes: &[u8], at: usize, len: usize) -> Option<u64> {
+    let word = bytes.get(at..at.checked_add(len)?)?;
+    Some(word.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b)))
+}
+
+/// Whether `bytes` may be a plain tree, from the tier, flags and counts its header states, read as they
+/// are, without the header's other checks: a hint for a reader choosing how to build a value, before
+/// [`PlainTree::check`], which checks the whole buffer and decides (a buffer this accepts may still be
+/// refused there).
+pub fn may_be_plain(bytes: &[u8]) -> bool {
+    let word = |at: usize| header_word(bytes, at, 4);
+    bytes.get(header::TIER).copied().and_then(StoreTier::from_byte) == Some(StoreTier::SharedGraph)
+        && word(header::FLAGS) == Some(u64::from(flags::of(false, false, false, false)))
+        && word(header::STRING_COUNT).is_some_and(|n| n <= MAX_STRINGS as u64)
+        && word(header::RECORD_COUNT).is_some_and(|n| n <= MAX_ARRAYS as u64)
+}
+
+/// [`may_be_plain`], with records no longer than its arrays take holding [`MAX_ENTRIES`] packed slots in
+/// all: a hint that errs towards `false` (a tree of hash arrays with more than half as many entries is
+/// refused here, though the check would accept it), for a reader whose other way of building a value the
+/// check refuses costs more than the way it takes for a value this refuses.
+pub fn likely_plain(bytes: &[u8]) -> bool {
+    let most = |arrays: u64| arrays * layout::ARRAY_FIXED_LEN as u64 + (MAX_ENTRIES * SLOT_LEN) as u64;
+    may_be_plain(bytes)
+        && header_word(bytes, header::RECORD_COUNT, 4)
+            .zip(header_word(bytes, header::RECORDS_LEN, 8))
+            .is_some_and(|(arrays, len)| len <= most(arrays))
+}
+
 impl<'a> PlainTree<'a> {
     /// What `build` makes of `bytes` checked as a plain tree, or `None` (not one, or not valid: see the
     /// module documentation). The tree lives in this call's frame: its tables are not moved.
     pub fn check<R>(bytes: &'a [u8], build: impl FnOnce(&PlainTree<'a>) -> R) -> Option<R> {
-        let view = GraphView::new(bytes).ok()?;
-        let h = *view.header();
-        if h.tier != StoreTier::SharedGraph
-            || h.flags != flags::of(false, false, false, false)
-            || h.string_count as usize > MAX_STRINGS
-            || h.record_count as usize > MAX_ARRAYS
-        {
+        if !may_be_plain(bytes) {
             return None;
         }
+        let view = GraphView::new(bytes).ok()?;
         let mut tree = PlainTree {
             string_count: 0,
             string_offsets: [0; MAX_STRINGS],

@@ -329,6 +329,20 @@ impl Blueprint {
         PlainTree::check(bytes, immutable_tree)
     }
 
+    /// A stored string, or a small tree of object-free arrays, made straight into this request's heap
+    /// (the tree checked and made in one pass, [`PlainTree::check`]): the value of a version read once,
+    /// which needs no copy kept for the thread (`read_cache`). `None` for other tags and for every tree
+    /// that pass does not accept (the caller builds those from a blueprint). Allocates in the request
+    /// heap (the caller catches a `memory_limit` fatal there: `zval_out::allocating`) and runs no
+    /// userland code.
+    pub fn request_copy(tag: u16, bytes: &[u8]) -> Option<zval> {
+        match tag {
+            encoding::TAG_STRING => Some(zvals::string(bytes)),
+            encoding::TAG_SHARED_GRAPH => PlainTree::check(bytes, request_tree),
+            _ => None,
+        }
+    }
+
     /// Checks the stored (`tag`, `bytes`) and builds its blueprint.
     pub fn build(tag: u16, bytes: &[u8], mode: Mode) -> Result<Blueprint, DecodeError> {
         let mut blueprint = Blueprint::empty();
@@ -944,6 +958,101 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
     }
     let root = arrays.get(tree.root() as usize).copied().unwrap_or(Ready::NULL);
     (root, arena)
+}
+
+/// [`Blueprint::request_copy`] of a checked plain tree: ordinary refcounted arrays and strings, the
+/// arrays made children first as [`immutable_tree`] makes them. Array keys are the thread's shared
+/// immutable strings where it has them (`immutable::shared_key`: never freed before the thread ends, so
+/// a request array may hold them), else request strings.
+fn request_tree(tree: &PlainTree<'_>) -> zval {
+    // Per string, once made (a string held twice is shared, as `unserialize()` does not, but as a
+    // blueprint's materialisation does); per array, once made (each is held once: a plain tree shares
+    // none).
+    let mut strings: [Option<zval>; plain_tree::MAX_STRINGS] = [const { None }; _];
+    let mut arrays = [const { zval::new() }; plain_tree::MAX_ARRAYS];
+    let mut string = |id: u32| -> zval {
+        let (bytes, hash) = tree.string(id);
+        let made = |bytes: &[u8]| {
+            let z = zvals::string(bytes);
+            // SAFETY: `z` holds the fresh string just made; its hash, checked by the plain check, is the
+            // one PHP computes.
+            unsafe { (*z.value.str_).h = hash };
+            z
+        };
+        match strings.get_mut(id as usize) {
+            Some(Some(held)) => {
+                // SAFETY: `held` is the live string made for this id; the copy takes a reference.
+                unsafe { zvals::copy(held) }
+            }
+            Some(unmade) => {
+                let z = made(bytes);
+                // SAFETY: as above: the slot's copy takes a reference, the table keeps the string's own.
+                let copy = unsafe { zvals::copy(&z) };
+                *unmade = Some(z);
+                copy
+            }
+            None => made(bytes),
+        }
+    };
+    for &id in tree.arrays_children_first() {
+        let array = tree.array(u32::from(id));
+        let entries = tree.entries(array);
+        let z = zvals::new_array(entries.len(), array.packed);
+        // SAFETY: `z` holds the fresh array just made, of this request, initialised packed or as a hash
+        // for `entries.len()` elements: each entry goes into a slot of its own.
+        unsafe {
+            let ht = zvals::table(&z);
+            for (i, &(key, slot)) in entries.iter().enumerate() {
+                let value = match slot {
+                    PlainSlot::Undef => Ready::UNDEF.to_zval(),
+                    PlainSlot::Null => zval::new(),
+                    PlainSlot::Bool(b) => Ready::bool(b).to_zval(),
+                    PlainSlot::Int(n) => Ready::long(n).to_zval(),
+                    PlainSlot::Float(f) => Ready::double(f).to_zval(),
+                    PlainSlot::String(s) => string(s),
+                    // Arrays held come first in the order, so they are made; each is held once.
+                    PlainSlot::Array(child) => arrays
+                        .get_mut(child as usize)
+                        .map_or_else(zval::new, |made| std::mem::replace(made, zval::new())),
+                };
+                if array.packed {
+                    let slot = (*ht).__bindgen_anon_1.arPacked.add(i);
+                    std::ptr::write(slot, value);
+                    (*ht).nNumUsed += 1;
+                    if !zvals::is_undef(slot) {
+                        (*ht).nNumOfElements += 1;
+                        // As `packed_array`: the next index is past the last element at least.
+                        (*ht).nNextFreeElement = i as i64 + 1;
+                    }
+                    continue;
+                }
+                match key {
+                    PlainKey::Int(k) => zvals::insert_int(ht, k, value),
+                    PlainKey::String(s) => {
+                        let (bytes, hash) = tree.string(s);
+                        match immutable::shared_key(bytes, hash) {
+                            Some(shared) => zvals::append_element(ht, shared, value),
+                            None => {
+                                // The table takes its own reference; this one is released.
+                                let key = string(s);
+                                zvals::append_element(ht, key.value.str_, value);
+                                drop(key);
+                            }
+                        }
+                    }
+                }
+            }
+            // The stored next index, unless it is below the elements (as `packed_array` and `hash_array`;
+            // an integer key moved it past that key).
+            (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(array.next_free_index);
+        }
+        if let Some(made) = arrays.get_mut(usize::from(id)) {
+            *made = z;
+        }
+    }
+    // The strings' own references are released (each slot holding one has its own).
+    drop(strings);
+    arrays.get_mut(tree.root() as usize).map_or_else(zval::new, |root| std::mem::replace(root, zval::new()))
 }
 
 /// What [`Blueprint::fill_small`] made so far: per string id, and per array id its cell.

@@ -5,7 +5,9 @@
 //!   next read re-validates against the index (and, for a hit, against the entry version);
 //! * the local copy of a hit: the stored bytes, copied out of shared memory once, checked and built
 //!   into a [`Blueprint`] (engine-immutable strings and object-free arrays, plus a plan for the objects
-//!   around them) once per thread and entry version; every fetch materialises it (`zval_out`);
+//!   around them) once per thread and entry version; every fetch materialises it (`zval_out`). A small
+//!   string or object-free array is built so on its second read only: its first read in the thread
+//!   makes an ordinary request-heap value straight from the stored bytes ([`READ_ONCE_MAX`]);
 //! * this request's prototypes of values whose restore runs userland hooks (§6.4, §7.3): the first
 //!   fetch in a request materialises (running the hooks), later ones copy the prototype (`prototype`).
 //!
@@ -30,6 +32,7 @@ use ext_php_rs::ffi::{zend_string, zval, HashTable, IS_STRING};
 use shm_core::{Backend, Clock, EntryRef, MonotonicClock};
 
 use crate::blueprint::{Blueprint, Mode};
+use crate::encoding;
 use crate::immutable::ImmutableArena;
 use crate::prototype;
 use crate::request;
@@ -54,6 +57,15 @@ const RETIRE_SHARE: usize = 8;
 /// Largest stored value whose blueprint is built from the stored bytes in place, with the entry held; a
 /// larger one is copied out first, so the entry is not held for the length of a long build.
 const BUILT_IN_PLACE_MAX: usize = 4096;
+/// Largest stored string or object-free array (`Blueprint::request_copy`) whose first read in a thread is
+/// made in the request heap, the copy kept for the thread (immutable, handed out by pointer) being built
+/// on its second read only. A version read once (a key changed between every read, the common case of a long
+/// CLI or worker script, or of data read once per change) then costs about what the request-heap copy
+/// costs, in memory the request heap reuses, where an immutable copy took fresh memory per version that
+/// could be freed only after the request (a superseded copy may still be referenced). Larger values keep
+/// their immutable copy from the first read: their copy per fetch would cost more than it saves, and a
+/// request reading a large value once must not allocate a copy of it (§7.2).
+const READ_ONCE_MAX: usize = BUILT_IN_PLACE_MAX;
 /// Lookups a thread counts before it adds them to the backend's figures in the middle of a request: a
 /// worker script or CLI worker that never ends its request shows in other processes' `info()` (the
 /// dashboard, metrics) within this many lookups. One shared atomic add per this many lookups.
@@ -68,8 +80,12 @@ enum LocalValue {
     /// Built once for this thread and version.
     Built(Box<Blueprint>),
     /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
-    /// fetch.
+    /// fetch. Also the one fetch of a version read once ([`READ_ONCE_MAX`]), never remembered.
     Encoded { tag: u16, bytes: Vec<u8> },
+    /// A small string or object-free array this thread has read once, as a request-heap copy
+    /// ([`READ_ONCE_MAX`]): only its version and expiry, so that its next read builds the copy kept.
+    /// Never handed out (the lookup cache does not answer with it).
+    Seen,
 }
 
 /// The local copy of one stored version.
@@ -410,6 +426,11 @@ impl Slot {
         epoch: u64,
         now: &mut Option<u64>,
     ) -> Option<&Lookup> {
+        if let Lookup::Hit(local) = &self.outcome {
+            if matches!(local.value, LocalValue::Seen) {
+                return None;
+            }
+        }
         if self.epoch != epoch {
             let (Some(backend), Lookup::Hit(local)) = (revalidate, &self.outcome) else {
                 return None;
@@ -433,8 +454,9 @@ impl Slot {
 impl Slot {
     /// Makes `new` (built at `epoch`) the slot's copy, as [`remember`] does for a key already present:
     /// the copy it replaces is retired, its bytes taken off `live_bytes` (the backend's) and `new`'s
-    /// added. A scalar's copy nothing else holds is overwritten in its own allocation (nothing points
-    /// into a scalar's copy: its value is kept by value wherever it is handed out or made hot).
+    /// added. A scalar's copy or a version read once ([`LocalValue::Seen`]) nothing else holds is
+    /// overwritten in its own allocation (nothing points into them: a scalar is kept by value wherever it
+    /// is handed out or made hot, and a version read once is neither).
     fn replace_copy(
         &mut self,
         new: Local,
@@ -445,7 +467,9 @@ impl Slot {
         self.epoch = epoch;
         let added = new.bytes();
         if let Lookup::Hit(old) = &mut self.outcome {
-            if let Some(reused) = Rc::get_mut(old).filter(|old| matches!(old.value, LocalValue::Scalar(_))) {
+            if let Some(reused) =
+                Rc::get_mut(old).filter(|old| matches!(old.value, LocalValue::Scalar(_) | LocalValue::Seen))
+            {
                 *live_bytes = live_bytes.saturating_sub(reused.bytes()) + added;
                 *reused = new;
                 return;
@@ -497,7 +521,7 @@ impl Local {
     fn bytes(&self) -> usize {
         let own = size_of::<Local>() + 2 * size_of::<usize>() + ALLOCATION_OVERHEAD;
         own + match &self.value {
-            LocalValue::Scalar(_) => 0,
+            LocalValue::Scalar(_) | LocalValue::Seen => 0,
             LocalValue::Immutable(arena) => arena.bytes(),
             LocalValue::Built(blueprint) => blueprint.bytes() + ALLOCATION_OVERHEAD,
             LocalValue::Encoded { bytes, .. } => bytes.capacity() + ALLOCATION_OVERHEAD,
@@ -509,7 +533,7 @@ impl Local {
         let ready = match &value {
             LocalValue::Scalar(ready) => Some(*ready),
             LocalValue::Built(blueprint) => blueprint.ready_root(),
-            LocalValue::Immutable(_) | LocalValue::Encoded { .. } => None,
+            LocalValue::Immutable(_) | LocalValue::Encoded { .. } | LocalValue::Seen => None,
         }
         .unwrap_or(Ready::UNDEF);
         Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
@@ -680,11 +704,16 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
     }
     let built;
     let blueprint = match &local.value {
-        // Their value is `ready` (handed out above).
-        LocalValue::Scalar(_) | LocalValue::Immutable(_) => return Ok(()),
+        // Their value is `ready` (handed out above); a version read once is never handed out (see there).
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Seen => return Ok(()),
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
-            // The strings are made in the request heap (see `zval_out::allocating`).
+            // Made in the request heap (see `zval_out::allocating`): a string or an object-free array
+            // straight from the bytes, another value through a blueprint.
+            if let Some(copy) = zval_out::allocating(|| Blueprint::request_copy(*tag, bytes))? {
+                *out = copy;
+                return Ok(());
+            }
             built = zval_out::allocating(|| Blueprint::build(*tag, bytes, Mode::RequestHeap))??;
             &built
         }
@@ -710,7 +739,7 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
 fn restore<const GUARDED: bool>(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     match &local.value {
         LocalValue::Built(_) => materialise::<GUARDED>(local, blueprint, out),
-        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Encoded { .. } => {
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Encoded { .. } | LocalValue::Seen => {
             zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED)
         }
     }
@@ -912,6 +941,9 @@ pub unsafe fn fetch_hot(
             // without its argument checks again. Counted as a hit below; a miss or an error takes the
             // full path.
             let of_built = |built: Result<Option<Rc<Local>>, DecodeError>, epoch| match built {
+                // A copy of the stored bytes, made once in the request heap (a version read once, or
+                // past the bound on superseded copies), is handed out as it is.
+                Ok(Some(local)) if matches!(local.value, LocalValue::Encoded { .. }) => HotLookup::Once(local),
                 Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
                 _ => HotLookup::No,
             };
@@ -921,6 +953,7 @@ pub unsafe fn fetch_hot(
                     *current = found;
                     None
                 }
+                HotLookup::Once(local) => Some(HotLookup::Once(local)),
                 HotLookup::Stale => {
                     let epoch = backend.epoch();
                     Some(of_built(index(tier, backend, key, 0), epoch))
@@ -937,6 +970,18 @@ pub unsafe fn fetch_hot(
             match built {
                 None => {}
                 Some(HotLookup::Hot(found)) => *current = found,
+                // Handed out without becoming the hot key (it has no copy to hand out again), after the
+                // loaded-class test every `get()` makes; counted as a hit.
+                Some(HotLookup::Once(local)) => {
+                    *current = Hot::NONE;
+                    let loaded = keep_class_test(key, &HOT_CLASS, tier)
+                        .is_none_or(|lowered| kept_class_loaded(lowered, &HOT_CLASS, tier, class_loaded));
+                    if loaded {
+                        return HotFetch::Slow;
+                    }
+                    CACHE.with_borrow_mut(|c| c.backends[tier.index()].hits += 1);
+                    return HotFetch::Local(local);
+                }
                 Some(_) => {
                     *current = Hot::NONE;
                     return HotFetch::Slow;
@@ -993,6 +1038,9 @@ enum HotLookup {
     Fetched,
     /// The key cannot be hot: a known miss, a key the hot path does not check, a copy kept encoded.
     No,
+    /// A copy of the stored bytes to hand out once (`LocalValue::Encoded`): the first read of a version
+    /// ([`READ_ONCE_MAX`]), or one past the bound on superseded copies.
+    Once(Rc<Local>),
 }
 
 /// The hot key entry for `bytes` (`interned`: its string is interned) from the lookup cache (a hit of a
@@ -1035,6 +1083,14 @@ fn hot_from_lookup_cache(
                 Some(Found::Built(Ok(new))) => {
                     slot.replace_copy(new, epoch, live_bytes, (superseded, superseded_bytes));
                 }
+                // The first read of a new version, remembered as read once in place, as `finish_found`
+                // would.
+                Some(Found::Once { version, expires_ms, tag, bytes }) => {
+                    let seen = Local::new(version, expires_ms, LocalValue::Seen);
+                    slot.replace_copy(seen, epoch, live_bytes, (superseded, superseded_bytes));
+                    let once = Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes });
+                    return HotLookup::Once(Rc::new(once));
+                }
                 changed => {
                     *fetched = Some((changed, within_budget));
                     return HotLookup::Fetched;
@@ -1059,7 +1115,7 @@ fn hot_of(local: &Rc<Local>, bytes: &[u8], interned: bool, backend_id: u64, epoc
     };
     copy.copy_from_slice(bytes);
     let value = match (&local.value, local.ready_root()) {
-        (LocalValue::Encoded { .. }, _) => return HotLookup::No,
+        (LocalValue::Encoded { .. } | LocalValue::Seen, _) => return HotLookup::No,
         (_, Some(ready)) => HotValue::Ready(ready),
         (_, None) => HotValue::Local(Rc::as_ptr(local)),
     };
@@ -1128,41 +1184,6 @@ pub unsafe fn write_element(element: *mut zval, value: zval) {
     unsafe {
         (*element).value = value.value;
         (*element).u1 = value.u1;
-    }
-}
-
-/// `_zend_hash_append`: adds `value` under the string key `key` as the next element of `ht`, without
-/// looking for the key first.
-///
-/// # Safety
-/// `ht` must be a writable array of this request, initialised as a hash (not packed), with room for one
-/// more element and not holding `key`; `key` a live string that is interned or writable (its hash is
-/// computed if not cached yet, and a request string gains the reference the table holds).
-unsafe fn append_element(ht: *mut HashTable, key: *mut zend_string, value: zval) {
-    /// `HASH_FLAG_STATIC_KEYS`: every key is an integer or interned string (cleared by a request one).
-    const STATIC_KEYS: u32 = 1 << 4;
-    let value = std::mem::ManuallyDrop::new(value);
-    // SAFETY: as the caller guarantees: the element at `nNumUsed` is within the allocation and unused,
-    // and the hash slots sit in the `u32`s before `arData`, indexed by the negative `h | nTableMask`.
-    // The element takes over the value's reference.
-    unsafe {
-        if (*key).gc.u.type_info & zvals::GC_IMMUTABLE == 0 {
-            (*ht).u.flags &= !STATIC_KEYS;
-            (*key).gc.refcount += 1;
-        }
-        let h = zend::string_hash(key);
-        let idx = (*ht).nNumUsed;
-        (*ht).nNumUsed += 1;
-        let data = (*ht).__bindgen_anon_1.arData;
-        let p = data.add(idx as usize);
-        (*p).key = key;
-        (*p).h = h;
-        (*p).val.value = value.value;
-        (*p).val.u1 = value.u1;
-        let bucket_of = data.cast::<u32>().offset((h as u32 | (*ht).nTableMask) as i32 as isize);
-        (*p).val.u2.next = *bucket_of;
-        *bucket_of = idx;
-        (*ht).nNumOfElements += 1;
     }
 }
 
@@ -1240,7 +1261,7 @@ pub unsafe fn fetch_many_hot(
             // SAFETY: `result` is an initialised, writable array sized for every key, which does not hold
             // this key yet (every key given a place in this pass marked its slot); `s` is a live string,
             // interned or writable.
-            unsafe { append_element(result, s, value) };
+            unsafe { zvals::append_element(result, s, value) };
         }
         cache.hits += hits;
         cache.misses += misses;
@@ -1419,6 +1440,14 @@ enum Found {
         tag: u16,
         bytes: Vec<u8>,
     },
+    /// The first read of a small string or object-free array ([`READ_ONCE_MAX`]): its bytes, copied out,
+    /// for one request-heap copy.
+    Once {
+        version: u64,
+        expires_ms: u64,
+        tag: u16,
+        bytes: Vec<u8>,
+    },
 }
 
 /// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
@@ -1440,19 +1469,36 @@ fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option
 }
 
 /// What the index holds for `key`, fetched once: `known`, the thread's copy, while the entry is still
-/// its version with its expiry, else the new version, built while the entry is held when it is small
-/// and the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
+/// its version with its expiry, else the new version: copied out for one request-heap copy on the
+/// thread's first read of a small string or object-free array, built while the entry is held when it is small and
+/// the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
 #[inline(always)]
 fn fetch_found(backend: &Backend, key: &[u8], known: Option<Rc<Local>>, within_budget: bool) -> Option<Found> {
     backend.fetch(key).map(|e| match known {
-        Some(local) if local.version == e.version() && local.expires_ms == e.expires_ms() => Found::Current(local),
-        _ => found_in(&e, within_budget),
+        Some(local) if local.version == e.version() && local.expires_ms == e.expires_ms() => match local.value {
+            // Its second read: the copy kept is built.
+            LocalValue::Seen => found_in(&e, within_budget, false),
+            _ => Found::Current(local),
+        },
+        _ => found_in(&e, within_budget, true),
     })
 }
 
-/// The version `entry` holds, as [`fetch_found`] gives a new one (the entry is held meanwhile).
-fn found_in(entry: &EntryRef<'_>, within_budget: bool) -> Found {
+/// The version `entry` holds, as [`fetch_found`] gives a new one (the entry is held meanwhile); `first`:
+/// this thread has not read this version yet.
+fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
     let (version, expires_ms) = (entry.version(), entry.expires_ms());
+    let stored = entry.value();
+    if first
+        && stored.len() <= READ_ONCE_MAX
+        && match entry.tag() {
+            encoding::TAG_STRING => true,
+            encoding::TAG_SHARED_GRAPH => graph_codec::plain_tree::likely_plain(stored),
+            _ => false,
+        }
+    {
+        return Found::Once { version, expires_ms, tag: entry.tag(), bytes: stored.to_vec() };
+    }
     // A small value is built straight from the stored bytes, without copying them out first: the build
     // allocates with the system allocator only (no emalloc, no PHP callback), checks the bytes as it
     // would a copy, and is short.
@@ -1481,6 +1527,12 @@ fn finish_found(
     };
     let local = match found {
         Found::Current(local) => local,
+        // The thread remembers the version as read once; the copy handed out is not remembered.
+        Found::Once { version, expires_ms, tag, bytes } => {
+            let seen = Rc::new(Local::new(version, expires_ms, LocalValue::Seen));
+            remember(tier, backend, key, epoch, Lookup::Hit(seen), count);
+            return Ok(Some(Rc::new(Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes }))));
+        }
         Found::Built(local) => Rc::new(local?),
         Found::Copied { version, expires_ms, tag, bytes } if within_budget => {
             Rc::new(Local::from_stored(version, expires_ms, tag, &bytes)?)

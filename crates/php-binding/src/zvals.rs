@@ -82,6 +82,41 @@ pub fn string(bytes: &[u8]) -> zval {
     z
 }
 
+/// `_zend_hash_append`: adds `value` under the string key `key` as the next element of `ht`, without
+/// looking for the key first.
+///
+/// # Safety
+/// `ht` must be a writable array of this request, initialised as a hash (not packed), with room for one
+/// more element and not holding `key`; `key` a live string that is interned or writable (its hash is
+/// computed if not cached yet, and a request string gains the reference the table holds).
+pub unsafe fn append_element(ht: *mut HashTable, key: *mut zend_string, value: zval) {
+    /// `HASH_FLAG_STATIC_KEYS`: every key is an integer or interned string (cleared by a request one).
+    const STATIC_KEYS: u32 = 1 << 4;
+    let value = std::mem::ManuallyDrop::new(value);
+    // SAFETY: as the caller guarantees: the element at `nNumUsed` is within the allocation and unused,
+    // and the hash slots sit in the `u32`s before `arData`, indexed by the negative `h | nTableMask`.
+    // The element takes over the value's reference.
+    unsafe {
+        if (*key).gc.u.type_info & GC_IMMUTABLE == 0 {
+            (*ht).u.flags &= !STATIC_KEYS;
+            (*key).gc.refcount += 1;
+        }
+        let h = zend::string_hash(key);
+        let idx = (*ht).nNumUsed;
+        (*ht).nNumUsed += 1;
+        let data = (*ht).__bindgen_anon_1.arData;
+        let p = data.add(idx as usize);
+        (*p).key = key;
+        (*p).h = h;
+        (*p).val.value = value.value;
+        (*p).val.u1 = value.u1;
+        let bucket_of = data.cast::<u32>().offset((h as u32 | (*ht).nTableMask) as i32 as isize);
+        (*p).val.u2.next = *bucket_of;
+        *bucket_of = idx;
+        (*ht).nNumOfElements += 1;
+    }
+}
+
 /// A zval owning a new empty array sized for `capacity` elements, initialised in packed or hash form.
 pub fn new_array(capacity: usize, packed: bool) -> zval {
     // SAFETY: called during a request; the engine allocates and initialises the table.
