@@ -2,9 +2,10 @@
 //! `ClassInfo`, plus the internal base class whose own codec a safe-direct object goes through. Only
 //! the class entry is read; no userland code runs.
 
+use std::ffi::c_void;
 use std::ptr;
 
-use ext_php_rs::ffi::{self, zend_class_entry, zend_function, zend_property_info};
+use ext_php_rs::ffi::{self, zend_class_entry, zend_function, zend_property_info, HashTable};
 use graph_codec::{ClassInfo, ClassKind, StateFamily, UserlandHooks};
 
 use crate::zend;
@@ -104,14 +105,7 @@ pub unsafe fn facts(ce: *mut zend_class_entry) -> ClassFacts {
 /// `ce` must be a live class entry.
 pub unsafe fn method(ce: *mut zend_class_entry, lcname: &[u8]) -> *mut zend_function {
     // SAFETY: the function table maps lower-case names to live zend_function pointers (IS_PTR).
-    unsafe {
-        let f = ffi::zend_hash_str_find(&raw const (*ce).function_table, lcname.as_ptr().cast(), lcname.len());
-        if f.is_null() {
-            ptr::null_mut()
-        } else {
-            (*f).value.func
-        }
-    }
+    unsafe { pointer_named(&raw const (*ce).function_table, lcname).cast() }
 }
 
 /// The property info `ce` declares (or inherits) under the unmangled name `name`, or null.
@@ -120,12 +114,22 @@ pub unsafe fn method(ce: *mut zend_class_entry, lcname: &[u8]) -> *mut zend_func
 /// `ce` must be a live class entry.
 pub unsafe fn property_named(ce: *mut zend_class_entry, name: &[u8]) -> *mut zend_property_info {
     // SAFETY: properties_info maps unmangled names to live zend_property_info pointers (IS_PTR).
+    unsafe { pointer_named(&raw const (*ce).properties_info, name).cast() }
+}
+
+/// The pointer `table` (a hash of `IS_PTR` values: a class's methods or property infos) holds under
+/// `name`, or null.
+///
+/// # Safety
+/// `table` must be a live hash whose values are all `IS_PTR`.
+unsafe fn pointer_named(table: *const HashTable, name: &[u8]) -> *mut c_void {
+    // SAFETY: as the caller guarantees; a found value's pointer is its `IS_PTR` payload.
     unsafe {
-        let found = ffi::zend_hash_str_find(&raw const (*ce).properties_info, name.as_ptr().cast(), name.len());
+        let found = ffi::zend_hash_str_find(table, name.as_ptr().cast(), name.len());
         if found.is_null() {
             ptr::null_mut()
         } else {
-            (*found).value.ptr.cast()
+            (*found).value.ptr
         }
     }
 }
