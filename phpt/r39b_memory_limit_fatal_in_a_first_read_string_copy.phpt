@@ -1,5 +1,5 @@
 --TEST--
-R39b A memory_limit fatal while a first read in the thread makes its request-heap copy of a small string (READ_ONCE_MAX): the shutdown function of the dying request reads the key again and gets the stored value, three times (first-read marker, then the thread's copy), and can store, read and lock/unlock it: nothing is left pinned, locked or half-built (spec §5.4, §7.5, §10.4). Forked children fill the last chunk the limit allows to a different depth each, so that some die in the fill, some in get(), some not at all.
+R39b A memory_limit fatal while a first read in the thread makes its request-heap copy of a small string (READ_ONCE_MAX): the shutdown function of the dying request reads the key again and gets the stored value, three times (first-read marker, then the thread's copy), and can store, read and lock/unlock it: nothing is left pinned, locked or half-built (spec §5.4, §7.5, §10.4). A fresh key and a key whose older version the thread read (the hot path's first read). Forked children fill the last chunk the limit allows to a different depth each, so that some die in the fill, some in get(), some not at all.
 --EXTENSIONS--
 static_cache
 --SKIPIF--
@@ -10,11 +10,17 @@ require __DIR__ . '/inc/util.inc';
 use OPcache\VolatileCache as V;
 $value = str_repeat('b', 3300);          // one page of the request heap
 $stages = [];
+foreach (['fresh key', 'key read before'] as $variant)
 for ($pages = 490; $pages <= 520; $pages++) {
     $pipe = tempnam(sys_get_temp_dir(), 'r39b-');
-    $pid = sc_fork(function () use ($pages, $value, $pipe) {
+    $pid = sc_fork(function () use ($pages, $value, $pipe, $variant) {
         ini_set('display_errors', '0');
         $GLOBALS['stage'] = 'setup';
+        if ($variant === 'key read before') {
+            // Its older version read twice: the new one's first read is found through the lookup cache
+            // (get()'s hot path, HotLookup::Once).
+            V::set("m$pages", 'old'); V::get("m$pages"); V::get("m$pages");
+        }
         V::set("m$pages", $value);
         register_shutdown_function(function () use ($pages, $value, $pipe) {
             ini_set('memory_limit', '-1');
@@ -38,12 +44,15 @@ for ($pages = 490; $pages <= 520; $pages++) {
     sc_wait($pid);
     [$stage, $ok] = explode(' ', file_get_contents($pipe)) + [1 => 'no answer'];
     unlink($pipe);
-    $stages[$stage][] = $ok;
+    $stages["$variant, $stage"][] = $ok;
 }
 ksort($stages);
 foreach ($stages as $stage => $oks) { echo $stage, ': ', implode(' ', array_unique($oks)), "\n"; }
 ?>
 --EXPECT--
-done: ok
-fill: ok
-get: ok
+fresh key, done: ok
+fresh key, fill: ok
+fresh key, get: ok
+key read before, done: ok
+key read before, fill: ok
+key read before, get: ok
