@@ -974,9 +974,16 @@ fn request_tree(tree: &PlainTree<'_>) -> zval {
         let (bytes, hash) = tree.string(id);
         let made = |bytes: &[u8]| {
             let z = zvals::string(bytes);
-            // SAFETY: `z` holds the fresh string just made; its hash, checked by the plain check, is the
-            // one PHP computes.
-            unsafe { (*z.value.str_).h = hash };
+            // SAFETY: `z` holds the string just made; its hash, checked by the plain check, is the one PHP
+            // computes. The engine may hand out an interned string instead (one byte or empty), which has
+            // its hash already and may sit in OPcache's shared memory, read-only under
+            // `opcache.protect_memory` (PHP 8.4): it is not written.
+            unsafe {
+                let s = z.value.str_;
+                if (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 {
+                    (*s).h = hash;
+                }
+            }
             z
         };
         match strings.get_mut(id as usize) {
