@@ -16,12 +16,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_CONSTANT_AST, IS_OBJECT, IS_REFERENCE,
 };
+use graph_codec::GraphView;
 
 use super::abi;
 use super::compare::{self, How, Recorded};
 use super::declaration::Strategy;
 use super::diagnose;
 use super::plan::{self, Member, Unit};
+use crate::encoding;
 use crate::exception;
 use crate::read_cache::{self, Fetched, KeyHash};
 use crate::request;
@@ -385,23 +387,22 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
         restore_again(retry)?;
         // The retries ran userland code: the state is looked at again.
         // SAFETY: as above.
-        return unsafe { register(ce, true) };
+        let ids = unsafe { register(ce, true)? };
+        return Ok(restore_in_order(ids.collect())?);
     }
-    match found {
-        Found::Registered => Ok(()),
-        Found::New if !may_have_units => Ok(()),
+    let ids = match found {
+        Found::Registered => return Ok(()),
+        Found::New if !may_have_units => return Ok(()),
         // SAFETY: as above.
-        Found::New => unsafe { register_in(ce, true, mode) },
+        Found::New => unsafe { register_in(ce, true, mode)? },
         Found::Kept(ids, _, lazy) => {
-            if !lazy {
-                for id in ids {
-                    // SAFETY: as above.
-                    unsafe { restore_unit(id, false)? };
-                }
+            if lazy {
+                return Ok(());
             }
-            Ok(())
+            ids
         }
-    }
+    };
+    Ok(restore_in_order(ids.collect())?)
 }
 
 /// What [`link`] found of a class in the state.
@@ -484,11 +485,14 @@ fn register_pending_in() -> Result<(), Failed> {
     let pending = STATE.with_borrow_mut(|s| std::mem::take(&mut s.pending_links));
     // Earlier restores that missed classes first: those linked since may be what they need.
     retry_restores()?;
+    // Every class is registered before any is restored, so that a restore hook of one finds the
+    // statics of the others restored (`restore_in_order`).
+    let mut ids = Vec::new();
     for ce in pending {
         // SAFETY: classes linked earlier in this request stay in the class table.
-        unsafe { register(ce, false)? };
+        ids.extend(unsafe { register(ce, false)? });
     }
-    Ok(())
+    Ok(restore_in_order(ids)?)
 }
 
 /// Restores again the units whose stored value needed classes that were not loaded then.
@@ -506,18 +510,18 @@ fn restore_again(ids: Vec<usize>) -> Result<(), Bailout> {
     Ok(())
 }
 
-/// Registers the units of `ce` and restores them unless exact mode waits for the first access.
-/// `linked_now`: the class is being linked right now, perhaps by the autoloader in the middle of an
-/// access to it.
+/// Registers the units of `ce`; returns those to restore now ([`restore_in_order`]): none when exact
+/// mode waits for the first access. `linked_now`: the class is being linked right now, perhaps by the
+/// autoloader in the middle of an access to it.
 ///
 /// # Safety
 /// As [`class_linked`].
-unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), Failed> {
+unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<Range<usize>, Failed> {
     let mode = STATE.with_borrow(|s| {
         let registered = s.classes.get(&ce).is_some_and(|c| c.active);
         s.mode.filter(|m| *m != AttributeMode::Off && !registered)
     });
-    let Some(mode) = mode else { return Ok(()) };
+    let Some(mode) = mode else { return Ok(0..0) };
     // SAFETY: as above.
     unsafe { register_in(ce, linked_now, mode) }
 }
@@ -527,9 +531,13 @@ unsafe fn register(ce: *mut zend_class_entry, linked_now: bool) -> Result<(), Fa
 ///
 /// # Safety
 /// As [`class_linked`].
-unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: AttributeMode) -> Result<(), Failed> {
+unsafe fn register_in(
+    ce: *mut zend_class_entry,
+    linked_now: bool,
+    mode: AttributeMode,
+) -> Result<Range<usize>, Failed> {
     // SAFETY: caller guarantees a linked class.
-    let Some(units) = (unsafe { plan::plan(ce)? }) else { return Ok(()) };
+    let Some(units) = (unsafe { plan::plan(ce)? }) else { return Ok(0..0) };
     // SAFETY: as above.
     let (unchecked, lazy) = unsafe { laziness(ce, mode, linked_now, &units) };
     // SAFETY: as above.
@@ -567,13 +575,40 @@ unsafe fn register_in(ce: *mut zend_class_entry, linked_now: bool, mode: Attribu
         activate(s, ce, ids.clone(), unchecked, lazy);
         ids
     });
-    if !lazy {
-        for id in ids {
-            // SAFETY: as above.
-            unsafe { restore_unit(id, false)? };
-        }
+    Ok(if lazy { 0..0 } else { ids })
+}
+
+/// Restores units `ids` now (at link: deferred mode, or a class exact mode does not wait for), those
+/// whose stored value restores without a userland hook first. A restore hook (`__wakeup`,
+/// `__unserialize`) that reads or appends to another attributed static then finds it restored, as
+/// §16.4 asks of any first use; in declaration order it found the default, and the restore of that
+/// static then kept the hook's write over the stored value (`written_before`), losing it for good.
+fn restore_in_order(mut ids: Vec<usize>) -> Result<(), Bailout> {
+    if ids.len() > 1 {
+        ids.sort_by_cached_key(|&id| may_run_hooks(id));
+    }
+    for id in ids {
+        // SAFETY: registered units belong to live (just linked) classes.
+        unsafe { restore_unit(id, false)? };
     }
     Ok(())
+}
+
+/// Whether restoring unit `id` may run userland hooks: its stored value is PHP-serialized, or a graph
+/// whose header says it holds objects with hooks (a peek at the entry, before anything is decoded).
+fn may_run_hooks(id: usize) -> bool {
+    let (tier, key) = STATE.with_borrow(|s| {
+        let unit = &s.units[id].unit;
+        (unit.spec.tier, unit.key.clone())
+    });
+    request::with_runtime(|runtime| {
+        let Some(entry) = runtime.and_then(|r| r.backend(tier)).and_then(|b| b.peek(&key)) else { return false };
+        match entry.tag() {
+            encoding::TAG_SHARED_GRAPH => GraphView::new(entry.value()).map_or(true, |v| v.header().contains_hooks()),
+            encoding::TAG_OPCACHE_SERIALIZED | encoding::TAG_PHP_SERIALIZED => true,
+            _ => false,
+        }
+    })
 }
 
 /// Appends the units of a class and indexes them by member; returns their ids.
@@ -615,31 +650,45 @@ fn add_units(s: &mut State, units: &[Unit]) -> Range<usize> {
 /// Restores the not yet restored units of `ce` and of its parents (exact mode: first access).
 /// Returns whether any of them has attributed statics.
 ///
+/// A class stays waiting until every one of its units is restored: a restore hook that reaches another
+/// static of the class (whose unit comes later) finds it waiting and restores it first, through this
+/// function again, so the hook sees the stored value; and after a fatal error or `exit()` in a hook, the
+/// units not restored yet are restored at their next access (a shutdown function's).
+///
 /// # Safety
 /// `ce` must be a live, linked class, during a request.
 pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
     let mut class = ce;
     let mut registered = false;
     while !class.is_null() {
-        let ids = STATE.with_borrow_mut(|s| match s.classes.get_mut(&class) {
+        let ids = STATE.with_borrow(|s| match s.classes.get(&class) {
             Some(c) if c.active => {
                 registered = true;
-                if std::mem::take(&mut c.lazy) {
-                    let ids = c.ids.clone();
-                    s.waiting.remove(class);
-                    ids
+                if c.lazy {
+                    c.ids.clone()
                 } else {
                     0..0
                 }
             }
             _ => 0..0,
         });
-        for id in ids {
+        for id in ids.clone() {
             // SAFETY: registered units belong to live classes.
             if let Err(bailout) = unsafe { restore_unit(id, true) } {
                 // SAFETY: this frame owns nothing but a range; the opcode handler that called it nothing.
                 unsafe { bailout.reraise() }
             }
+        }
+        if !ids.is_empty() {
+            STATE.with_borrow_mut(|s| {
+                // A unit `restore_unit` left for later (`exit()` pending) keeps its class waiting.
+                let done = s.units[ids.clone()].iter().all(|u| u.restored);
+                if let Some(c) = s.classes.get_mut(&class) {
+                    if done && std::mem::take(&mut c.lazy) {
+                        s.waiting.remove(class);
+                    }
+                }
+            });
         }
         // SAFETY: a linked class's parent pointer is a class entry (or null).
         class = unsafe { (*class).__bindgen_anon_1.parent };
