@@ -16,6 +16,8 @@
  *   first_read      volatile: get() of OPS keys, each once, each stored again (a new version, a small
  *                   array) before the timer starts: the first read of a version in this process,
  *                   what a php-fpm worker pays once per key and version     apcu: apcu_fetch
+ *   first_read_object  as first_read, with a small object (a stdClass of the same properties)
+ *                   apcu: apcu_fetch
  *   many_keys_read  volatile: get() of OPS keys stored once (small arrays), each once per iteration
  *                   apcu: apcu_fetch
  * Each loop calls the function directly (no wrapper is timed) and checks the final value.
@@ -64,6 +66,8 @@ $ok = true;
 for ($it = -$warmup; $it < $iterations; $it++) {
     if ($workload === 'first_read') {   // a new version of every key, before the timer starts
         for ($i = 0; $i < $ops; $i++) { $store("f$i", keyed_value($i, $it)); }
+    } elseif ($workload === 'first_read_object') {
+        for ($i = 0; $i < $ops; $i++) { $store("f$i", (object) keyed_value($i, $it)); }
     }
     $t = hrtime(true);
     switch ("$workload/$backend") {
@@ -123,6 +127,12 @@ for ($it = -$warmup; $it < $iterations; $it++) {
         case 'many_keys_read/apcu':
             for ($i = 0; $i < $ops; $i++) { $ok = apcu_fetch("f$i")['id'] === $i && $ok; }
             break;
+        case 'first_read_object/volatile':
+            for ($i = 0; $i < $ops; $i++) { $ok = OPcache\VolatileCache::get("f$i")->id === $i && $ok; }
+            break;
+        case 'first_read_object/apcu':
+            for ($i = 0; $i < $ops; $i++) { $ok = apcu_fetch("f$i")->id === $i && $ok; }
+            break;
         default:
             emit($base + ['error' => "unknown workload $workload/$backend"]);
     }
@@ -149,7 +159,8 @@ $final = match ("$workload/$backend") {
     'delete_missing/apcu' => !apcu_exists('nothing'),
     'set_delete/volatile' => !OPcache\VolatileCache::has('d'),
     'set_delete/apcu' => !apcu_exists('d'),
-    'first_read/volatile', 'first_read/apcu', 'many_keys_read/volatile', 'many_keys_read/apcu' => $ok,
+    'first_read/volatile', 'first_read/apcu', 'first_read_object/volatile', 'first_read_object/apcu',
+    'many_keys_read/volatile', 'many_keys_read/apcu' => $ok,
 };
 if ($shm) {
     shmop_delete($shm);

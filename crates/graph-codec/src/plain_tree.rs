@@ -55,12 +55,9 @@ pub struct PlainArray {
 
 /// A checked plain tree (see the module documentation).
 pub struct PlainTree<'a> {
-    string_count: usize,
-    /// Per string: its record's offset, bytes and hash (stored, or computed for one stored without).
-    string_offsets: [u64; MAX_STRINGS],
-    strings: [(&'a [u8], u64); MAX_STRINGS],
-    /// Per string: whether a slot holds it as a value (not only as a key).
-    value_strings: [bool; MAX_STRINGS],
+    strings: StringTable<'a>,
+    /// Bit per string: a slot holds it as a value (not only as a key).
+    value_strings: u32,
     array_count: usize,
     array_offsets: [u64; MAX_ARRAYS],
     arrays: [PlainArray; MAX_ARRAYS],
@@ -71,11 +68,11 @@ pub struct PlainTree<'a> {
     root: u32,
 }
 
-/// The string record at `at` (a record start of the string section, which ends at `end`): its bytes,
+/// The string record at `at` (a record start of the string section, which ends at `end`): its length,
 /// its hash (the stored one, which must be the one PHP computes, or computed for a string stored without)
 /// and the record's length; `None` where the record breaks a rule of
 /// `GraphView::string_record_checked` (it must fit the section, with its NUL terminator and zero padding).
-fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
+fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(u32, u64, u64)> {
     let word = |from: u64| -> Option<u64> {
         let from = usize::try_from(from).ok()?;
         Some(u64::from_le_bytes(buf.get(from..from.checked_add(8)?)?.try_into().ok()?))
@@ -93,43 +90,91 @@ fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(&[u8], u64, u64)> {
         return None;
     }
     let hash = crate::php_hash::zend_string_hash(bytes);
-    (stored == 0 || stored == hash).then_some((bytes, hash, record_len))
+    (stored == 0 || stored == hash).then_some((u32::try_from(len).ok()?, hash, record_len))
 }
 
-/// Every string record of `view`'s string section, as the general check's scan reads them (terminator,
-/// padding, stored hash), into `offsets` and `strings` by position: how many there are; `None` where a
-/// record breaks a rule, there are more than the tables hold, or their number is not the header's.
-pub(crate) fn read_strings<'a>(
-    view: &GraphView<'a>,
-    offsets: &mut [u64],
-    strings: &mut [(&'a [u8], u64)],
-) -> Option<usize> {
-    let h = view.header();
-    let end = h.strings_offset.checked_add(h.strings_len)?;
-    let (mut at, mut n) = (h.strings_offset, 0usize);
-    while at < end {
-        if n >= h.string_count as usize {
+/// The strings of a small buffer, each record checked as the general check's scan reads it (terminator,
+/// padding, stored hash), by position. Its tables hold offsets, lengths and hashes (all zero when empty),
+/// so that an empty table costs one fill of zeros, not a loop writing slices.
+pub(crate) struct StringTable<'a> {
+    buf: &'a [u8],
+    count: usize,
+    offsets: [u64; MAX_STRINGS],
+    lens: [u32; MAX_STRINGS],
+    hashes: [u64; MAX_STRINGS],
+}
+
+impl<'a> StringTable<'a> {
+    /// An empty table (written in place by the caller: a constant would be copied from static memory).
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        StringTable { buf: &[], count: 0, offsets: [0; MAX_STRINGS], lens: [0; MAX_STRINGS], hashes: [0; MAX_STRINGS] }
+    }
+
+    /// Reads every string record of `view`'s string section into this empty table: `None` where a record
+    /// breaks a rule, there are more than the table holds, or their number is not the header's.
+    pub(crate) fn read(&mut self, view: &GraphView<'a>) -> Option<()> {
+        let h = view.header();
+        let end = h.strings_offset.checked_add(h.strings_len)?;
+        let (mut at, mut n) = (h.strings_offset, 0usize);
+        self.buf = view.bytes();
+        while at < end {
+            if n >= h.string_count as usize {
+                return None;
+            }
+            let (len, hash, record_len) = string_record(self.buf, at, end)?;
+            *self.offsets.get_mut(n)? = at;
+            *self.lens.get_mut(n)? = len;
+            *self.hashes.get_mut(n)? = hash;
+            n += 1;
+            at += record_len;
+        }
+        self.count = n;
+        (n == h.string_count as usize).then_some(())
+    }
+
+    /// Number of strings.
+    #[inline]
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+
+    /// String `id`: its bytes and PHP hash (`None` past the strings).
+    #[inline]
+    pub(crate) fn get(&self, id: u32) -> Option<(&'a [u8], u64)> {
+        let id = id as usize;
+        if id >= self.count {
             return None;
         }
-        let (bytes, hash, record_len) = string_record(view.bytes(), at, end)?;
-        *offsets.get_mut(n)? = at;
-        *strings.get_mut(n)? = (bytes, hash);
-        n += 1;
-        at += record_len;
+        let at = usize::try_from(*self.offsets.get(id)?).ok()? + layout::STRING_FIXED_LEN;
+        let bytes = self.buf.get(at..at.checked_add(*self.lens.get(id)? as usize)?)?;
+        Some((bytes, *self.hashes.get(id)?))
     }
-    (n == h.string_count as usize).then_some(n)
+
+    /// String `id`'s PHP hash (`None` past the strings).
+    #[inline]
+    pub(crate) fn hash(&self, id: u32) -> Option<u64> {
+        self.hashes.get(..self.count)?.get(id as usize).copied()
+    }
+
+    /// The id of the string whose record starts at `offset`.
+    #[inline]
+    pub(crate) fn id_at(&self, offset: u64) -> Option<u32> {
+        self.offsets.get(..self.count)?.binary_search(&offset).ok().map(|at| at as u32)
+    }
 }
 
-/// Whether the keys of one hash array (`entries`, with `strings` the tree's strings by id) name a key
+/// Whether the keys of one hash array (`entries`, with `strings` the tree's strings) name a key
 /// twice, as the general check refuses (`CheckedGraph::repeats_a_key`): pair by pair, a small tree's
 /// arrays being small. `None` where a string id is out of range.
-pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &[(&[u8], u64)]) -> Option<bool> {
+pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &StringTable<'_>) -> Option<bool> {
     for (i, (a, _)) in entries.iter().enumerate() {
         for (b, _) in entries.get(i + 1..)? {
             let same = match (a, b) {
                 (PlainKey::Int(x), PlainKey::Int(y)) => x == y,
+                // Equal strings have equal hashes: the bytes are compared only where the hashes agree.
                 (PlainKey::String(x), PlainKey::String(y)) => {
-                    x == y || strings.get(*x as usize)?.0 == strings.get(*y as usize)?.0
+                    x == y || (strings.hash(*x)? == strings.hash(*y)? && strings.get(*x)?.0 == strings.get(*y)?.0)
                 }
                 _ => false,
             };
@@ -180,10 +225,8 @@ impl<'a> PlainTree<'a> {
         }
         let view = GraphView::new(bytes).ok()?;
         let mut tree = PlainTree {
-            string_count: 0,
-            string_offsets: [0; MAX_STRINGS],
-            strings: [(&[], 0); MAX_STRINGS],
-            value_strings: [false; MAX_STRINGS],
+            strings: StringTable::new(),
+            value_strings: 0,
             array_count: 0,
             array_offsets: [0; MAX_ARRAYS],
             arrays: [PlainArray::default(); MAX_ARRAYS],
@@ -201,7 +244,7 @@ impl<'a> PlainTree<'a> {
     fn read(&mut self, view: GraphView<'a>) -> Option<()> {
         let tree = self;
         let h = *view.header();
-        tree.string_count = read_strings(&view, &mut tree.string_offsets, &mut tree.strings)?;
+        tree.strings.read(&view)?;
         // Every record, each an array (any other kind: the general check decides).
         let mut at = h.records_offset;
         while at < h.records_offset + h.records_len {
@@ -244,10 +287,7 @@ impl<'a> PlainTree<'a> {
             tag::TRUE if payload == 0 => PlainSlot::Bool(true),
             tag::INT => PlainSlot::Int(payload as i64),
             tag::FLOAT => PlainSlot::Float(f64::from_bits(payload)),
-            tag::STRING => {
-                let strings = self.string_offsets.get(..self.string_count)?;
-                PlainSlot::String(strings.binary_search(&payload).ok()? as u32)
-            }
+            tag::STRING => PlainSlot::String(self.strings.id_at(payload)?),
             tag::ARRAY => {
                 let arrays = self.array_offsets.get(..self.array_count)?;
                 PlainSlot::Array(arrays.binary_search(&payload).ok()? as u32)
@@ -287,7 +327,7 @@ impl<'a> PlainTree<'a> {
                     PlainSlot::Int(k) => PlainKey::Int(k),
                     // A key PHP would store as an integer is read as one, as the general check reads it.
                     PlainSlot::String(s) => {
-                        integer_key(self.strings.get(s as usize)?.0).map_or(PlainKey::String(s), PlainKey::Int)
+                        integer_key(self.strings.get(s)?.0).map_or(PlainKey::String(s), PlainKey::Int)
                     }
                     _ => return None,
                 };
@@ -299,7 +339,7 @@ impl<'a> PlainTree<'a> {
             match value {
                 PlainSlot::Undef => {}
                 PlainSlot::String(s) => {
-                    *self.value_strings.get_mut(s as usize)? = true;
+                    self.value_strings |= 1u32.checked_shl(s)?;
                     present += 1;
                 }
                 PlainSlot::Array(child) => {
@@ -330,17 +370,18 @@ impl<'a> PlainTree<'a> {
 
     /// Number of strings.
     pub fn string_count(&self) -> usize {
-        self.string_count
+        self.strings.count()
     }
 
     /// String `id`: its bytes and PHP hash.
+    #[inline]
     pub fn string(&self, id: u32) -> (&'a [u8], u64) {
-        self.strings.get(id as usize).copied().unwrap_or((&[], 0))
+        self.strings.get(id).unwrap_or((&[], 0))
     }
 
     /// Whether a slot holds string `id` as a value (not only as an array key).
     pub fn is_value_string(&self, id: u32) -> bool {
-        self.value_strings.get(id as usize).copied().unwrap_or(false)
+        self.value_strings.checked_shr(id).is_some_and(|bits| bits & 1 != 0)
     }
 
     /// Number of arrays.
@@ -371,5 +412,7 @@ impl<'a> PlainTree<'a> {
     }
 }
 
-// Array ids are bits of one word (`visited`); entry positions and counts fit a byte.
-const _: () = assert!(MAX_ARRAYS <= usize::BITS as usize && MAX_ENTRIES <= u8::MAX as usize);
+// Array ids are bits of one word (`visited`), string ids bits of `value_strings`; entry positions and
+// counts fit a byte.
+const _: () =
+    assert!(MAX_ARRAYS <= usize::BITS as usize && MAX_STRINGS <= u32::BITS as usize && MAX_ENTRIES <= u8::MAX as usize);

@@ -17,12 +17,12 @@
 
 use crate::layout::{flags, header, tag, RecordKind, PROPERTY_READONLY, SLOT_LEN};
 use crate::php_key::integer_key;
-use crate::plain_tree::{read_strings, repeats_a_key, PlainKey};
+use crate::plain_tree::{self, repeats_a_key, PlainKey, StringTable};
 use crate::tier::StoreTier;
 use crate::view::{GraphView, ObjectStateKind, ObjectView};
 
 /// Most strings a small graph may hold.
-pub const MAX_STRINGS: usize = 32;
+pub const MAX_STRINGS: usize = plain_tree::MAX_STRINGS;
 /// Most shapes (classes) it may hold.
 pub const MAX_SHAPES: usize = 4;
 /// Most declared property names of all its shapes together.
@@ -83,10 +83,7 @@ pub struct SmallShape {
 /// A checked small graph (see the module documentation).
 pub struct SmallGraph<'a> {
     tier: StoreTier,
-    string_count: usize,
-    string_offsets: [u64; MAX_STRINGS],
-    /// Per string: its bytes and hash (stored, or computed for one stored without).
-    strings: [(&'a [u8], u64); MAX_STRINGS],
+    strings: StringTable<'a>,
     shape_count: usize,
     shape_offsets: [u64; MAX_SHAPES],
     shapes: [SmallShape; MAX_SHAPES],
@@ -131,9 +128,7 @@ impl<'a> SmallGraph<'a> {
         }
         let mut graph = SmallGraph {
             tier: h.tier,
-            string_count: 0,
-            string_offsets: [0; MAX_STRINGS],
-            strings: [(&[], 0); MAX_STRINGS],
+            strings: StringTable::new(),
             shape_count: 0,
             shape_offsets: [0; MAX_SHAPES],
             shapes: [SmallShape::default(); MAX_SHAPES],
@@ -161,7 +156,7 @@ impl<'a> SmallGraph<'a> {
     fn read(&mut self, view: GraphView<'a>) -> Option<()> {
         let g = self;
         let h = *view.header();
-        g.string_count = read_strings(&view, &mut g.string_offsets, &mut g.strings)?;
+        g.strings.read(&view)?;
         // Every record: a shape, an array or an object (any other kind: the general check decides).
         let records_end = h.records_offset.checked_add(h.records_len)?;
         let mut at = h.records_offset;
@@ -212,7 +207,7 @@ impl<'a> SmallGraph<'a> {
                 }
                 // A name declared twice (a crafted shape; PHP declares each once) goes to the general
                 // check, which refuses it.
-                let named = |id: u32| g.strings.get(id as usize).copied();
+                let named = |id: u32| g.strings.get(id);
                 if g.properties.get(start..start + i as usize)?.iter().any(|&before| named(before) == named(name)) {
                     return None;
                 }
@@ -238,7 +233,7 @@ impl<'a> SmallGraph<'a> {
 
     /// The id of the string whose record starts at `offset`.
     fn string_id(&self, offset: u64) -> Option<u32> {
-        position(self.string_offsets.get(..self.string_count)?, offset)
+        self.strings.id_at(offset)
     }
 
     /// The slot at `offset`, its target found among the strings, arrays or objects (`None`: not a slot
@@ -304,7 +299,7 @@ impl<'a> SmallGraph<'a> {
                     SmallSlot::Int(k) => PlainKey::Int(k),
                     // A key PHP would store as an integer is read as one, as the general check reads it.
                     SmallSlot::String(s) => {
-                        integer_key(self.strings.get(s as usize)?.0).map_or(PlainKey::String(s), PlainKey::Int)
+                        integer_key(self.strings.get(s)?.0).map_or(PlainKey::String(s), PlainKey::Int)
                     }
                     _ => return None,
                 };
@@ -386,12 +381,13 @@ impl<'a> SmallGraph<'a> {
 
     /// Number of strings.
     pub fn string_count(&self) -> usize {
-        self.string_count
+        self.strings.count()
     }
 
     /// String `id`: its bytes and PHP hash.
+    #[inline]
     pub fn string(&self, id: u32) -> (&'a [u8], u64) {
-        self.strings.get(id as usize).copied().unwrap_or((&[], 0))
+        self.strings.get(id).unwrap_or((&[], 0))
     }
 
     /// Number of shapes.

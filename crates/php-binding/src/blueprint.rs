@@ -75,8 +75,6 @@ pub struct ArrayPlan {
     pub next_free: i64,
     /// Packed: one cell per slot (`Cell::UNDEF` is a hole). Hash: entries.
     pub span: Span,
-    /// Elements that are not holes.
-    pub count: u32,
 }
 
 /// How an object's state is written.
@@ -486,8 +484,7 @@ impl Blueprint {
                     }
                     Span { start, len: self.entries.len() as u32 - start }
                 };
-                let (packed, next_free, count) = (array.packed, array.next_free_index, array.element_count);
-                self.arrays.push(ArrayPlan { packed, next_free, span, count });
+                self.arrays.push(ArrayPlan { packed: array.packed, next_free: array.next_free_index, span });
                 Cell::Array(self.arrays.len() as u32 - 1)
             };
             if let Some(resolved) = made.arrays.get_mut(usize::from(id)) {
@@ -965,48 +962,42 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
 /// immutable strings where it has them (`immutable::shared_key`: never freed before the thread ends, so
 /// a request array may hold them), else request strings.
 fn request_tree(tree: &PlainTree<'_>) -> zval {
-    // Per string, once made (a string held twice is shared, as `unserialize()` does not, but as a
-    // blueprint's materialisation does); per array, once made (each is held once: a plain tree shares
-    // none).
-    let mut strings: [Option<zval>; plain_tree::MAX_STRINGS] = [const { None }; _];
-    let mut arrays = [const { zval::new() }; plain_tree::MAX_ARRAYS];
+    // Per string, once made, the table's own reference (a string held twice is shared, as `unserialize()`
+    // does not, but as a blueprint's materialisation does); per array, once made, its only reference
+    // until its holder takes it (a plain tree shares none). Unmade: `UNDEF` (the tables start zeroed).
+    let mut strings = [Ready::UNDEF; plain_tree::MAX_STRINGS];
+    let mut arrays = [Ready::UNDEF; plain_tree::MAX_ARRAYS];
     let mut string = |id: u32| -> zval {
-        let (bytes, hash) = tree.string(id);
-        let made = |bytes: &[u8]| {
-            let z = zvals::string(bytes);
-            // SAFETY: `z` holds the string just made; its hash, checked by the plain check, is the one PHP
-            // computes. The engine may hand out an interned string instead (one byte or empty), which has
-            // its hash already and may sit in OPcache's shared memory, read-only under
-            // `opcache.protect_memory` (PHP 8.4): it is not written.
-            unsafe {
-                let s = z.value.str_;
-                if (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 {
-                    (*s).h = hash;
-                }
-            }
-            z
-        };
-        match strings.get_mut(id as usize) {
-            Some(Some(held)) => {
-                // SAFETY: `held` is the live string made for this id; the copy takes a reference.
-                unsafe { zvals::copy(held) }
-            }
-            Some(unmade) => {
-                let z = made(bytes);
-                // SAFETY: as above: the slot's copy takes a reference, the table keeps the string's own.
-                let copy = unsafe { zvals::copy(&z) };
-                *unmade = Some(z);
-                copy
-            }
-            None => made(bytes),
+        if let Some(made) = strings.get(id as usize).filter(|made| !made.is_undef()) {
+            return made.to_zval();
         }
+        let (bytes, hash) = tree.string(id);
+        let z = zvals::string(bytes);
+        // SAFETY: `z` holds the string just made; its hash, checked by the plain check, is the one PHP
+        // computes. The engine may hand out an interned string instead (one byte or empty), which has
+        // its hash already and may sit in OPcache's shared memory, read-only under
+        // `opcache.protect_memory` (PHP 8.4): it is not written. The table keeps `z`'s reference (given
+        // up at the end), the slot's copy takes its own.
+        unsafe {
+            let s = z.value.str_;
+            if (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 {
+                (*s).h = hash;
+            }
+            let made = Ready::borrowed(&z);
+            if let Some(held) = strings.get_mut(id as usize) {
+                *held = made;
+                std::mem::forget(z);
+                return made.to_zval();
+            }
+        }
+        z
     };
     for &id in tree.arrays_children_first() {
         let array = tree.array(u32::from(id));
         let entries = tree.entries(array);
         let z = zvals::new_array(entries.len(), array.packed);
         // SAFETY: `z` holds the fresh array just made, of this request, initialised packed or as a hash
-        // for `entries.len()` elements: each entry goes into a slot of its own.
+        // for `entries.len()` elements: each entry goes into a slot of its own, a packed one in order.
         unsafe {
             let ht = zvals::table(&z);
             for (i, &(key, slot)) in entries.iter().enumerate() {
@@ -1017,20 +1008,15 @@ fn request_tree(tree: &PlainTree<'_>) -> zval {
                     PlainSlot::Int(n) => Ready::long(n).to_zval(),
                     PlainSlot::Float(f) => Ready::double(f).to_zval(),
                     PlainSlot::String(s) => string(s),
-                    // Arrays held come first in the order, so they are made; each is held once.
-                    PlainSlot::Array(child) => arrays
-                        .get_mut(child as usize)
-                        .map_or_else(zval::new, |made| std::mem::replace(made, zval::new())),
+                    // Arrays held come first in the order, so they are made; each is held once, and the
+                    // slot takes the table's reference.
+                    PlainSlot::Array(child) => match arrays.get_mut(child as usize) {
+                        Some(made) => std::mem::replace(made, Ready::UNDEF).into_zval(),
+                        None => zval::new(),
+                    },
                 };
                 if array.packed {
-                    let slot = (*ht).__bindgen_anon_1.arPacked.add(i);
-                    std::ptr::write(slot, value);
-                    (*ht).nNumUsed += 1;
-                    if !zvals::is_undef(slot) {
-                        (*ht).nNumOfElements += 1;
-                        // As `packed_array`: the next index is past the last element at least.
-                        (*ht).nNextFreeElement = i as i64 + 1;
-                    }
+                    zvals::push_packed(ht, i as u32, value);
                     continue;
                 }
                 match key {
@@ -1053,13 +1039,22 @@ fn request_tree(tree: &PlainTree<'_>) -> zval {
             // an integer key moved it past that key).
             (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(array.next_free_index);
         }
-        if let Some(made) = arrays.get_mut(usize::from(id)) {
-            *made = z;
+        match arrays.get_mut(usize::from(id)) {
+            // SAFETY: `z` is a live array zval; the table keeps its reference (`z` is not dropped).
+            Some(made) => *made = unsafe { Ready::borrowed(&std::mem::ManuallyDrop::new(z)) },
+            None => drop(z),
         }
     }
     // The strings' own references are released (each slot holding one has its own).
-    drop(strings);
-    arrays.get_mut(tree.root() as usize).map_or_else(zval::new, |root| std::mem::replace(root, zval::new()))
+    for made in strings.iter().take(tree.string_count()).filter(|made| !made.is_undef()) {
+        // SAFETY: the table's reference to a string made here, given back once.
+        drop(unsafe { made.into_zval() });
+    }
+    match arrays.get_mut(tree.root() as usize) {
+        // SAFETY: the root's reference, which only the table held.
+        Some(root) => unsafe { std::mem::replace(root, Ready::UNDEF).into_zval() },
+        None => zval::new(),
+    }
 }
 
 /// What [`Blueprint::fill_small`] made so far: per string id, and per array id its cell.
@@ -1296,7 +1291,7 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
         let cell = if self.plain.get(id).copied().unwrap_or(false) {
             Cell::Ready(self.immutable_array(array.is_packed(), &entries, array.next_free_index()))
         } else {
-            self.plan_array(array.is_packed(), &entries, array.element_count() as u32, array.next_free_index())
+            self.plan_array(array.is_packed(), &entries, array.next_free_index())
         };
         self.work.entries = entries;
         let resolved = self.work.arrays.get_mut(id).ok_or(DecodeError::Corrupted)?;
@@ -1334,13 +1329,13 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
         }
     }
 
-    fn plan_array(&mut self, packed: bool, entries: &[(Key, Cell)], count: u32, next_free: i64) -> Cell {
+    fn plan_array(&mut self, packed: bool, entries: &[(Key, Cell)], next_free: i64) -> Cell {
         let span = if packed {
             self.bp.push_cells(entries.iter().map(|&(_, c)| c))
         } else {
             self.bp.push_entries(entries.iter().copied())
         };
-        self.bp.arrays.push(ArrayPlan { packed, next_free, span, count });
+        self.bp.arrays.push(ArrayPlan { packed, next_free, span });
         Cell::Array(self.bp.arrays.len() as u32 - 1)
     }
 
@@ -1420,7 +1415,6 @@ impl<'c, 'a, 'b> Builder<'c, 'a, 'b> {
         if self.mode == Mode::Shared && entries.iter().all(|(_, c)| c.is_ready()) {
             return Cell::Ready(self.immutable_array(packed, &entries, next_free));
         }
-        let count = entries.len() as u32;
-        self.plan_array(packed, &entries, count, next_free)
+        self.plan_array(packed, &entries, next_free)
     }
 }

@@ -322,7 +322,7 @@ pub fn get_hot(tier: Tier, call: &Call) -> bool {
             read_cache::HotFetch::Local(local) => local,
         };
         let fetched = read_cache::hand_out_hit(tier, key, &local, call.ret());
-        drop(local);
+        read_cache::recycle_once(local);
         if let Err(DecodeError::Bailout) = fetched {
             // SAFETY: the local copy is dropped; nothing else in this frame or above it needs dropping.
             unsafe { crate::zval_out::reraise_bailout() }

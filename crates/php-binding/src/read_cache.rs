@@ -345,6 +345,9 @@ pub enum HotFetch {
 }
 
 thread_local! {
+    /// The copy of the thread's last first read once handed out ([`recycle_once`]): the next first read
+    /// reuses its allocation and its bytes' ([`once_copy`]).
+    static SPARE_ONCE: Cell<Option<Rc<Local>>> = const { Cell::new(None) };
     static HOT: [RefCell<Hot>; 2] = const { [RefCell::new(Hot::NONE), RefCell::new(Hot::NONE)] };
     /// The loaded-class test (§4.2) of each hot key that needs lower-casing (`Hot::lowered`), made on
     /// every fetch: set by [`fetch_hot`] whenever it makes such a key hot (kept apart from [`Hot`],
@@ -1085,11 +1088,10 @@ fn hot_from_lookup_cache(
                 }
                 // The first read of a new version, remembered as read once in place, as `finish_found`
                 // would.
-                Some(Found::Once { version, expires_ms, tag, bytes }) => {
-                    let seen = Local::new(version, expires_ms, LocalValue::Seen);
+                Some(Found::Once(once)) => {
+                    let seen = Local::new(once.version, once.expires_ms, LocalValue::Seen);
                     slot.replace_copy(seen, epoch, live_bytes, (superseded, superseded_bytes));
-                    let once = Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes });
-                    return HotLookup::Once(Rc::new(once));
+                    return HotLookup::Once(once);
                 }
                 changed => {
                     *fetched = Some((changed, within_budget));
@@ -1440,14 +1442,9 @@ enum Found {
         tag: u16,
         bytes: Vec<u8>,
     },
-    /// The first read of a small string or object-free array ([`READ_ONCE_MAX`]): its bytes, copied out,
-    /// for one request-heap copy.
-    Once {
-        version: u64,
-        expires_ms: u64,
-        tag: u16,
-        bytes: Vec<u8>,
-    },
+    /// The first read of a small string or object-free array ([`READ_ONCE_MAX`]): its bytes, copied out
+    /// ([`once_copy`]), for one request-heap copy.
+    Once(Rc<Local>),
 }
 
 /// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
@@ -1497,7 +1494,7 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
             _ => false,
         }
     {
-        return Found::Once { version, expires_ms, tag: entry.tag(), bytes: stored.to_vec() };
+        return Found::Once(once_copy(version, expires_ms, entry.tag(), stored));
     }
     // A small value is built straight from the stored bytes, without copying them out first: the build
     // allocates with the system allocator only (no emalloc, no PHP callback), checks the bytes as it
@@ -1506,6 +1503,37 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
         return Found::Built(Local::from_stored(version, expires_ms, entry.tag(), entry.value()));
     }
     Found::Copied { version, expires_ms, tag: entry.tag(), bytes: entry.value().to_vec() }
+}
+
+/// The copy (`LocalValue::Encoded`) of a version read once: `stored` copied into the thread's spare one
+/// where it has one ([`recycle_once`]), else into a new one. Allocates with the system allocator only and
+/// runs no PHP code (the entry is held meanwhile).
+fn once_copy(version: u64, expires_ms: u64, tag: u16, stored: &[u8]) -> Rc<Local> {
+    let mut spare = SPARE_ONCE.try_with(Cell::take).ok().flatten();
+    if let Some(Local { version: v, expires_ms: e, value: LocalValue::Encoded { tag: t, bytes }, .. }) =
+        spare.as_mut().and_then(Rc::get_mut)
+    {
+        (*v, *e, *t) = (version, expires_ms, tag);
+        bytes.clear();
+        bytes.extend_from_slice(stored);
+        if let Some(local) = spare {
+            return local;
+        }
+    }
+    Rc::new(Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes: stored.to_vec() }))
+}
+
+/// Gives back a copy handed out, for the next [`once_copy`]: kept when it is a copy of stored bytes
+/// within [`READ_ONCE_MAX`] that nothing else holds and no request memo was made for (dropping one runs
+/// no PHP code); any other is dropped.
+pub fn recycle_once(local: Rc<Local>) {
+    let reusable = Rc::strong_count(&local) == 1
+        && Rc::weak_count(&local) == 0
+        && matches!(&local.value, LocalValue::Encoded { bytes, .. } if bytes.capacity() <= READ_ONCE_MAX)
+        && local.memo.try_borrow().is_ok_and(|memo| memo.is_none());
+    if reusable {
+        let _ = SPARE_ONCE.try_with(|spare| spare.set(Some(local)));
+    }
 }
 
 /// Finishes [`index`] from what [`fetch_found`] found (at `epoch`, read before the fetch): a copied
@@ -1528,10 +1556,10 @@ fn finish_found(
     let local = match found {
         Found::Current(local) => local,
         // The thread remembers the version as read once; the copy handed out is not remembered.
-        Found::Once { version, expires_ms, tag, bytes } => {
-            let seen = Rc::new(Local::new(version, expires_ms, LocalValue::Seen));
+        Found::Once(once) => {
+            let seen = Rc::new(Local::new(once.version, once.expires_ms, LocalValue::Seen));
             remember(tier, backend, key, epoch, Lookup::Hit(seen), count);
-            return Ok(Some(Rc::new(Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes }))));
+            return Ok(Some(once));
         }
         Found::Built(local) => Rc::new(local?),
         Found::Copied { version, expires_ms, tag, bytes } if within_budget => {

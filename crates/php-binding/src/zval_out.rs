@@ -519,22 +519,13 @@ fn fill_array(
 ) -> Result<zval, DecodeError> {
     let array = zvals::new_array(plan.span.len as usize, plan.packed);
     // SAFETY: the array is new and owned here alone; a packed one was sized for every slot, so its
-    // slots are written in place (holes as UNDEF) as the engine's packed fill does.
+    // slots are written in place, in order (holes as UNDEF), as the engine's packed fill does.
     unsafe {
         let ht = zvals::table(&raw const array);
         if plan.packed {
-            let slots = (*ht).__bindgen_anon_1.arPacked;
-            let mut implied_next = i64::MIN;
             for (i, cell) in bp.cells[plan.span.range()].iter().enumerate() {
-                let value = value(*cell)?;
-                if zvals::type_of(&value) != IS_UNDEF {
-                    implied_next = i as i64 + 1;
-                }
-                ptr::write(slots.add(i), value);
-                (*ht).nNumUsed = i as u32 + 1;
+                zvals::push_packed(ht, i as u32, value(*cell)?);
             }
-            (*ht).nNumOfElements = plan.count;
-            (*ht).nNextFreeElement = implied_next;
         } else {
             for (key, cell) in &bp.entries[plan.span.range()] {
                 let value = value(*cell)?;

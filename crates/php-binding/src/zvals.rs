@@ -134,6 +134,28 @@ pub fn new_array(capacity: usize, packed: bool) -> zval {
     }
 }
 
+/// `ZEND_HASH_FILL_ADD` of one element: writes `value` as element `index` of the packed array `ht`
+/// filled in index order (a hole as `UNDEF`), counting it, and moves the next free index past it unless it
+/// is a hole, as the engine's packed fill does.
+///
+/// # Safety
+/// `ht` must be a writable packed array of this request, allocated for more than `index` slots, its slots
+/// below `index` filled by this function and none from `index` on.
+#[inline(always)]
+pub unsafe fn push_packed(ht: *mut HashTable, index: u32, value: zval) {
+    let hole = type_of(&value) == IS_UNDEF;
+    // SAFETY: as the caller guarantees, slot `index` is within the allocation and unused; it takes over
+    // the value's reference.
+    unsafe {
+        ptr::write((*ht).__bindgen_anon_1.arPacked.add(index as usize), value);
+        (*ht).nNumUsed = index + 1;
+        if !hole {
+            (*ht).nNumOfElements += 1;
+            (*ht).nNextFreeElement = i64::from(index) + 1;
+        }
+    }
+}
+
 /// The table of an array zval.
 ///
 /// # Safety
@@ -601,6 +623,19 @@ impl Ready {
     #[inline(always)]
     pub fn bits(self) -> (u32, u64) {
         (self.type_info, self.value)
+    }
+
+    /// An owning zval of the value that takes over a reference the caller owns (an `UNDEF` gives an
+    /// undefined zval).
+    ///
+    /// # Safety
+    /// A refcounted value's reference passes to the zval: the caller gives up one it holds.
+    #[inline]
+    pub unsafe fn into_zval(self) -> zval {
+        let mut z = zval::new();
+        // SAFETY: `z` is a fresh zval; the caller hands over the reference it takes.
+        unsafe { self.write(&raw mut z) };
+        z
     }
 
     /// An owning zval of the value (adds the reference a refcounted value needs).
