@@ -18,7 +18,7 @@ use ext_php_rs::ffi::{
 };
 
 use super::abi;
-use super::compare::{self, How, Recorded};
+use super::compare::{self, Held, How, Recorded};
 use super::declaration::Strategy;
 use super::diagnose;
 use super::plan::{self, Member, Unit};
@@ -53,6 +53,13 @@ struct UnitRt {
     /// The restored value's objects as restored, when the members' baselines are shallow copies of
     /// the restored values (compare.rs); `None` when they are independent copies.
     recorded: Option<Recorded>,
+    /// Exact mode, a unit published at the write: the objects of the restored value whose references
+    /// the restore took over from the read path ([`Recorded::into_held`]). Each is held by the value the
+    /// member's `published` copy holds, outside other objects, so they go with that copy: let go as
+    /// values when it is replaced ([`remember_published`]), at request end given back as a record's
+    /// references are ([`compare::release_held`]). They never keep an object alive longer than the
+    /// copy does.
+    held: Held,
     restored: bool,
     suppressed: bool,
     /// Publications of the unit begun so far (see [`publish`]): one whose hooks ran while a later one
@@ -602,6 +609,7 @@ fn add_units(s: &mut State, units: &[Unit]) -> Range<usize> {
             fetched: None,
             fetched_baseline: None,
             recorded: None,
+            held: Vec::new(),
             restored: false,
             suppressed: false,
             publications: 0,
@@ -826,17 +834,29 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
     let Some((mode, unit, needs_baseline, retried, had_record)) = first else { return Ok(()) };
     let (tier, key, blob) = (unit.spec.tier, &unit.key, unit.blob);
     let has_vars = unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
+    // A unit of one property published at the write keeps the references the read path's run took to
+    // the objects it made, rather than giving them back one by one (see `Recorded::into_held`), when
+    // every write to the static goes through exact mode's handler (not a unit `unchecked` writes
+    // reach).
+    let hold = !needs_baseline && !blob && !has_vars && !retried && STATE.with_borrow(|s| !s.unchecked.contains(&id));
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below). The read path
     // records the objects as it makes them where it can; otherwise the value is walked.
     if needs_baseline {
         compare::arm();
+    } else if hold {
+        compare::arm_to_hold();
     }
     let (mut fetched, class_missing) = match fetch(tier, key) {
         Ok(fetched) => (fetched, false),
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => return Err(Bailout),
+    };
+    let mut held = match hold.then(compare::disarm) {
+        // SAFETY: right after the fetch that filled the record; its value is `fetched`, alive.
+        Some((Some(record), true)) => unsafe { record.into_held() },
+        _ => Vec::new(),
     };
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
@@ -918,12 +938,13 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
                     // The unit of one property takes the fetched value itself, which nothing needs
                     // afterwards (no method statics to install from it): no reference added here only
                     // to be given back when the fetched value is dropped.
-                    let v = if !blob && !has_vars && zend::type_of(value) != IS_REFERENCE {
-                        fetched.take().unwrap_or_else(zval::new)
-                    } else {
-                        zvals::copy(zend::deref(value))
-                    };
-                    assign_checked(info, slot, v);
+                    let whole = !blob && !has_vars && zend::type_of(value) != IS_REFERENCE;
+                    let v =
+                        if whole { fetched.take().unwrap_or_else(zval::new) } else { zvals::copy(zend::deref(value)) };
+                    if assign_checked(info, slot, v) && whole {
+                        // The static holds the value whose objects are held.
+                        STATE.with_borrow_mut(|s| std::mem::swap(&mut s.units[id].held, &mut held));
+                    }
                 }
                 _ => {}
             }
@@ -1002,11 +1023,11 @@ unsafe fn holds_default(slot: *mut zval, default: *mut zval) -> bool {
 }
 
 /// Writes a restored value into a static property slot, unless it no longer fits the declared type
-/// (§16.4: the member then keeps its default).
+/// (§16.4: the member then keeps its default, and false is returned).
 ///
 /// # Safety
 /// `slot` is the live slot of `info`; `v` a value of the request (not a reference), owned.
-unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) {
+unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) -> bool {
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
         // A value whose type the declared type names (an array for `array`) is taken as it is, as the
@@ -1015,9 +1036,10 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: 
         let named = type_mask & 1u32.checked_shl(zend::type_of(&raw const v)).unwrap_or(0) != 0;
         if zvals::is_typed(info) && !named && !ffi::zend_verify_property_type(info, &raw mut v, true) {
             zvals::clear_exception();
-            return;
+            return false;
         }
         replace(slot, v);
+        true
     }
 }
 
@@ -1503,7 +1525,8 @@ fn publish_at_write(id: usize) -> Result<(), Bailout> {
 }
 
 /// After a publication: the published copies become the reference for the next root-write check.
-/// Returns the copies they replace, for the caller to let go (a destructor may run then).
+/// Returns the copies they replace, for the caller to let go (a destructor may run then), with the
+/// references held since the restore ([`UnitRt::held`]), which go with them.
 fn remember_published(id: usize) -> Vec<zval> {
     let n = STATE.with_borrow(|s| s.units[id].members.len());
     let mut replaced = Vec::new();
@@ -1515,6 +1538,7 @@ fn remember_published(id: usize) -> Vec<zval> {
             replaced.extend(STATE.with_borrow_mut(|s| s.units[id].members[i].published.replace(copy)));
         }
     }
+    replaced.extend(STATE.with_borrow_mut(|s| std::mem::take(&mut s.units[id].held)));
     replaced
 }
 
@@ -1712,7 +1736,7 @@ pub fn publish_untouched(worker: bool) -> Option<Changed> {
                 return Some((mode, id, s.units.len(), served));
             }
             // Worker mode keeps the records (nothing is allocated for them here).
-            if u.recorded.is_some() && !worker {
+            if (u.recorded.is_some() || !u.held.is_empty()) && !worker {
                 served.push(id);
             }
         }
@@ -1816,11 +1840,20 @@ pub fn publish_at_end(rest: Changed, worker: bool) {
     }
 }
 
-/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::end_of_request`]).
+/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::end_of_request`]) and of the
+/// references it holds ([`compare::release_held`]).
 fn release_record(id: usize) {
-    if let Some(recorded) = STATE.with_borrow_mut(|s| s.units[id].recorded.take()) {
+    let (recorded, held) = STATE.with_borrow_mut(|s| {
+        let u = &mut s.units[id];
+        (u.recorded.take(), std::mem::take(&mut u.held))
+    });
+    if let Some(recorded) = recorded {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.end_of_request() };
+    }
+    if !held.is_empty() {
+        // SAFETY: as above.
+        unsafe { compare::release_held(held) };
     }
 }
 
@@ -1845,9 +1878,15 @@ pub fn forget_request() {
     if units.is_empty() {
         return;
     }
-    for recorded in units.iter_mut().filter_map(|u| u.recorded.take()) {
-        // SAFETY: RSHUTDOWN of the request that recorded it.
-        unsafe { recorded.end_of_request() };
+    for u in &mut units {
+        if let Some(recorded) = u.recorded.take() {
+            // SAFETY: RSHUTDOWN of the request that recorded it.
+            unsafe { recorded.end_of_request() };
+        }
+        if !u.held.is_empty() {
+            // SAFETY: as above.
+            unsafe { compare::release_held(std::mem::take(&mut u.held)) };
+        }
     }
     // The request's values are released here, outside the borrow (destructors may run); the kept
     // units, or the emptied vector, serve the next request.
