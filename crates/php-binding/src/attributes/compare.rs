@@ -872,33 +872,40 @@ thread_local! {
 enum Capture {
     Off,
     /// Waiting for the run of the read path that materialises the fetched value, which starts an empty
-    /// record (none is moved in and out of here until one holds something).
-    Armed,
+    /// record (none is moved in and out of here until one holds something). `hold`: the record is
+    /// only to take over the references of the run's objects ([`arm_to_hold`]).
+    Armed {
+        hold: bool,
+    },
     /// Taken by that run: runs nested in it (a hook or autoloader fetching another value) find
-    /// nothing armed. Left so when the run could not record the value.
-    Claimed,
+    /// nothing armed. Left so when the run could not record the value. `hold`: as armed.
+    Claimed {
+        hold: bool,
+    },
     /// The run recorded the objects it made.
     Done(Recorded),
 }
 
 thread_local! {
     static CAPTURE: RefCell<Capture> = const { RefCell::new(Capture::Off) };
-    /// The armed record is only to take over the references of the run's objects ([`arm_to_hold`]).
-    static HOLD_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Before fetching a value to restore: a record is to be filled by the run of the read path that
 /// materialises it, from the objects it makes (no second walk of the value). [`disarm`] after the
 /// fetch tells whether that happened.
 pub fn arm() {
-    HOLD_ONLY.set(false);
+    arm_for(false);
+}
+
+/// [`arm`] or [`arm_to_hold`].
+fn arm_for(hold: bool) {
     // A record left from an earlier fetch of this request (never the case: every arm is disarmed)
     // still holds its references.
     // Only a record moves out of the state (the states without one are written in place).
     let left = CAPTURE.with_borrow_mut(|c| match c {
-        Capture::Done(_) => Some(std::mem::replace(c, Capture::Armed)),
+        Capture::Done(_) => Some(std::mem::replace(c, Capture::Armed { hold })),
         _ => {
-            *c = Capture::Armed;
+            *c = Capture::Armed { hold };
             None
         }
     });
@@ -912,17 +919,16 @@ pub fn arm() {
 /// hands its objects to a record, as for [`arm`], for [`Recorded::into_held`] to keep their references;
 /// any other run gives them back as for `get()` (nothing is recorded or copied for such a value).
 pub fn arm_to_hold() {
-    arm();
-    HOLD_ONLY.set(true);
+    arm_for(true);
 }
 
 /// After the fetch [`arm`] prepared: the record and whether the read path filled it with the objects of
 /// the fetched value. `(None, false)`: the run took the record and could not describe the value.
 /// `(Some, false)`: no run took it (the value was handed out without one); it is still empty.
+#[inline(always)]
 pub fn disarm() -> (Option<Recorded>, bool) {
-    HOLD_ONLY.set(false);
     CAPTURE.with_borrow_mut(|c| {
-        let armed = matches!(c, Capture::Armed);
+        let armed = matches!(c, Capture::Armed { .. });
         match c {
             Capture::Done(_) => match std::mem::replace(c, Capture::Off) {
                 Capture::Done(record) => (Some(record), true),
@@ -936,11 +942,23 @@ pub fn disarm() -> (Option<Recorded>, bool) {
     })
 }
 
+/// After the fetch [`arm_to_hold`] prepared: the references [`Recorded::into_held`] keeps of the
+/// objects the run handed over (none when it handed over none).
+///
+/// # Safety
+/// Right after that fetch, during the request, with the fetched value alive.
+pub unsafe fn disarm_held() -> Held {
+    match disarm() {
+        // SAFETY: as above.
+        (Some(record), true) => unsafe { record.into_held() },
+        _ => Vec::new(),
+    }
+}
+
 /// RSHUTDOWN (`release`: the request's heap is still alive, references are given back) or the start
 /// of a request after one whose end never ran (`release` false: what the record refers to is gone,
 /// nothing is touched): a record a bailout left armed is let go.
 pub fn forget_capture(release: bool) {
-    HOLD_ONLY.set(false);
     forget_capture_state(CAPTURE.replace(Capture::Off), release);
 }
 
@@ -959,8 +977,8 @@ fn forget_capture_state(state: Capture, release: bool) {
 /// (a run nested in it then finds none).
 pub fn claim() -> Option<Recorded> {
     CAPTURE.with_borrow_mut(|c| match c {
-        Capture::Armed => {
-            *c = Capture::Claimed;
+        &mut Capture::Armed { hold } => {
+            *c = Capture::Claimed { hold };
             Some(Recorded::new())
         }
         _ => None,
@@ -975,7 +993,7 @@ pub fn claim() -> Option<Recorded> {
 /// # Safety
 /// `made` must be live object zvals, during a request.
 pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
-    if HOLD_ONLY.get() {
+    if CAPTURE.with_borrow(|c| matches!(c, Capture::Claimed { hold: true })) {
         // Nothing to take over without a copy: the run gives its references back, and the claim is
         // left unfilled (the claimed record is empty).
         return;

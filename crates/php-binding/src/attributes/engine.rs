@@ -838,7 +838,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
     // the objects it made, rather than giving them back one by one (see `Recorded::into_held`), when
     // every write to the static goes through exact mode's handler (not a unit `unchecked` writes
     // reach).
-    let hold = !needs_baseline && !blob && !has_vars && !retried && STATE.with_borrow(|s| !s.unchecked.contains(&id));
+    let hold = !needs_baseline && !blob && !has_vars && !retried && !unchecked(id);
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below). The read path
@@ -853,11 +853,11 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => return Err(Bailout),
     };
-    let mut held = match hold.then(compare::disarm) {
-        // SAFETY: right after the fetch that filled the record; its value is `fetched`, alive.
-        Some((Some(record), true)) => unsafe { record.into_held() },
-        _ => Vec::new(),
-    };
+    if hold {
+        // SAFETY: right after the fetch; its value is `fetched`, alive.
+        unsafe { take_held(id) };
+    }
+    let mut assigned = false;
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
     let (mut recorded, recordable) = if needs_baseline {
@@ -941,10 +941,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
                     let whole = !blob && !has_vars && zend::type_of(value) != IS_REFERENCE;
                     let v =
                         if whole { fetched.take().unwrap_or_else(zval::new) } else { zvals::copy(zend::deref(value)) };
-                    if assign_checked(info, slot, v) && whole {
-                        // The static holds the value whose objects are held.
-                        STATE.with_borrow_mut(|s| std::mem::swap(&mut s.units[id].held, &mut held));
-                    }
+                    assigned = assign_checked(info, slot, v) && whole;
                 }
                 _ => {}
             }
@@ -964,6 +961,9 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             });
         }
     }
+    if hold && !assigned {
+        let_go_unassigned(id);
+    }
     if has_vars {
         let old = STATE.with_borrow_mut(|s| {
             let u = &mut s.units[id];
@@ -982,6 +982,31 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
         }
     }
     Ok(())
+}
+
+/// Whether writes without exact mode's handler may reach unit `id` (`State::unchecked`). Kept out of
+/// [`restore_unit`], as the two below, so that deferred mode's restore does not grow with them.
+#[inline(never)]
+fn unchecked(id: usize) -> bool {
+    STATE.with_borrow(|s| s.unchecked.contains(&id))
+}
+
+/// Unit `id` takes the references [`compare::disarm_held`] keeps ([`UnitRt::held`]).
+///
+/// # Safety
+/// Right after the fetch [`compare::arm_to_hold`] prepared, with the fetched value alive.
+#[inline(never)]
+unsafe fn take_held(id: usize) {
+    // SAFETY: as above.
+    let held = unsafe { compare::disarm_held() };
+    STATE.with_borrow_mut(|s| s.units[id].held = held);
+}
+
+/// The value whose objects unit `id` holds did not go into the static after all: the references are
+/// let go (no destructor runs, see `Recorded::into_held`).
+#[inline(never)]
+fn let_go_unassigned(id: usize) {
+    drop(STATE.with_borrow_mut(|s| std::mem::take(&mut s.units[id].held)));
 }
 
 /// The distinct methods whose static variables unit `id` covers.
@@ -1843,15 +1868,16 @@ pub fn publish_at_end(rest: Changed, worker: bool) {
 /// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::end_of_request`]) and of the
 /// references it holds ([`compare::release_held`]).
 fn release_record(id: usize) {
-    let (recorded, held) = STATE.with_borrow_mut(|s| {
+    let (recorded, holds) = STATE.with_borrow_mut(|s| {
         let u = &mut s.units[id];
-        (u.recorded.take(), std::mem::take(&mut u.held))
+        (u.recorded.take(), !u.held.is_empty())
     });
     if let Some(recorded) = recorded {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.end_of_request() };
     }
-    if !held.is_empty() {
+    if holds {
+        let held = STATE.with_borrow_mut(|s| std::mem::take(&mut s.units[id].held));
         // SAFETY: as above.
         unsafe { compare::release_held(held) };
     }
