@@ -872,11 +872,16 @@ thread_local! {
 enum Capture {
     Off,
     /// Waiting for the run of the read path that materialises the fetched value, which starts an empty
-    /// record (none is moved in and out of here until one holds something).
-    Armed,
+    /// record (none is moved in and out of here until one holds something). `hold`: the record is
+    /// only to take over the references of the run's objects ([`arm_to_hold`]).
+    Armed {
+        hold: bool,
+    },
     /// Taken by that run: runs nested in it (a hook or autoloader fetching another value) find
-    /// nothing armed. Left so when the run could not record the value.
-    Claimed,
+    /// nothing armed. Left so when the run could not record the value. `hold`: as armed.
+    Claimed {
+        hold: bool,
+    },
     /// The run recorded the objects it made.
     Done(Recorded),
 }
@@ -889,13 +894,18 @@ thread_local! {
 /// materialises it, from the objects it makes (no second walk of the value). [`disarm`] after the
 /// fetch tells whether that happened.
 pub fn arm() {
+    arm_for(false);
+}
+
+/// [`arm`] or [`arm_to_hold`].
+fn arm_for(hold: bool) {
     // A record left from an earlier fetch of this request (never the case: every arm is disarmed)
     // still holds its references.
     // Only a record moves out of the state (the states without one are written in place).
     let left = CAPTURE.with_borrow_mut(|c| match c {
-        Capture::Done(_) => Some(std::mem::replace(c, Capture::Armed)),
+        Capture::Done(_) => Some(std::mem::replace(c, Capture::Armed { hold })),
         _ => {
-            *c = Capture::Armed;
+            *c = Capture::Armed { hold };
             None
         }
     });
@@ -904,12 +914,23 @@ pub fn arm() {
     }
 }
 
+/// Before fetching a value to restore into a static that nothing compares structurally (exact mode,
+/// publication at the write): the run of the read path that makes it from a blueprint with plain cells
+/// hands its objects to a record, as for [`arm`], for [`Recorded::into_held`] to keep their references;
+/// any other run gives them back as for `get()` (nothing is recorded or copied for such a value).
+pub fn arm_to_hold() {
+    arm_for(true);
+}
+
 /// After the fetch [`arm`] prepared: the record and whether the read path filled it with the objects of
 /// the fetched value. `(None, false)`: the run took the record and could not describe the value.
 /// `(Some, false)`: no run took it (the value was handed out without one); it is still empty.
+/// Always inlined into the restore: returned from a call, the record would be copied with `memcpy`
+/// (callgrind saw that once `disarm` had two callers).
+#[inline(always)]
 pub fn disarm() -> (Option<Recorded>, bool) {
     CAPTURE.with_borrow_mut(|c| {
-        let armed = matches!(c, Capture::Armed);
+        let armed = matches!(c, Capture::Armed { .. });
         match c {
             Capture::Done(_) => match std::mem::replace(c, Capture::Off) {
                 Capture::Done(record) => (Some(record), true),
@@ -921,6 +942,19 @@ pub fn disarm() -> (Option<Recorded>, bool) {
             }
         }
     })
+}
+
+/// After the fetch [`arm_to_hold`] prepared: the references [`Recorded::into_held`] keeps of the
+/// objects the run handed over (none when it handed over none).
+///
+/// # Safety
+/// Right after that fetch, during the request, with the fetched value alive.
+pub unsafe fn disarm_held() -> Held {
+    match disarm() {
+        // SAFETY: as above.
+        (Some(record), true) => unsafe { record.into_held() },
+        _ => Vec::new(),
+    }
 }
 
 /// RSHUTDOWN (`release`: the request's heap is still alive, references are given back) or the start
@@ -945,8 +979,8 @@ fn forget_capture_state(state: Capture, release: bool) {
 /// (a run nested in it then finds none).
 pub fn claim() -> Option<Recorded> {
     CAPTURE.with_borrow_mut(|c| match c {
-        Capture::Armed => {
-            *c = Capture::Claimed;
+        &mut Capture::Armed { hold } => {
+            *c = Capture::Claimed { hold };
             Some(Recorded::new())
         }
         _ => None,
@@ -961,6 +995,11 @@ pub fn claim() -> Option<Recorded> {
 /// # Safety
 /// `made` must be live object zvals, during a request.
 pub unsafe fn captured(mut record: Recorded, made: &[zval], describable: bool) {
+    if CAPTURE.with_borrow(|c| matches!(c, Capture::Claimed { hold: true })) {
+        // Nothing to take over without a copy: the run gives its references back, and the claim is
+        // left unfilled (the claimed record is empty).
+        return;
+    }
     // SAFETY: as above; a claimed record is empty.
     if describable && unsafe { record.record_made(made) } {
         CAPTURE.set(Capture::Done(record));
@@ -989,6 +1028,92 @@ pub unsafe fn captured_planned(
     let made = std::mem::replace(made, SPARE_MADE.take());
     record.planned = Some(Planned { _keeper: keeper, blueprint, classes, made }.boxed());
     CAPTURE.set(Capture::Done(record));
+}
+
+/// What [`Recorded::into_held`] keeps: one owning zval per object of the restored value whose reference
+/// the restore took over from the read path's run (null where given back), released by
+/// [`release_held`] at request end or dropped as values when the static is written.
+pub type Held = Vec<zval>;
+
+impl Recorded {
+    /// Exact mode ([`arm_to_hold`]): of the objects a planned record took from the run, keeps the
+    /// references of those the value holds outside other objects' slots (its root, or elements of its
+    /// arrays), instead of giving each back now as `get()` does. The copy of the root exact mode keeps
+    /// for its identity check holds those objects as long as the held references do (writes to the
+    /// static separate from it), so holding them keeps no object alive longer (`engine`'s
+    /// `UnitRt::held`). Given back at once: the objects held in another object's slot (the
+    /// blueprint's links), which a property write drops without touching the static. Nothing is kept
+    /// when a class of the value has a destructor, so that letting the references go where the value
+    /// is not assigned after all (it no longer fits the property's type, or names a missing class)
+    /// runs no userland code. Every object of a planned record is in the restored value, so each
+    /// give-back here is a plain decrement.
+    ///
+    /// # Safety
+    /// During the request, right after the fetch that filled the record, with the value alive.
+    pub unsafe fn into_held(mut self) -> Held {
+        let Some(mut planned) = self.planned.take() else {
+            self.keep_vectors();
+            return Vec::new();
+        };
+        let mut made = std::mem::take(&mut planned.made);
+        // SAFETY: the keeper keeps the blueprint alive (until `released` below); the classes are this
+        // request's, and the objects are live, each held by the value as well (see above).
+        unsafe {
+            let links = (*planned.blueprint).plain_cells().map(|plain| &plain.links[..]);
+            let keep = planned.classes.iter().all(|&ce| (*ce).destructor.is_null());
+            match links {
+                Some(links) if keep => {
+                    for link in links {
+                        if let Some(z) = made.get_mut(link.target as usize) {
+                            if zend::type_of(z) == IS_OBJECT {
+                                (*z.value.obj).gc.refcount -= 1;
+                                z.u1.type_info = IS_NULL;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for z in &made {
+                        (*z.value.obj).gc.refcount -= 1;
+                    }
+                    made.set_len(0);
+                }
+            }
+        }
+        Planned::released(planned);
+        if made.is_empty() {
+            keep_made(made);
+            return Vec::new();
+        }
+        made
+    }
+}
+
+/// RSHUTDOWN: gives back the references [`Recorded::into_held`] kept: none at all under the engine's
+/// fast shutdown ([`fast_shutdown`], as a record's), otherwise by plain decrements (an object no
+/// value holds any more is released; none has a destructor). The vector serves the next record.
+///
+/// # Safety
+/// At RSHUTDOWN of the request that made the objects.
+pub unsafe fn release_held(mut held: Held) {
+    if !fast_shutdown() {
+        for z in &held {
+            // SAFETY: each object zval owns one reference to a live object; none is dropped afterwards.
+            unsafe {
+                if zend::type_of(z) == IS_OBJECT {
+                    let obj = z.value.obj;
+                    if (*obj).gc.refcount > 1 {
+                        (*obj).gc.refcount -= 1;
+                    } else {
+                        drop(std::ptr::read(z));
+                    }
+                }
+            }
+        }
+    }
+    // SAFETY: every reference is given back or no longer matters: no zval may have its drop run.
+    unsafe { held.set_len(0) };
+    keep_made(held);
 }
 
 /// A zval still to look into while recording, with the number of references to its value that

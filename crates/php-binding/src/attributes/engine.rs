@@ -19,7 +19,7 @@ use ext_php_rs::ffi::{
 use graph_codec::GraphView;
 
 use super::abi;
-use super::compare::{self, How, Recorded};
+use super::compare::{self, Held, How, Recorded};
 use super::declaration::Strategy;
 use super::diagnose;
 use super::plan::{self, Member, Unit};
@@ -55,6 +55,13 @@ struct UnitRt {
     /// The restored value's objects as restored, when the members' baselines are shallow copies of
     /// the restored values (compare.rs); `None` when they are independent copies.
     recorded: Option<Recorded>,
+    /// Exact mode, a unit published at the write: the objects of the restored value whose references
+    /// the restore took over from the read path ([`Recorded::into_held`]). Each is held by the value the
+    /// member's `published` copy holds, outside other objects, so they go with that copy: let go as
+    /// values when it is replaced ([`remember_published`]), at request end given back as a record's
+    /// references are ([`compare::release_held`]). They never keep an object alive longer than the
+    /// copy does.
+    held: Held,
     restored: bool,
     suppressed: bool,
     /// Publications of the unit begun so far (see [`publish`]): one whose hooks ran while a later one
@@ -637,6 +644,7 @@ fn add_units(s: &mut State, units: &[Unit]) -> Range<usize> {
             fetched: None,
             fetched_baseline: None,
             recorded: None,
+            held: Vec::new(),
             restored: false,
             suppressed: false,
             publications: 0,
@@ -875,18 +883,30 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
     let Some((mode, unit, needs_baseline, retried, had_record)) = first else { return Ok(()) };
     let (tier, key, blob) = (unit.spec.tier, &unit.key, unit.blob);
     let has_vars = unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
+    // A unit of one property published at the write keeps the references the read path's run took to
+    // the objects it made, rather than giving them back one by one (see `Recorded::into_held`), when
+    // every write to the static goes through exact mode's handler (not a unit `unchecked` writes
+    // reach).
+    let hold = !needs_baseline && !blob && !has_vars && !retried && !unchecked(id);
     let incomplete_before = crate::class_lookup::incomplete_class_uses();
     // The baselines of §16.6: shallow copies of what is restored, with its objects recorded, or, for a
     // value that cannot be recorded, an independent copy fetched a second time (below). The read path
     // records the objects as it makes them where it can; otherwise the value is walked.
     if needs_baseline {
         compare::arm();
+    } else if hold {
+        compare::arm_to_hold();
     }
     let (mut fetched, class_missing) = match fetch(tier, key) {
         Ok(fetched) => (fetched, false),
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => return Err(Bailout),
     };
+    if hold {
+        // SAFETY: right after the fetch; its value is `fetched`, alive.
+        unsafe { take_held(id) };
+    }
+    let mut assigned = false;
     // Only the decoder makes `__PHP_Incomplete_Class` objects, asking for the class each time.
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
     let (mut recorded, recordable) = if needs_baseline {
@@ -967,12 +987,10 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
                     // The unit of one property takes the fetched value itself, which nothing needs
                     // afterwards (no method statics to install from it): no reference added here only
                     // to be given back when the fetched value is dropped.
-                    let v = if !blob && !has_vars && zend::type_of(value) != IS_REFERENCE {
-                        fetched.take().unwrap_or_else(zval::new)
-                    } else {
-                        zvals::copy(zend::deref(value))
-                    };
-                    assign_checked(info, slot, v);
+                    let whole = !blob && !has_vars && zend::type_of(value) != IS_REFERENCE;
+                    let v =
+                        if whole { fetched.take().unwrap_or_else(zval::new) } else { zvals::copy(zend::deref(value)) };
+                    assigned = assign_checked(info, slot, v) && whole;
                 }
                 _ => {}
             }
@@ -992,6 +1010,9 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             });
         }
     }
+    if hold && !assigned {
+        let_go_unassigned(id);
+    }
     if has_vars {
         let old = STATE.with_borrow_mut(|s| {
             let u = &mut s.units[id];
@@ -1010,6 +1031,31 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
         }
     }
     Ok(())
+}
+
+/// Whether writes without exact mode's handler may reach unit `id` (`State::unchecked`). Kept out of
+/// [`restore_unit`], as the two below, so that deferred mode's restore does not grow with them.
+#[inline(never)]
+fn unchecked(id: usize) -> bool {
+    STATE.with_borrow(|s| s.unchecked.contains(&id))
+}
+
+/// Unit `id` takes the references [`compare::disarm_held`] keeps ([`UnitRt::held`]).
+///
+/// # Safety
+/// Right after the fetch [`compare::arm_to_hold`] prepared, with the fetched value alive.
+#[inline(never)]
+unsafe fn take_held(id: usize) {
+    // SAFETY: as above.
+    let held = unsafe { compare::disarm_held() };
+    STATE.with_borrow_mut(|s| s.units[id].held = held);
+}
+
+/// The value whose objects unit `id` holds did not go into the static after all: the references are
+/// let go (no destructor runs, see `Recorded::into_held`).
+#[inline(never)]
+fn let_go_unassigned(id: usize) {
+    drop(STATE.with_borrow_mut(|s| std::mem::take(&mut s.units[id].held)));
 }
 
 /// The distinct methods whose static variables unit `id` covers.
@@ -1051,11 +1097,11 @@ unsafe fn holds_default(slot: *mut zval, default: *mut zval) -> bool {
 }
 
 /// Writes a restored value into a static property slot, unless it no longer fits the declared type
-/// (§16.4: the member then keeps its default).
+/// (§16.4: the member then keeps its default, and false is returned).
 ///
 /// # Safety
 /// `slot` is the live slot of `info`; `v` a value of the request (not a reference), owned.
-unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) {
+unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) -> bool {
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
         // A value whose type the declared type names (an array for `array`) is taken as it is, as the
@@ -1064,9 +1110,10 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: 
         let named = type_mask & 1u32.checked_shl(zend::type_of(&raw const v)).unwrap_or(0) != 0;
         if zvals::is_typed(info) && !named && !ffi::zend_verify_property_type(info, &raw mut v, true) {
             zvals::clear_exception();
-            return;
+            return false;
         }
         replace(slot, v);
+        true
     }
 }
 
@@ -1552,7 +1599,8 @@ fn publish_at_write(id: usize) -> Result<(), Bailout> {
 }
 
 /// After a publication: the published copies become the reference for the next root-write check.
-/// Returns the copies they replace, for the caller to let go (a destructor may run then).
+/// Returns the copies they replace, for the caller to let go (a destructor may run then), with the
+/// references held since the restore ([`UnitRt::held`]), which go with them.
 fn remember_published(id: usize) -> Vec<zval> {
     let n = STATE.with_borrow(|s| s.units[id].members.len());
     let mut replaced = Vec::new();
@@ -1564,6 +1612,7 @@ fn remember_published(id: usize) -> Vec<zval> {
             replaced.extend(STATE.with_borrow_mut(|s| s.units[id].members[i].published.replace(copy)));
         }
     }
+    replaced.extend(STATE.with_borrow_mut(|s| std::mem::take(&mut s.units[id].held)));
     replaced
 }
 
@@ -1761,7 +1810,7 @@ pub fn publish_untouched(worker: bool) -> Option<Changed> {
                 return Some((mode, id, s.units.len(), served));
             }
             // Worker mode keeps the records (nothing is allocated for them here).
-            if u.recorded.is_some() && !worker {
+            if (u.recorded.is_some() || !u.held.is_empty()) && !worker {
                 served.push(id);
             }
         }
@@ -1865,11 +1914,21 @@ pub fn publish_at_end(rest: Changed, worker: bool) {
     }
 }
 
-/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::end_of_request`]).
+/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::end_of_request`]) and of the
+/// references it holds ([`compare::release_held`]).
 fn release_record(id: usize) {
-    if let Some(recorded) = STATE.with_borrow_mut(|s| s.units[id].recorded.take()) {
+    let (recorded, holds) = STATE.with_borrow_mut(|s| {
+        let u = &mut s.units[id];
+        (u.recorded.take(), !u.held.is_empty())
+    });
+    if let Some(recorded) = recorded {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.end_of_request() };
+    }
+    if holds {
+        let held = STATE.with_borrow_mut(|s| std::mem::take(&mut s.units[id].held));
+        // SAFETY: as above.
+        unsafe { compare::release_held(held) };
     }
 }
 
@@ -1894,9 +1953,15 @@ pub fn forget_request() {
     if units.is_empty() {
         return;
     }
-    for recorded in units.iter_mut().filter_map(|u| u.recorded.take()) {
-        // SAFETY: RSHUTDOWN of the request that recorded it.
-        unsafe { recorded.end_of_request() };
+    for u in &mut units {
+        if let Some(recorded) = u.recorded.take() {
+            // SAFETY: RSHUTDOWN of the request that recorded it.
+            unsafe { recorded.end_of_request() };
+        }
+        if !u.held.is_empty() {
+            // SAFETY: as above.
+            unsafe { compare::release_held(std::mem::take(&mut u.held)) };
+        }
     }
     // The request's values are released here, outside the borrow (destructors may run); the kept
     // units, or the emptied vector, serve the next request.
