@@ -16,14 +16,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ext_php_rs::ffi::{
     self, zend_class_entry, zend_op_array, zend_property_info, zval, IS_ARRAY, IS_CONSTANT_AST, IS_OBJECT, IS_REFERENCE,
 };
-use graph_codec::GraphView;
 
 use super::abi;
 use super::compare::{self, Held, How, Recorded};
 use super::declaration::Strategy;
 use super::diagnose;
 use super::plan::{self, Member, Unit};
-use crate::encoding;
 use crate::exception;
 use crate::read_cache::{self, Fetched, KeyHash};
 use crate::request;
@@ -601,20 +599,15 @@ fn restore_in_order(mut ids: Vec<usize>) -> Result<(), Bailout> {
     Ok(())
 }
 
-/// Whether restoring unit `id` may run userland hooks: its stored value is PHP-serialized, or a graph
-/// whose header says it holds objects with hooks (a peek at the entry, before anything is decoded).
+/// Whether restoring unit `id` may run userland hooks (`read_cache::fetch_may_run_hooks`: no look at
+/// shared memory while this thread knows the stored version).
 fn may_run_hooks(id: usize) -> bool {
     let (tier, key) = STATE.with_borrow(|s| {
         let unit = &s.units[id].unit;
         (unit.spec.tier, unit.key.clone())
     });
     request::with_runtime(|runtime| {
-        let Some(entry) = runtime.and_then(|r| r.backend(tier)).and_then(|b| b.peek(&key)) else { return false };
-        match entry.tag() {
-            encoding::TAG_SHARED_GRAPH => GraphView::new(entry.value()).map_or(true, |v| v.header().contains_hooks()),
-            encoding::TAG_OPCACHE_SERIALIZED | encoding::TAG_PHP_SERIALIZED => true,
-            _ => false,
-        }
+        runtime.and_then(|r| r.backend(tier)).is_some_and(|b| read_cache::fetch_may_run_hooks(tier, b, &key))
     })
 }
 
