@@ -52,6 +52,7 @@ pub fn find(
     if !first_try {
         return Ok(None);
     }
+    crate::attributes::before_userland();
     let autoloaded = lookup(name, 0);
     if zend::exception_pending() {
         return Err(Thrown);

@@ -3,7 +3,7 @@
 //! tagged with their §6.1 tier so `getCacheStoreType()` reads the tier from the entry alone. The tier
 //! is also in the buffer's header; the decoder checks that both agree.
 
-use graph_codec::{GraphView, StoreTier};
+use graph_codec::StoreTier;
 
 /// The `getCacheStoreType()` tier of a stored value (§6.1).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -55,17 +55,6 @@ pub fn graph_tier(tag: u16) -> Option<StoreTier> {
         TAG_OPCACHE_SERIALIZED => Some(StoreTier::OPcacheSerialized),
         TAG_PHP_SERIALIZED => Some(StoreTier::PHPSerialized),
         _ => None,
-    }
-}
-
-/// Whether decoding a value stored as `tag` and `bytes` may run userland hooks: PHP-serialized values
-/// (`unserialize()` calls `__wakeup`/`__unserialize`), and graphs whose header says they hold objects
-/// with hooks (or whose header cannot be read: the decode decides).
-pub fn may_run_hooks(tag: u16, bytes: &[u8]) -> bool {
-    match tag {
-        TAG_OPCACHE_SERIALIZED | TAG_PHP_SERIALIZED => true,
-        _ if graph_tier(tag).is_some() => GraphView::new(bytes).map_or(true, |view| view.header().contains_hooks()),
-        _ => false,
     }
 }
 

@@ -1729,24 +1729,6 @@ pub fn free_superseded() {
     drop(old);
 }
 
-/// Whether fetching `key` now may run userland hooks (§6.4), for the order in which the attribute layer
-/// restores units linked together (`attributes::engine::restore_in_order`): answered by the thread's
-/// copy while the lookup cache knows the key at the current epoch, else by a peek at the entry's header
-/// (`encoding::may_run_hooks`). `false` for a miss.
-pub fn fetch_may_run_hooks(tier: Tier, backend: &Backend, key: &KeyHash) -> bool {
-    match lookup(tier, backend, &key.key, Some(key.hash), 0) {
-        Lookup::Miss => false,
-        Lookup::Hit(local) => match &local.value {
-            LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Seen => false,
-            LocalValue::Built(blueprint) => blueprint.runs_hooks(),
-            LocalValue::Encoded { tag, bytes } => encoding::may_run_hooks(*tag, bytes),
-        },
-        Lookup::Unknown | Lookup::Present(_) => {
-            backend.peek(&key.key).is_some_and(|entry| encoding::may_run_hooks(entry.tag(), entry.value()))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -561,6 +561,7 @@ thread_local! {
 }
 
 fn php_unserialize(serialized: &[u8], out: &mut zval) -> Result<(), DecodeError> {
+    crate::attributes::before_userland();
     let mut input = zvals::string(serialized);
     zend::call_function(c"unserialize", &raw mut input, out).map_err(|_| DecodeError::Thrown)?;
     // SAFETY: `out` was just written by the engine.
@@ -1245,6 +1246,7 @@ impl Run<'_, '_> {
             if ce.is_null() {
                 continue;
             }
+            crate::attributes::before_userland();
             // SAFETY: the methods belong to the object's class; hooks run with nothing borrowed.
             let result = unsafe {
                 match call {

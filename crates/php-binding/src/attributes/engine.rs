@@ -144,6 +144,9 @@ struct State {
     pending_links: Vec<*mut zend_class_entry>,
     /// Units whose stored value named classes that were not loaded yet: retried when classes link.
     retry: Vec<usize>,
+    /// Units being restored at link that are not restored yet, the next one last ([`restore_in_order`]):
+    /// restored before any userland code a restore runs ([`before_userland`]).
+    due: Vec<usize>,
     /// `opcache_reset()` ran: nothing is published for the rest of the request (§14.6).
     publication_off: bool,
     /// [`publish_at_end`]'s list of the records that have served, empty between its uses (kept for its
@@ -214,6 +217,7 @@ impl State {
         self.unchecked.clear();
         self.pending_links.clear();
         self.retry.clear();
+        self.due.clear();
         self.publication_off = false;
     }
 
@@ -393,7 +397,7 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
         // The retries ran userland code: the state is looked at again.
         // SAFETY: as above.
         let ids = unsafe { register(ce, true)? };
-        return Ok(restore_in_order(ids.collect())?);
+        return Ok(restore_in_order(ids)?);
     }
     let ids = match found {
         Found::Registered => return Ok(()),
@@ -407,7 +411,7 @@ unsafe fn link(ce: *mut zend_class_entry, mode: AttributeMode, may_have_units: b
             ids
         }
     };
-    Ok(restore_in_order(ids.collect())?)
+    Ok(restore_in_order(ids)?)
 }
 
 /// What [`link`] found of a class in the state.
@@ -490,14 +494,14 @@ fn register_pending_in() -> Result<(), Failed> {
     let pending = STATE.with_borrow_mut(|s| std::mem::take(&mut s.pending_links));
     // Earlier restores that missed classes first: those linked since may be what they need.
     retry_restores()?;
-    // Every class is registered before any is restored, so that a restore hook of one finds the
-    // statics of the others restored (`restore_in_order`).
+    // Every class is registered before any is restored, so that userland code a restore runs finds
+    // the statics of all of them restored (`restore_in_order`).
     let mut ids = Vec::new();
     for ce in pending {
         // SAFETY: classes linked earlier in this request stay in the class table.
-        ids.extend(unsafe { register(ce, false)? });
+        ids.push(unsafe { register(ce, false)? });
     }
-    Ok(restore_in_order(ids)?)
+    Ok(restore_in_order(ids.into_iter().flatten())?)
 }
 
 /// Restores again the units whose stored value needed classes that were not loaded then.
@@ -510,7 +514,7 @@ fn retry_restores() -> Result<(), Bailout> {
 fn restore_again(ids: Vec<usize>) -> Result<(), Bailout> {
     for id in ids {
         // SAFETY: registered units belong to live classes.
-        unsafe { restore_unit(id, false)? };
+        unsafe { restore_unit(id, Occasion::Retry)? };
     }
     Ok(())
 }
@@ -583,32 +587,47 @@ unsafe fn register_in(
     Ok(if lazy { 0..0 } else { ids })
 }
 
-/// Restores units `ids` now (at link: deferred mode, or a class exact mode does not wait for), those
-/// whose stored value restores without a userland hook first. A restore hook (`__wakeup`,
-/// `__unserialize`) that reads or appends to another attributed static then finds it restored, as
-/// §16.4 asks of any first use; in declaration order it found the default, and the restore of that
-/// static then kept the hook's write over the stored value (`written_before`), losing it for good.
-fn restore_in_order(mut ids: Vec<usize>) -> Result<(), Bailout> {
-    if ids.len() > 1 {
-        ids.sort_by_cached_key(|&id| may_run_hooks(id));
-    }
-    for id in ids {
+/// Restores units `ids` now (at link: deferred mode, or a class exact mode does not wait for), in
+/// declaration order. Until restored they are due ([`State::due`]): a restore that is about to run
+/// userland code (a hook, an autoloader, `unserialize()`) restores every due unit first
+/// ([`before_userland`]), so that code finds them restored, as §16.4 asks of any first use. Restored in
+/// turn, a hook that read or appended to a sibling found its default, and the sibling's restore then
+/// dropped the stored value (PHPT r40, r40b).
+fn restore_in_order<I>(ids: I) -> Result<(), Bailout>
+where
+    I: IntoIterator<Item = usize>,
+    I::IntoIter: DoubleEndedIterator,
+{
+    // A stack: a class linked by a restore's autoloader pushes its units above the ones due already.
+    let base = STATE.with_borrow_mut(|s| {
+        let base = s.due.len();
+        s.due.extend(ids.into_iter().rev());
+        base
+    });
+    restore_due(base)
+}
+
+/// Restores the due units above `base` of [`State::due`], the next one first.
+fn restore_due(base: usize) -> Result<(), Bailout> {
+    while let Some(id) = STATE.with_borrow_mut(|s| if s.due.len() > base { s.due.pop() } else { None }) {
         // SAFETY: registered units belong to live (just linked) classes.
-        unsafe { restore_unit(id, false)? };
+        unsafe { restore_unit(id, Occasion::AtLink)? };
     }
     Ok(())
 }
 
-/// Whether restoring unit `id` may run userland hooks (`read_cache::fetch_may_run_hooks`: no look at
-/// shared memory while this thread knows the stored version).
-fn may_run_hooks(id: usize) -> bool {
-    let (tier, key) = STATE.with_borrow(|s| {
-        let unit = &s.units[id].unit;
-        (unit.spec.tier, unit.key.clone())
-    });
-    request::with_runtime(|runtime| {
-        runtime.and_then(|r| r.backend(tier)).is_some_and(|b| read_cache::fetch_may_run_hooks(tier, b, &key))
-    })
+/// Called by the read path right before a restore runs userland code: restores every unit due at
+/// link first (a no-op outside such a restore). A bailout is handed on to the engine, as the userland
+/// code about to run would have.
+pub fn before_userland() {
+    if STATE.with_borrow(|s| s.due.is_empty()) {
+        return;
+    }
+    if let Err(bailout) = restore_due(0) {
+        // SAFETY: the read path calls this where the userland code it is about to run may bail out
+        // just the same: nothing of its frames needs dropping then.
+        unsafe { bailout.reraise() }
+    }
 }
 
 /// Appends the units of a class and indexes them by member; returns their ids.
@@ -675,7 +694,7 @@ pub unsafe fn restore_class(ce: *mut zend_class_entry) -> bool {
         });
         for id in ids.clone() {
             // SAFETY: registered units belong to live classes.
-            if let Err(bailout) = unsafe { restore_unit(id, true) } {
+            if let Err(bailout) = unsafe { restore_unit(id, Occasion::FirstAccess) } {
                 // SAFETY: this frame owns nothing but a range; the opcode handler that called it nothing.
                 unsafe { bailout.reraise() }
             }
@@ -846,14 +865,28 @@ unsafe fn member_value(fetched: &zval, blob: bool, name: &[u8]) -> Option<*mut z
     }
 }
 
+/// Why a unit is restored ([`restore_unit`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Occasion {
+    /// Exact mode's first access to its class or method: nothing happens if it is restored already, and
+    /// a static written before without an opcode (Reflection) keeps the request's value.
+    FirstAccess,
+    /// When its class links ([`restore_in_order`]): only the userland code of other restores (a hook, an
+    /// autoloader) can have written its statics since, so the stored value is restored over such a
+    /// write, which must not replace it for good.
+    AtLink,
+    /// Again, once the classes its value needed are linked: the request may have written its statics
+    /// meanwhile.
+    Retry,
+}
+
 /// Restores the properties of unit `id`, keeps what its method statics will need, and records the
-/// baselines of §16.6. `only_new`: nothing happens if the unit was restored already (a retry passes
-/// false). A bailout in a hook is returned for the caller to pass on (the armed record, if any, is
-/// let go at request end).
+/// baselines of §16.6, on `occasion`. A bailout in a hook is returned for the caller to pass on (the
+/// armed record, if any, is let go at request end).
 ///
 /// # Safety
 /// During a request; the unit's class is live.
-unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
+unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
     // Not while an exception is pending (an earlier restore's hook called `exit()`): the read path would
     // take it for its own, discard it and delete the entry as undecodable. The unit is left unrestored
     // (a later access in exact mode restores it; nothing of it is published meanwhile).
@@ -864,7 +897,7 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
     let first = STATE.with_borrow_mut(|s| {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
         let u = &mut s.units[id];
-        if only_new && u.restored {
+        if occasion == Occasion::FirstAccess && u.restored {
             return None;
         }
         u.restored = true;
@@ -971,9 +1004,10 @@ unsafe fn restore_unit(id: usize, only_new: bool) -> Result<(), Bailout> {
             }
             // Exact mode restores at the first static-property opcode: a write without one before it
             // (`ReflectionProperty::setValue()`, an internal function) is the request's value, which the
-            // stored one must not overwrite, and a change to publish at the next check point.
+            // stored one must not overwrite, and a change to publish at the next check point. At link,
+            // only another restore's userland code can have written it (`Occasion::AtLink`).
             let default = (*(*info).ce).default_static_members_table.add((*info).offset as usize);
-            let written_before = !retried && !holds_default(slot, default);
+            let written_before = !retried && occasion != Occasion::AtLink && !holds_default(slot, default);
             let value = fetched.as_ref().and_then(|f| part(f, i));
             match value {
                 Some(value) if !written_before => {
@@ -1231,7 +1265,7 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
     }
     for id in ids {
         // SAFETY: the unit's class is live (its method is being called).
-        unsafe { restore_unit(id, true)? };
+        unsafe { restore_unit(id, Occasion::FirstAccess)? };
         // SAFETY: as above.
         unsafe { install_vars(id, op, mode, false)? };
     }

@@ -102,6 +102,13 @@ pub fn uninstall_hooks() {
     observers::uninstall();
 }
 
+/// The read path is about to run userland code (a restore hook, an autoloader, `unserialize()`): the
+/// attributed statics due to be restored at link are restored first (§16.4), so that code never finds
+/// one of them at its default.
+pub fn before_userland() {
+    engine::before_userland();
+}
+
 /// RINIT.
 pub fn begin_request() {
     engine::begin_request();
