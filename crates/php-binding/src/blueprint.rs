@@ -422,6 +422,17 @@ impl Blueprint {
         self.arrays.reserve_exact(planned);
         self.objects.reserve_exact(graph.object_count());
         self.shapes.reserve_exact(graph.shape_count());
+        // The arena's first chunk sized for the strings (each made at most once, a class name's
+        // lower-case form beside it; counted as values, so an upper bound) and the object-free arrays:
+        // one chunk rather than a run of doubling ones.
+        let strings = (0..graph.string_count() as u32).map(|id| graph.string(id).0.len());
+        let lowered = (0..graph.shape_count() as u32).map(|id| graph.string(graph.shape(id).class_name).0.len());
+        let plain = (0..graph.array_count() as u32).map(|id| graph.array(id)).filter(|array| array.plain);
+        self.arena.expect(arena_bytes(
+            strings.chain(lowered).map(|len| (len, true)),
+            plain.map(|array| (array.packed, graph.entries(array).len())),
+            |_| false,
+        ));
         for id in 0..graph.shape_count() as u32 {
             let shape = graph.shape(id);
             let names = graph.property_names(shape);
