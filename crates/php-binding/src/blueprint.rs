@@ -987,21 +987,21 @@ fn request_tree(tree: &PlainTree<'_>) -> zval {
         // SAFETY: `z` holds the string just made; its hash, checked by the plain check, is the one PHP
         // computes. The engine may hand out an interned string instead (one byte or empty), which has
         // its hash already and may sit in OPcache's shared memory, read-only under
-        // `opcache.protect_memory` (PHP 8.4): it is not written. The table keeps `z`'s reference (given
-        // up at the end), the slot's copy takes its own.
+        // `opcache.protect_memory` (PHP 8.4): it is not written.
         unsafe {
             let s = z.value.str_;
             if (*s).gc.u.type_info & zvals::GC_IMMUTABLE == 0 {
                 (*s).h = hash;
             }
-            let made = Ready::borrowed(&z);
-            if let Some(held) = strings.get_mut(id as usize) {
-                *held = made;
-                std::mem::forget(z);
-                return made.to_zval();
-            }
         }
-        z
+        // The table keeps `z`'s reference (given up at the end), the slot's copy takes its own.
+        match strings.get_mut(id as usize) {
+            Some(held) => {
+                *held = Ready::from_owned(z);
+                held.to_zval()
+            }
+            None => z,
+        }
     };
     for &id in tree.arrays_children_first() {
         let array = tree.array(u32::from(id));
@@ -1050,9 +1050,9 @@ fn request_tree(tree: &PlainTree<'_>) -> zval {
             // an integer key moved it past that key).
             (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(array.next_free_index);
         }
+        // The table keeps the array's reference.
         match arrays.get_mut(usize::from(id)) {
-            // SAFETY: `z` is a live array zval; the table keeps its reference (`z` is not dropped).
-            Some(made) => *made = unsafe { Ready::borrowed(&std::mem::ManuallyDrop::new(z)) },
+            Some(made) => *made = Ready::from_owned(z),
             None => drop(z),
         }
     }

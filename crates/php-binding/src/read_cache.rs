@@ -1509,15 +1509,14 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
 /// where it has one ([`recycle_once`]), else into a new one. Allocates with the system allocator only and
 /// runs no PHP code (the entry is held meanwhile).
 fn once_copy(version: u64, expires_ms: u64, tag: u16, stored: &[u8]) -> Rc<Local> {
-    let mut spare = SPARE_ONCE.try_with(Cell::take).ok().flatten();
-    if let Some(Local { version: v, expires_ms: e, value: LocalValue::Encoded { tag: t, bytes }, .. }) =
-        spare.as_mut().and_then(Rc::get_mut)
-    {
-        (*v, *e, *t) = (version, expires_ms, tag);
-        bytes.clear();
-        bytes.extend_from_slice(stored);
-        if let Some(local) = spare {
-            return local;
+    if let Some(mut spare) = SPARE_ONCE.try_with(Cell::take).ok().flatten() {
+        if let Some(Local { version: v, expires_ms: e, value: LocalValue::Encoded { tag: t, bytes }, .. }) =
+            Rc::get_mut(&mut spare)
+        {
+            (*v, *e, *t) = (version, expires_ms, tag);
+            bytes.clear();
+            bytes.extend_from_slice(stored);
+            return spare;
         }
     }
     Rc::new(Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes: stored.to_vec() }))

@@ -625,6 +625,15 @@ impl Ready {
         (self.type_info, self.value)
     }
 
+    /// The value of `z`, taking over its reference (the inverse of [`Ready::into_zval`]): whoever holds
+    /// the `Ready` gives the reference back, once, through `into_zval`.
+    #[inline]
+    pub fn from_owned(z: zval) -> Ready {
+        let z = std::mem::ManuallyDrop::new(z);
+        // SAFETY: reading the value bits and type info of a live zval, whose reference is kept.
+        unsafe { Ready::borrowed(&z) }
+    }
+
     /// An owning zval of the value that takes over a reference the caller owns (an `UNDEF` gives an
     /// undefined zval).
     ///

@@ -1941,19 +1941,23 @@ pub fn publish_at_end(rest: Changed, worker: bool) {
     }
 }
 
-/// RSHUTDOWN: lets go of unit `id`'s record (see [`compare::Recorded::end_of_request`]) and of the
-/// references it holds ([`compare::release_held`]).
+/// RSHUTDOWN: lets go of unit `id`'s record and of the references it holds ([`give_back`]).
 fn release_record(id: usize) {
-    let (recorded, holds) = STATE.with_borrow_mut(|s| {
+    let (recorded, held) = STATE.with_borrow_mut(|s| {
         let u = &mut s.units[id];
-        (u.recorded.take(), !u.held.is_empty())
+        (u.recorded.take(), std::mem::take(&mut u.held))
     });
+    give_back(recorded, held);
+}
+
+/// RSHUTDOWN: gives back a unit's record (see [`compare::Recorded::end_of_request`]) and the references
+/// it held ([`compare::release_held`]), taken out of the state.
+fn give_back(recorded: Option<Recorded>, held: Held) {
     if let Some(recorded) = recorded {
         // SAFETY: RSHUTDOWN of the request that recorded it.
         unsafe { recorded.end_of_request() };
     }
-    if holds {
-        let held = STATE.with_borrow_mut(|s| std::mem::take(&mut s.units[id].held));
+    if !held.is_empty() {
         // SAFETY: as above.
         unsafe { compare::release_held(held) };
     }
@@ -1981,14 +1985,7 @@ pub fn forget_request() {
         return;
     }
     for u in &mut units {
-        if let Some(recorded) = u.recorded.take() {
-            // SAFETY: RSHUTDOWN of the request that recorded it.
-            unsafe { recorded.end_of_request() };
-        }
-        if !u.held.is_empty() {
-            // SAFETY: as above.
-            unsafe { compare::release_held(std::mem::take(&mut u.held)) };
-        }
+        give_back(u.recorded.take(), std::mem::take(&mut u.held));
     }
     // The request's values are released here, outside the borrow (destructors may run); the kept
     // units, or the emptied vector, serve the next request.
