@@ -30,7 +30,7 @@ use ext_php_rs::ffi::{
 };
 
 use super::engine::Bailout;
-use crate::blueprint::{Blueprint, Cell, Run, SlotImage, SlotMask};
+use crate::blueprint::{Blueprint, Cell, ObjectLink, PlainCells, Run, SlotImage, SlotMask};
 use crate::class_info;
 use crate::zend;
 use crate::zval_in::{self, Bound};
@@ -542,19 +542,31 @@ impl Planned {
             let obj = |i: u32| made.get_unchecked(i as usize).value.obj;
             // The differences of every object are gathered, and looked at once; so are their
             // property tables: usually no object has one at all, and only otherwise are the tables
-            // looked into.
+            // looked into. The runs whose every object holds one object of the run in the same slot
+            // (an entity's date, say) compare that link in the same pass ([`LinkPlan`]).
+            let links_of = link_plan(&self._keeper, self.blueprint, plain, made.len());
             let (mut diff, mut tables) = ([0u64; 2], 0usize);
             let wide = wide_vectors();
-            for run in plain.runs() {
-                let (d, t) =
-                    if wide { run_differs_wide(made.as_ptr(), &run) } else { run_differs(made.as_ptr(), &run) };
+            for (run, link) in plain.runs().zip(links_of.runs.iter()) {
+                let (d, t) = match link {
+                    Some(links) => {
+                        let link = RunLink { slot: links.slot as usize, targets: links.targets.as_ptr() };
+                        if wide {
+                            run_differs_wide::<true>(made.as_ptr(), &run, link)
+                        } else {
+                            run_differs::<true>(made.as_ptr(), &run, link)
+                        }
+                    }
+                    None if wide => run_differs_wide::<false>(made.as_ptr(), &run, RunLink::NONE),
+                    None => run_differs::<false>(made.as_ptr(), &run, RunLink::NONE),
+                };
                 diff = [diff[0] | d[0], diff[1] | d[1]];
                 tables |= t;
             }
             tables |= plain.bare.iter().fold(0usize, |any, &i| any | (*obj(i)).properties as usize);
-            // A link's slot holds an object (its type is in the image), compared by address; the
-            // target's property table is looked at here (`PlainCells::bare`).
-            let (links, targets) = plain.links.iter().fold((0usize, 0usize), |(any, tables), link| {
+            // The other links: each slot holds an object (its type is in the image), compared by
+            // address; the target's property table is looked at here (`PlainCells::bare`).
+            let (links, targets) = links_of.rest.iter().fold((0usize, 0usize), |(any, tables), link| {
                 let live = (*zvals::property_slot(obj(link.object), link.slot as usize)).value.obj;
                 let target = obj(link.target);
                 (any | (live as usize ^ target as usize), tables | (*target).properties as usize)
@@ -644,6 +656,99 @@ impl Planned {
     }
 }
 
+/// How [`Planned::untouched`] compares the links of a blueprint's plain cells ([`PlainCells::links`]):
+/// a run ([`PlainCells::runs`]) whose every object holds exactly one object of the blueprint, in the
+/// same slot, has it compared in the run's own pass ([`RunLink`]); the other links one by one.
+/// Made once per blueprint ([`link_plan`]).
+struct LinkPlan {
+    /// Per run, in order: its link, if it has one of that kind.
+    runs: Box<[Option<RunLinks>]>,
+    /// The links of the objects of the other runs.
+    rest: Box<[ObjectLink]>,
+}
+
+/// The link every object of a run holds in the same slot.
+struct RunLinks {
+    slot: u32,
+    /// Per object of the run, the index of the object it holds there.
+    targets: Box<[u32]>,
+}
+
+impl LinkPlan {
+    /// The plan of `plain`, cells of a blueprint of `objects` objects.
+    fn new(plain: &PlainCells, objects: usize) -> LinkPlan {
+        // Per object: how many links it has, and its last one.
+        let mut count = vec![0u32; objects];
+        let mut one = vec![(0u32, 0u32); objects];
+        for link in plain.links.iter() {
+            if let (Some(c), Some(o)) = (count.get_mut(link.object as usize), one.get_mut(link.object as usize)) {
+                *c += 1;
+                *o = (link.slot, link.target);
+            }
+        }
+        let mut fused = vec![false; objects];
+        let runs = plain
+            .runs()
+            .map(|run| {
+                let &first = run.objects.first()?;
+                let slot = one.get(first as usize)?.0;
+                let fits = |i: u32| {
+                    count.get(i as usize) == Some(&1)
+                        && one.get(i as usize).is_some_and(|&(s, t)| s == slot && (t as usize) < objects)
+                };
+                if (slot as usize) >= run.len || !run.objects.iter().all(|&i| fits(i)) {
+                    return None;
+                }
+                for &i in run.objects {
+                    fused[i as usize] = true;
+                }
+                Some(RunLinks { slot, targets: run.objects.iter().map(|&i| one[i as usize].1).collect() })
+            })
+            .collect();
+        let rest =
+            plain.links.iter().filter(|l| !fused.get(l.object as usize).copied().unwrap_or(false)).copied().collect();
+        LinkPlan { runs, rest }
+    }
+}
+
+/// At most this many blueprints' [`LinkPlan`]s are kept.
+const LINK_PLANS: usize = 32;
+
+thread_local! {
+    /// The [`LinkPlan`]s made, by blueprint and the keeper that keeps it alive. The keeper is held
+    /// weakly: its allocation outlives it, so that no other keeper can come at the same address while
+    /// the entry is there, and a live keeper found at that address is the very one the plan was made
+    /// for.
+    static LINK_PLANS_MADE: RefCell<Vec<MadePlan>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One of [`LINK_PLANS_MADE`].
+struct MadePlan {
+    keeper: std::rc::Weak<dyn Any>,
+    blueprint: *const Blueprint,
+    plan: Rc<LinkPlan>,
+}
+
+/// The [`LinkPlan`] of `plain`, the plain cells of `blueprint` (`objects` objects), which `keeper` keeps
+/// alive: made the first time it is asked for.
+fn link_plan(keeper: &Rc<dyn Any>, blueprint: *const Blueprint, plain: &PlainCells, objects: usize) -> Rc<LinkPlan> {
+    let same = |m: &&MadePlan| {
+        std::ptr::addr_eq(m.keeper.as_ptr(), Rc::as_ptr(keeper)) && std::ptr::eq(m.blueprint, blueprint)
+    };
+    if let Some(plan) = LINK_PLANS_MADE.with_borrow(|made| made.iter().find(same).map(|m| m.plan.clone())) {
+        return plan;
+    }
+    let plan = Rc::new(LinkPlan::new(plain, objects));
+    LINK_PLANS_MADE.with_borrow_mut(|made| {
+        made.retain(|m| m.keeper.strong_count() != 0);
+        if made.len() >= LINK_PLANS {
+            made.remove(0);
+        }
+        made.push(MadePlan { keeper: Rc::downgrade(keeper), blueprint, plan: plan.clone() });
+    });
+    plan
+}
+
 thread_local! {
     /// The emptied vector of a planned record's objects released last (capacity kept): the next planned
     /// record hands it to the read path in exchange for the one it takes ([`captured_planned`]), so that
@@ -700,71 +805,118 @@ unsafe fn image_differs(live: *const zval, image: &[SlotImage], masks: &[SlotMas
     })
 }
 
-/// `$fixed::<N>($made, $run)` for a run of N slots, 1 to 12 (the lengths compared in a loop of fixed
-/// count), `$other` for a longer run.
+/// `$fixed::<N, $linked>($args)` for a run of N slots, 1 to 12 (the lengths compared in a loop of
+/// fixed count), `$other` for a longer run.
 macro_rules! by_run_length {
-    ($fixed:ident, $made:expr, $run:expr, $other:expr) => {
-        match $run.len {
-            1 => $fixed::<1>($made, $run),
-            2 => $fixed::<2>($made, $run),
-            3 => $fixed::<3>($made, $run),
-            4 => $fixed::<4>($made, $run),
-            5 => $fixed::<5>($made, $run),
-            6 => $fixed::<6>($made, $run),
-            7 => $fixed::<7>($made, $run),
-            8 => $fixed::<8>($made, $run),
-            9 => $fixed::<9>($made, $run),
-            10 => $fixed::<10>($made, $run),
-            11 => $fixed::<11>($made, $run),
-            12 => $fixed::<12>($made, $run),
+    ($fixed:ident, $linked:ident, $len:expr, ($($arg:expr),*), $other:expr) => {
+        match $len {
+            1 => $fixed::<1, $linked>($($arg),*),
+            2 => $fixed::<2, $linked>($($arg),*),
+            3 => $fixed::<3, $linked>($($arg),*),
+            4 => $fixed::<4, $linked>($($arg),*),
+            5 => $fixed::<5, $linked>($($arg),*),
+            6 => $fixed::<6, $linked>($($arg),*),
+            7 => $fixed::<7, $linked>($($arg),*),
+            8 => $fixed::<8, $linked>($($arg),*),
+            9 => $fixed::<9, $linked>($($arg),*),
+            10 => $fixed::<10, $linked>($($arg),*),
+            11 => $fixed::<11, $linked>($($arg),*),
+            12 => $fixed::<12, $linked>($($arg),*),
             _ => $other,
         }
     };
 }
 
+/// The link every object of a run holds ([`LinkPlan`]): in slot `slot`, the object of the run at
+/// `targets[k]` for the run's `k`-th object. Unused (`LINKED` false) for a run without one.
+#[derive(Clone, Copy)]
+struct RunLink {
+    slot: usize,
+    targets: *const u32,
+}
+
+impl RunLink {
+    const NONE: RunLink = RunLink { slot: 0, targets: std::ptr::null() };
+
+    /// For the `k`-th object of the run, whose slots start at `live`: the bits in which the object its
+    /// link slot holds differs from the one it was made with, and that one's property table pointer.
+    ///
+    /// # Safety
+    /// `made` and the run as for [`run_differs`]; `self` made by [`LinkPlan::new`] for that run.
+    #[inline(always)]
+    unsafe fn differs(self, made: *const zval, live: *const zval, k: usize) -> (usize, usize) {
+        // SAFETY: as above: the slot is one of the object's declared slots, the target one of `made`.
+        unsafe {
+            let held = (*live.add(self.slot)).value.obj;
+            let target = (*made.add(*self.targets.add(k) as usize)).value.obj;
+            (held as usize ^ target as usize, (*target).properties as usize)
+        }
+    }
+}
+
 /// The bits in which the objects of `run` differ from their images ([`image_differs`]), and their
-/// property table pointers or-ed together (0: none has one). For the usual slot counts the objects
-/// are compared in a loop of that fixed count: fully unrolled, an object costs a few vector
-/// instructions per slot and hardly anything more (the masks, the same for every object of the run,
-/// stay in registers).
+/// property table pointers or-ed together (0: none has one); `LINKED`: and the objects in the slot of
+/// `link`, whose differences are or-ed into the first word, with their targets' property tables.
+/// For the usual slot counts the objects are compared in a loop of that fixed count, fully unrolled:
+/// the difference of each slot position is gathered over all the objects first and masked once at the
+/// end (the masks are the same for every object of the run), so an object costs a load and an `xor`
+/// per slot pair and an `or`, hardly anything more.
 ///
 /// # Safety
 /// `made` must hold a live object zval at each index `run` names, each object with `run.len` slots;
-/// `run` must point to `run.len` masks and `run.len` images per object.
+/// `run` must point to `run.len` masks and `run.len` images per object; `link` as [`RunLink::differs`]
+/// when `LINKED`.
 #[inline(always)]
-unsafe fn run_differs(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+unsafe fn run_differs<const LINKED: bool>(made: *const zval, run: &Run<'_>, link: RunLink) -> ([u64; 2], usize) {
     /// # Safety
     /// As [`run_differs`], with `run.len` = `N`.
     #[inline(always)]
-    unsafe fn fixed<const N: usize>(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
-        // SAFETY: as above; a zval is two 8-byte words (see `image_differs`).
+    unsafe fn fixed<const N: usize, const LINKED: bool>(
+        made: *const zval,
+        run: &Run<'_>,
+        link: RunLink,
+    ) -> ([u64; 2], usize) {
+        // SAFETY: as above; a zval, an image and a mask are two 8-byte words each (see
+        // `image_differs`), the image's and the mask's those of their only field.
         unsafe {
-            let masks = &*run.masks.cast::<[SlotMask; N]>();
-            let images = run.images.cast::<[SlotImage; N]>();
-            run.objects.iter().enumerate().fold(([0, 0], 0), |(diff, tables), (k, &i)| {
+            let masks = &*run.masks.cast::<[[u64; 2]; N]>();
+            let images = run.images.cast::<[[u64; 2]; N]>();
+            let mut gathered = [[0u64; 2]; N];
+            let (mut links, mut tables) = (0usize, 0usize);
+            for (k, &i) in run.objects.iter().enumerate() {
                 let obj = (*made.add(i as usize)).value.obj;
-                let live = &*(*obj).properties_table.as_ptr().cast::<[[u64; 2]; N]>();
-                let d = live.iter().zip(&*images.add(k)).zip(masks).fold(diff, |diff, ((&x, e), m)| {
-                    let d = e.differs(m, x);
-                    [diff[0] | d[0], diff[1] | d[1]]
-                });
-                (d, tables | (*obj).properties as usize)
-            })
+                let slots = (*obj).properties_table.as_ptr();
+                let live = &*slots.cast::<[[u64; 2]; N]>();
+                let image = &*images.add(k);
+                for j in 0..N {
+                    gathered[j] =
+                        [gathered[j][0] | (live[j][0] ^ image[j][0]), gathered[j][1] | (live[j][1] ^ image[j][1])];
+                }
+                tables |= (*obj).properties as usize;
+                if LINKED {
+                    let (d, t) = link.differs(made, slots, k);
+                    links |= d;
+                    tables |= t;
+                }
+            }
+            let diff = gathered
+                .iter()
+                .zip(masks)
+                .fold([links as u64, 0], |diff, (g, m)| [diff[0] | (g[0] & m[0]), diff[1] | (g[1] & m[1])]);
+            (diff, tables)
         }
     }
     // SAFETY: as above, for each length.
     unsafe {
-        by_run_length!(fixed, made, run, {
+        by_run_length!(fixed, LINKED, run.len, (made, run, link), {
             let len = run.len;
             let masks = std::slice::from_raw_parts(run.masks, len);
             run.objects.iter().enumerate().fold(([0, 0], 0), |(diff, tables), (k, &i)| {
                 let obj = (*made.add(i as usize)).value.obj;
-                let d = image_differs(
-                    (*obj).properties_table.as_ptr(),
-                    std::slice::from_raw_parts(run.images.add(k * len), len),
-                    masks,
-                );
-                ([diff[0] | d[0], diff[1] | d[1]], tables | (*obj).properties as usize)
+                let slots = (*obj).properties_table.as_ptr();
+                let d = image_differs(slots, std::slice::from_raw_parts(run.images.add(k * len), len), masks);
+                let (l, t) = if LINKED { link.differs(made, slots, k) } else { (0, 0) };
+                ([diff[0] | d[0] | l as u64, diff[1] | d[1]], tables | (*obj).properties as usize | t)
             })
         })
     }
@@ -777,51 +929,72 @@ unsafe fn run_differs(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
 /// As [`run_differs`]; the CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+unsafe fn run_differs_wide<const LINKED: bool>(made: *const zval, run: &Run<'_>, link: RunLink) -> ([u64; 2], usize) {
     /// # Safety
     /// As [`run_differs_wide`], with `run.len` = `N`.
     #[inline(always)]
-    unsafe fn fixed<const N: usize>(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+    unsafe fn fixed<const N: usize, const LINKED: bool>(
+        made: *const zval,
+        run: &Run<'_>,
+        link: RunLink,
+    ) -> ([u64; 2], usize) {
         use std::arch::x86_64::{
-            __m128i, _mm256_and_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+            __m128i, __m256i, _mm256_and_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
             _mm256_or_si256, _mm256_setzero_si256, _mm256_xor_si256, _mm_and_si128, _mm_loadu_si128, _mm_or_si128,
             _mm_setzero_si128, _mm_storeu_si128, _mm_xor_si128,
         };
         // SAFETY: as above; a zval, an image and a mask are 16 bytes each (see `image_differs`),
-        // read unaligned.
+        // read unaligned. At most 6 pairs (12 slots).
         unsafe {
             let masks = run.masks.cast::<__m128i>();
             let mut images = run.images.cast::<__m128i>();
-            let (mut pairs, mut last, mut tables) = (_mm256_setzero_si256(), _mm_setzero_si128(), 0usize);
-            for &i in run.objects {
+            let mut pairs = [_mm256_setzero_si256(); 6];
+            let (mut last, mut links, mut tables) = (_mm_setzero_si128(), 0usize, 0usize);
+            for (k, &i) in run.objects.iter().enumerate() {
                 let obj = (*made.add(i as usize)).value.obj;
-                let live = (*obj).properties_table.as_ptr().cast::<__m128i>();
+                let slots = (*obj).properties_table.as_ptr();
+                let live = slots.cast::<__m128i>();
                 let mut j = 0;
                 while j + 1 < N {
                     let x = _mm256_loadu_si256(live.add(j).cast());
                     let e = _mm256_loadu_si256(images.add(j).cast());
-                    let m = _mm256_loadu_si256(masks.add(j).cast());
-                    pairs = _mm256_or_si256(pairs, _mm256_and_si256(_mm256_xor_si256(x, e), m));
+                    pairs[j / 2] = _mm256_or_si256(pairs[j / 2], _mm256_xor_si256(x, e));
                     j += 2;
                 }
                 if N % 2 == 1 {
                     let x = _mm_loadu_si128(live.add(N - 1));
                     let e = _mm_loadu_si128(images.add(N - 1));
-                    let m = _mm_loadu_si128(masks.add(N - 1));
-                    last = _mm_or_si128(last, _mm_and_si128(_mm_xor_si128(x, e), m));
+                    last = _mm_or_si128(last, _mm_xor_si128(x, e));
                 }
                 tables |= (*obj).properties as usize;
+                if LINKED {
+                    let (d, t) = link.differs(made, slots, k);
+                    links |= d;
+                    tables |= t;
+                }
                 images = images.add(N);
             }
+            // The masks, the same for every object, once per slot pair.
+            let mut folded: __m256i = _mm256_setzero_si256();
+            let mut j = 0;
+            while j + 1 < N {
+                folded =
+                    _mm256_or_si256(folded, _mm256_and_si256(pairs[j / 2], _mm256_loadu_si256(masks.add(j).cast())));
+                j += 2;
+            }
+            if N % 2 == 1 {
+                last = _mm_and_si128(last, _mm_loadu_si128(masks.add(N - 1)));
+            }
             let folded =
-                _mm_or_si128(last, _mm_or_si128(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256::<1>(pairs)));
+                _mm_or_si128(last, _mm_or_si128(_mm256_castsi256_si128(folded), _mm256_extracti128_si256::<1>(folded)));
             let mut diff = [0u64; 2];
             _mm_storeu_si128(diff.as_mut_ptr().cast(), folded);
+            diff[0] |= links as u64;
             (diff, tables)
         }
     }
     // SAFETY: as above, for each length.
-    unsafe { by_run_length!(fixed, made, run, run_differs(made, run)) }
+    unsafe { by_run_length!(fixed, LINKED, run.len, (made, run, link), run_differs::<LINKED>(made, run, link)) }
 }
 
 /// Elsewhere there is no wider pass ([`wide_vectors`] is false).
@@ -829,9 +1002,9 @@ unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize
 /// # Safety
 /// As [`run_differs`].
 #[cfg(not(target_arch = "x86_64"))]
-unsafe fn run_differs_wide(made: *const zval, run: &Run<'_>) -> ([u64; 2], usize) {
+unsafe fn run_differs_wide<const LINKED: bool>(made: *const zval, run: &Run<'_>, link: RunLink) -> ([u64; 2], usize) {
     // SAFETY: as above.
-    unsafe { run_differs(made, run) }
+    unsafe { run_differs::<LINKED>(made, run, link) }
 }
 
 /// Whether [`run_differs_wide`] can run here (the standard library caches the CPU's answer).
@@ -1914,13 +2087,51 @@ mod tests {
         let run = Run { len: masks.len(), objects: &ids, images: images.as_ptr(), masks: masks.as_ptr() };
         // SAFETY: each made zval points at an object-shaped buffer of `len` slots; the images are `len`
         // per object, the masks `len`.
-        let (diff, tables) = unsafe { run_differs(made, &run) };
+        let (diff, tables) = unsafe { run_differs::<false>(made, &run, RunLink::NONE) };
         assert_eq!(tables, 0);
         if wide_vectors() {
             // SAFETY: as above; the CPU has AVX2.
-            assert_eq!(unsafe { run_differs_wide(made, &run) }, (diff, tables));
+            assert_eq!(unsafe { run_differs_wide::<false>(made, &run, RunLink::NONE) }, (diff, tables));
         }
         diff
+    }
+
+    /// A run whose objects each hold another object of the run in slot 1 (typed null in the images:
+    /// only its type counts there, as for a link): both passes, with the link compared in them, agree
+    /// with each other and find the objects as made, a link to another object, and a target's property
+    /// table.
+    #[test]
+    fn a_run_with_one_link_per_object_finds_a_link_changed() {
+        let header = std::mem::offset_of!(zend_object, properties_table) / 8;
+        let table = std::mem::offset_of!(zend_object, properties) / 8;
+        for len in 2..=14 {
+            let (mut objects, images, masks) = objects(len, 3);
+            let addresses: Vec<u64> = objects.iter_mut().map(|words| words.as_mut_ptr() as u64).collect();
+            let targets: Vec<u32> = (0..3).map(|k| (k + 1) % 3).collect();
+            for (k, words) in objects.iter_mut().enumerate() {
+                words[header + 2] = addresses[targets[k] as usize];
+            }
+            let linked = |objects: &mut [Vec<u64>]| {
+                let made: Vec<[u64; 2]> = objects.iter_mut().map(|words| [words.as_mut_ptr() as u64, 0]).collect();
+                let made = made.as_ptr().cast::<zval>();
+                let ids: Vec<u32> = (0..3).collect();
+                let run = Run { len, objects: &ids, images: images.as_ptr(), masks: masks.as_ptr() };
+                let link = RunLink { slot: 1, targets: targets.as_ptr() };
+                // SAFETY: as in `differs`; each link slot's target is one of the made objects.
+                let found = unsafe { run_differs::<true>(made, &run, link) };
+                if wide_vectors() {
+                    // SAFETY: as above; the CPU has AVX2.
+                    assert_eq!(unsafe { run_differs_wide::<true>(made, &run, link) }, found);
+                }
+                found
+            };
+            assert_eq!(linked(&mut objects), ([0, 0], 0), "len {len}: the objects as made");
+            objects[2][header + 2] = addresses[0] + 8;
+            assert_ne!(linked(&mut objects).0, [0, 0], "len {len}: a link to another object");
+            objects[2][header + 2] = addresses[0];
+            objects[1][table] = 0x40;
+            assert_ne!(linked(&mut objects).1, 0, "len {len}: a target's property table");
+        }
     }
 
     #[test]

@@ -937,21 +937,32 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
     let may_name_missing = crate::class_lookup::incomplete_class_uses() != incomplete_before;
     let (mut recorded, recordable) = if needs_baseline {
         let (captured, filled) = compare::disarm();
-        let mut record = match (captured, fetched.is_some()) {
-            (Some(record), true) => record,
-            (Some(record), false) => {
-                // SAFETY: during the request; a record of a value not kept is given back.
-                unsafe { record.release_at_request_end() };
-                Recorded::new()
-            }
-            (None, _) => Recorded::new(),
-        };
-        let recordable = match &mut fetched {
-            // SAFETY: a live, freshly fetched value.
-            Some(f) if !filled => unsafe { record.record(f) },
-            _ => true,
-        };
-        (Some(record), recordable)
+        // A value that is not refcounted (an engine-immutable array, an interned string, a scalar)
+        // holds no object: a copy of it is its baseline, and there is nothing to record (nor a record
+        // to check and give back at request end). A unit with method statics keeps its record: the
+        // defaults of those that have no stored value are recorded in it when installed.
+        // SAFETY: a live, freshly fetched value.
+        if !filled && !has_vars && fetched.as_ref().is_some_and(|f| unsafe { !zvals::is_refcounted(f) }) {
+            // An unfilled record is an empty one (`disarm`): it holds nothing to give back.
+            drop(captured);
+            (None, true)
+        } else {
+            let mut record = match (captured, fetched.is_some()) {
+                (Some(record), true) => record,
+                (Some(record), false) => {
+                    // SAFETY: during the request; a record of a value not kept is given back.
+                    unsafe { record.release_at_request_end() };
+                    Recorded::new()
+                }
+                (None, _) => Recorded::new(),
+            };
+            let recordable = match &mut fetched {
+                // SAFETY: a live, freshly fetched value.
+                Some(f) if !filled => unsafe { record.record(f) },
+                _ => true,
+            };
+            (Some(record), recordable)
+        }
     } else {
         (None, false)
     };
