@@ -23,6 +23,9 @@ pub const MAX_ARRAYS: usize = 8;
 /// Most entries (packed slots, holes included, and hash entries) of all its arrays together.
 pub const MAX_ENTRIES: usize = 48;
 
+/// An odd constant (2^64 / golden ratio) whose product with a key's word has its top bits well mixed.
+const KEY_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// A value slot of a plain tree. Strings and arrays are named by their position in storage order.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PlainSlot {
@@ -76,29 +79,25 @@ fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
 }
 
-/// The string record at `at` (a record start of the string section, which ends at `end`): its length,
-/// its hash (the stored one, which must be the one PHP computes, or computed for a string stored without)
-/// and the record's length; `None` where the record breaks a rule of
-/// `GraphView::string_record_checked` (it must fit the section, with its NUL terminator and zero padding).
+/// The string record at `at` of `section` (the string section, from a record start): its length, its
+/// hash (the stored one, which must be the one PHP computes, or computed for a string stored without) and
+/// the record's length; `None` where the record breaks a rule of `GraphView::string_record_checked` (it
+/// must fit the section, with its NUL terminator and zero padding).
 #[inline(always)]
-fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(u32, u64, u64)> {
-    let start = usize::try_from(at).ok()?;
-    let (stored, len) = (word_at(buf, start)?, word_at(buf, start.checked_add(8)?)?);
-    let record_len = layout::string_record_len(len)?;
-    let record_end = at.checked_add(record_len)?;
-    if record_end > end {
-        return None;
-    }
-    let record = buf.get(start..usize::try_from(record_end).ok()?)?;
+fn string_record(section: &[u8], at: usize) -> Option<(u32, u64, usize)> {
+    let (stored, len) = (word_at(section, at)?, word_at(section, at.checked_add(8)?)?);
+    let record_len = usize::try_from(layout::string_record_len(len)?).ok()?;
+    let record = section.get(at..at.checked_add(record_len)?)?;
+    let len = usize::try_from(len).ok()?;
     // The NUL and the padding, 1 to 8 zero bytes, are the top bytes of the record's last word, which
     // lies past the record's fixed part (a record holds at least one word after it): one test of that
     // word.
-    let zeros = (record_len - layout::STRING_FIXED_LEN as u64).checked_sub(len)?;
-    let last = word_at(record, record.len().checked_sub(8)?)?;
+    let zeros = (record_len - layout::STRING_FIXED_LEN).checked_sub(len)?;
+    let last = word_at(record, record_len.checked_sub(8)?)?;
     if !(1..=8).contains(&zeros) || last >> (64 - 8 * zeros) != 0 {
         return None;
     }
-    let bytes = record.get(layout::STRING_FIXED_LEN..layout::STRING_FIXED_LEN + usize::try_from(len).ok()?)?;
+    let bytes = record.get(layout::STRING_FIXED_LEN..layout::STRING_FIXED_LEN + len)?;
     let hash = crate::php_hash::zend_string_hash(bytes);
     (stored == 0 || stored == hash).then_some((u32::try_from(len).ok()?, hash, record_len))
 }
@@ -125,15 +124,17 @@ impl<'a> StringTable<'a> {
     /// breaks a rule, there are more than the table holds, or their number is not the header's.
     pub(crate) fn read(&mut self, view: &GraphView<'a>) -> Option<()> {
         let h = view.header();
-        let end = h.strings_offset.checked_add(h.strings_len)?;
-        let (mut at, mut n) = (h.strings_offset, 0usize);
+        let start = usize::try_from(h.strings_offset).ok()?;
         self.buf = view.bytes();
-        while at < end {
-            if n >= h.string_count as usize {
+        let section = self.buf.get(start..start.checked_add(usize::try_from(h.strings_len).ok()?)?)?;
+        let most = (h.string_count as usize).min(MAX_STRINGS);
+        let (mut at, mut n) = (0usize, 0usize);
+        while at < section.len() {
+            if n >= most {
                 return None;
             }
-            let (len, hash, record_len) = string_record(self.buf, at, end)?;
-            *self.offsets.get_mut(n)? = at;
+            let (len, hash, record_len) = string_record(section, at)?;
+            *self.offsets.get_mut(n)? = (start + at) as u64;
             *self.lens.get_mut(n)? = len;
             *self.hashes.get_mut(n)? = hash;
             n += 1;
@@ -360,6 +361,10 @@ impl<'a> PlainTree<'a> {
         let body = view.bytes().get(body_start..body_start.checked_add(len.checked_mul(item_len)?)?)?;
         let mut present = 0u64;
         let mut below = 0u32;
+        // Two bits per hash key's word (its integer, or its string's PHP hash), mixed: equal keys have
+        // equal words, so keys are compared pair by pair (`repeats_a_key`) only when a key finds both its
+        // bits set already.
+        let (mut key_bits, mut maybe_repeated) = (0u64, false);
         for (i, item) in body.chunks_exact(item_len).enumerate() {
             let (key, value) = if array.is_packed {
                 (PlainKey::Int(i as i64), self.slot(item)?)
@@ -373,6 +378,14 @@ impl<'a> PlainTree<'a> {
                     }
                     _ => return None,
                 };
+                let word = match key {
+                    PlainKey::Int(k) => k as u64,
+                    PlainKey::String(s) => self.strings.hash(s)?,
+                };
+                let mixed = word.wrapping_mul(KEY_MIX);
+                let bits = 1u64 << (mixed >> 58) | 1u64 << (mixed >> 52 & 63);
+                maybe_repeated |= key_bits & bits == bits;
+                key_bits |= bits;
                 match self.slot(value_slot)? {
                     PlainSlot::Undef => return None,
                     value => (key, value),
@@ -396,7 +409,7 @@ impl<'a> PlainTree<'a> {
         if present != count {
             return None;
         }
-        if !array.is_packed && repeats_a_key(self.entries.get(start..start + len)?, &self.strings)? {
+        if maybe_repeated && repeats_a_key(self.entries.get(start..start + len)?, &self.strings)? {
             return None;
         }
         *self.arrays.get_mut(id as usize)? = PlainArray {
