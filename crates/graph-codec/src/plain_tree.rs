@@ -181,15 +181,22 @@ impl<'a> StringTable<'a> {
     }
 }
 
+/// A key's word, equal for equal keys: an integer key's value, a string key's PHP hash (`None` where a
+/// string id is out of range).
+#[inline(always)]
+fn key_word(key: PlainKey, strings: &StringTable<'_>) -> Option<u64> {
+    match key {
+        PlainKey::Int(i) => Some(i as u64),
+        PlainKey::String(s) => strings.hash(s),
+    }
+}
+
 /// Whether the keys of one hash array (`entries`, with `strings` the tree's strings) name a key
 /// twice, as the general check refuses (`CheckedGraph::repeats_a_key`): pair by pair, a small tree's
 /// arrays being small, each key reduced to a word (an integer key's value, a string key's PHP hash) and
 /// keys compared only where their words agree. `None` where a string id is out of range.
 pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &StringTable<'_>) -> Option<bool> {
-    let word = |key: PlainKey| match key {
-        PlainKey::Int(i) => Some(i as u64),
-        PlainKey::String(s) => strings.hash(s),
-    };
+    let word = |key: PlainKey| key_word(key, strings);
     for (i, &(a, _)) in entries.iter().enumerate() {
         let a_word = word(a)?;
         for &(b, _) in entries.get(i + 1..)? {
@@ -361,9 +368,8 @@ impl<'a> PlainTree<'a> {
         let body = view.bytes().get(body_start..body_start.checked_add(len.checked_mul(item_len)?)?)?;
         let mut present = 0u64;
         let mut below = 0u32;
-        // Two bits per hash key's word (its integer, or its string's PHP hash), mixed: equal keys have
-        // equal words, so keys are compared pair by pair (`repeats_a_key`) only when a key finds both its
-        // bits set already.
+        // Two bits per hash key's word ([`key_word`]), mixed: equal keys have equal words, so keys are
+        // compared pair by pair (`repeats_a_key`) only when a key finds both its bits set already.
         let (mut key_bits, mut maybe_repeated) = (0u64, false);
         for (i, item) in body.chunks_exact(item_len).enumerate() {
             let (key, value) = if array.is_packed {
@@ -378,11 +384,7 @@ impl<'a> PlainTree<'a> {
                     }
                     _ => return None,
                 };
-                let word = match key {
-                    PlainKey::Int(k) => k as u64,
-                    PlainKey::String(s) => self.strings.hash(s)?,
-                };
-                let mixed = word.wrapping_mul(KEY_MIX);
+                let mixed = key_word(key, &self.strings)?.wrapping_mul(KEY_MIX);
                 let bits = 1u64 << (mixed >> 58) | 1u64 << (mixed >> 52 & 63);
                 maybe_repeated |= key_bits & bits == bits;
                 key_bits |= bits;
