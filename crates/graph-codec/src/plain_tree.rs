@@ -23,6 +23,9 @@ pub const MAX_ARRAYS: usize = 8;
 /// Most entries (packed slots, holes included, and hash entries) of all its arrays together.
 pub const MAX_ENTRIES: usize = 48;
 
+/// An odd constant (2^64 / golden ratio) whose product with a key's word has its top bits well mixed.
+const KEY_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// A value slot of a plain tree. Strings and arrays are named by their position in storage order.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PlainSlot {
@@ -58,6 +61,8 @@ pub struct PlainTree<'a> {
     strings: StringTable<'a>,
     /// Bit per string: a slot holds it as a value (not only as a key).
     value_strings: u32,
+    /// The string after the last one a slot named (see [`PlainTree::slot`]).
+    next_string: u32,
     array_count: usize,
     array_offsets: [u64; MAX_ARRAYS],
     arrays: [PlainArray; MAX_ARRAYS],
@@ -68,27 +73,31 @@ pub struct PlainTree<'a> {
     root: u32,
 }
 
-/// The string record at `at` (a record start of the string section, which ends at `end`): its length,
-/// its hash (the stored one, which must be the one PHP computes, or computed for a string stored without)
-/// and the record's length; `None` where the record breaks a rule of
-/// `GraphView::string_record_checked` (it must fit the section, with its NUL terminator and zero padding).
-fn string_record(buf: &[u8], at: u64, end: u64) -> Option<(u32, u64, u64)> {
-    let word = |from: u64| -> Option<u64> {
-        let from = usize::try_from(from).ok()?;
-        Some(u64::from_le_bytes(buf.get(from..from.checked_add(8)?)?.try_into().ok()?))
-    };
-    let (stored, len) = (word(at)?, word(at.checked_add(8)?)?);
-    let record_len = layout::string_record_len(len)?;
-    let record_end = at.checked_add(record_len)?;
-    if record_end > end {
+/// The little-endian word at `at` of `bytes` (`None` past the end).
+#[inline(always)]
+fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
+}
+
+/// The string record at `at` of `section` (the string section, from a record start): its length, its
+/// hash (the stored one, which must be the one PHP computes, or computed for a string stored without) and
+/// the record's length; `None` where the record breaks a rule of `GraphView::string_record_checked` (it
+/// must fit the section, with its NUL terminator and zero padding).
+#[inline(always)]
+fn string_record(section: &[u8], at: usize) -> Option<(u32, u64, usize)> {
+    let (stored, len) = (word_at(section, at)?, word_at(section, at.checked_add(8)?)?);
+    let record_len = usize::try_from(layout::string_record_len(len)?).ok()?;
+    let record = section.get(at..at.checked_add(record_len)?)?;
+    let len = usize::try_from(len).ok()?;
+    // The NUL and the padding, 1 to 8 zero bytes, are the top bytes of the record's last word, which
+    // lies past the record's fixed part (a record holds at least one word after it): one test of that
+    // word.
+    let zeros = (record_len - layout::STRING_FIXED_LEN).checked_sub(len)?;
+    let last = word_at(record, record_len.checked_sub(8)?)?;
+    if !(1..=8).contains(&zeros) || last >> (64 - 8 * zeros) != 0 {
         return None;
     }
-    let body =
-        buf.get(usize::try_from(at + layout::STRING_FIXED_LEN as u64).ok()?..usize::try_from(record_end).ok()?)?;
-    let (bytes, tail) = body.split_at_checked(usize::try_from(len).ok()?)?;
-    if tail.is_empty() || tail.iter().any(|&b| b != 0) {
-        return None;
-    }
+    let bytes = record.get(layout::STRING_FIXED_LEN..layout::STRING_FIXED_LEN + len)?;
     let hash = crate::php_hash::zend_string_hash(bytes);
     (stored == 0 || stored == hash).then_some((u32::try_from(len).ok()?, hash, record_len))
 }
@@ -115,15 +124,17 @@ impl<'a> StringTable<'a> {
     /// breaks a rule, there are more than the table holds, or their number is not the header's.
     pub(crate) fn read(&mut self, view: &GraphView<'a>) -> Option<()> {
         let h = view.header();
-        let end = h.strings_offset.checked_add(h.strings_len)?;
-        let (mut at, mut n) = (h.strings_offset, 0usize);
+        let start = usize::try_from(h.strings_offset).ok()?;
         self.buf = view.bytes();
-        while at < end {
-            if n >= h.string_count as usize {
+        let section = self.buf.get(start..start.checked_add(usize::try_from(h.strings_len).ok()?)?)?;
+        let most = (h.string_count as usize).min(MAX_STRINGS);
+        let (mut at, mut n) = (0usize, 0usize);
+        while at < section.len() {
+            if n >= most {
                 return None;
             }
-            let (len, hash, record_len) = string_record(self.buf, at, end)?;
-            *self.offsets.get_mut(n)? = at;
+            let (len, hash, record_len) = string_record(section, at)?;
+            *self.offsets.get_mut(n)? = (start + at) as u64;
             *self.lens.get_mut(n)? = len;
             *self.hashes.get_mut(n)? = hash;
             n += 1;
@@ -157,6 +168,12 @@ impl<'a> StringTable<'a> {
         self.hashes.get(..self.count)?.get(id as usize).copied()
     }
 
+    /// The offset of string `id`'s record (`None` past the strings).
+    #[inline]
+    pub(crate) fn offset(&self, id: u32) -> Option<u64> {
+        self.offsets.get(..self.count)?.get(id as usize).copied()
+    }
+
     /// The id of the string whose record starts at `offset`.
     #[inline]
     pub(crate) fn id_at(&self, offset: u64) -> Option<u32> {
@@ -164,18 +181,32 @@ impl<'a> StringTable<'a> {
     }
 }
 
+/// A key's word, equal for equal keys: an integer key's value, a string key's PHP hash (`None` where a
+/// string id is out of range).
+#[inline(always)]
+fn key_word(key: PlainKey, strings: &StringTable<'_>) -> Option<u64> {
+    match key {
+        PlainKey::Int(i) => Some(i as u64),
+        PlainKey::String(s) => strings.hash(s),
+    }
+}
+
 /// Whether the keys of one hash array (`entries`, with `strings` the tree's strings) name a key
 /// twice, as the general check refuses (`CheckedGraph::repeats_a_key`): pair by pair, a small tree's
-/// arrays being small. `None` where a string id is out of range.
+/// arrays being small, each key reduced to a word (an integer key's value, a string key's PHP hash) and
+/// keys compared only where their words agree. `None` where a string id is out of range.
 pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &StringTable<'_>) -> Option<bool> {
-    for (i, (a, _)) in entries.iter().enumerate() {
-        for (b, _) in entries.get(i + 1..)? {
+    let word = |key: PlainKey| key_word(key, strings);
+    for (i, &(a, _)) in entries.iter().enumerate() {
+        let a_word = word(a)?;
+        for &(b, _) in entries.get(i + 1..)? {
+            if word(b)? != a_word {
+                continue;
+            }
+            // Equal words: one key, two strings of one hash, or an integer equal to a string's hash.
             let same = match (a, b) {
-                (PlainKey::Int(x), PlainKey::Int(y)) => x == y,
-                // Equal strings have equal hashes: the bytes are compared only where the hashes agree.
-                (PlainKey::String(x), PlainKey::String(y)) => {
-                    x == y || (strings.hash(*x)? == strings.hash(*y)? && strings.get(*x)?.0 == strings.get(*y)?.0)
-                }
+                (PlainKey::Int(_), PlainKey::Int(_)) => true,
+                (PlainKey::String(x), PlainKey::String(y)) => x == y || strings.get(x)?.0 == strings.get(y)?.0,
                 _ => false,
             };
             if same {
@@ -186,10 +217,9 @@ pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &StringTable<
     Some(false)
 }
 
-/// The little-endian word of `len` bytes at `at` of a header, read as it is (`None` past the end).
-fn header_word(bytes: &[u8], at: usize, len: usize) -> Option<u64> {
-    let word = bytes.get(at..at.checked_add(len)?)?;
-    Some(word.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b)))
+/// The little-endian 4-byte word at `at` of a header, read as it is (`None` past the end).
+fn header_u32(bytes: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from(u32::from_le_bytes(bytes.get(at..at.checked_add(4)?)?.try_into().ok()?)))
 }
 
 /// Whether `bytes` may be a plain tree, from the tier, flags and counts its header states, read as they
@@ -197,7 +227,7 @@ fn header_word(bytes: &[u8], at: usize, len: usize) -> Option<u64> {
 /// [`PlainTree::check`], which checks the whole buffer and decides (a buffer this accepts may still be
 /// refused there).
 pub fn may_be_plain(bytes: &[u8]) -> bool {
-    let word = |at: usize| header_word(bytes, at, 4);
+    let word = |at: usize| header_u32(bytes, at);
     bytes.get(header::TIER).copied().and_then(StoreTier::from_byte) == Some(StoreTier::SharedGraph)
         && word(header::FLAGS) == Some(u64::from(flags::of(false, false, false, false)))
         && word(header::STRING_COUNT).is_some_and(|n| n <= MAX_STRINGS as u64)
@@ -211,8 +241,8 @@ pub fn may_be_plain(bytes: &[u8]) -> bool {
 pub fn likely_plain(bytes: &[u8]) -> bool {
     let most = |arrays: u64| arrays * layout::ARRAY_FIXED_LEN as u64 + (MAX_ENTRIES * SLOT_LEN) as u64;
     may_be_plain(bytes)
-        && header_word(bytes, header::RECORD_COUNT, 4)
-            .zip(header_word(bytes, header::RECORDS_LEN, 8))
+        && header_u32(bytes, header::RECORD_COUNT)
+            .zip(word_at(bytes, header::RECORDS_LEN))
             .is_some_and(|(arrays, len)| len <= most(arrays))
 }
 
@@ -227,6 +257,7 @@ impl<'a> PlainTree<'a> {
         let mut tree = PlainTree {
             strings: StringTable::new(),
             value_strings: 0,
+            next_string: 0,
             array_count: 0,
             array_offsets: [0; MAX_ARRAYS],
             arrays: [PlainArray::default(); MAX_ARRAYS],
@@ -264,7 +295,8 @@ impl<'a> PlainTree<'a> {
         if tree.array_count != h.record_count as usize {
             return None;
         }
-        let PlainSlot::Array(root) = tree.slot(&view, header::ROOT_SLOT as u64)? else {
+        let root_slot = view.bytes().get(header::ROOT_SLOT..header::ROOT_SLOT + SLOT_LEN)?;
+        let PlainSlot::Array(root) = tree.slot(root_slot)? else {
             return None;
         };
         tree.root = root;
@@ -276,18 +308,33 @@ impl<'a> PlainTree<'a> {
         (ordered == tree.array_count && height == h.depth).then_some(())
     }
 
-    /// The slot at `offset`, its target found among the strings or arrays (`None`: not a plain slot, or
-    /// not valid).
-    fn slot(&mut self, view: &GraphView<'a>, offset: u64) -> Option<PlainSlot> {
-        let (slot_tag, payload) = view.slot_word(offset).ok()?;
-        Some(match slot_tag {
+    /// The slot of the 16 bytes `slot` (read where a caller checked they lie), its target found among
+    /// the strings or arrays (`None`: not a plain slot, or not valid).
+    #[inline(always)]
+    fn slot(&mut self, slot: &[u8]) -> Option<PlainSlot> {
+        let (head, payload) = (word_at(slot, 0)?, word_at(slot, 8)?);
+        // The tag's byte, then reserved zero bytes (`GraphView::slot_word`).
+        if head >> 8 != 0 {
+            return None;
+        }
+        Some(match head as u8 {
             tag::UNDEF if payload == 0 => PlainSlot::Undef,
             tag::NULL if payload == 0 => PlainSlot::Null,
             tag::FALSE if payload == 0 => PlainSlot::Bool(false),
             tag::TRUE if payload == 0 => PlainSlot::Bool(true),
             tag::INT => PlainSlot::Int(payload as i64),
             tag::FLOAT => PlainSlot::Float(f64::from_bits(payload)),
-            tag::STRING => PlainSlot::String(self.strings.id_at(payload)?),
+            tag::STRING => {
+                // Slots name strings mostly in storage order (the writer stores a string where its
+                // walk first meets it, and the check walks as it does): the string after the last one
+                // named is tried before the search.
+                let id = match self.strings.offset(self.next_string) {
+                    Some(next) if next == payload => self.next_string,
+                    _ => self.strings.id_at(payload)?,
+                };
+                self.next_string = id + 1;
+                PlainSlot::String(id)
+            }
             tag::ARRAY => {
                 let arrays = self.array_offsets.get(..self.array_count)?;
                 PlainSlot::Array(arrays.binary_search(&payload).ok()? as u32)
@@ -315,15 +362,21 @@ impl<'a> PlainTree<'a> {
             return None;
         }
         self.entry_count += len;
+        // The array's slots or entries, which `array_at` found within the records: read in place.
+        let item_len = if array.is_packed { SLOT_LEN } else { layout::HASH_ENTRY_LEN };
+        let body_start = usize::try_from(array.offset).ok()?.checked_add(layout::ARRAY_FIXED_LEN)?;
+        let body = view.bytes().get(body_start..body_start.checked_add(len.checked_mul(item_len)?)?)?;
         let mut present = 0u64;
         let mut below = 0u32;
-        for i in 0..len {
+        // Two bits per hash key's word ([`key_word`]), mixed: equal keys have equal words, so keys are
+        // compared pair by pair (`repeats_a_key`) only when a key finds both its bits set already.
+        let (mut key_bits, mut maybe_repeated) = (0u64, false);
+        for (i, item) in body.chunks_exact(item_len).enumerate() {
             let (key, value) = if array.is_packed {
-                let value = self.slot(view, array.packed_slot_offset(i as u64).ok()?)?;
-                (PlainKey::Int(i as i64), value)
+                (PlainKey::Int(i as i64), self.slot(item)?)
             } else {
-                let at = array.hash_entry_offset(i as u64).ok()?;
-                let key = match self.slot(view, at)? {
+                let (key_slot, value_slot) = item.split_at_checked(SLOT_LEN)?;
+                let key = match self.slot(key_slot)? {
                     PlainSlot::Int(k) => PlainKey::Int(k),
                     // A key PHP would store as an integer is read as one, as the general check reads it.
                     PlainSlot::String(s) => {
@@ -331,7 +384,11 @@ impl<'a> PlainTree<'a> {
                     }
                     _ => return None,
                 };
-                match self.slot(view, at + SLOT_LEN as u64)? {
+                let mixed = key_word(key, &self.strings)?.wrapping_mul(KEY_MIX);
+                let bits = 1u64 << (mixed >> 58) | 1u64 << (mixed >> 52 & 63);
+                maybe_repeated |= key_bits & bits == bits;
+                key_bits |= bits;
+                match self.slot(value_slot)? {
                     PlainSlot::Undef => return None,
                     value => (key, value),
                 }
@@ -354,7 +411,7 @@ impl<'a> PlainTree<'a> {
         if present != count {
             return None;
         }
-        if !array.is_packed && repeats_a_key(self.entries.get(start..start + len)?, &self.strings)? {
+        if maybe_repeated && repeats_a_key(self.entries.get(start..start + len)?, &self.strings)? {
             return None;
         }
         *self.arrays.get_mut(id as usize)? = PlainArray {

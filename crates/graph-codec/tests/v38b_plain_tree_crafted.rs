@@ -464,3 +464,97 @@ fn the_limits_and_one_past_them() {
         assert!(refused(&past), "the general check reads what is past the limits");
     }
 }
+
+// Stop 41 (ar41): the one pass reads a string's NUL and padding as one word, names strings by trying the
+// one after the last named before its search, and compares a map's keys by their hash words first.
+
+#[test]
+fn every_byte_of_a_strings_nul_and_padding_is_checked() {
+    for len in 0..=9usize {
+        let text = vec![b'x'; len];
+        let buf = Buf::new(&[&text], vec![packed(vec![S::Str(0)])], 1);
+        assert!(one_pass(&buf).is_some(), "len {len}");
+        let record_len = 16 + (len + 1).div_ceil(8) * 8;
+        // The string's record starts at 80; its bytes end at 96 + len, its record at 80 + record_len.
+        for at in 96 + len..80 + record_len {
+            let mut bytes = buf.bytes();
+            bytes[at] = 1;
+            assert_eq!(read_plain(&bytes), None, "len {len}, byte {at}");
+            assert!(CheckedGraph::check(&bytes).is_err(), "len {len}, byte {at}");
+        }
+    }
+}
+
+#[test]
+fn keys_whose_hashes_collide_are_distinct_and_a_repeat_among_them_is_refused() {
+    // "Ez" and "FY" have one DJBX33A hash (69 * 33 + 122 == 70 * 33 + 89).
+    assert_eq!(zend_string_hash(b"Ez"), zend_string_hash(b"FY"));
+    let buf = Buf::new(&[b"Ez", b"FY"], vec![hash(vec![(S::Str(0), int(1)), (S::Str(1), int(2))])], 1);
+    assert!(one_pass(&buf).is_some());
+    let buf = Buf::new(
+        &[b"Ez", b"FY", b"Ez"],
+        vec![hash(vec![(S::Str(0), int(1)), (S::Str(1), int(2)), (S::Str(2), int(3))])],
+        1,
+    );
+    assert!(!refused(&buf));
+    // An integer key equal to the colliding hash, beside both strings: three distinct keys.
+    let h = zend_string_hash(b"Ez") as i64;
+    let buf =
+        Buf::new(&[b"Ez", b"FY"], vec![hash(vec![(S::Str(0), int(1)), (int(h), int(2)), (S::Str(1), int(3))])], 1);
+    assert!(one_pass(&buf).is_some());
+}
+
+#[test]
+fn a_key_repeated_far_apart_in_a_large_map_is_refused() {
+    let names: Vec<Vec<u8>> = (0..30).map(|i| format!("key{i}").into_bytes()).collect();
+    let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    let entries = |last: S| {
+        let mut e: Vec<(S, S)> = (0..30).map(|i| (S::Str(i), int(i as i64))).collect();
+        e.push((last, int(-1)));
+        hash(e)
+    };
+    // A 31st key, distinct: accepted; the first key again, under its own record or another of its
+    // bytes: refused.
+    assert!(one_pass(&Buf::new(&names, vec![entries(int(7))], 1)).is_some());
+    assert!(!refused(&Buf::new(&names, vec![entries(S::Str(0))], 1)));
+    let mut again = names.clone();
+    again.push(b"key0");
+    assert!(!refused(&Buf::new(&again, vec![entries(S::Str(30))], 1)));
+    // Integer keys repeated far apart.
+    let ints: Vec<(S, S)> = (0..40).map(|i| (int(if i == 39 { 3 } else { i }), int(i))).collect();
+    assert!(!refused(&Buf::new(&[], vec![hash(ints)], 1)));
+}
+
+#[test]
+fn strings_named_out_of_storage_order_are_read_by_their_records() {
+    // Backwards, repeated, and each string's successor after it: every slot names its own record.
+    let buf = Buf::new(
+        &[b"a", b"bb", b"ccc"],
+        vec![packed(vec![S::Str(2), S::Str(0), S::Str(0), S::Str(1), S::Str(2), S::Str(1), S::Str(0)])],
+        1,
+    );
+    let read = one_pass(&buf).expect("accepted");
+    assert!(read.contains("[int 0 => string 2] [int 1 => string 0] [int 2 => string 0] [int 3 => string 1]"), "{read}");
+    // A slot naming the next string's record plus a word, or the end of the last record: refused.
+    for slot in [S::StrAt(1, 8, STRING), S::StrAt(2, 24, STRING)] {
+        let buf = Buf::new(&[b"a", b"bb", b"ccc"], vec![packed(vec![S::Str(0), slot])], 1);
+        assert!(!refused(&buf), "{slot:?}");
+    }
+}
+
+#[test]
+fn every_prefix_and_every_byte_changed_is_refused_or_read_as_the_general_check_reads_it() {
+    let bytes = tree().bytes();
+    for len in 0..bytes.len() {
+        assert_eq!(read_plain(&bytes[..len]), None, "prefix {len}");
+    }
+    for at in 0..bytes.len() {
+        for value in [0u8, 1, 3, 4, 0x7f, 0x80, 0xff] {
+            let mut changed = bytes.clone();
+            changed[at] = value;
+            if let Some(plain) = read_plain(&changed) {
+                assert_eq!(Ok(plain), read_checked(&changed), "byte {at} = {value}");
+            }
+        }
+    }
+}
