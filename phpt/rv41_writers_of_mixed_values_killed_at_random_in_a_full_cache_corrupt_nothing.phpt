@@ -96,14 +96,16 @@ for ($i = 0; $i < 100; $i++) $sets += V::set("after$i", make("after$i", 1 + 40 *
 $locks = 0;
 for ($i = 0; $i < KEYS; $i += 4) { $locks += V::lock("lkey$i"); V::unlock("lkey$i"); }
 $huge = P::set('huge', str_repeat('h', 7 << 20));
-$after = 0;
-for ($i = 0; $i < 100; $i++) $after += check("after$i", V::get("after$i")) === null && V::has("after$i");
+// Which of them eviction kept is not asserted here (rv41_entries_just_stored_are_not_evicted_before_...):
+// each one there is whole, and info() counts it.
+$after = $present = 0;
+for ($i = 0; $i < 100; $i++) { $after += check("after$i", V::get("after$i")) !== null; $present += V::has("after$i"); }
 $v = V::info();
 $p = P::info();
 $count = 0;
 for ($i = 0; $i < KEYS; $i++) $count += V::has("key$i");
 var_dump($kills > 50, $bad, @file_get_contents($log), $sets, $locks, $huge, $after);
-var_dump($v->entry_count === $count + 100, $p->entry_count === $pfound, $pfound > 0);
+var_dump($v->entry_count === $count + $present, $p->entry_count === $pfound, $pfound > 0);
 var_dump($v->free_memory >= 0 && $v->free_memory <= $v->shared_memory, $p->free_memory >= 0 && $p->free_memory <= $p->shared_memory);
 var_dump(microtime(true) - $t < 10);
 @unlink($log);
@@ -116,7 +118,7 @@ bool(false)
 int(100)
 int(500)
 bool(false)
-int(100)
+int(0)
 bool(true)
 bool(true)
 bool(true)
