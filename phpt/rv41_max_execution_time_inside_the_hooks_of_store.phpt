@@ -1,0 +1,99 @@
+--TEST--
+Review rv41: max_execution_time (set_time_limit(1) and a busy loop) expires inside the userland hooks of set() and setMultiple() (__serialize, __sleep), with reservations held in both backends: each request ends with PHP's timeout error, another process can take the reservations at once, every stored value and attributed static stays as stored, and publication goes on in the next requests (spec §10.5 "timeouts inside userland hooks leave no lock held", §5.1, §16.4; all attribute modes)
+--SKIPIF--
+<?php
+if (!function_exists('pcntl_fork')) die('skip pcntl not available');
+?>
+--FILE--
+<?php
+require __DIR__ . '/inc/attr.inc';
+// One flag per server (the modes' servers get each request at the same moment), named by its pid: the
+// request before a timeout names the hook that spins; that hook removes the flag and spins.
+$flag = sys_get_temp_dir() . '/rv41-timeout-' . getmypid() . '-';
+$declare = str_replace('FLAG', var_export($flag, true) . ' . getmypid()', <<<'PHP'
+$flag = FLAG;
+function spin(string $hook) {
+    if (@file_get_contents(FLAG) === $hook) { unlink(FLAG); set_time_limit(1); while (true) { } }
+}
+class W { public $v = 1; function __wakeup() { spin('wakeup'); } }
+class U {
+    public $v = 2;
+    function __serialize(): array { spin('serialize'); return ['v' => $this->v]; }
+    function __unserialize(array $d): void { spin('unserialize'); $this->v = $d['v']; }
+}
+class S { public $v = 3; public $drop = 'x'; function __sleep() { spin('sleep'); return ['v']; } }
+class Holder { #[OPcache\PinnedStatic] public static ?U $u = null; #[OPcache\PinnedStatic] public static int $n = 0; }
+spl_autoload_register(function ($c) { if ($c === 'Late') { spin('autoload'); eval('class Late { public $v = 4; }'); } });
+// The reservations, from another process: it must get both at once (it is SIGKILLed after, so it
+// neither publishes nor flushes the server's output).
+function others_can_lock(): string {
+    $file = tempnam(sys_get_temp_dir(), 'rv41');
+    $pid = pcntl_fork();
+    if ($pid === 0) {
+        $t = microtime(true);
+        $got = V::lock('lk') && P::lock('plk') && V::unlock('lk') && P::unlock('plk');
+        file_put_contents($file, $got && microtime(true) - $t < 1 ? 'free' : 'HELD');
+        exec('kill -9 ' . getmypid());
+    }
+    pcntl_waitpid($pid, $st);
+    $r = file_get_contents($file);
+    unlink($file);
+    return $r;
+}
+function hold() { V::lock('lk'); P::lock('plk'); }
+function check() {
+    echo json_encode([others_can_lock(), V::get('kw')->v, V::get('ku')->v, V::get('ks')->v, V::get('kl')->v,
+        Holder::$u->v, ++Holder::$n, V::set('c', [1]), V::getMultiple(['kw', 'ku'])['ku']->v]), "\n";
+}
+PHP);
+$spin = fn(string $hook) => "file_put_contents(\$flag, '$hook'); echo 'armed';";
+sc_attr_server($declare, [
+    'R1' => 'V::set("kw", new W); V::set("ku", new U); V::set("ks", new S); eval("class Late { public \$v = 4; }");
+             V::set("kl", new Late); Holder::$u = new U; echo "seeded";',
+    'C0' => 'check();',
+    'A4' => $spin('serialize'),
+    'T4' => 'hold(); V::set("ku", new U); echo "not reached";',
+    'C4' => 'check();',
+    'A5' => $spin('sleep'),
+    'T5' => 'hold(); V::set("ks", new S); echo "not reached";',
+    'C5' => 'check();',
+    'A7' => $spin('serialize'),
+    'T7' => 'hold(); V::setMultiple(["n1" => 1, "ku" => new U]); echo "not reached";',
+    'C7' => 'check(); var_dump(V::has("n1"));',
+], ['ini' => ['max_execution_time' => '30']]);
+array_map('unlink', glob("$flag*"));
+?>
+--EXPECTF--
+exact R1: seeded
+exact C0: ["free",1,2,3,4,2,1,true,2]
+exact A4: armed
+exact T4: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+exact C4: ["free",1,2,3,4,2,2,true,2]
+exact A5: armed
+exact T5: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+exact C5: ["free",1,2,3,4,2,3,true,2]
+exact A7: armed
+exact T7: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+exact C7: ["free",1,2,3,4,2,4,true,2]  bool(true)
+deferred R1: seeded
+deferred C0: ["free",1,2,3,4,2,1,true,2]
+deferred A4: armed
+deferred T4: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+deferred C4: ["free",1,2,3,4,2,2,true,2]
+deferred A5: armed
+deferred T5: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+deferred C5: ["free",1,2,3,4,2,3,true,2]
+deferred A7: armed
+deferred T7: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+deferred C7: ["free",1,2,3,4,2,4,true,2]  bool(true)
+jit R1: seeded
+jit C0: ["free",1,2,3,4,2,1,true,2]
+jit A4: armed
+jit T4: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+jit C4: ["free",1,2,3,4,2,2,true,2]
+jit A5: armed
+jit T5: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+jit C5: ["free",1,2,3,4,2,3,true,2]
+jit A7: armed
+jit T7: %AFatal error: Maximum execution time of 1 second exceeded in %s on line %d
+jit C7: ["free",1,2,3,4,2,4,true,2]  bool(true)
