@@ -14,6 +14,13 @@
 //! run of expired entries and free space alone when there is one, so that expired entries go first.
 //! No step scans the whole index or heap: each is bounded by a multiple of the request's size.
 //!
+//! Recency is updated by stores as well as by hits (spec §9.2): an entry stored within the last
+//! `YOUNG_SHARE`-th of the backend's population of mutations is *young*, and a walk spares it as it
+//! spares a read one, within the walk's two passes over the heap. Without it a store that filled the
+//! table behind entries read once long ago saw its own values evicted first (the review rv41 case:
+//! 63 of 200 new values gone within about 63 stores each). Young spares do not use up the hot budget:
+//! young entries are a fixed share of the population, so runs of older ones lie between them.
+//!
 //! Second chances are limited (`SECOND_CHANCES` blocks, and a walk's first pass over the heap): when
 //! most entries are read between two passes of the hand, a large store finds no run of unread ones.
 //! Past that a walk still spares *hot* entries, those read on average at least once every
@@ -24,7 +31,7 @@
 //! always makes progress.
 
 use crate::allocator::{self, Block, BlockKind, HeapWalk, Step};
-use crate::backend::{Backend, BackendKind, EVICTED_BYTES, EVICTIONS, EXPIRATIONS, EXPIRY_HAND};
+use crate::backend::{Backend, BackendKind, ENTRY_COUNT, EVICTED_BYTES, EVICTIONS, EXPIRATIONS, EXPIRY_HAND};
 use crate::entry::{self, EntryHeader};
 use std::sync::atomic::Ordering;
 
@@ -53,14 +60,19 @@ const EXPIRED_LOOKAHEAD: u64 = 32;
 /// After a look ahead found nothing expired, this process's stores skip it for this long (clock ms):
 /// a store under steady eviction with nothing expired then pays for one look in many.
 const EXPIRED_LOOKAHEAD_PAUSE_MS: u64 = 20;
+/// An entry is young (spared like a read one) when it was stored within the last `1/YOUNG_SHARE` of the
+/// backend's entry count in mutations: a store under pressure is two mutations (the store and the
+/// eviction that made room for it), so that is about the newest eighth of the entries.
+const YOUNG_SHARE: u64 = 4;
 /// Rounds of making room a store attempts before it gives up (each round does real work).
 pub(crate) const MAX_ROUNDS: usize = 4;
 
-/// What a walk may still spare: the mutation epoch and heap span when it started, and how many hot
-/// entries it spared.
+/// What a walk may still spare: the mutation epoch and heap span when it started, the age (in
+/// mutations) under which an entry is young, and how many hot entries it spared.
 struct Chances {
     epoch: u64,
     heap: u64,
+    young: u64,
     spared: u64,
 }
 
@@ -186,19 +198,25 @@ impl Backend {
     /// A walk's budgets, taken when it starts.
     fn chances(&self) -> Chances {
         let heap = self.0.alloc.top() - self.0.alloc.heap_start();
-        Chances { epoch: self.epoch(), heap, spared: 0 }
+        let young = self.word(ENTRY_COUNT).load(Ordering::Relaxed) / YOUNG_SHARE;
+        Chances { epoch: self.epoch(), heap, young, spared: 0 }
     }
 
-    /// Whether walk `walk` (which has just met `h`) may evict entry `h`: on its first pass over the heap
-    /// and within `SECOND_CHANCES` blocks, unless `h` was read since a walk last passed it (its second
-    /// chance); then, until the end of its second pass and for `HOT_SPARES` entries, unless `h` is hot;
-    /// past that, always. A walk that comes round again met every entry once already and cleared the
-    /// bits it found: it tells hot entries from the rest by their reads, not their bits.
+    /// Whether walk `walk` (which has just met `h`) may evict entry `h`: until the end of its second pass
+    /// over the heap, never when `h` is young; on its first pass and within `SECOND_CHANCES` blocks,
+    /// unless `h` was read since a walk last passed it (its second chance); then, for `HOT_SPARES`
+    /// entries, unless `h` is hot; past that, always. A walk that comes round again met every entry
+    /// once already and cleared the bits it found: it tells hot entries from the rest by their reads,
+    /// not their bits.
     fn evictable(&self, h: &EntryHeader, walk: &HeapWalk, chances: &mut Chances) -> bool {
+        let within_two_passes = walk.walked <= 2 * chances.heap;
+        if within_two_passes && chances.epoch.saturating_sub(h.version) < chances.young {
+            return false;
+        }
         if walk.walked <= chances.heap && walk.blocks <= SECOND_CHANCES {
             return !self.second_chance(h);
         }
-        let spare = walk.walked <= 2 * chances.heap && chances.spared < HOT_SPARES && self.hot(h, chances.epoch);
+        let spare = within_two_passes && chances.spared < HOT_SPARES && self.hot(h, chances.epoch);
         chances.spared += u64::from(spare);
         !spare
     }

@@ -352,3 +352,25 @@ fn expired_entries_make_room_before_any_live_entry_is_evicted() {
         v.verify().unwrap();
     }
 }
+
+#[test]
+fn values_just_stored_outlive_entries_read_once_long_before() {
+    // A full entry table of small values, each read once, then 200 new ones: recency is updated by
+    // stores too (spec §9.2), so the new values stay. With second chances for reads alone, the hand
+    // evicted a third of them within about 63 stores each (review rv41).
+    let (_seg, p) = backends(8 * MB, 0);
+    let v = p.volatile.unwrap();
+    let mut n = 0;
+    while v.stats().evictions < 50 {
+        v.store(format!("old{n}").as_bytes(), 2, &[b'o'; 100], 0).unwrap();
+        n += 1;
+    }
+    let old = (0..n).filter(|i| v.fetch(format!("old{i}").as_bytes()).is_some()).count();
+    assert!(old > 30_000, "the table was full: {old} entries");
+    for i in 0..200 {
+        v.store(format!("new{i}").as_bytes(), 2, &[b'n'; 100], 0).unwrap();
+    }
+    let kept = (0..200).filter(|i| v.peek(format!("new{i}").as_bytes()).is_some()).count();
+    assert!(kept >= 190, "only {kept} of the 200 values just stored are left ({:?})", v.stats());
+    v.verify().unwrap();
+}
