@@ -1526,9 +1526,9 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
         && stored.len() <= READ_ONCE_MAX
         && match entry.tag() {
             encoding::TAG_STRING => true,
-            encoding::TAG_SHARED_GRAPH => {
-                graph_codec::plain_tree::likely_plain(stored) || graph_codec::small_graph::likely_small(stored)
-            }
+            encoding::TAG_SHARED_GRAPH => graph_codec::plain_tree::likely_plain(stored),
+            // `stdClass` objects are stored in this tier (§6.1), and a small graph of them is made without
+            // a blueprint (`Blueprint::request_copy`); objects of userland classes alone are not.
             encoding::TAG_OPCACHE_SERIALIZED => graph_codec::small_graph::likely_small(stored),
             _ => false,
         }
