@@ -150,6 +150,10 @@ pub struct SmallGraph<'a> {
     root: SmallSlot,
 }
 
+/// The slot table of a graph not read yet: a constant, which the compiler copies into place in one go
+/// (an array repeat expression was written element by element into a temporary, then copied).
+const NO_SLOTS: [(PlainKey, SmallSlot); MAX_SLOTS] = [(PlainKey::Int(0), SmallSlot::Undef); MAX_SLOTS];
+
 /// Whether `offset` is one of `starts` (sorted), and where.
 fn position(starts: &[u64], offset: u64) -> Option<u32> {
     starts.binary_search(&offset).ok().map(|at| at as u32)
@@ -185,7 +189,7 @@ impl<'a> SmallGraph<'a> {
             objects: [SmallObject::default(); MAX_NODES],
             order: [0; MAX_NODES],
             ordered: 0,
-            slots: [(PlainKey::Int(0), SmallSlot::Undef); MAX_SLOTS],
+            slots: NO_SLOTS,
             slot_count: 0,
             root: SmallSlot::Undef,
         };

@@ -1040,10 +1040,14 @@ struct RequestMade<const S: usize, const A: usize, const O: usize> {
 }
 
 impl<const S: usize, const A: usize, const O: usize> RequestMade<S, A, O> {
-    /// Made in place in the caller's frame (not moved: the tables are a few hundred bytes).
+    /// Nothing made: a constant, which the compiler copies into place in one go (array repeat
+    /// expressions were written element by element).
+    const NONE: Self =
+        RequestMade { strings: [Ready::UNDEF; S], arrays: [Ready::UNDEF; A], objects: [Ready::UNDEF; O] };
+
     #[inline(always)]
     fn new() -> Self {
-        RequestMade { strings: [Ready::UNDEF; S], arrays: [Ready::UNDEF; A], objects: [Ready::UNDEF; O] }
+        Self::NONE
     }
 
     /// String `id` (`bytes`, whose PHP hash is `hash`), made once: an owning zval.
