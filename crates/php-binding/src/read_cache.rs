@@ -60,12 +60,13 @@ const RETIRE_SHARE: usize = 8;
 const BUILT_IN_PLACE_MAX: usize = 4096;
 /// Largest stored string, object-free array or small graph of plain objects (`Blueprint::request_copy`)
 /// whose first read in a thread is made in the request heap, the copy kept for the thread (immutable, or
-/// a blueprint, handed out by pointer or materialised) being built on its second read only. A version read once (a key changed between every read, the common case of a long
-/// CLI or worker script, or of data read once per change) then costs about what the request-heap copy
-/// costs, in memory the request heap reuses, where an immutable copy took fresh memory per version that
-/// could be freed only after the request (a superseded copy may still be referenced). Larger values keep
-/// their immutable copy from the first read: their copy per fetch would cost more than it saves, and a
-/// request reading a large value once must not allocate a copy of it (§7.2).
+/// a blueprint, handed out by pointer or materialised) being built on its second read only. A version
+/// read once (a key changed between every read, the common case of a long CLI or worker script, or of
+/// data read once per change) then costs about what the request-heap copy costs, in memory the request
+/// heap reuses, where an immutable copy took fresh memory per version that could be freed only after the
+/// request (a superseded copy may still be referenced). Larger values keep their immutable copy from the
+/// first read: their copy per fetch would cost more than it saves, and a request reading a large value
+/// once must not allocate a copy of it (§7.2).
 const READ_ONCE_MAX: usize = BUILT_IN_PLACE_MAX;
 /// Lookups a thread counts before it adds them to the backend's figures in the middle of a request: a
 /// worker script or CLI worker that never ends its request shows in other processes' `info()` (the
@@ -572,8 +573,9 @@ impl Local {
 
     /// Whether this is the copy of a version read once ([`READ_ONCE_MAX`]) that may hold objects.
     fn read_once_with_objects(&self) -> bool {
-        matches!(&self.value, LocalValue::Encoded { tag, bytes }
-            if *tag != encoding::TAG_STRING && bytes.len() <= READ_ONCE_MAX && graph_codec::small_graph::likely_small(bytes))
+        matches!(&self.value, LocalValue::Encoded { tag, bytes } if *tag != encoding::TAG_STRING
+            && bytes.len() <= READ_ONCE_MAX
+            && graph_codec::small_graph::likely_small(bytes))
     }
 
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
