@@ -15,9 +15,9 @@
 //! decides (and names the error). So a buffer it accepts is one the general check accepts, read as that
 //! check's model reads it.
 
-use crate::layout::{flags, header, tag, RecordKind, PROPERTY_READONLY, SLOT_LEN};
+use crate::layout::{flags, header, tag, RecordKind, ARRAY_FIXED_LEN, OBJECT_FIXED_LEN, PROPERTY_READONLY, SLOT_LEN};
 use crate::php_key::integer_key;
-use crate::plain_tree::{self, repeats_a_key, PlainKey, StringTable};
+use crate::plain_tree::{self, repeats_a_key, PlainKey, PlainSlot, StringTable};
 use crate::tier::StoreTier;
 use crate::view::{GraphView, ObjectStateKind, ObjectView};
 
@@ -47,6 +47,48 @@ pub enum SmallSlot {
     Array(u32),
     Object(u32),
 }
+
+impl From<PlainSlot> for SmallSlot {
+    /// The slot of a plain tree, read as a small graph's (ids the same: a plain tree's strings and
+    /// arrays are numbered in storage order too).
+    #[inline(always)]
+    fn from(slot: PlainSlot) -> SmallSlot {
+        match slot {
+            PlainSlot::Undef => SmallSlot::Undef,
+            PlainSlot::Null => SmallSlot::Null,
+            PlainSlot::Bool(b) => SmallSlot::Bool(b),
+            PlainSlot::Int(i) => SmallSlot::Int(i),
+            PlainSlot::Float(f) => SmallSlot::Float(f),
+            PlainSlot::String(id) => SmallSlot::String(id),
+            PlainSlot::Array(id) => SmallSlot::Array(id),
+        }
+    }
+}
+
+/// Whether `bytes` may be a small graph, from the tier, flags, counts and records' length its header
+/// states, read as they are, without the header's other checks: a hint for a reader choosing how to
+/// build a value (the first read of a version, `read_cache`), before [`SmallGraph::check`], which checks
+/// the whole buffer and decides. A buffer this refuses, the check refuses too.
+pub fn likely_small(bytes: &[u8]) -> bool {
+    let word = |at: usize, len: usize| -> Option<u64> {
+        let word = bytes.get(at..at + len)?;
+        Some(word.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b)))
+    };
+    // Each record's fixed part (a shape's, an array's or an object's, all within `RECORD_FIXED_MOST`),
+    // then its slots: a hash entry's or dynamic property's two at most, a declared property name's one.
+    let most = ((MAX_SHAPES + MAX_NODES) * RECORD_FIXED_MOST + (2 * MAX_SLOTS + MAX_PROPERTIES) * SLOT_LEN) as u64;
+    matches!(
+        bytes.get(header::TIER).copied().and_then(StoreTier::from_byte),
+        Some(StoreTier::SharedGraph | StoreTier::OPcacheSerialized)
+    ) && word(header::FLAGS, 4) == Some(u64::from(flags::of(true, false, false, false)))
+        && word(header::STRING_COUNT, 4).is_some_and(|n| n <= MAX_STRINGS as u64)
+        && word(header::RECORD_COUNT, 4).is_some_and(|n| n <= (MAX_SHAPES + MAX_NODES) as u64)
+        && word(header::RECORDS_LEN, 8).is_some_and(|len| len <= most)
+}
+
+/// More than the fixed part of any shape, array or object record (its bytes before its slots).
+const RECORD_FIXED_MOST: usize = 64;
+const _: () = assert!(ARRAY_FIXED_LEN <= RECORD_FIXED_MOST && OBJECT_FIXED_LEN <= RECORD_FIXED_MOST);
 
 /// An array of a small graph.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,6 +150,10 @@ pub struct SmallGraph<'a> {
     root: SmallSlot,
 }
 
+/// The slot table of a graph not read yet: a constant, which the compiler copies into place in one go
+/// (an array repeat expression was written element by element into a temporary, then copied).
+const NO_SLOTS: [(PlainKey, SmallSlot); MAX_SLOTS] = [(PlainKey::Int(0), SmallSlot::Undef); MAX_SLOTS];
+
 /// Whether `offset` is one of `starts` (sorted), and where.
 fn position(starts: &[u64], offset: u64) -> Option<u32> {
     starts.binary_search(&offset).ok().map(|at| at as u32)
@@ -143,7 +189,7 @@ impl<'a> SmallGraph<'a> {
             objects: [SmallObject::default(); MAX_NODES],
             order: [0; MAX_NODES],
             ordered: 0,
-            slots: [(PlainKey::Int(0), SmallSlot::Undef); MAX_SLOTS],
+            slots: NO_SLOTS,
             slot_count: 0,
             root: SmallSlot::Undef,
         };

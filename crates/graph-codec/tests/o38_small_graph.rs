@@ -2,7 +2,8 @@
 //! uses on the first read of a version instead of `CheckedGraph::check`: every such tree within its limits
 //! is accepted and read as `decode` reads it; and a buffer it accepts, however damaged (bit flips,
 //! rewritten words, object, array and string slots pointed elsewhere with the flags and depth made to
-//! agree), is one `CheckedGraph::check` accepts, read exactly as `decode` reads it.
+//! agree), is one `CheckedGraph::check` accepts, read exactly as `decode` reads it, and one the header hint
+//! `small_graph::likely_small` lets through.
 
 use std::borrow::Cow;
 
@@ -191,6 +192,8 @@ fn agrees(bytes: &[u8]) -> bool {
     }) else {
         return false;
     };
+    // The header hint a reader asks first (`small_graph::likely_small`) refuses none of them.
+    assert!(small_graph::likely_small(bytes), "a buffer the small-graph check accepts is likely small");
     let decoded = decode(bytes).expect("a buffer the small-graph check accepts passes the general check");
     assert_eq!(without_readonly(decoded.graph.clone()), model, "read as decode reads it");
     assert_eq!(decoded.header.tier, tier);

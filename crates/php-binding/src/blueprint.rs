@@ -9,13 +9,16 @@
 //! (`zval_out::materialise`) only creates the objects and the arrays around them. Class names are
 //! resolved per request by the materialiser, not here: class entries belong to a request.
 //!
-//! In request-heap mode (past the memory bound of a long request, §7.5) nothing is made immutable:
-//! strings are request strings the blueprint owns and every array is planned, and the blueprint lives
-//! for one fetch only.
+//! In request-heap mode (past the memory bound of a long request, §7.5, and the first read of a small
+//! graph of objects in a thread) nothing is made immutable: strings are request strings the blueprint
+//! owns and every array is planned, and the blueprint lives for one fetch only. The first read of a
+//! string, an object-free array or a small graph of `stdClass` objects needs no blueprint at all
+//! ([`Blueprint::request_copy`]).
 
 use foldhash::{HashMap, HashMapExt};
+use std::ptr;
 
-use ext_php_rs::ffi::zval;
+use ext_php_rs::ffi::{self, zend_object, zend_string, zval};
 use graph_codec::scratch::{self, Scratch, Spare};
 use graph_codec::{
     plain_tree, small_graph, ArrayId, CheckedGraph, CheckedKey, CheckedSlot, ObjectId, ObjectStateKind, PlainKey,
@@ -327,16 +330,27 @@ impl Blueprint {
         PlainTree::check(bytes, immutable_tree)
     }
 
-    /// A stored string, or a small tree of object-free arrays, made straight into this request's heap
-    /// (the tree checked and made in one pass, [`PlainTree::check`]): the value of a version read once,
-    /// which needs no copy kept for the thread (`read_cache`). `None` for other tags and for every tree
-    /// that pass does not accept (the caller builds those from a blueprint). Allocates in the request
-    /// heap (the caller catches a `memory_limit` fatal there: `zval_out::allocating`) and runs no
+    /// A stored string, a small tree of object-free arrays or a small graph of `stdClass` objects and
+    /// arrays, made straight into this request's heap (checked and made in one pass, [`PlainTree::check`]
+    /// or [`SmallGraph::check`], then [`request_small`]): the value of a version read once, which needs no
+    /// copy kept for the thread (`read_cache`). `None` for other tags and for every value those passes do
+    /// not accept (the caller builds those from a blueprint, in request-heap mode). Allocates in the
+    /// request heap (the caller catches a `memory_limit` fatal there: `zval_out::allocating`) and runs no
     /// userland code.
     pub fn request_copy(tag: u16, bytes: &[u8]) -> Option<zval> {
         match tag {
             encoding::TAG_STRING => Some(zvals::string(bytes)),
-            encoding::TAG_SHARED_GRAPH => PlainTree::check(bytes, request_tree),
+            encoding::TAG_SHARED_GRAPH | encoding::TAG_OPCACHE_SERIALIZED => {
+                let tree = match tag {
+                    encoding::TAG_SHARED_GRAPH => PlainTree::check(bytes, request_tree),
+                    _ => None,
+                };
+                tree.or_else(|| {
+                    let tier = encoding::graph_tier(tag)?;
+                    let small = |graph: &SmallGraph<'_>| (graph.tier() == tier).then(|| request_small(graph)).flatten();
+                    small_graph::likely_small(bytes).then(|| SmallGraph::check(bytes, small)).flatten().flatten()
+                })
+            }
             _ => None,
         }
     }
@@ -364,10 +378,9 @@ impl Blueprint {
                 let tier = encoding::graph_tier(tag).ok_or(DecodeError::UnknownType)?;
                 // A small tree of plain objects and arrays is checked and built in one pass; any other
                 // value (and any buffer that pass refuses) goes through the general check.
-                if mode == Mode::Shared
-                    && SmallGraph::check(bytes, |graph| (graph.tier() == tier).then(|| self.fill_small(graph)))
-                        .flatten()
-                        .is_some()
+                if SmallGraph::check(bytes, |graph| (graph.tier() == tier).then(|| self.fill_small(graph, mode)))
+                    .flatten()
+                    .is_some()
                 {
                     return Ok(());
                 }
@@ -392,17 +405,22 @@ impl Blueprint {
         Ok(())
     }
 
-    /// [`Blueprint::fill`] in shared mode from a checked small graph ([`SmallGraph::check`]): the plan
-    /// [`Builder`] makes of it (shapes, object-free arrays made immutable, the other arrays and the
-    /// objects planned, in the same order and with the same ids), without the general check's tables.
-    fn fill_small(&mut self, graph: &SmallGraph<'_>) {
-        let mut made =
-            SmallMade { strings: [None; small_graph::MAX_STRINGS], arrays: [Cell::UNDEF; small_graph::MAX_NODES] };
+    /// [`Blueprint::fill`] from a checked small graph ([`SmallGraph::check`]): the plan [`Builder`] makes
+    /// of it (shapes, object-free arrays made immutable in shared mode, the other arrays and the objects
+    /// planned, in the same order and with the same ids), without the general check's tables.
+    fn fill_small(&mut self, graph: &SmallGraph<'_>, mode: Mode) {
+        let mut made = SmallMade {
+            strings: [None; small_graph::MAX_STRINGS],
+            arrays: [Cell::UNDEF; small_graph::MAX_NODES],
+            mode,
+        };
+        // In request-heap mode every array is planned (nothing is immutable).
+        let immutable = |array: &small_graph::SmallArray| array.plain && mode == Mode::Shared;
         // Sized once: what the plan keeps of each array and object.
         let (mut cells, mut entries, mut planned) = (0, 0, 0);
         for id in 0..graph.array_count() as u32 {
             let array = graph.array(id);
-            if !array.plain {
+            if !immutable(&array) {
                 planned += 1;
                 let len = graph.entries(array).len();
                 if array.packed {
@@ -425,14 +443,16 @@ impl Blueprint {
         // The arena's first chunk sized for the strings (each made at most once, a class name's
         // lower-case form beside it; counted as values, so an upper bound) and the object-free arrays:
         // one chunk rather than a run of doubling ones.
-        let strings = (0..graph.string_count() as u32).map(|id| graph.string(id).0.len());
-        let lowered = (0..graph.shape_count() as u32).map(|id| graph.string(graph.shape(id).class_name).0.len());
-        let plain = (0..graph.array_count() as u32).map(|id| graph.array(id)).filter(|array| array.plain);
-        self.arena.expect(arena_bytes(
-            strings.chain(lowered).map(|len| (len, true)),
-            plain.map(|array| (array.packed, graph.entries(array).len())),
-            |_| false,
-        ));
+        if mode == Mode::Shared {
+            let strings = (0..graph.string_count() as u32).map(|id| graph.string(id).0.len());
+            let lowered = (0..graph.shape_count() as u32).map(|id| graph.string(graph.shape(id).class_name).0.len());
+            let plain = (0..graph.array_count() as u32).map(|id| graph.array(id)).filter(|array| array.plain);
+            self.arena.expect(arena_bytes(
+                strings.chain(lowered).map(|len| (len, true)),
+                plain.map(|array| (array.packed, graph.entries(array).len())),
+                |_| false,
+            ));
+        }
         for id in 0..graph.shape_count() as u32 {
             let shape = graph.shape(id);
             let names = graph.property_names(shape);
@@ -442,8 +462,8 @@ impl Blueprint {
             }
             let (class_name, _) = graph.string(shape.class_name);
             let name_value = self.small_string(&mut made, graph, shape.class_name);
-            let lookup = class_lookup_valid(class_name)
-                .then(|| (name_value, self.lower_name(class_name, name_value, Mode::Shared)));
+            let lookup =
+                class_lookup_valid(class_name).then(|| (name_value, self.lower_name(class_name, name_value, mode)));
             self.shapes.push(Shape {
                 class_name_value: name_value,
                 lookup,
@@ -455,7 +475,7 @@ impl Blueprint {
         for &id in graph.arrays_children_first() {
             let array = graph.array(u32::from(id));
             let items = graph.entries(array);
-            let cell = if array.plain {
+            let cell = if immutable(&array) {
                 // Holds only ready values (`plain`: no object at any depth).
                 let ready = |cell: Cell| match cell {
                     Cell::Ready(ready) => ready,
@@ -538,8 +558,8 @@ impl Blueprint {
         let (bytes, hash) = graph.string(id);
         match made.strings.get_mut(id as usize) {
             Some(Some(ready)) => *ready,
-            Some(unmade) => *unmade.insert(self.string(bytes, Some(hash), Mode::Shared)),
-            None => self.string(bytes, Some(hash), Mode::Shared),
+            Some(unmade) => *unmade.insert(self.string(bytes, Some(hash), made.mode)),
+            None => self.string(bytes, Some(hash), made.mode),
         }
     }
 
@@ -968,23 +988,76 @@ fn immutable_tree(tree: &PlainTree<'_>) -> (Ready, ImmutableArena) {
     (root, arena)
 }
 
-/// [`Blueprint::request_copy`] of a checked plain tree: ordinary refcounted arrays and strings, the
-/// arrays made children first as [`immutable_tree`] makes them. Array keys are the thread's shared
-/// immutable strings where it has them (`immutable::shared_key`: never freed before the thread ends, so
-/// a request array may hold them), else request strings.
-fn request_tree(tree: &PlainTree<'_>) -> zval {
-    // Per string, once made, the table's own reference (a string held twice is shared, as `unserialize()`
-    // does not, but as a blueprint's materialisation does); per array, once made, its only reference
-    // until its holder takes it (a plain tree shares none). Unmade: `UNDEF` (the tables start zeroed).
-    let mut strings = [Ready::UNDEF; plain_tree::MAX_STRINGS];
-    let mut arrays = [Ready::UNDEF; plain_tree::MAX_ARRAYS];
-    let mut string = |id: u32| -> zval {
-        if let Some(made) = strings.get(id as usize).filter(|made| !made.is_undef()) {
+/// A checked graph [`Blueprint::request_copy`] makes in the request heap: a plain tree, or a small graph
+/// ([`request_small`]); its strings and arrays numbered in storage order, its arrays listed children first.
+trait RequestSource<'a> {
+    type Slot: Copy + Into<SmallSlot>;
+    fn string(&self, id: u32) -> (&'a [u8], u64);
+    fn arrays_children_first(&self) -> &[u8];
+    /// Array `id`: whether it is packed, its stored next free index and its entries.
+    fn array(&self, id: u32) -> (bool, i64, &[(PlainKey, Self::Slot)]);
+}
+
+impl<'a> RequestSource<'a> for PlainTree<'a> {
+    type Slot = PlainSlot;
+    fn string(&self, id: u32) -> (&'a [u8], u64) {
+        PlainTree::string(self, id)
+    }
+    fn arrays_children_first(&self) -> &[u8] {
+        PlainTree::arrays_children_first(self)
+    }
+    #[inline(always)]
+    fn array(&self, id: u32) -> (bool, i64, &[(PlainKey, PlainSlot)]) {
+        let array = PlainTree::array(self, id);
+        (array.packed, array.next_free_index, self.entries(array))
+    }
+}
+
+impl<'a> RequestSource<'a> for SmallGraph<'a> {
+    type Slot = SmallSlot;
+    fn string(&self, id: u32) -> (&'a [u8], u64) {
+        SmallGraph::string(self, id)
+    }
+    fn arrays_children_first(&self) -> &[u8] {
+        SmallGraph::arrays_children_first(self)
+    }
+    #[inline(always)]
+    fn array(&self, id: u32) -> (bool, i64, &[(PlainKey, SmallSlot)]) {
+        let array = SmallGraph::array(self, id);
+        (array.packed, array.next_free_index, self.entries(array))
+    }
+}
+
+/// The values of one [`RequestSource`] made so far in the request heap: per string, once made, the
+/// table's own reference (a string held twice is shared, as `unserialize()` does not, but as a
+/// blueprint's materialisation does); per array and object, once made, its only reference until its
+/// holder takes it (neither check accepts a graph that shares one). Unmade: `UNDEF`. On the stack, sized
+/// for the check's limits (`S` strings, `A` arrays, `O` objects): both checks' graphs are small.
+struct RequestMade<const S: usize, const A: usize, const O: usize> {
+    strings: [Ready; S],
+    arrays: [Ready; A],
+    objects: [Ready; O],
+}
+
+impl<const S: usize, const A: usize, const O: usize> RequestMade<S, A, O> {
+    /// Nothing made: a constant, which the compiler copies into place in one go (array repeat
+    /// expressions were written element by element).
+    const NONE: Self =
+        RequestMade { strings: [Ready::UNDEF; S], arrays: [Ready::UNDEF; A], objects: [Ready::UNDEF; O] };
+
+    #[inline(always)]
+    fn new() -> Self {
+        Self::NONE
+    }
+
+    /// String `id` (`bytes`, whose PHP hash is `hash`), made once: an owning zval.
+    #[inline(always)]
+    fn string(&mut self, id: u32, (bytes, hash): (&[u8], u64)) -> zval {
+        if let Some(made) = self.strings.get(id as usize).filter(|made| !made.is_undef()) {
             return made.to_zval();
         }
-        let (bytes, hash) = tree.string(id);
         let z = zvals::string(bytes);
-        // SAFETY: `z` holds the string just made; its hash, checked by the plain check, is the one PHP
+        // SAFETY: `z` holds the string just made; its hash, checked by the graph's check, is the one PHP
         // computes. The engine may hand out an interned string instead (one byte or empty), which has
         // its hash already and may sit in OPcache's shared memory, read-only under
         // `opcache.protect_memory` (PHP 8.4): it is not written.
@@ -994,84 +1067,171 @@ fn request_tree(tree: &PlainTree<'_>) -> zval {
                 (*s).h = hash;
             }
         }
-        // The table keeps `z`'s reference (given up at the end), the slot's copy takes its own.
-        match strings.get_mut(id as usize) {
+        // The table keeps `z`'s reference (given up by `release_strings`), the caller's copy takes its own.
+        match self.strings.get_mut(id as usize) {
             Some(held) => {
                 *held = Ready::from_owned(z);
                 held.to_zval()
             }
             None => z,
         }
-    };
-    for &id in tree.arrays_children_first() {
-        let array = tree.array(u32::from(id));
-        let entries = tree.entries(array);
-        let z = zvals::new_array(entries.len(), array.packed);
-        // SAFETY: `z` holds the fresh array just made, of this request, initialised packed or as a hash
-        // for `entries.len()` elements: each entry goes into a slot of its own, a packed one in order.
-        unsafe {
-            let ht = zvals::table(&z);
-            for (i, &(key, slot)) in entries.iter().enumerate() {
-                let value = match slot {
-                    PlainSlot::Undef => Ready::UNDEF.to_zval(),
-                    PlainSlot::Null => zval::new(),
-                    PlainSlot::Bool(b) => Ready::bool(b).to_zval(),
-                    PlainSlot::Int(n) => Ready::long(n).to_zval(),
-                    PlainSlot::Float(f) => Ready::double(f).to_zval(),
-                    PlainSlot::String(s) => string(s),
-                    // Arrays held come first in the order, so they are made; each is held once, and the
-                    // slot takes the table's reference.
-                    PlainSlot::Array(child) => match arrays.get_mut(child as usize) {
-                        Some(made) => std::mem::replace(made, Ready::UNDEF).into_zval(),
-                        None => zval::new(),
-                    },
-                };
-                if array.packed {
-                    zvals::push_packed(ht, i as u32, value);
-                    continue;
-                }
-                match key {
-                    PlainKey::Int(k) => zvals::insert_int(ht, k, value),
-                    PlainKey::String(s) => {
-                        let (bytes, hash) = tree.string(s);
-                        match immutable::shared_key(bytes, hash) {
-                            Some(shared) => zvals::append_element(ht, shared, value),
-                            None => {
-                                // The table takes its own reference; this one is released.
-                                let key = string(s);
-                                zvals::append_element(ht, key.value.str_, value);
-                                drop(key);
-                            }
-                        }
+    }
+
+    /// The key string `id`: the thread's shared immutable string of it where there is one (never freed
+    /// before the thread ends, so a request array may hold it), else a request string ([`Self::string`]),
+    /// handed to `insert` and released after.
+    #[inline(always)]
+    fn with_key<'a>(&mut self, source: &impl RequestSource<'a>, id: u32, insert: impl FnOnce(*mut zend_string)) {
+        let (bytes, hash) = source.string(id);
+        match immutable::shared_key(bytes, hash) {
+            Some(shared) => insert(shared),
+            None => {
+                // The table takes its own reference; this one is released.
+                let key = self.string(id, (bytes, hash));
+                // SAFETY: a string zval.
+                insert(unsafe { key.value.str_ });
+                drop(key);
+            }
+        }
+    }
+
+    /// The owning zval of `slot`: arrays and objects are made before any slot holds them, each held once,
+    /// and the slot takes the table's reference.
+    #[inline(always)]
+    fn value<'a>(&mut self, source: &impl RequestSource<'a>, slot: SmallSlot) -> zval {
+        let take = |table: &mut [Ready], id: u32| match table.get_mut(id as usize) {
+            // SAFETY: the table's reference to a value made here, given up once (`UNDEF` left behind).
+            Some(made) => unsafe { std::mem::replace(made, Ready::UNDEF).into_zval() },
+            None => zval::new(),
+        };
+        match slot {
+            SmallSlot::Undef => Ready::UNDEF.to_zval(),
+            SmallSlot::Null => zval::new(),
+            SmallSlot::Bool(b) => Ready::bool(b).to_zval(),
+            SmallSlot::Int(n) => Ready::long(n).to_zval(),
+            SmallSlot::Float(f) => Ready::double(f).to_zval(),
+            SmallSlot::String(s) => self.string(s, source.string(s)),
+            SmallSlot::Array(child) => take(&mut self.arrays, child),
+            SmallSlot::Object(object) => take(&mut self.objects, object),
+        }
+    }
+
+    /// Makes every array of `source`, children first (the objects they hold made already).
+    #[inline(always)]
+    fn arrays<'a>(&mut self, source: &impl RequestSource<'a>) {
+        for &id in source.arrays_children_first() {
+            let (packed, next_free_index, entries) = source.array(u32::from(id));
+            let z = zvals::new_array(entries.len(), packed);
+            // SAFETY: `z` holds the fresh array just made, of this request, initialised packed or as a
+            // hash for `entries.len()` elements: each entry goes into a slot of its own, a packed one in
+            // order; a hash's keys were checked distinct.
+            unsafe {
+                let ht = zvals::table(&z);
+                for (i, &(key, slot)) in entries.iter().enumerate() {
+                    let value = self.value(source, slot.into());
+                    if packed {
+                        zvals::push_packed(ht, i as u32, value);
+                        continue;
+                    }
+                    match key {
+                        PlainKey::Int(k) => zvals::insert_int(ht, k, value),
+                        PlainKey::String(s) => self.with_key(source, s, |key| zvals::append_element(ht, key, value)),
                     }
                 }
+                // The stored next index, unless it is below the elements (as `packed_array` and
+                // `hash_array`; an integer key moved it past that key).
+                (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(next_free_index);
             }
-            // The stored next index, unless it is below the elements (as `packed_array` and `hash_array`;
-            // an integer key moved it past that key).
-            (*ht).nNextFreeElement = (*ht).nNextFreeElement.max(array.next_free_index);
-        }
-        // The table keeps the array's reference.
-        match arrays.get_mut(usize::from(id)) {
-            Some(made) => *made = Ready::from_owned(z),
-            None => drop(z),
+            // The table keeps the array's reference.
+            match self.arrays.get_mut(usize::from(id)) {
+                Some(made) => *made = Ready::from_owned(z),
+                None => drop(z),
+            }
         }
     }
-    // The strings' own references are released (each slot holding one has its own).
-    for made in strings.iter().take(tree.string_count()).filter(|made| !made.is_undef()) {
-        // SAFETY: the table's reference to a string made here, given back once.
-        drop(unsafe { made.into_zval() });
-    }
-    match arrays.get_mut(tree.root() as usize) {
-        // SAFETY: the root's reference, which only the table held.
-        Some(root) => unsafe { std::mem::replace(root, Ready::UNDEF).into_zval() },
-        None => zval::new(),
+
+    /// Gives up the strings' own references (each slot holding one has its own).
+    fn release_strings(&mut self, count: usize) {
+        for made in self.strings.iter().take(count).filter(|made| !made.is_undef()) {
+            // SAFETY: the table's reference to a string made here, given back once.
+            drop(unsafe { made.into_zval() });
+        }
     }
 }
 
-/// What [`Blueprint::fill_small`] made so far: per string id, and per array id its cell.
+/// [`Blueprint::request_copy`] of a checked plain tree: ordinary refcounted arrays and strings, the
+/// arrays made children first as [`immutable_tree`] makes them.
+fn request_tree(tree: &PlainTree<'_>) -> zval {
+    let mut made = RequestMade::<{ plain_tree::MAX_STRINGS }, { plain_tree::MAX_ARRAYS }, 0>::new();
+    made.arrays(tree);
+    made.release_strings(tree.string_count());
+    made.value(tree, SmallSlot::Array(tree.root()))
+}
+
+/// [`Blueprint::request_copy`] of a checked small graph whose objects are all `stdClass` with dynamic
+/// properties only (`None`, with nothing made, for any other): the value `zval_out::materialise` makes of
+/// its blueprint, made without one. `stdClass` is always declared, restores through no hook and takes
+/// every property as a dynamic one, in stored order, under its stored name (as
+/// `zval_out::Run::write_properties` writes a class without declared slots). Objects of other classes
+/// need the class resolved (an autoloader may run), their properties matched to its slots and typed, and
+/// hooks ordered: their first read builds a blueprint in request-heap mode ([`Blueprint::fill_small`]),
+/// which `zval_out` materialises, so those rules live in one place.
+fn request_small(graph: &SmallGraph<'_>) -> Option<zval> {
+    let std_class = |id: u32| {
+        let shape = graph.shape(id);
+        graph.property_names(shape).is_empty() && graph.string(shape.class_name).0.eq_ignore_ascii_case(b"stdClass")
+    };
+    if !(0..graph.shape_count() as u32).all(std_class) {
+        return None;
+    }
+    let mut made =
+        RequestMade::<{ small_graph::MAX_STRINGS }, { small_graph::MAX_NODES }, { small_graph::MAX_NODES }>::new();
+    // Every object first (arrays and objects hold them), remembered apart: each is filled after the
+    // arrays are made, when its holder may have taken the table's reference.
+    let mut made_objects = [ptr::null_mut::<zend_object>(); small_graph::MAX_NODES];
+    for (id, (held, object)) in made.objects.iter_mut().zip(&mut made_objects).take(graph.object_count()).enumerate() {
+        let mut z = zval::new();
+        // SAFETY: `stdClass` is registered by the engine; object_init_ex runs no userland code (no
+        // constructor) and writes a new object into `z` (it cannot fail for `stdClass`, which can
+        // always be instantiated; checked all the same).
+        if unsafe { ffi::object_init_ex(&raw mut z, ffi::zend_standard_class_def) } != 0
+            || zvals::type_of(&z) != ffi::IS_OBJECT
+        {
+            for held in made.objects.iter().take(id) {
+                // SAFETY: the table's reference to an object made here (no property yet).
+                drop(unsafe { held.into_zval() });
+            }
+            return None;
+        }
+        // SAFETY: an object zval.
+        *object = unsafe { z.value.obj };
+        *held = Ready::from_owned(z);
+    }
+    made.arrays(graph);
+    for (id, &obj) in made_objects.iter().take(graph.object_count()).enumerate() {
+        let object = graph.object(id as u32);
+        if graph.dynamic(object).len() == 0 {
+            continue;
+        }
+        // SAFETY: a live object made above, private to this call; the engine builds its property table
+        // on demand, and the table takes each value and a reference to each name (`insert_zstr`: a name
+        // stored twice in a crafted buffer replaces the first, as `Run::write_properties` does).
+        let table = unsafe { ffi::zend_std_get_properties(obj) };
+        for (name, slot) in graph.dynamic(object) {
+            let value = made.value(graph, slot);
+            // SAFETY: as above.
+            made.with_key(graph, name, |key| unsafe { zvals::insert_zstr(table, key, value) });
+        }
+    }
+    made.release_strings(graph.string_count());
+    Some(made.value(graph, graph.root()))
+}
+
+/// What [`Blueprint::fill_small`] made so far: per string id, and per array id its cell; and the mode.
 struct SmallMade {
     strings: [Option<Ready>; small_graph::MAX_STRINGS],
     arrays: [Cell; small_graph::MAX_NODES],
+    mode: Mode,
 }
 
 /// Builds a blueprint from a checked graph.

@@ -6,8 +6,9 @@
 //! * the local copy of a hit: the stored bytes, copied out of shared memory once, checked and built
 //!   into a [`Blueprint`] (engine-immutable strings and object-free arrays, plus a plan for the objects
 //!   around them) once per thread and entry version; every fetch materialises it (`zval_out`). A small
-//!   string or object-free array is built so on its second read only: its first read in the thread
-//!   makes an ordinary request-heap value straight from the stored bytes ([`READ_ONCE_MAX`]);
+//!   string, object-free array or graph of plain objects is built so on its second read only: its first
+//!   read in the thread makes an ordinary request-heap value straight from the stored bytes
+//!   ([`READ_ONCE_MAX`]; `Blueprint::request_copy`);
 //! * this request's prototypes of values whose restore runs userland hooks (§6.4, §7.3): the first
 //!   fetch in a request materialises (running the hooks), later ones copy the prototype (`prototype`).
 //!
@@ -57,14 +58,15 @@ const RETIRE_SHARE: usize = 8;
 /// Largest stored value whose blueprint is built from the stored bytes in place, with the entry held; a
 /// larger one is copied out first, so the entry is not held for the length of a long build.
 const BUILT_IN_PLACE_MAX: usize = 4096;
-/// Largest stored string or object-free array (`Blueprint::request_copy`) whose first read in a thread is
-/// made in the request heap, the copy kept for the thread (immutable, handed out by pointer) being built
-/// on its second read only. A version read once (a key changed between every read, the common case of a long
-/// CLI or worker script, or of data read once per change) then costs about what the request-heap copy
-/// costs, in memory the request heap reuses, where an immutable copy took fresh memory per version that
-/// could be freed only after the request (a superseded copy may still be referenced). Larger values keep
-/// their immutable copy from the first read: their copy per fetch would cost more than it saves, and a
-/// request reading a large value once must not allocate a copy of it (§7.2).
+/// Largest stored string, object-free array or small graph of plain objects (`Blueprint::request_copy`)
+/// whose first read in a thread is made in the request heap, the copy kept for the thread (immutable, or
+/// a blueprint, handed out by pointer or materialised) being built on its second read only. A version
+/// read once (a key changed between every read, the common case of a long CLI or worker script, or of
+/// data read once per change) then costs about what the request-heap copy costs, in memory the request
+/// heap reuses, where an immutable copy took fresh memory per version that could be freed only after the
+/// request (a superseded copy may still be referenced). Larger values keep their immutable copy from the
+/// first read: their copy per fetch would cost more than it saves, and a request reading a large value
+/// once must not allocate a copy of it (§7.2).
 const READ_ONCE_MAX: usize = BUILT_IN_PLACE_MAX;
 /// Lookups a thread counts before it adds them to the backend's figures in the middle of a request: a
 /// worker script or CLI worker that never ends its request shows in other processes' `info()` (the
@@ -82,8 +84,9 @@ enum LocalValue {
     /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
     /// fetch. Also the one fetch of a version read once ([`READ_ONCE_MAX`]), never remembered.
     Encoded { tag: u16, bytes: Vec<u8> },
-    /// A small string or object-free array this thread has read once, as a request-heap copy
-    /// ([`READ_ONCE_MAX`]): only its version and expiry, so that its next read builds the copy kept.
+    /// A small string, object-free array or graph of plain objects this thread has read once, as a
+    /// request-heap copy ([`READ_ONCE_MAX`]): only its version and expiry, so that its next read builds
+    /// the copy kept.
     /// Never handed out (the lookup cache does not answer with it).
     Seen,
 }
@@ -568,6 +571,13 @@ impl Local {
         Local { version, expires_ms, ready, value: LocalValue::Immutable(arena), memo: RefCell::new(None) }
     }
 
+    /// Whether this is the copy of a version read once ([`READ_ONCE_MAX`]) that may hold objects.
+    fn read_once_with_objects(&self) -> bool {
+        matches!(&self.value, LocalValue::Encoded { tag, bytes } if *tag != encoding::TAG_STRING
+            && bytes.len() <= READ_ONCE_MAX
+            && graph_codec::small_graph::likely_small(bytes))
+    }
+
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
     fn ready_root(&self) -> Option<Ready> {
         (!self.ready.is_undef()).then_some(self.ready)
@@ -711,8 +721,9 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
         LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Seen => return Ok(()),
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
-            // Made in the request heap (see `zval_out::allocating`): a string or an object-free array
-            // straight from the bytes, another value through a blueprint.
+            // Made in the request heap (see `zval_out::allocating`): a string, an object-free array or a
+            // small graph of `stdClass` objects straight from the bytes, another value through a blueprint
+            // (one in request-heap mode, materialised once).
             if let Some(copy) = zval_out::allocating(|| Blueprint::request_copy(*tag, bytes))? {
                 *out = copy;
                 return Ok(());
@@ -881,7 +892,22 @@ pub fn fetch_prepared_uncounted(
     out: &mut zval,
 ) -> Result<Fetched, DecodeError> {
     let looked = lookup(tier, backend, &key.key, Some(key.hash), 0);
-    fetch_looked_up(tier, backend, &key.key, looked, out, 0)
+    let mut local = local_of(tier, backend, &key.key, looked, 0)?;
+    // The restore records the objects it makes (`attributes::compare`) and keeps its record past the
+    // value (one that no longer fits the property's type is dropped, the record checked at request end):
+    // only a record checked against a kept blueprint holds every object it names
+    // (`compare::captured_planned`). So a version with objects this thread reads once is asked for
+    // again: seen now, it is built and kept as on a second read.
+    if local.as_ref().is_some_and(|local| local.read_once_with_objects()) {
+        if let Some(once) = local.take() {
+            recycle_once(once);
+        }
+        local = index(tier, backend, &key.key, 0)?;
+    }
+    match local {
+        Some(local) => hand_out(tier, &key.key, &local, out).map(|()| Fetched::Hit),
+        None => Ok(Fetched::Miss),
+    }
 }
 
 /// Forgets the hot keys, their hits moved to the lookup cache's counters.
@@ -1419,15 +1445,27 @@ pub fn fetch_looked_up(
     out: &mut zval,
     count: u64,
 ) -> Result<Fetched, DecodeError> {
-    let local = match looked {
-        Lookup::Miss => return Ok(Fetched::Miss),
-        Lookup::Hit(local) => local,
-        Lookup::Unknown | Lookup::Present(_) => match index(tier, backend, key, count)? {
-            Some(local) => local,
-            None => return Ok(Fetched::Miss),
-        },
-    };
-    hand_out(tier, key, &local, out).map(|()| Fetched::Hit)
+    match local_of(tier, backend, key, looked, count)? {
+        Some(local) => hand_out(tier, key, &local, out).map(|()| Fetched::Hit),
+        None => Ok(Fetched::Miss),
+    }
+}
+
+/// The local copy a lookup outcome names, the index asked when the outcome does not tell; `None`: a
+/// miss.
+#[inline(always)]
+fn local_of(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    looked: Lookup,
+    count: u64,
+) -> Result<Option<Rc<Local>>, DecodeError> {
+    match looked {
+        Lookup::Miss => Ok(None),
+        Lookup::Hit(local) => Ok(Some(local)),
+        Lookup::Unknown | Lookup::Present(_) => index(tier, backend, key, count),
+    }
 }
 
 /// What the index holds for a key: the version this thread has a copy of, or a new one, built while
@@ -1442,8 +1480,8 @@ enum Found {
         tag: u16,
         bytes: Vec<u8>,
     },
-    /// The first read of a small string or object-free array ([`READ_ONCE_MAX`]): its bytes, copied out
-    /// ([`once_copy`]), for one request-heap copy.
+    /// The first read of a small string, object-free array or graph of plain objects
+    /// ([`READ_ONCE_MAX`]): its bytes, copied out ([`once_copy`]), for one request-heap copy.
     Once(Rc<Local>),
 }
 
@@ -1491,6 +1529,9 @@ fn found_in(entry: &EntryRef<'_>, within_budget: bool, first: bool) -> Found {
         && match entry.tag() {
             encoding::TAG_STRING => true,
             encoding::TAG_SHARED_GRAPH => graph_codec::plain_tree::likely_plain(stored),
+            // `stdClass` objects are stored in this tier (§6.1), and a small graph of them is made without
+            // a blueprint (`Blueprint::request_copy`); objects of userland classes alone are not.
+            encoding::TAG_OPCACHE_SERIALIZED => graph_codec::small_graph::likely_small(stored),
             _ => false,
         }
     {

@@ -212,14 +212,17 @@ fuzz_target!(|data: &[u8]| {
         plain_tree_agrees(tree, &checked);
     });
     // The small-graph check (the binding's first read of small object graphs) accepts only what the
-    // general check accepts, and finds the same arrays plain (its reading is compared value by value in
-    // tests/o38_small_graph.rs).
+    // general check accepts (and the header hint `likely_small` lets through), and finds the same arrays
+    // plain (its reading is compared value by value in tests/o38_small_graph.rs).
     if let Some(plain_arrays) =
         SmallGraph::check(data, |g| (0..g.array_count() as u32).map(|id| g.array(id).plain).collect::<Vec<_>>())
     {
         let checked =
             CheckedGraph::check(data).expect("a buffer the small-graph check accepts passes the general check");
         assert_eq!(checked.plain_arrays(), &plain_arrays[..], "plain arrays as the general check finds them");
+        // The header hint a reader asks first refuses none of them.
+        let hinted = graph_codec::small_graph::likely_small(data);
+        assert!(hinted, "a buffer the small-graph check accepts is likely small");
     }
     let _ = validate(data);
     walk_view(data, 100_000);
