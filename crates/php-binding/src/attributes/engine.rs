@@ -947,7 +947,7 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => return Err(Bailout),
     };
-    if superseded(id, attempt) {
+    if superseded(id, attempt, occasion) {
         // The value fetched (if any) and the record armed for it are let go; nothing was assigned.
         compare::forget_capture(true);
         drop(fetched);
@@ -1011,7 +1011,7 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
                 Err(Unfetched::Bailout) => return Err(Bailout),
             };
             // The second fetch runs the hooks again, which may suspend too.
-            if superseded(id, attempt) {
+            if superseded(id, attempt, occasion) {
                 drop((fetched, baseline_source));
                 return Ok(());
             }
@@ -1093,7 +1093,10 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
             (std::mem::replace(&mut u.fetched, fetched), std::mem::replace(&mut u.fetched_baseline, baseline_source))
         });
         drop(old);
-        for op in unit_methods(id) {
+        // Not while a hook's `exit()` or a destroyed Fiber unwinds: a default evaluated now would run
+        // userland code (a constructor), and its failure clear that exception.
+        let methods = if zend::exception_pending() { Vec::new() } else { unit_methods(id) };
+        for op in methods {
             // Deferred mode has no hook at a method's first call: install its table now. A retry installs
             // the stored values also over the defaults an earlier attempt installed (in exact mode, in a
             // method that has its table already; the others wait for their first call).
@@ -1110,11 +1113,12 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
 /// Whether restore `attempt` of unit `id`, back from a fetch whose hooks may have suspended its
 /// Fiber, must change nothing. Either a later restore took over while it was suspended: that one's
 /// values stand, with whatever the request wrote since. Or its Fiber is being destroyed
-/// ([`zend::fiber_unwinding`]): the restore never finished and the request has not used the unit, so
-/// it waits again for a restore at its next access (§16.4: the stored value, not the default), and
-/// nothing half-restored is published.
-fn superseded(id: usize, attempt: u64) -> bool {
-    let unwinding = zend::fiber_unwinding();
+/// ([`zend::fiber_unwinding`]) during exact mode's first access: the restore never finished and the
+/// request has not used the unit, so it waits again for a restore at its next access (§16.4: the stored
+/// value, not the default), and nothing half-restored is published. A restore at link has no later
+/// access to wait for: there the defaults stand, as after a hook that throws.
+fn superseded(id: usize, attempt: u64, occasion: Occasion) -> bool {
+    let unwinding = occasion == Occasion::FirstAccess && zend::fiber_unwinding();
     STATE.with_borrow_mut(|s| {
         let u = &mut s.units[id];
         if u.attempts != attempt {
