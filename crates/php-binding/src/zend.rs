@@ -22,6 +22,8 @@ unsafe extern "C" {
     fn zend_throw_exception_internal(exception: *mut ffi::zend_object);
     /// `zend_exceptions.h`: whether `ex` is the exception `exit()` unwinds the stack with.
     fn zend_is_unwind_exit(ex: *const ffi::zend_object) -> bool;
+    /// `zend_exceptions.h`: whether `ex` is the exception a destroyed Fiber is unwound with.
+    fn zend_is_graceful_exit(ex: *const ffi::zend_object) -> bool;
     /// `zend_attributes.h` is not part of ext-php-rs's wrapper header; php8.2 exports it.
     fn zend_internal_attribute_register(ce: *mut zend_class_entry, flags: u32) -> *mut c_void;
     /// `zend_closures.h` is not part of ext-php-rs's wrapper header either.
@@ -582,12 +584,24 @@ pub fn exception_pending() -> bool {
     unsafe { !(*ffi::ext_php_rs_executor_globals()).exception.is_null() }
 }
 
-/// Whether the pending exception is `exit()` unwinding the request.
+/// Whether the pending exception unwinds without being catchable: `exit()` ending the request, or
+/// the engine destroying a Fiber that was suspended ([`fiber_unwinding`]). Neither may be cleared:
+/// userland code would go on where the engine stopped it.
 pub fn exit_pending() -> bool {
     // SAFETY: executor globals are live during a request; a pending exception is a live object.
     unsafe {
         let ex = (*ffi::ext_php_rs_executor_globals()).exception;
-        !ex.is_null() && zend_is_unwind_exit(ex)
+        !ex.is_null() && (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex))
+    }
+}
+
+/// Whether the pending exception is the one the engine unwinds a destroyed Fiber with (the Fiber was
+/// suspended, then released or destroyed at request end): the code it suspended in never finishes.
+pub fn fiber_unwinding() -> bool {
+    // SAFETY: as in `exit_pending`.
+    unsafe {
+        let ex = (*ffi::ext_php_rs_executor_globals()).exception;
+        !ex.is_null() && zend_is_graceful_exit(ex)
     }
 }
 

@@ -61,6 +61,12 @@ struct UnitRt {
     /// copy does.
     held: Held,
     restored: bool,
+    /// The restore in progress (its fetch may run a hook that suspends its Fiber): the Fiber context
+    /// it runs in and its number among the unit's restores begun, which only the latest may complete
+    /// ([`restore_unit`]).
+    restoring: Option<(usize, u64)>,
+    /// How many restores of the unit have begun in this request.
+    attempts: u64,
     suppressed: bool,
     /// Publications of the unit begun so far (see [`publish`]): one whose hooks ran while a later one
     /// began stores nothing.
@@ -78,6 +84,8 @@ impl UnitRt {
         self.fetched_baseline = None;
         self.recorded = None;
         self.restored = false;
+        self.restoring = None;
+        self.attempts = 0;
         self.suppressed = false;
         self.active = false;
         for m in &mut self.members {
@@ -658,6 +666,8 @@ fn add_units(s: &mut State, units: &[Unit]) -> Range<usize> {
             recorded: None,
             held: Vec::new(),
             restored: false,
+            restoring: None,
+            attempts: 0,
             suppressed: false,
             publications: 0,
             active: false,
@@ -897,16 +907,25 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
     let first = STATE.with_borrow_mut(|s| {
         let mode = s.mode.filter(|m| *m != AttributeMode::Off)?;
         let u = &mut s.units[id];
-        if occasion == Occasion::FirstAccess && u.restored {
+        // A restore in progress is left to finish, unless it is suspended in a Fiber (a hook called
+        // `Fiber::suspend()`): this access must not see the default meanwhile (§16.4), so it restores
+        // the unit itself, and the suspended restore, if ever resumed, changes nothing
+        // ([`superseded`]). One in the running code's own chain (a hook reaching a static of the unit it
+        // restores) is left alone.
+        let suspended = u.restoring.is_some_and(|(context, _)| !zend::fiber_context_is_running(context));
+        if occasion == Occasion::FirstAccess && u.restored && !suspended {
             return None;
         }
         u.restored = true;
+        u.attempts += 1;
+        u.restoring = Some((zend::current_fiber_context(), u.attempts));
+        let attempt = u.attempts;
         // A retry finds members live already. Only an earlier attempt makes a property member live
         // or keeps a record, never the userland code the fetches below may run.
         let retried = u.members.iter().any(|m| m.live);
-        Some((mode, u.unit.clone(), !u.at_write(mode), retried, u.recorded.is_some()))
+        Some((mode, u.unit.clone(), !u.at_write(mode), retried, u.recorded.is_some(), attempt))
     });
-    let Some((mode, unit, needs_baseline, retried, had_record)) = first else { return Ok(()) };
+    let Some((mode, unit, needs_baseline, retried, had_record, attempt)) = first else { return Ok(()) };
     let (tier, key, blob) = (unit.spec.tier, &unit.key, unit.blob);
     let has_vars = unit.members.iter().any(|(_, m)| matches!(m, Member::Var(..)));
     // A unit of one property published at the write keeps the references the read path's run took to
@@ -928,6 +947,12 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
         Err(Unfetched::ClassMissing) => (None, true),
         Err(Unfetched::Bailout) => return Err(Bailout),
     };
+    if superseded(id, attempt, occasion) {
+        // The value fetched (if any) and the record armed for it are let go; nothing was assigned.
+        compare::forget_capture(true);
+        drop(fetched);
+        return Ok(());
+    }
     if hold {
         // SAFETY: right after the fetch; its value is `fetched`, alive.
         unsafe { take_held(id) };
@@ -985,6 +1010,11 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
                 Err(Unfetched::ClassMissing) => None,
                 Err(Unfetched::Bailout) => return Err(Bailout),
             };
+            // The second fetch runs the hooks again, which may suspend too.
+            if superseded(id, attempt, occasion) {
+                drop((fetched, baseline_source));
+                return Ok(());
+            }
         }
         if let Some(b) = &baseline_source {
             // SAFETY: a fresh, private copy: its objects must never run destructors.
@@ -1051,13 +1081,22 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
     if hold && !assigned {
         let_go_unassigned(id);
     }
+    STATE.with_borrow_mut(|s| {
+        let u = &mut s.units[id];
+        if u.restoring.is_some_and(|(_, at)| at == attempt) {
+            u.restoring = None;
+        }
+    });
     if has_vars {
         let old = STATE.with_borrow_mut(|s| {
             let u = &mut s.units[id];
             (std::mem::replace(&mut u.fetched, fetched), std::mem::replace(&mut u.fetched_baseline, baseline_source))
         });
         drop(old);
-        for op in unit_methods(id) {
+        // Not while a hook's `exit()` or a destroyed Fiber unwinds: a default evaluated now would run
+        // userland code (a constructor), and its failure clear that exception.
+        let methods = if zend::exception_pending() { Vec::new() } else { unit_methods(id) };
+        for op in methods {
             // Deferred mode has no hook at a method's first call: install its table now. A retry installs
             // the stored values also over the defaults an earlier attempt installed (in exact mode, in a
             // method that has its table already; the others wait for their first call).
@@ -1069,6 +1108,28 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
         }
     }
     Ok(())
+}
+
+/// Whether restore `attempt` of unit `id`, back from a fetch whose hooks may have suspended its
+/// Fiber, must change nothing. Either a later restore took over while it was suspended: that one's
+/// values stand, with whatever the request wrote since. Or its Fiber is being destroyed
+/// ([`zend::fiber_unwinding`]) during exact mode's first access: the restore never finished and the
+/// request has not used the unit, so it waits again for a restore at its next access (§16.4: the stored
+/// value, not the default), and nothing half-restored is published. A restore at link has no later
+/// access to wait for: there the defaults stand, as after a hook that throws.
+fn superseded(id: usize, attempt: u64, occasion: Occasion) -> bool {
+    let unwinding = occasion == Occasion::FirstAccess && zend::fiber_unwinding();
+    STATE.with_borrow_mut(|s| {
+        let u = &mut s.units[id];
+        if u.attempts != attempt {
+            return true;
+        }
+        if unwinding {
+            u.restored = false;
+            u.restoring = None;
+        }
+        unwinding
+    })
 }
 
 /// Whether writes without exact mode's handler may reach unit `id` (`State::unchecked`). Kept out of
@@ -1277,6 +1338,11 @@ unsafe fn begin_method(op: *mut zend_op_array) -> Result<(), Bailout> {
     for id in ids {
         // SAFETY: the unit's class is live (its method is being called).
         unsafe { restore_unit(id, Occasion::FirstAccess)? };
+        if zend::exception_pending() {
+            // The restore's hook called `exit()` or its Fiber is being destroyed: the frame unwinds
+            // without binding the variables, which wait for the method's next call.
+            return Ok(());
+        }
         // SAFETY: as above.
         unsafe { install_vars(id, op, mode, false)? };
     }
