@@ -45,7 +45,8 @@ struct MemberRt {
 struct UnitRt {
     unit: Unit,
     /// Stored value read at restore (member values of a blob are taken from it): kept while method
-    /// statics of the unit still have to be installed.
+    /// statics of the unit still have to be installed, and while `recorded` describes it (see
+    /// [`restore_unit`]).
     fetched: Option<zval>,
     /// A second, private copy of `fetched`: the baselines of method statics installed later (only
     /// for values [`Recorded`] cannot describe).
@@ -91,6 +92,12 @@ impl UnitRt {
         for m in &mut self.members {
             *m = MemberRt::default();
         }
+    }
+
+    /// When its record is replaced: the fetched value, if it was kept only for the record (every member
+    /// is live: no method static waits for it), to be let go with the record.
+    fn fetched_for_record(&mut self) -> Option<zval> {
+        self.fetched.take_if(|_| self.members.iter().all(|m| m.live))
     }
 
     /// Publication at the write (exact mode), rather than at request end.
@@ -1021,7 +1028,8 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
             unsafe { mark_no_destructors(b) };
         }
     }
-    if had_record || recorded.is_some() {
+    let described = recorded.is_some();
+    if had_record || described {
         let old = STATE.with_borrow_mut(|s| std::mem::replace(&mut s.units[id].recorded, recorded));
         drop(old);
     }
@@ -1058,7 +1066,12 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
                     let whole = !blob && !has_vars && zend::type_of(value) != IS_REFERENCE;
                     let v =
                         if whole { fetched.take().unwrap_or_else(zval::new) } else { zvals::copy(zend::deref(value)) };
-                    assigned = assign_checked(info, slot, v) && whole;
+                    match assign_checked(info, slot, v) {
+                        Ok(()) => assigned = whole,
+                        // The record describes the value: it is kept, not dropped (below).
+                        Err(v) if whole => fetched = Some(v),
+                        Err(_) => {}
+                    }
                 }
                 _ => {}
             }
@@ -1087,7 +1100,11 @@ unsafe fn restore_unit(id: usize, occasion: Occasion) -> Result<(), Bailout> {
             u.restoring = None;
         }
     });
-    if has_vars {
+    // A record keeps no reference to the objects it marks only (`Recorded::leaves`): the value it
+    // describes must live as long as it does. What went into the statics lives on in them and in the
+    // baselines; what did not (a value that no longer fits its property's type, a blob's part for a
+    // member the request changed before a retry, or for no member) is kept with the fetched value.
+    if has_vars || (described && fetched.is_some()) {
         let old = STATE.with_borrow_mut(|s| {
             let u = &mut s.units[id];
             (std::mem::replace(&mut u.fetched, fetched), std::mem::replace(&mut u.fetched_baseline, baseline_source))
@@ -1196,11 +1213,11 @@ unsafe fn holds_default(slot: *mut zval, default: *mut zval) -> bool {
 }
 
 /// Writes a restored value into a static property slot, unless it no longer fits the declared type
-/// (§16.4: the member then keeps its default, and false is returned).
+/// (§16.4: the member then keeps its default, and the value is given back).
 ///
 /// # Safety
 /// `slot` is the live slot of `info`; `v` a value of the request (not a reference), owned.
-unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) -> bool {
+unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: zval) -> Result<(), zval> {
     // SAFETY: as above; the type check may throw, and the exception is discarded.
     unsafe {
         // A value whose type the declared type names (an array for `array`) is taken as it is, as the
@@ -1209,10 +1226,10 @@ unsafe fn assign_checked(info: *mut zend_property_info, slot: *mut zval, mut v: 
         let named = type_mask & 1u32.checked_shl(zend::type_of(&raw const v)).unwrap_or(0) != 0;
         if zvals::is_typed(info) && !named && !ffi::zend_verify_property_type(info, &raw mut v, true) {
             zvals::clear_exception();
-            return false;
+            return Err(v);
         }
         replace(slot, v);
-        true
+        Ok(())
     }
 }
 
@@ -1494,7 +1511,11 @@ unsafe fn install_vars(id: usize, op: *mut zend_op_array, mode: AttributeMode, r
         }
         let done = STATE.with_borrow(|s| s.units[id].members.iter().all(|m| m.live));
         if done {
-            let fetched = STATE.with_borrow_mut(|s| (s.units[id].fetched.take(), s.units[id].fetched_baseline.take()));
+            // The fetched value stays while the record describes it (see `restore_unit`).
+            let fetched = STATE.with_borrow_mut(|s| {
+                let u = &mut s.units[id];
+                (u.fetched.take_if(|_| u.recorded.is_none()), u.fetched_baseline.take())
+            });
             drop(fetched);
         }
     }
@@ -2130,13 +2151,13 @@ fn rebase(id: usize) -> Result<(), Bailout> {
             }
         }
         if recordable {
-            let (old, record) = STATE.with_borrow_mut(|s| {
+            let (old, fetched, record) = STATE.with_borrow_mut(|s| {
                 let u = &mut s.units[id];
                 let old: Vec<_> =
                     u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
-                (old, u.recorded.replace(objects))
+                (old, u.fetched_for_record(), u.recorded.replace(objects))
             });
-            return let_go(replaced.into_iter().chain(old.into_iter().flatten()).collect(), record);
+            return let_go(replaced.into_iter().chain(old.into_iter().flatten()).chain(fetched).collect(), record);
         }
         // What the record took before it gave up is held by the live values it was taken from as well:
         // giving it back destroys nothing.
@@ -2156,13 +2177,13 @@ fn rebase(id: usize) -> Result<(), Bailout> {
         // SAFETY: `stored` is live.
         .map(|name| unsafe { member_value(&stored, blob, name).map(|z| zvals::copy(zend::deref(z))) })
         .collect();
-    let (old, record) = STATE.with_borrow_mut(|s| {
+    let (old, fetched, record) = STATE.with_borrow_mut(|s| {
         let u = &mut s.units[id];
         let old: Vec<_> =
             u.members.iter_mut().zip(copies).map(|(m, c)| std::mem::replace(&mut m.baseline, c)).collect();
-        (old, u.recorded.take())
+        (old, u.fetched_for_record(), u.recorded.take())
     });
-    let_go(replaced.into_iter().chain(old.into_iter().flatten()).collect(), record)
+    let_go(replaced.into_iter().chain(old.into_iter().flatten()).chain(fetched).collect(), record)
 }
 
 /// Exact mode's check point of an API call that deletes attribute state (before `on_delete_unit`,
