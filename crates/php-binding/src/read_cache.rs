@@ -21,7 +21,7 @@
 //! every [`FLUSH_EVERY`] lookups (so a long request's lookups reach other processes' `info()`).
 
 use foldhash::HashMap;
-use hashbrown::hash_map::{Entry, RawEntryMut};
+use hashbrown::hash_map::RawEntryMut;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::hash::BuildHasher;
@@ -84,11 +84,6 @@ enum LocalValue {
     /// Past the memory bound of a long request: the stored bytes, built in the request heap on each
     /// fetch. Also the one fetch of a version read once ([`READ_ONCE_MAX`]), never remembered.
     Encoded { tag: u16, bytes: Vec<u8> },
-    /// A small string, object-free array or graph of plain objects this thread has read once, as a
-    /// request-heap copy ([`READ_ONCE_MAX`]): only its version and expiry, so that its next read builds
-    /// the copy kept.
-    /// Never handed out (the lookup cache does not answer with it).
-    Seen,
 }
 
 /// The local copy of one stored version.
@@ -121,6 +116,13 @@ pub enum Lookup {
     /// A live entry `has()` found (`Backend::contains_until`), with its expiry (0: none): no local copy,
     /// so it answers presence tests only; a fetch asks the index.
     Present(u64),
+    /// A small string, object-free array or graph of plain objects this thread has read once, as a
+    /// request-heap copy ([`READ_ONCE_MAX`]): only its version and expiry (no allocation per key read
+    /// once), so that its next read builds the copy kept. Answers presence tests only, as `Present`.
+    Seen {
+        version: u64,
+        expires_ms: u64,
+    },
 }
 
 /// The allocation of a long key's slot (0 for one kept inline), counted toward the bound on the
@@ -424,7 +426,7 @@ impl BackendCache {
 
 impl Slot {
     /// [`BackendCache::known`] of this slot (the one of `key`), counting nothing: a hit or a miss, or
-    /// for a presence test (no `revalidate`) a present entry not expired.
+    /// for a presence test (no `revalidate`) a present entry or a version read once, not expired.
     fn known(
         &mut self,
         revalidate: Option<&Backend>,
@@ -432,11 +434,6 @@ impl Slot {
         epoch: u64,
         now: &mut Option<u64>,
     ) -> Option<&Lookup> {
-        if let Lookup::Hit(local) = &self.outcome {
-            if matches!(local.value, LocalValue::Seen) {
-                return None;
-            }
-        }
         if self.epoch != epoch {
             let (Some(backend), Lookup::Hit(local)) = (revalidate, &self.outcome) else {
                 return None;
@@ -449,7 +446,7 @@ impl Slot {
         match &self.outcome {
             Lookup::Miss => {}
             Lookup::Hit(local) if !expired_at(local, now) => {}
-            Lookup::Present(expires_ms)
+            Lookup::Present(expires_ms) | Lookup::Seen { expires_ms, .. }
                 if revalidate.is_none() && (*expires_ms == 0 || *now.get_or_insert_with(now_ms) < *expires_ms) => {}
             _ => return None,
         }
@@ -457,34 +454,87 @@ impl Slot {
     }
 }
 
+/// Where a slot's replaced copies go: the thread's superseded copies and their bytes
+/// ([`ThreadCache::retire`]).
+type Retired<'a> = (&'a mut Vec<Rc<Local>>, &'a mut usize);
+
 impl Slot {
-    /// Makes `new` (built at `epoch`) the slot's copy, as [`remember`] does for a key already present:
-    /// the copy it replaces is retired, its bytes taken off `live_bytes` (the backend's) and `new`'s
-    /// added. A scalar's copy or a version read once ([`LocalValue::Seen`]) nothing else holds is
-    /// overwritten in its own allocation (nothing points into them: a scalar is kept by value wherever it
-    /// is handed out or made hot, and a version read once is neither).
-    fn replace_copy(
-        &mut self,
-        new: Local,
-        epoch: u64,
-        live_bytes: &mut usize,
-        (superseded, superseded_bytes): (&mut Vec<Rc<Local>>, &mut usize),
-    ) {
+    /// Records `outcome`, found at `epoch`, in this slot, which keeps its other facts (the key's bytes
+    /// never change): the copy it replaces, unless it is the same, is retired, its bytes taken off
+    /// `live_bytes` (the backend's) and the new copy's added.
+    fn record(&mut self, outcome: Lookup, epoch: u64, live_bytes: &mut usize, (superseded, bytes): Retired<'_>) {
         self.epoch = epoch;
-        let added = new.bytes();
-        if let Lookup::Hit(old) = &mut self.outcome {
-            if let Some(reused) =
-                Rc::get_mut(old).filter(|old| matches!(old.value, LocalValue::Scalar(_) | LocalValue::Seen))
-            {
-                *live_bytes = live_bytes.saturating_sub(reused.bytes()) + added;
-                *reused = new;
+        if let (Lookup::Hit(old), Lookup::Hit(new)) = (&self.outcome, &outcome) {
+            if Rc::ptr_eq(old, new) {
                 return;
             }
         }
-        *live_bytes += added;
-        if let Lookup::Hit(old) = std::mem::replace(&mut self.outcome, Lookup::Hit(Rc::new(new))) {
+        *live_bytes += ThreadCache::live_bytes_of(&outcome);
+        if let Lookup::Hit(old) = std::mem::replace(&mut self.outcome, outcome) {
             *live_bytes = live_bytes.saturating_sub(old.bytes());
-            ThreadCache::retire(superseded, superseded_bytes, old);
+            ThreadCache::retire(superseded, bytes, old);
+        }
+    }
+
+    /// [`Slot::record`] of `new`, a copy built at `epoch`, returning it: a scalar's copy nothing else
+    /// holds is overwritten in its own allocation (nothing points into it: a scalar is kept by value
+    /// wherever it is handed out or made hot).
+    fn replace_copy(&mut self, new: Local, epoch: u64, live_bytes: &mut usize, retired: Retired<'_>) -> Rc<Local> {
+        if let Lookup::Hit(old) = &mut self.outcome {
+            if let Some(reused) = Rc::get_mut(old).filter(|old| matches!(old.value, LocalValue::Scalar(_))) {
+                self.epoch = epoch;
+                *live_bytes = live_bytes.saturating_sub(reused.bytes()) + new.bytes();
+                *reused = new;
+                return old.clone();
+            }
+        }
+        let new = Rc::new(new);
+        self.record(Lookup::Hit(new.clone()), epoch, live_bytes, retired);
+        new
+    }
+}
+
+impl BackendCache {
+    /// Records `outcome`, found at `epoch`, for `key` (its hash in the table `hash`), as [`Slot::record`]
+    /// does, in a new slot for a key the cache does not know. A new key finding the lookup cache full
+    /// ([`key_cap`] keys, or the table and its copies larger than the backend itself: stale keys are
+    /// only revalidated when read again, so the cap keeps memory bounded) retires part of it first
+    /// ([`RETIRE_SHARE`]); a table emptied so is freed.
+    fn remember(
+        &mut self,
+        backend: &Backend,
+        (key, hash): (&[u8], u64),
+        epoch: u64,
+        outcome: Lookup,
+        retired: Retired<'_>,
+    ) {
+        debug_assert_eq!(self.backend_id, backend.instance_id());
+        // A new key's slot counts too, and the table as it is once the key is in: a full one doubles.
+        let added = key_bytes(key) + ThreadCache::live_bytes_of(&outcome);
+        let full = |cache: &BackendCache| {
+            let slots = &cache.slots;
+            let room = if slots.len() < slots.capacity() { slots.capacity() } else { (2 * slots.capacity()).max(3) };
+            slots.len() >= key_cap(backend)
+                || (cache.live_bytes + added + table_bytes(room)) as u64 > backend.capacity_bytes()
+        };
+        let (superseded, superseded_bytes) = retired;
+        if full(self) && self.slots.raw_entry().from_key_hashed_nocheck(hash, key).is_none() {
+            while !self.slots.is_empty() && full(self) {
+                ThreadCache::retire_part(superseded, superseded_bytes, self);
+            }
+            if self.slots.is_empty() {
+                self.live_bytes = 0;
+                self.slots = Slots::default();
+            }
+        }
+        match self.slots.raw_entry_mut().from_key_hashed_nocheck(hash, key) {
+            RawEntryMut::Occupied(slot) => {
+                slot.into_mut().record(outcome, epoch, &mut self.live_bytes, (superseded, superseded_bytes));
+            }
+            RawEntryMut::Vacant(slot) => {
+                self.live_bytes += added;
+                slot.insert_hashed_nocheck(hash, SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 });
+            }
         }
     }
 }
@@ -527,7 +577,7 @@ impl Local {
     fn bytes(&self) -> usize {
         let own = size_of::<Local>() + 2 * size_of::<usize>() + ALLOCATION_OVERHEAD;
         own + match &self.value {
-            LocalValue::Scalar(_) | LocalValue::Seen => 0,
+            LocalValue::Scalar(_) => 0,
             LocalValue::Immutable(arena) => arena.bytes(),
             LocalValue::Built(blueprint) => blueprint.bytes() + ALLOCATION_OVERHEAD,
             LocalValue::Encoded { bytes, .. } => bytes.capacity() + ALLOCATION_OVERHEAD,
@@ -539,7 +589,7 @@ impl Local {
         let ready = match &value {
             LocalValue::Scalar(ready) => Some(*ready),
             LocalValue::Built(blueprint) => blueprint.ready_root(),
-            LocalValue::Immutable(_) | LocalValue::Encoded { .. } | LocalValue::Seen => None,
+            LocalValue::Immutable(_) | LocalValue::Encoded { .. } => None,
         }
         .unwrap_or(Ready::UNDEF);
         Local { version, expires_ms, ready, value, memo: RefCell::new(None) }
@@ -717,8 +767,8 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
     }
     let built;
     let blueprint = match &local.value {
-        // Their value is `ready` (handed out above); a version read once is never handed out (see there).
-        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Seen => return Ok(()),
+        // Their value is `ready` (handed out above).
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) => return Ok(()),
         LocalValue::Built(blueprint) => blueprint,
         LocalValue::Encoded { tag, bytes } => {
             // Made in the request heap (see `zval_out::allocating`): a string, an object-free array or a
@@ -753,7 +803,7 @@ fn hand_out(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -> Result
 fn restore<const GUARDED: bool>(local: &Rc<Local>, blueprint: &Blueprint, out: &mut zval) -> Result<(), DecodeError> {
     match &local.value {
         LocalValue::Built(_) => materialise::<GUARDED>(local, blueprint, out),
-        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Encoded { .. } | LocalValue::Seen => {
+        LocalValue::Scalar(_) | LocalValue::Immutable(_) | LocalValue::Encoded { .. } => {
             zval_out::materialise_once(blueprint, request::owner().0, out, GUARDED)
         }
     }
@@ -879,8 +929,10 @@ const MEMOS_KEPT: usize = 256;
 /// Fetches `key` into `out`, counting a hit or a miss. A decode failure is returned to the caller,
 /// which reports and removes the broken entry.
 pub fn fetch(tier: Tier, backend: &Backend, key: &[u8], out: &mut zval) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, key, None, 1);
-    fetch_looked_up(tier, backend, key, looked, out, 1)
+    match local(tier, backend, key, None, 1)? {
+        Some(local) => hand_out(tier, key, &local, out).map(|()| Fetched::Hit),
+        None => Ok(Fetched::Miss),
+    }
 }
 
 /// [`fetch`] of a key prepared by [`prepare_key`] (the lookup cache takes its hash as it is), without
@@ -891,8 +943,7 @@ pub fn fetch_prepared_uncounted(
     key: &KeyHash,
     out: &mut zval,
 ) -> Result<Fetched, DecodeError> {
-    let looked = lookup(tier, backend, &key.key, Some(key.hash), 0);
-    let mut local = local_of(tier, backend, &key.key, looked, 0)?;
+    let mut local = local(tier, backend, &key.key, Some(key.hash), 0)?;
     // The restore records the objects it makes (`attributes::compare`) and keeps its record past the
     // value (one that no longer fits the property's type is dropped, the record checked at request end):
     // only a record checked against a kept blueprint holds every object it names
@@ -902,7 +953,7 @@ pub fn fetch_prepared_uncounted(
         if let Some(once) = local.take() {
             recycle_once(once);
         }
-        local = index(tier, backend, &key.key, 0)?;
+        local = self::local(tier, backend, &key.key, Some(key.hash), 0)?;
     }
     match local {
         Some(local) => hand_out(tier, &key.key, &local, out).map(|()| Fetched::Hit),
@@ -964,67 +1015,37 @@ pub unsafe fn fetch_hot(
                 || still_stored(backend, key, current.version, current.expires_ms));
         if current_at_epoch {
             current.epoch = epoch;
+            if kept_class_loaded(current.lowered, &HOT_CLASS, tier, class_loaded) {
+                return HotFetch::Slow;
+            }
         } else {
             let old = (current.backend_id, std::mem::take(&mut current.hits));
-            // A key this thread has no current copy of: the index builds one, as the full path would,
-            // without its argument checks again. Counted as a hit below; a miss or an error takes the
-            // full path.
-            let of_built = |built: Result<Option<Rc<Local>>, DecodeError>, epoch| match built {
-                // A copy of the stored bytes, made once in the request heap (a version read once, or
-                // past the bound on superseded copies), is handed out as it is.
-                Ok(Some(local)) if matches!(local.value, LocalValue::Encoded { .. }) => HotLookup::Once(local),
-                Ok(Some(local)) => hot_of(&local, key, interned, backend_id, epoch),
-                _ => HotLookup::No,
-            };
-            let mut fetched = None;
-            let built = match hot_from_lookup_cache(tier, backend, (key, interned), epoch, plain, old, &mut fetched) {
-                HotLookup::Hot(found) => {
-                    *current = found;
-                    None
+            current.key_len = 0;
+            current.interned = std::ptr::null();
+            // The loaded-class test, first: a key that names a loaded class takes the full path, which
+            // reports it, with nothing looked up or counted here. A key too long to be hot (a `LoweredName`
+            // holds a hot key) takes it too.
+            let lowered = keep_class_test(key, &HOT_CLASS, tier)
+                .filter(|&lowered| !kept_class_loaded(lowered, &HOT_CLASS, tier, class_loaded));
+            let Some(lowered) = lowered else {
+                if old.0 == backend_id {
+                    backend.record_lookups(old.1, 0);
                 }
-                HotLookup::Once(local) => Some(HotLookup::Once(local)),
-                HotLookup::Stale => {
-                    let epoch = backend.epoch();
-                    Some(of_built(index(tier, backend, key, 0), epoch))
-                }
-                // Fetched at `epoch` (read before the lookup cache was asked).
-                HotLookup::Fetched => match fetched {
-                    Some((found, within_budget)) => {
-                        Some(of_built(finish_found(tier, backend, key, epoch, found, within_budget, 0), epoch))
-                    }
-                    None => Some(HotLookup::No),
-                },
-                HotLookup::No => Some(HotLookup::No),
-            };
-            match built {
-                None => {}
-                Some(HotLookup::Hot(found)) => *current = found,
-                // Handed out without becoming the hot key (it has no copy to hand out again), after the
-                // loaded-class test every `get()` makes; counted as a hit.
-                Some(HotLookup::Once(local)) => {
-                    *current = Hot::NONE;
-                    let loaded = keep_class_test(key, &HOT_CLASS, tier)
-                        .is_none_or(|lowered| kept_class_loaded(lowered, &HOT_CLASS, tier, class_loaded));
-                    if loaded {
-                        return HotFetch::Slow;
-                    }
-                    CACHE.with_borrow_mut(|c| c.backends[tier.index()].hits += 1);
-                    return HotFetch::Local(local);
-                }
-                Some(_) => {
-                    *current = Hot::NONE;
-                    return HotFetch::Slow;
-                }
-            }
-            // A hot key is at most `HOT_KEY_MAX` bytes, which a `LoweredName` holds.
-            let Some(lowered) = keep_class_test(key, &HOT_CLASS, tier) else {
-                *current = Hot::NONE;
                 return HotFetch::Slow;
             };
-            current.lowered = lowered;
+            // A key this thread has no current copy of: the index step builds one, as the full path would,
+            // without its argument checks again. A miss or an error takes the full path.
+            match hot_from_lookup_cache(tier, backend, (key, interned), epoch, plain, old) {
+                HotLookup::Hot(found) => {
+                    *current = found;
+                    current.lowered = lowered;
+                }
+                // Handed out without becoming the hot key (it has no copy to hand out again).
+                HotLookup::Once(local) => return HotFetch::Local(local),
+                HotLookup::No => return HotFetch::Slow,
+            }
         }
-        let class_loaded = kept_class_loaded(current.lowered, &HOT_CLASS, tier, class_loaded);
-        if (current.expires_ms != 0 && now_ms() >= current.expires_ms) || class_loaded {
+        if current.expires_ms != 0 && now_ms() >= current.expires_ms {
             return HotFetch::Slow;
         }
         current.hits += 1;
@@ -1058,24 +1079,18 @@ pub fn hand_out_hit(tier: Tier, key: &[u8], local: &Rc<Local>, out: &mut zval) -
 enum HotLookup {
     /// A hit of a built copy valid at the epoch.
     Hot(Hot),
-    /// Not looked up at this epoch: the index must be asked.
-    Stale,
-    /// A copy remembered before the last change whose entry the index no longer holds as that version:
-    /// what it holds now is in the caller's `fetched` (as [`fetch_found`] gives it, with whether the
-    /// thread was within its budget), for [`finish_found`]. Kept out of this enum, which is moved often
-    /// and would be as large as a built copy.
-    Fetched,
-    /// The key cannot be hot: a known miss, a key the hot path does not check, a copy kept encoded.
+    /// The key cannot be hot: a miss, an error to report, a key the hot path does not check, a copy
+    /// kept encoded.
     No,
-    /// A copy of the stored bytes to hand out once (`LocalValue::Encoded`): the first read of a version
-    /// ([`READ_ONCE_MAX`]), or one past the bound on superseded copies.
+    /// A copy of the stored bytes to hand out once (`LocalValue::Encoded`), counted as a hit: the first
+    /// read of a version ([`READ_ONCE_MAX`]), or one past the bound on superseded copies.
     Once(Rc<Local>),
 }
 
-/// The hot key entry for `bytes` (`interned`: its string is interned) from the lookup cache (a hit of a
-/// built copy valid at `epoch`); the previous hot key's hits (`old`: its backend instance and hits) are
-/// moved to the counters. A copy remembered before the last change is checked with one index fetch;
-/// when the entry changed, what that fetch found goes into `fetched` (`HotLookup::Fetched`).
+/// The hot key entry for `bytes` (`interned`: its string is interned), whose loaded-class test was
+/// made, from the lookup cache: a hit of a built copy valid at `epoch`, or else what the index step
+/// finds, in the same borrow of the cache and with the key hashed once. The previous hot key's hits
+/// (`old`: its backend instance and hits) are moved to the counters.
 fn hot_from_lookup_cache(
     tier: Tier,
     backend: &Backend,
@@ -1083,7 +1098,6 @@ fn hot_from_lookup_cache(
     epoch: u64,
     plain: impl FnOnce(&[u8]) -> bool,
     old: (u64, u64),
-    fetched: &mut Option<(Option<Found>, bool)>,
 ) -> HotLookup {
     CACHE.with(|c| {
         let Ok(mut c) = c.try_borrow_mut() else {
@@ -1096,40 +1110,29 @@ fn hot_from_lookup_cache(
         if bytes.len() > HOT_KEY_MAX || !plain(bytes) {
             return HotLookup::No;
         }
-        let ThreadCache { backends, superseded, superseded_bytes, .. } = &mut *c;
-        let BackendCache { slots, live_bytes, .. } = &mut backends[tier.index()];
-        let Some(slot) = slots.get_mut(bytes) else {
-            return HotLookup::Stale;
-        };
-        // A copy remembered before the last change is checked against the index with one fetch, which
-        // also builds the new version when the entry changed (the full path would fetch it again).
-        if let (true, Lookup::Hit(local)) = (slot.epoch != epoch, &slot.outcome) {
-            let within_budget = *superseded_bytes as u64 <= backend.capacity_bytes();
-            match fetch_found(backend, bytes, Some(local.clone()), within_budget) {
-                Some(Found::Current(_)) => slot.epoch = epoch,
-                // The new version, built while the entry was held: it takes the slot in place, as
-                // `remember` would for a key already present, without hashing the key again.
-                Some(Found::Built(Ok(new))) => {
-                    slot.replace_copy(new, epoch, live_bytes, (superseded, superseded_bytes));
-                }
-                // The first read of a new version, remembered as read once in place, as `finish_found`
-                // would.
-                Some(Found::Once(once)) => {
-                    let seen = Local::new(once.version, once.expires_ms, LocalValue::Seen);
-                    slot.replace_copy(seen, epoch, live_bytes, (superseded, superseded_bytes));
-                    return HotLookup::Once(once);
-                }
-                changed => {
-                    *fetched = Some((changed, within_budget));
-                    return HotLookup::Fetched;
+        let hash = cache.slots.hasher().hash_one(bytes);
+        // Known at this epoch: a hit becomes hot, a miss takes the full path. A copy remembered before
+        // the last change is checked by the index step, with the one fetch that also builds the new
+        // version when the entry changed.
+        if let RawEntryMut::Occupied(slot) = cache.slots.raw_entry_mut().from_key_hashed_nocheck(hash, bytes) {
+            let slot = slot.into_mut();
+            if slot.epoch == epoch {
+                match slot.known(None, bytes, epoch, &mut None) {
+                    Some(Lookup::Hit(local)) => return hot_of(local, bytes, interned, backend.instance_id(), epoch),
+                    Some(Lookup::Miss) => return HotLookup::No,
+                    _ => {}
                 }
             }
         }
-        // Expired or unknown: the index decides (`fetch_hot` takes the full path for an expired key).
-        match slot.known(None, bytes, epoch, &mut None) {
-            Some(Lookup::Hit(local)) => hot_of(local, bytes, interned, backend.instance_id(), epoch),
-            Some(Lookup::Miss) => HotLookup::No,
-            _ => HotLookup::Stale,
+        match index_step(&mut c, tier, backend, (bytes, hash), epoch, 0) {
+            // A copy of the stored bytes, made once in the request heap (a version read once, or past the
+            // bound on superseded copies), is handed out as it is.
+            Ok(Some(local)) if matches!(local.value, LocalValue::Encoded { .. }) => {
+                c.backends[tier.index()].hits += 1;
+                HotLookup::Once(local)
+            }
+            Ok(Some(local)) => hot_of(&local, bytes, interned, backend.instance_id(), epoch),
+            Ok(None) | Err(_) => HotLookup::No,
         }
     })
 }
@@ -1143,7 +1146,7 @@ fn hot_of(local: &Rc<Local>, bytes: &[u8], interned: bool, backend_id: u64, epoc
     };
     copy.copy_from_slice(bytes);
     let value = match (&local.value, local.ready_root()) {
-        (LocalValue::Encoded { .. } | LocalValue::Seen, _) => return HotLookup::No,
+        (LocalValue::Encoded { .. }, _) => return HotLookup::No,
         (_, Some(ready)) => HotValue::Ready(ready),
         (_, None) => HotValue::Local(Rc::as_ptr(local)),
     };
@@ -1299,47 +1302,72 @@ pub unsafe fn fetch_many_hot(
     answered
 }
 
-/// The lookup-cache outcome of `key` (`Unknown` where the shared index must be asked), counting `count`
-/// for a known hit or miss; `hash` is the key's hash in the table when the caller has it
-/// ([`KeyHash`]), else it is computed.
-fn lookup(tier: Tier, backend: &Backend, key: &[u8], hash: Option<u64>, count: u64) -> Lookup {
+/// The local copy of `key` for a fetch, `None` for a miss: the lookup cache answers while it knows
+/// (counting `count` for a hit or a miss), else the index step runs ([`index_step`]), in the same borrow
+/// of the cache. `hash` is the key's hash in the table when the caller has it ([`KeyHash`]), else it is
+/// computed, once for both.
+fn local(
+    tier: Tier,
+    backend: &Backend,
+    key: &[u8],
+    hash: Option<u64>,
+    count: u64,
+) -> Result<Option<Rc<Local>>, DecodeError> {
     let epoch = backend.epoch();
     CACHE.with_borrow_mut(|c| {
         let cache = c.backend(tier, backend);
         let hash = hash.unwrap_or_else(|| cache.slots.hasher().hash_one(key));
-        let outcome =
-            cache.known_hashed(Some(backend), (key, hash), epoch, count, &mut None).cloned().unwrap_or(Lookup::Unknown);
-        cache.flush_if_due(backend);
-        outcome
+        match cache.known_hashed(Some(backend), (key, hash), epoch, count, &mut None) {
+            Some(Lookup::Hit(local)) => {
+                let local = local.clone();
+                cache.flush_if_due(backend);
+                Ok(Some(local))
+            }
+            Some(_) => {
+                cache.flush_if_due(backend);
+                Ok(None)
+            }
+            None => index_step(c, tier, backend, (key, hash), epoch, count),
+        }
     })
 }
 
 /// `has()`: whether `key` has a live entry. The lookup cache answers while it knows (a hit or a present
 /// entry not expired, or a miss, at the current epoch); otherwise a walk of the index does
 /// (`Backend::contains_until`), and its answer is remembered at the epoch read before it: a miss, or a
-/// present entry with its expiry (unless the key's slot holds a local copy, which a later fetch can
-/// still revalidate). A presence test is not a use: it counts no hit or miss and marks nothing recently
+/// present entry with its expiry (unless the key's slot holds a local copy, or marks a version read once,
+/// which a later fetch can still revalidate). A presence test is not a use: it counts no hit or miss and marks nothing recently
 /// used (`apcu_exists()` does neither).
 pub fn presence(tier: Tier, backend: &Backend, key: &[u8]) -> bool {
     let epoch = backend.epoch();
-    let known = CACHE.with_borrow_mut(|c| {
+    let (known, holds_copy, hash) = CACHE.with_borrow_mut(|c| {
         let cache = c.backend(tier, backend);
-        let known = cache.known(None, key, epoch, 0, &mut None).map(|outcome| !matches!(outcome, Lookup::Miss));
-        let holds_copy = matches!(cache.slots.get(key), Some(Slot { outcome: Lookup::Hit(_), .. }));
-        (known, holds_copy)
+        let hash = cache.slots.hasher().hash_one(key);
+        let known =
+            cache.known_hashed(None, (key, hash), epoch, 0, &mut None).map(|outcome| !matches!(outcome, Lookup::Miss));
+        let holds_copy = matches!(
+            cache.slots.raw_entry().from_key_hashed_nocheck(hash, key),
+            Some((_, Slot { outcome: Lookup::Hit(_) | Lookup::Seen { .. }, .. }))
+        );
+        (known, holds_copy, hash)
     });
-    let (known, holds_copy) = known;
     if let Some(present) = known {
         return present;
     }
+    let remember = |outcome| {
+        CACHE.with_borrow_mut(|c| {
+            let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
+            backends[tier.index()].remember(backend, (key, hash), epoch, outcome, (superseded, superseded_bytes));
+        });
+    };
     match backend.contains_until(key) {
         None => {
-            remember(tier, backend, key, epoch, Lookup::Miss, 0);
+            remember(Lookup::Miss);
             false
         }
         Some(expires_ms) => {
             if !holds_copy {
-                remember(tier, backend, key, epoch, Lookup::Present(expires_ms), 0);
+                remember(Lookup::Present(expires_ms));
             }
             true
         }
@@ -1419,8 +1447,8 @@ pub fn presence_known(
         }
         match slot.known(None, key, epoch, &mut None)? {
             Lookup::Hit(local) => Some((true, local.expires_ms)),
-            Lookup::Present(expires_ms) => Some((true, *expires_ms)),
-            _ => Some((false, 0)),
+            Lookup::Present(expires_ms) | Lookup::Seen { expires_ms, .. } => Some((true, *expires_ms)),
+            Lookup::Miss | Lookup::Unknown => Some((false, 0)),
         }
     });
     let (present, expires_ms) = answer?;
@@ -1445,26 +1473,20 @@ pub fn fetch_looked_up(
     out: &mut zval,
     count: u64,
 ) -> Result<Fetched, DecodeError> {
-    match local_of(tier, backend, key, looked, count)? {
+    let local = match looked {
+        Lookup::Miss => None,
+        Lookup::Hit(local) => Some(local),
+        Lookup::Unknown | Lookup::Present(_) | Lookup::Seen { .. } => {
+            let epoch = backend.epoch();
+            CACHE.with_borrow_mut(|c| {
+                let hash = c.backend(tier, backend).slots.hasher().hash_one(key);
+                index_step(c, tier, backend, (key, hash), epoch, count)
+            })?
+        }
+    };
+    match local {
         Some(local) => hand_out(tier, key, &local, out).map(|()| Fetched::Hit),
         None => Ok(Fetched::Miss),
-    }
-}
-
-/// The local copy a lookup outcome names, the index asked when the outcome does not tell; `None`: a
-/// miss.
-#[inline(always)]
-fn local_of(
-    tier: Tier,
-    backend: &Backend,
-    key: &[u8],
-    looked: Lookup,
-    count: u64,
-) -> Result<Option<Rc<Local>>, DecodeError> {
-    match looked {
-        Lookup::Miss => Ok(None),
-        Lookup::Hit(local) => Ok(Some(local)),
-        Lookup::Unknown | Lookup::Present(_) => index(tier, backend, key, count),
     }
 }
 
@@ -1485,37 +1507,67 @@ enum Found {
     Once(Rc<Local>),
 }
 
-/// Asks the shared index; the entry is released before any PHP code runs. A new version is copied
-/// out and built here.
-fn index(tier: Tier, backend: &Backend, key: &[u8], count: u64) -> Result<Option<Rc<Local>>, DecodeError> {
-    let epoch = backend.epoch();
-    // The local copy this thread has of the key, if any: its bytes are copied out again only when the
-    // entry's version changed (another key's change moves the epoch, not this entry).
-    let (known, within_budget) = CACHE.with_borrow_mut(|c| {
-        let within_budget = c.superseded_bytes as u64 <= backend.capacity_bytes();
-        let known = match c.backend(tier, backend).slots.get(key) {
-            Some(Slot { outcome: Lookup::Hit(local), .. }) => Some(local.clone()),
-            _ => None,
-        };
-        (known, within_budget)
-    });
-    let found = fetch_found(backend, key, known, within_budget);
-    finish_found(tier, backend, key, epoch, found, within_budget, count)
+/// The index step of a read (§7.2) of `key`, whose hash in the lookup cache is `hash`, where the lookup
+/// cache does not answer at `epoch` (read before this call): the shared index is asked once, and what it
+/// holds is recorded in the key's slot, found with that one hash: the thread's copy still current, a new
+/// version built, or copied out for one request-heap copy when read once (the slot then marks the version
+/// read once, [`Lookup::Seen`]), or a miss. `count` is added to the hits or the misses. The entry is
+/// released before this returns; no PHP code runs.
+fn index_step(
+    c: &mut ThreadCache,
+    tier: Tier,
+    backend: &Backend,
+    (key, hash): (&[u8], u64),
+    epoch: u64,
+    count: u64,
+) -> Result<Option<Rc<Local>>, DecodeError> {
+    let within_budget = c.superseded_bytes as u64 <= backend.capacity_bytes();
+    let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
+    let cache = &mut backends[tier.index()];
+    let local = if let RawEntryMut::Occupied(slot) = cache.slots.raw_entry_mut().from_key_hashed_nocheck(hash, key) {
+        // The version this thread has a copy of, or has read once, is not copied out again while the entry
+        // still holds it (another key's change moves the epoch, not this entry); a new version takes the
+        // slot in place.
+        let slot = slot.into_mut();
+        let retired = (&mut *superseded, &mut *superseded_bytes);
+        match fetch_found(backend, key, &slot.outcome, within_budget) {
+            Some(Found::Built(new)) => Some(slot.replace_copy(new?, epoch, &mut cache.live_bytes, retired)),
+            found => {
+                let (outcome, local) = outcome_of(found, within_budget)?;
+                slot.record(outcome, epoch, &mut cache.live_bytes, retired);
+                local
+            }
+        }
+    } else {
+        let (outcome, local) = outcome_of(fetch_found(backend, key, &Lookup::Unknown, within_budget), within_budget)?;
+        cache.remember(backend, (key, hash), epoch, outcome, (superseded, superseded_bytes));
+        local
+    };
+    match local {
+        Some(_) => cache.hits += count,
+        None => cache.misses += count,
+    }
+    cache.flush_if_due(backend);
+    Ok(local)
 }
 
-/// What the index holds for `key`, fetched once: `known`, the thread's copy, while the entry is still
-/// its version with its expiry, else the new version: copied out for one request-heap copy on the
-/// thread's first read of a small string or object-free array, built while the entry is held when it is small and
-/// the thread is `within_budget` (the superseded copies' bound), or copied out. `None`: no entry.
+/// What the index holds for `key`, fetched once: the thread's copy (`known`, the key's outcome in the
+/// lookup cache) while the entry is still its version with its expiry, else the new version: copied out
+/// for one request-heap copy on the thread's first read of a small string, object-free array or graph of
+/// plain objects, built while the entry is held when it is small and the thread is `within_budget` (the
+/// superseded copies' bound), or copied out. `None`: no entry.
 #[inline(always)]
-fn fetch_found(backend: &Backend, key: &[u8], known: Option<Rc<Local>>, within_budget: bool) -> Option<Found> {
-    backend.fetch(key).map(|e| match known {
-        Some(local) if local.version == e.version() && local.expires_ms == e.expires_ms() => match local.value {
+fn fetch_found(backend: &Backend, key: &[u8], known: &Lookup, within_budget: bool) -> Option<Found> {
+    backend.fetch(key).map(|e| {
+        let current = |version, expires_ms| version == e.version() && expires_ms == e.expires_ms();
+        match known {
+            Lookup::Hit(local) if current(local.version, local.expires_ms) => Found::Current(local.clone()),
             // Its second read: the copy kept is built.
-            LocalValue::Seen => found_in(&e, within_budget, false),
-            _ => Found::Current(local),
-        },
-        _ => found_in(&e, within_budget, true),
+            Lookup::Seen { version, expires_ms } if current(*version, *expires_ms) => {
+                found_in(&e, within_budget, false)
+            }
+            _ => found_in(&e, within_budget, true),
+        }
     })
 }
 
@@ -1576,41 +1628,25 @@ pub fn recycle_once(local: Rc<Local>) {
     }
 }
 
-/// Finishes [`index`] from what [`fetch_found`] found (at `epoch`, read before the fetch): a copied
-/// value is built (or kept encoded past the bound), and the outcome remembered, counting `count`.
-// Inlined into both callers: a found value is large, and a new key's first read passes through here.
-#[inline(always)]
-fn finish_found(
-    tier: Tier,
-    backend: &Backend,
-    key: &[u8],
-    epoch: u64,
-    found: Option<Found>,
-    within_budget: bool,
-    count: u64,
-) -> Result<Option<Rc<Local>>, DecodeError> {
-    let Some(found) = found else {
-        remember(tier, backend, key, epoch, Lookup::Miss, count);
-        return Ok(None);
-    };
+/// What a key's slot records of what [`fetch_found`] found, and the copy to hand out (`None`: a miss): a
+/// copied value is built, or kept encoded past the bound on superseded copies (`within_budget` false); a
+/// version read once is marked as such, its copy handed out but not kept.
+fn outcome_of(found: Option<Found>, within_budget: bool) -> Result<(Lookup, Option<Rc<Local>>), DecodeError> {
     let local = match found {
-        Found::Current(local) => local,
-        // The thread remembers the version as read once; the copy handed out is not remembered.
-        Found::Once(once) => {
-            let seen = Rc::new(Local::new(once.version, once.expires_ms, LocalValue::Seen));
-            remember(tier, backend, key, epoch, Lookup::Hit(seen), count);
-            return Ok(Some(once));
+        None => return Ok((Lookup::Miss, None)),
+        Some(Found::Once(once)) => {
+            return Ok((Lookup::Seen { version: once.version, expires_ms: once.expires_ms }, Some(once)));
         }
-        Found::Built(local) => Rc::new(local?),
-        Found::Copied { version, expires_ms, tag, bytes } if within_budget => {
+        Some(Found::Current(local)) => local,
+        Some(Found::Built(local)) => Rc::new(local?),
+        Some(Found::Copied { version, expires_ms, tag, bytes }) if within_budget => {
             Rc::new(Local::from_stored(version, expires_ms, tag, &bytes)?)
         }
-        Found::Copied { version, expires_ms, tag, bytes } => {
+        Some(Found::Copied { version, expires_ms, tag, bytes }) => {
             Rc::new(Local::new(version, expires_ms, LocalValue::Encoded { tag, bytes }))
         }
     };
-    remember(tier, backend, key, epoch, Lookup::Hit(local.clone()), count);
-    Ok(Some(local))
+    Ok((Lookup::Hit(local.clone()), Some(local)))
 }
 
 /// How many keys the lookup cache of `backend` remembers: [`MAX_KEYS`], or more for a large backend
@@ -1618,82 +1654,6 @@ fn finish_found(
 fn key_cap(backend: &Backend) -> usize {
     usize::try_from(backend.capacity_bytes() / BACKEND_BYTES_PER_KEY)
         .map_or(KEYS_CEILING, |keys| keys.clamp(MAX_KEYS, KEYS_CEILING))
-}
-
-/// Records the outcome for `key`, retiring the copy it replaces. A new key finding the lookup cache
-/// full ([`key_cap`] keys, or the table and its copies larger than the backend itself: stale keys are
-/// only revalidated when read again, so the cap keeps memory bounded) retires part of it first
-/// ([`RETIRE_SHARE`]); a table emptied so is freed. `count` is added to the hits or the misses.
-fn remember(tier: Tier, backend: &Backend, key: &[u8], epoch: u64, outcome: Lookup, count: u64) {
-    CACHE.with_borrow_mut(|c| {
-        let ThreadCache { backends, superseded, superseded_bytes, .. } = c;
-        let cache = &mut backends[tier.index()];
-        debug_assert_eq!(cache.backend_id, backend.instance_id());
-        match &outcome {
-            Lookup::Hit(_) => cache.hits += count,
-            _ => cache.misses += count,
-        }
-        cache.flush_if_due(backend);
-        let added = ThreadCache::live_bytes_of(&outcome);
-        // A new key's slot counts too, and the table as it is once the key is in: a full one doubles.
-        let new_key = key_bytes(key);
-        let full = |cache: &BackendCache| {
-            let slots = &cache.slots;
-            let room = if slots.len() < slots.capacity() { slots.capacity() } else { (2 * slots.capacity()).max(3) };
-            slots.len() >= key_cap(backend)
-                || (cache.live_bytes + new_key + added + table_bytes(room)) as u64 > backend.capacity_bytes()
-        };
-        if full(cache) && !cache.slots.contains_key(key) {
-            while !cache.slots.is_empty() && full(cache) {
-                ThreadCache::retire_part(superseded, superseded_bytes, cache);
-            }
-            if cache.slots.is_empty() {
-                cache.live_bytes = 0;
-                cache.slots = Slots::default();
-            }
-        }
-        let keep = match &outcome {
-            Lookup::Hit(new) => Some(Rc::as_ptr(new)),
-            _ => None,
-        };
-        cache.live_bytes += added;
-        // A key already present keeps its slot's facts and, if it is long, its allocation (re-validations
-        // after another key's change are the common case); a short key costs nothing to make, so its slot
-        // is found or made with one hash.
-        let kept = |present: &Slot, outcome| Slot { epoch, outcome, plain: present.plain, pass: present.pass };
-        let old = if key.len() <= INLINE_KEY_MAX {
-            match cache.slots.entry(SlotKey::new(key)) {
-                Entry::Occupied(mut present) => {
-                    let slot = kept(present.get(), outcome);
-                    Some(present.insert(slot))
-                }
-                Entry::Vacant(vacant) => {
-                    vacant.insert(Slot { epoch, outcome, plain: None, pass: 0 });
-                    None
-                }
-            }
-        } else {
-            match cache.slots.get_mut(key) {
-                Some(present) => {
-                    let slot = kept(present, outcome);
-                    Some(std::mem::replace(present, slot))
-                }
-                None => {
-                    cache.live_bytes += new_key;
-                    cache.slots.insert(SlotKey::new(key), Slot { epoch, outcome, plain: None, pass: 0 })
-                }
-            }
-        };
-        if let Some(old) = old {
-            let removed = ThreadCache::live_bytes_of(&old.outcome);
-            if let Lookup::Hit(old) = old.outcome {
-                cache.live_bytes = cache.live_bytes.saturating_sub(removed);
-                if keep != Some(Rc::as_ptr(&old)) {
-                    ThreadCache::retire(superseded, superseded_bytes, old);
-                }
-            }
-        }
-    });
 }
 
 thread_local! {
