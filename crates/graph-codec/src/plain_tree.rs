@@ -75,7 +75,7 @@ pub struct PlainTree<'a> {
 
 /// The little-endian word at `at` of `bytes` (`None` past the end).
 #[inline(always)]
-fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+pub(crate) fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
 }
 
@@ -218,7 +218,7 @@ pub(crate) fn repeats_a_key<V>(entries: &[(PlainKey, V)], strings: &StringTable<
 }
 
 /// The little-endian 4-byte word at `at` of a header, read as it is (`None` past the end).
-fn header_u32(bytes: &[u8], at: usize) -> Option<u64> {
+pub(crate) fn header_u32(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from(u32::from_le_bytes(bytes.get(at..at.checked_add(4)?)?.try_into().ok()?)))
 }
 

@@ -70,20 +70,17 @@ impl From<PlainSlot> for SmallSlot {
 /// build a value (the first read of a version, `read_cache`), before [`SmallGraph::check`], which checks
 /// the whole buffer and decides. A buffer this refuses, the check refuses too.
 pub fn likely_small(bytes: &[u8]) -> bool {
-    let word = |at: usize, len: usize| -> Option<u64> {
-        let word = bytes.get(at..at + len)?;
-        Some(word.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b)))
-    };
+    let word = |at: usize| plain_tree::header_u32(bytes, at);
     // Each record's fixed part (a shape's, an array's or an object's, all within `RECORD_FIXED_MOST`),
     // then its slots: a hash entry's or dynamic property's two at most, a declared property name's one.
     let most = ((MAX_SHAPES + MAX_NODES) * RECORD_FIXED_MOST + (2 * MAX_SLOTS + MAX_PROPERTIES) * SLOT_LEN) as u64;
     matches!(
         bytes.get(header::TIER).copied().and_then(StoreTier::from_byte),
         Some(StoreTier::SharedGraph | StoreTier::OPcacheSerialized)
-    ) && word(header::FLAGS, 4) == Some(u64::from(flags::of(true, false, false, false)))
-        && word(header::STRING_COUNT, 4).is_some_and(|n| n <= MAX_STRINGS as u64)
-        && word(header::RECORD_COUNT, 4).is_some_and(|n| n <= (MAX_SHAPES + MAX_NODES) as u64)
-        && word(header::RECORDS_LEN, 8).is_some_and(|len| len <= most)
+    ) && word(header::FLAGS) == Some(u64::from(flags::of(true, false, false, false)))
+        && word(header::STRING_COUNT).is_some_and(|n| n <= MAX_STRINGS as u64)
+        && word(header::RECORD_COUNT).is_some_and(|n| n <= (MAX_SHAPES + MAX_NODES) as u64)
+        && plain_tree::word_at(bytes, header::RECORDS_LEN).is_some_and(|len| len <= most)
 }
 
 /// More than the fixed part of any shape, array or object record (its bytes before its slots).
