@@ -621,13 +621,6 @@ impl Local {
         Local { version, expires_ms, ready, value: LocalValue::Immutable(arena), memo: RefCell::new(None) }
     }
 
-    /// Whether this is the copy of a version read once ([`READ_ONCE_MAX`]) that may hold objects.
-    fn read_once_with_objects(&self) -> bool {
-        matches!(&self.value, LocalValue::Encoded { tag, bytes } if *tag != encoding::TAG_STRING
-            && bytes.len() <= READ_ONCE_MAX
-            && graph_codec::small_graph::likely_small(bytes))
-    }
-
     /// The value itself when it needs no materialisation (a scalar, or `Blueprint::ready_root`).
     fn ready_root(&self) -> Option<Ready> {
         (!self.ready.is_undef()).then_some(self.ready)
@@ -943,19 +936,7 @@ pub fn fetch_prepared_uncounted(
     key: &KeyHash,
     out: &mut zval,
 ) -> Result<Fetched, DecodeError> {
-    let mut local = local(tier, backend, &key.key, Some(key.hash), 0)?;
-    // The restore records the objects it makes (`attributes::compare`) and keeps its record past the
-    // value (one that no longer fits the property's type is dropped, the record checked at request end):
-    // only a record checked against a kept blueprint holds every object it names
-    // (`compare::captured_planned`). So a version with objects this thread reads once is asked for
-    // again: seen now, it is built and kept as on a second read.
-    if local.as_ref().is_some_and(|local| local.read_once_with_objects()) {
-        if let Some(once) = local.take() {
-            recycle_once(once);
-        }
-        local = self::local(tier, backend, &key.key, Some(key.hash), 0)?;
-    }
-    match local {
+    match local(tier, backend, &key.key, Some(key.hash), 0)? {
         Some(local) => hand_out(tier, &key.key, &local, out).map(|()| Fetched::Hit),
         None => Ok(Fetched::Miss),
     }
